@@ -1,0 +1,8 @@
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
+    }
+  }
+}
+export {}

@@ -1,0 +1,9 @@
+import { exports } from 'cloudflare:workers'
+import { env } from 'cloudflare:workers'
+import { expect, it } from 'vitest'
+it('serves /version', async () => {
+  const r = await exports.default.fetch('http://x/version')
+  expect(r.status).toBe(200)
+  const row = await env.DB.prepare('SELECT compacted FROM log_meta').first()
+  expect(row).toEqual({ compacted: 0 })
+})

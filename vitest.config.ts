@@ -1,0 +1,23 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: await readD1Migrations('./migrations'), HISTORY_RETAIN: '200' },
+      },
+    })),
+  ],
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/e2e/**'],
+    setupFiles: ['./test/apply-migrations.ts'],
+    testTimeout: 30_000,
+    // workers-sdk#14736: a DO RPC that rejects, called straight from a test, leaks an unhandled rejection.
+    onUnhandledError(err) {
+      if ((err as { remote?: boolean }).remote === true) return false
+    },
+  },
+})
