@@ -1,5 +1,6 @@
 -- The change log: every committed write, in commit order. rv is the cluster-wide resourceVersion.
--- object holds the state after the change (the final state for DELETED), prev the state before it (NULL for ADDED);
+-- object holds the state after the change (the final state for DELETED), prev the state before it (NULL for ADDED)
+-- and prev_rv the resourceVersion prev had;
 -- neither carries metadata.resourceVersion: readers set it from rv.
 CREATE TABLE changes (
   rv INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -9,6 +10,7 @@ CREATE TABLE changes (
   type TEXT NOT NULL,
   object TEXT NOT NULL,
   prev TEXT,
+  prev_rv INTEGER,
   ts INTEGER NOT NULL
 );
 CREATE INDEX changes_by_ns ON changes (ns, rv);

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally, then run `wrangler dev` on 127.0.0.1:8787.
+//
+// Every extra argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e` also go to
+// `wrangler d1 migrations apply` so the schema lands in the same state directory the server uses.
+// Defaults (each dropped when the user passes their own): --ip 127.0.0.1, --port 8787, --log-level warn.
+// Node built-ins only. wrangler runs on process.execPath, i.e. the Node 22 that `npm start` puts first on PATH.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const wranglerJs = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
+const say = (msg) => process.stderr.write(`[kubeflare] ${msg}\n`)
+
+if (!existsSync(wranglerJs)) {
+  say(`${wranglerJs} is missing: run \`npm ci\` first.`)
+  process.exit(1)
+}
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  say(`Node ${process.versions.node} is too old for wrangler (needs >= 22). Run this through \`npm start\`, which uses node_modules/.bin/node.`)
+  process.exit(1)
+}
+
+const userArgs = process.argv.slice(2)
+
+// Find an option given as `--name value` or `--name=value` (yargs also accepts camelCase spellings).
+function findOption(args, names) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === '--') break
+    for (const n of names) {
+      if (a === n) return { value: args[i + 1], args: [a, args[i + 1]].filter((x) => x !== undefined) }
+      if (a.startsWith(`${n}=`)) return { value: a.slice(n.length + 1), args: [a] }
+    }
+  }
+  return undefined
+}
+
+const ipOpt = findOption(userArgs, ['--ip'])
+const portOpt = findOption(userArgs, ['--port'])
+const logOpt = findOption(userArgs, ['--log-level', '--logLevel'])
+const persistOpt = findOption(userArgs, ['--persist-to', '--persistTo'])
+const configOpt = findOption(userArgs, ['--config', '-c'])
+const envOpt = findOption(userArgs, ['--env', '-e'])
+
+const ip = ipOpt?.value ?? '127.0.0.1'
+const port = portOpt?.value ?? '8787'
+
+// Quiet and offline; each can still be overridden from the environment.
+const env = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false', // no Request.cf download + warning
+  WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? 'false', // no telemetry (and its notice)
+  WRANGLER_HIDE_BANNER: process.env.WRANGLER_HIDE_BANNER ?? 'true', // no banner, hence no npm update check
+}
+
+let child = null
+let stopping = false
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    stopping = true
+    if (child && child.exitCode === null && child.signalCode === null) {
+      try {
+        child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig) // wrangler's bin wrapper only relays SIGINT/SIGTERM
+      } catch {}
+    } else if (!child) {
+      process.exit(130)
+    }
+  })
+}
+
+function run(args, opts) {
+  return new Promise((resolve) => {
+    child = spawn(process.execPath, [wranglerJs, ...args], { cwd: root, env, ...opts })
+    let out = ''
+    child.stdout?.on('data', (d) => (out += d))
+    child.stderr?.on('data', (d) => (out += d))
+    child.on('error', (err) => resolve({ code: 1, signal: null, out: String(err) }))
+    child.on('exit', (code, signal) => resolve({ code, signal, out }))
+  })
+}
+
+// 1. Migrations (CI=1: "Using fallback value in non-interactive context: yes" instead of a prompt).
+const migrateArgs = [
+  'd1', 'migrations', 'apply', 'DB', '--local',
+  ...(persistOpt?.args ?? []), ...(configOpt?.args ?? []), ...(envOpt?.args ?? []),
+]
+say(`applying D1 migrations: wrangler ${migrateArgs.join(' ')}`)
+const mig = await run(migrateArgs, { env: { ...env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+if (stopping) process.exit(mig.code ?? 130)
+if (mig.code !== 0) {
+  process.stderr.write(mig.out)
+  say(`migrations failed (exit ${mig.code ?? mig.signal})`)
+  process.exit(mig.code || 1)
+}
+const applied = mig.out.match(/No migrations to apply/) ? 'already up to date' : 'applied'
+say(`migrations ${applied}`)
+
+// 2. wrangler dev, in the foreground with inherited stdio.
+const devArgs = [
+  'dev',
+  ...(ipOpt ? [] : ['--ip', ip]),
+  ...(portOpt ? [] : ['--port', port]),
+  ...(logOpt ? [] : ['--log-level', 'warn']),
+  ...userArgs,
+]
+say(`starting: wrangler ${devArgs.join(' ')}`)
+const dev = run(devArgs, { stdio: 'inherit' })
+
+// 3. Once /version answers, say how to point kubectl at it.
+const host = ip === '0.0.0.0' || ip === '::' || ip === '*' ? '127.0.0.1' : ip.includes(':') ? `[${ip}]` : ip
+const url = `http://${host}:${port}`
+;(async () => {
+  const deadline = Date.now() + 120_000
+  while (!stopping && child && child.exitCode === null && Date.now() < deadline) {
+    try {
+      const r = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
+      await r.arrayBuffer()
+      if (stopping) return
+      const local = port === '8787' && host === '127.0.0.1'
+      const kc = local ? 'kubeconfig.local.yaml' : `kubeconfig.${port}.yaml`
+      const gen = local ? '' : `    node scripts/kubeconfig.mjs ${port}${host === '127.0.0.1' ? '' : ` ${host}`} > ${kc}\n`
+      process.stderr.write(
+        `\n[kubeflare] ready on ${url} (GET /version -> ${r.status}). Point kubectl at it:\n` +
+          gen +
+          `    kubectl --kubeconfig ${kc} get pods\n` +
+          `  or\n` +
+          `    export KUBECONFIG=${join(root, kc)}\n` +
+          `[kubeflare] Ctrl-C stops it.\n\n`,
+      )
+      return
+    } catch {
+      await new Promise((r) => setTimeout(r, 300))
+    }
+  }
+})()
+
+const res = await dev
+if (res.signal) {
+  // Re-raise so our parent sees the same termination; fall back to 128+n.
+  process.removeAllListeners(res.signal)
+  try {
+    process.kill(process.pid, res.signal)
+  } catch {}
+  process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGKILL: 9 }[res.signal] ?? 1))
+}
+process.exit(res.code ?? 1)

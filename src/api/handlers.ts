@@ -1,0 +1,172 @@
+// The verb handlers every resource shares: get, list, create, update, delete, deletecollection. Routes bind them
+// to paths generated from the resource table; these functions only translate HTTP to host RPC and back.
+import type { Context } from 'hono'
+import type { ResourceDef } from '../registry/resource'
+import { statuses, StatusError, type Result } from '../registry/status'
+import { DeleteOptions, type KubeObject } from '../schema/meta'
+import type { ListPage } from '../registry/list'
+import { listObjects } from '../registry/list'
+import { parseLabelSelector } from '../registry/label-selector'
+import { parseFieldSelector } from '../registry/field-selector'
+import { D1Log } from '../log/d1-log'
+import { decodeObject } from './decode'
+import { readBodyText, objectContentType, mediaType } from './body'
+import { dryRun, fieldValidation, listOptions, type ListOptions } from './query'
+import { addWarnings, json, statusResponse } from './respond'
+import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
+import { call, hostFor } from './hosts'
+import { apiVersionOf } from '../registry/resource'
+import { serveWatch } from './watch'
+
+type Ctx = Context<{ Bindings: Env }>
+
+function unwrap<T>(r: Result<T>): T {
+  if (!r.ok) throw new StatusError(r.status)
+  return r.value
+}
+
+/** One object, as JSON or as a one-row Table. */
+function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
+  if (wantsTable(c.req.header('accept'))) {
+    const include = includeObjectOption(c.req.query('includeObject'))
+    return json(c, toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include), code, TABLE_CONTENT_TYPE)
+  }
+  return json(c, obj, code)
+}
+
+function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
+  const meta: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) }
+  if (page.continue) meta.continue = page.continue
+  if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount
+  if (wantsTable(c.req.header('accept'))) {
+    const include = includeObjectOption(c.req.query('includeObject'))
+    return json(c, toTable(def, page.items, meta, include), 200, TABLE_CONTENT_TYPE)
+  }
+  return json(c, { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: meta, items: page.items })
+}
+
+export async function handleGet(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  const obj = unwrap(await call(() => hostFor(c.env, def, ns).get(def.plural, name)))
+  return renderObject(c, def, obj)
+}
+
+/** GET on a collection: a list, or a watch with watch=true. ns null = across all namespaces (served by D1). */
+export async function handleList(c: Ctx, def: ResourceDef, ns: string | null, forcedWatch = false) {
+  const opts = listOptions(c, def, forcedWatch)
+  if (opts.watch) return serveWatch(c, def, ns, opts)
+  const page = ns === null && def.namespaced ? await listAcrossNamespaces(c.env, def, opts) : await listInHost(c.env, def, ns ?? '', opts)
+  return renderList(c, def, unwrap(page))
+}
+
+function listInHost(env: Env, def: ResourceDef, ns: string, opts: ListOptions) {
+  return call(() =>
+    hostFor(env, def, ns).list(def.plural, {
+      mode: opts.mode,
+      limit: opts.limit,
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+      minRv: opts.minRv,
+    }),
+  )
+}
+
+async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOptions): Promise<Result<ListPage>> {
+  const log = new D1Log(env.DB)
+  let source = await log.listSource(def.plural)
+  if (opts.minRv !== undefined && opts.minRv > source.currentRv) {
+    // kube waits a little for its cache before answering "too large".
+    await new Promise((r) => setTimeout(r, 1000))
+    source = await log.listSource(def.plural)
+    if (opts.minRv > source.currentRv) return { ok: false, status: statuses.tooLargeResourceVersion(opts.minRv, source.currentRv) }
+  }
+  const labelSelector = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined
+  const fieldSelector = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined
+  const page = await listObjects(source, def.strategy, {
+    mode: opts.mode,
+    limit: opts.limit,
+    labelSelector: labelSelector?.ok ? labelSelector.selector : undefined,
+    fieldSelector: fieldSelector?.ok ? fieldSelector.selector : undefined,
+  })
+  if (page.ok && opts.minRv !== undefined) page.value.resourceVersion = Math.max(page.value.resourceVersion, opts.minRv)
+  return page
+}
+
+async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
+  const contentType = objectContentType(c)
+  const text = await readBodyText(c)
+  const decoded = decodeObject<KubeObject>(def.schema, text, contentType, def.kind, apiVersionOf(def), fieldValidation(c))
+  addWarnings(c, decoded.warnings)
+  const obj = decoded.value
+  obj.metadata ??= {}
+  return obj
+}
+
+export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
+  const isDryRun = dryRun(c)
+  const obj = await decodeBody(c, def)
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { dryRun: isDryRun })))
+  return renderObject(c, def, answer.object, 201)
+}
+
+export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  const isDryRun = dryRun(c)
+  const obj = await decodeBody(c, def)
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun })))
+  return renderObject(c, def, answer.object, answer.created ? 201 : 200)
+}
+
+/** DeleteOptions come from the body (what kubectl sends) and from query parameters (what curl users send). */
+async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
+  let opts: DeleteOptions = {}
+  const text = await readBodyText(c)
+  if (text.trim() !== '') {
+    const t = mediaType(c)
+    opts = decodeObject<DeleteOptions>(DeleteOptions, text, t.includes('yaml') ? t : 'application/json', 'DeleteOptions', 'v1', 'Ignore').value
+  }
+  const grace = c.req.query('gracePeriodSeconds')
+  if (grace !== undefined && grace !== '') {
+    if (!/^-?\d+$/.test(grace)) throw new StatusError(statuses.badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(grace)}: must be an integer`))
+    opts.gracePeriodSeconds = Number(grace)
+  }
+  const policy = c.req.query('propagationPolicy')
+  if (policy) {
+    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
+      throw new StatusError(
+        statuses.invalid('DeleteOptions', '', [
+          { type: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` },
+        ], 'meta.k8s.io'),
+      )
+    }
+    opts.propagationPolicy = policy
+  }
+  if (c.req.query('orphanDependents') !== undefined) opts.orphanDependents = c.req.query('orphanDependents') === 'true'
+  for (const v of opts.dryRun ?? []) {
+    if (v !== 'All') throw new StatusError(statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`))
+  }
+  return opts
+}
+
+export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  const opts = await deleteOptions(c)
+  const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).delete(def.plural, name, opts, { dryRun: isDryRun })))
+  if (def.returnDeletedObject) return renderObject(c, def, answer.object)
+  return json(c, statuses.success({ name, kind: def.plural, uid: answer.object.metadata.uid }))
+}
+
+export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: string) {
+  const opts = listOptions(c, def)
+  const del = await deleteOptions(c)
+  const isDryRun = dryRun(c) || (del.dryRun?.length ?? 0) > 0
+  const page = unwrap(
+    await call(() =>
+      hostFor(c.env, def, ns).deleteCollection(
+        def.plural,
+        { mode: { kind: 'latest' }, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+        del,
+        { dryRun: isDryRun },
+      ),
+    ),
+  )
+  return renderList(c, def, page)
+}

@@ -1,0 +1,131 @@
+// Query parameters shared by the verbs: list options (with kube's ListOptions validation), dryRun, fieldValidation.
+import type { Context } from 'hono'
+import { fieldError, type FieldError } from '../registry/field-errors'
+import { statuses, StatusError } from '../registry/status'
+import type { ListMode } from '../registry/list'
+import type { FieldValidation } from './decode'
+import { parseLabelSelector } from '../registry/label-selector'
+import { checkFieldSelector, parseFieldSelector } from '../registry/field-selector'
+import type { ResourceDef } from '../registry/resource'
+
+export interface ListOptions {
+  mode: ListMode
+  minRv?: number
+  limit?: number
+  labelSelector?: string
+  fieldSelector?: string
+  watch: boolean
+  /** The resourceVersion a watch starts after; undefined = "start with the current state". */
+  resourceVersion?: string
+  timeoutSeconds?: number
+  allowWatchBookmarks: boolean
+  sendInitialEvents?: boolean
+}
+
+const isTrue = (v: string | undefined) => v === 'true' || v === '1'
+
+function invalidListOptions(errors: FieldError[]): never {
+  throw new StatusError(statuses.invalid('ListOptions', '', errors, 'meta.k8s.io'))
+}
+
+function parseRv(v: string, field = 'resourceVersion'): number {
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    throw new StatusError(statuses.badRequest(`${field}: Invalid value: ${JSON.stringify(v)}: must be a non-negative integer`))
+  }
+  return Number(v)
+}
+
+function parseNonNegative(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v === '') return undefined
+  if (!/^-?\d+$/.test(v)) throw new StatusError(statuses.badRequest(`${name}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
+  const n = Number(v)
+  if (n < 0) invalidListOptions([fieldError.invalid(name, n, 'must be greater than or equal to 0')])
+  return n
+}
+
+/** Parses and validates list/watch options the way kube-apiserver does before anything is read. */
+export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): ListOptions {
+  const q = (k: string) => c.req.query(k)
+  const watch = forcedWatch || isTrue(q('watch'))
+  const rv = q('resourceVersion') || undefined
+  const match = q('resourceVersionMatch') || undefined
+  const cont = q('continue') || undefined
+  const limit = parseNonNegative(q('limit'), 'limit')
+  const timeoutSeconds = parseNonNegative(q('timeoutSeconds'), 'timeoutSeconds')
+  const sendInitialEvents = q('sendInitialEvents') === undefined ? undefined : isTrue(q('sendInitialEvents'))
+  const labelSelector = q('labelSelector') || undefined
+  const fieldSelector = q('fieldSelector') || undefined
+
+  if (labelSelector) {
+    const parsed = parseLabelSelector(labelSelector)
+    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
+  }
+  if (fieldSelector) {
+    const parsed = parseFieldSelector(fieldSelector)
+    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
+    const unsupported = checkFieldSelector(parsed.selector, def.strategy.fieldSelectorNames)
+    if (unsupported) throw new StatusError(statuses.badRequest(unsupported))
+  }
+
+  const errors: FieldError[] = []
+  if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {
+    errors.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan']))
+  }
+  if (sendInitialEvents !== undefined) {
+    if (!watch) errors.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'))
+    else if (match !== 'NotOlderThan') {
+      errors.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'))
+    }
+  } else if (watch && match !== undefined) {
+    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'))
+  }
+  if (!watch && match !== undefined && rv === undefined) {
+    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'))
+  }
+  if (!watch && match === 'Exact' && rv === '0') {
+    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'))
+  }
+  if (!watch && cont !== undefined && match !== undefined) {
+    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'))
+  }
+  if (errors.length > 0) invalidListOptions(errors)
+  if (!watch && cont !== undefined && rv !== undefined && rv !== '0') {
+    throw new StatusError(statuses.badRequest('specifying resource version is not allowed when using continue'))
+  }
+
+  const base = { limit, labelSelector, fieldSelector, watch, timeoutSeconds, allowWatchBookmarks: isTrue(q('allowWatchBookmarks')), sendInitialEvents }
+  if (watch) {
+    if (rv !== undefined) parseRv(rv)
+    return { ...base, mode: { kind: 'latest' }, resourceVersion: rv }
+  }
+  if (cont !== undefined) return { ...base, mode: { kind: 'continue', token: cont } }
+  if (rv === undefined) return { ...base, mode: { kind: 'latest' } }
+  const n = parseRv(rv)
+  if (n === 0) return { ...base, mode: { kind: 'any' } }
+  if (match === 'Exact' || (match === undefined && limit !== undefined && limit > 0)) {
+    return { ...base, mode: { kind: 'exact', rv: n } }
+  }
+  return { ...base, mode: { kind: 'latest' }, minRv: n }
+}
+
+/** dryRun=All, or 400 for anything else kube does not know. */
+export function dryRun(c: Context): boolean {
+  const values = c.req.queries('dryRun') ?? []
+  for (const v of values) {
+    if (v !== 'All') {
+      throw new StatusError(
+        statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`),
+      )
+    }
+  }
+  return values.length > 0
+}
+
+export function fieldValidation(c: Context): FieldValidation {
+  const v = c.req.query('fieldValidation')
+  if (v === undefined || v === '') return 'Warn'
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v
+  throw new StatusError(
+    statuses.badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`),
+  )
+}

@@ -1,0 +1,66 @@
+// Routes generated from the resource table: every kind gets its collection, item, cluster-wide and deprecated
+// watch paths, bound to the shared verb handlers. Methods a path does not serve answer 405.
+import type { Context, Hono } from 'hono'
+import { RESOURCES } from '../registry/resources'
+import type { ResourceDef } from '../registry/resource'
+import { statuses } from '../registry/status'
+import { statusResponse } from './respond'
+import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handleUpdate } from './handlers'
+
+type App = Hono<{ Bindings: Env }>
+type Ctx = Context<{ Bindings: Env }>
+
+const methodNotAllowed = (c: Ctx) =>
+  statusResponse(c, {
+    ...statuses.methodNotSupported({ resource: '' }, ''),
+    message: 'the server does not allow this method on the requested resource',
+    details: {},
+  })
+
+/** Collection and item routes for one kind under a path prefix (`/api/v1/namespaces/:namespace` or `/api/v1`). */
+function bind(app: App, def: ResourceDef) {
+  const has = (v: string) => def.verbs.includes(v as never)
+  const ns = (c: Ctx) => (def.namespaced ? c.req.param('namespace')! : '')
+  const collection = def.namespaced ? `/api/v1/namespaces/:namespace/${def.plural}` : `/api/v1/${def.plural}`
+  const item = `${collection}/:name`
+
+  app.get(collection, (c) => handleList(c, def, def.namespaced ? c.req.param('namespace')! : ''))
+  if (has('create')) app.post(collection, (c) => handleCreate(c, def, ns(c)))
+  if (has('deletecollection')) app.delete(collection, (c) => handleDeleteCollection(c, def, ns(c)))
+  app.all(collection, methodNotAllowed)
+
+  app.get(item, (c) => handleGet(c, def, ns(c), c.req.param('name')!))
+  if (has('update')) app.put(item, (c) => handleUpdate(c, def, ns(c), c.req.param('name')!))
+  if (has('delete')) app.delete(item, (c) => handleDelete(c, def, ns(c), c.req.param('name')!))
+  app.all(item, methodNotAllowed)
+
+  if (def.namespaced) {
+    app.get(`/api/v1/${def.plural}`, (c) => handleList(c, def, null))
+    app.all(`/api/v1/${def.plural}`, methodNotAllowed)
+    app.get(`/api/v1/watch/namespaces/:namespace/${def.plural}`, (c) => handleList(c, def, c.req.param('namespace')!, true))
+    app.get(`/api/v1/watch/namespaces/:namespace/${def.plural}/:name`, (c) => {
+      withNameSelector(c)
+      return handleList(c, def, c.req.param('namespace')!, true)
+    })
+    app.get(`/api/v1/watch/${def.plural}`, (c) => handleList(c, def, null, true))
+  } else {
+    app.get(`/api/v1/watch/${def.plural}`, (c) => handleList(c, def, '', true))
+    app.get(`/api/v1/watch/${def.plural}/:name`, (c) => {
+      withNameSelector(c)
+      return handleList(c, def, '', true)
+    })
+  }
+}
+
+/** The deprecated single-object watch path is the collection watch with fieldSelector=metadata.name=<name>. */
+function withNameSelector(c: Ctx) {
+  const url = new URL(c.req.url)
+  const name = c.req.param('name')!
+  const existing = url.searchParams.get('fieldSelector')
+  url.searchParams.set('fieldSelector', existing ? `${existing},metadata.name=${name}` : `metadata.name=${name}`)
+  c.req.raw = new Request(url, c.req.raw)
+}
+
+export function registerResourceRoutes(app: App) {
+  for (const def of RESOURCES) bind(app, def)
+}

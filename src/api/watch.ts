@@ -1,0 +1,145 @@
+// The Worker side of a watch: subscribes to the owning Durable Object (or the cluster-wide hub) over a hibernatable
+// WebSocket and relays each event to the client, as a line of a chunked response (what kubectl and client-go use)
+// or as a WebSocket message. The Worker holds the client connection so the Durable Object never has to stay awake.
+import type { Context } from 'hono'
+import type { ResourceDef } from '../registry/resource'
+import { statuses, StatusError } from '../registry/status'
+import type { KubeObject } from '../schema/meta'
+import { bookmark } from '../registry/watch-events'
+import { apiVersionOf } from '../registry/resource'
+import type { ListOptions } from './query'
+import { hostFor } from './hosts'
+import { NO_CACHE } from './respond'
+import { includeObjectOption, toTable, wantsTable } from './table'
+
+type Ctx = Context<{ Bindings: Env }>
+
+/** A client that lets this much pile up unread is too slow: it is cut off and will re-list. */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024
+
+/** kube's default watch timeout when the client sets none: random in [minRequestTimeout, 2x]. */
+const defaultTimeoutSeconds = () => 1800 + Math.floor(Math.random() * 1800)
+
+export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, opts: ListOptions): Promise<Response> {
+  const params = new URLSearchParams({
+    resource: def.plural,
+    rv: opts.resourceVersion ?? '',
+    label: opts.labelSelector ?? '',
+    field: opts.fieldSelector ?? '',
+    bookmarks: opts.allowWatchBookmarks ? '1' : '',
+    initial: opts.sendInitialEvents === undefined ? '' : String(opts.sendInitialEvents),
+  })
+  const target =
+    ns === null && def.namespaced ? c.env.WATCH_HUB.getByName('hub') : (hostFor(c.env, def, ns ?? '') as unknown as DurableObjectStub)
+  let upstream: Response
+  try {
+    upstream = await target.fetch(`https://watch.internal/watch?${params}`, { headers: { Upgrade: 'websocket' } })
+  } catch (e) {
+    throw new StatusError(statuses.serviceUnavailable(`watch could not be started: ${e instanceof Error ? e.message : String(e)}`))
+  }
+  const source = upstream.webSocket
+  if (upstream.status !== 101 || !source) {
+    const body = await upstream.text()
+    return new Response(body, { status: upstream.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+  }
+  source.accept()
+
+  const table = wantsTable(c.req.header('accept'))
+  const include = table ? includeObjectOption(c.req.query('includeObject')) : 'Metadata'
+  let first = true
+  let lastRv: string | undefined = opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined
+  /** Turns the host's event line into what this client asked for (a Table row when printing). */
+  const render = (line: string): string => {
+    const needRv = opts.allowWatchBookmarks
+    if (!table && !needRv) return line
+    const ev = JSON.parse(line) as { type: string; object: KubeObject }
+    const rv = ev.object?.metadata?.resourceVersion
+    if (rv) lastRv = rv
+    if (!table || ev.type === 'ERROR' || ev.type === 'BOOKMARK') return line
+    const t = toTable(def, [ev.object], { resourceVersion: rv }, include, new Date(), first)
+    first = false
+    return JSON.stringify({ type: ev.type, object: t })
+  }
+
+  const timeoutMs = (opts.timeoutSeconds && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : defaultTimeoutSeconds()) * 1000
+  const finalBookmark = () =>
+    opts.allowWatchBookmarks && lastRv ? JSON.stringify(bookmark(def.kind, apiVersionOf(def), Number(lastRv))) : null
+
+  if (c.req.header('upgrade')?.toLowerCase() === 'websocket') {
+    const pair = new WebSocketPair()
+    const [client, server] = [pair[0], pair[1]]
+    server.accept()
+    let done = false
+    const end = (code = 1000, reason = 'watch ended') => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      try { source.close(1000, 'client gone') } catch { /* closed */ }
+      try { server.close(code, reason) } catch { /* closed */ }
+    }
+    const timer = setTimeout(() => {
+      const b = finalBookmark()
+      if (b) try { server.send(b) } catch { /* closed */ }
+      end(1000, 'timeout')
+    }, timeoutMs)
+    source.addEventListener('message', (e) => {
+      try {
+        server.send(render(String(e.data)))
+      } catch {
+        end()
+      }
+    })
+    source.addEventListener('close', () => end())
+    source.addEventListener('error', () => end(1011, 'upstream error'))
+    server.addEventListener('close', () => end())
+    return new Response(null, { status: 101, webSocket: client })
+  }
+
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  const writer = writable.getWriter()
+  const enc = new TextEncoder()
+  let buffered = 0
+  let done = false
+  const end = () => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    try { source.close(1000, 'client gone') } catch { /* closed */ }
+    writer.close().catch(() => undefined)
+  }
+  const write = (line: string) => {
+    if (done) return
+    const bytes = enc.encode(line + '\n')
+    buffered += bytes.byteLength
+    if (buffered > MAX_BUFFERED_BYTES) {
+      console.warn('closing a watch that cannot keep up')
+      done = true
+      clearTimeout(timer)
+      try { source.close(1011, 'watcher could not keep up') } catch { /* closed */ }
+      writer.abort('too slow').catch(() => undefined)
+      return
+    }
+    writer.write(bytes).then(
+      () => {
+        buffered -= bytes.byteLength
+      },
+      () => end(),
+    )
+  }
+  const timer = setTimeout(() => {
+    const b = finalBookmark()
+    if (b) write(b)
+    end()
+  }, timeoutMs)
+  source.addEventListener('message', (e) => {
+    try {
+      write(render(String(e.data)))
+    } catch (err) {
+      console.error('bad watch event from host', err)
+    }
+  })
+  source.addEventListener('close', () => end())
+  source.addEventListener('error', () => end())
+  c.req.raw.signal?.addEventListener?.('abort', () => end())
+  return new Response(readable, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+}

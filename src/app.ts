@@ -1,0 +1,33 @@
+// Builds the Hono app: one error handler, discovery and OpenAPI, and the resource routes generated from the table.
+import { Hono } from 'hono'
+import { StatusError, statuses } from './registry/status'
+import { statusResponse } from './api/respond'
+import { serveApi, serveApis, serveApiV1 } from './api/discovery'
+import { serveVersion } from './api/version'
+import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
+import { registerResourceRoutes } from './api/routes'
+
+export function buildApp() {
+  const app = new Hono<{ Bindings: Env }>({ strict: false })
+
+  app.onError((err, c) => {
+    if (err instanceof StatusError) return statusResponse(c, err.status)
+    // Never a stack trace: an unexpected failure is an InternalError Status, logged for us.
+    console.error('unhandled error', err)
+    return statusResponse(c, statuses.internal(err instanceof Error ? err.message : String(err)))
+  })
+  app.notFound((c) => statusResponse(c, statuses.pathNotFound()))
+
+  app.get('/version', serveVersion)
+  app.get('/api', serveApi)
+  app.get('/apis', serveApis)
+  app.get('/api/v1', serveApiV1)
+  app.get('/openapi/v3', serveOpenApiV3Index)
+  app.get('/openapi/v3/api/v1', serveOpenApiV3)
+  app.get('/openapi/v2', serveOpenApiV2)
+  app.get('/healthz', (c) => c.text('ok'))
+  app.get('/livez', (c) => c.text('ok'))
+  app.get('/readyz', (c) => c.text('ok'))
+  registerResourceRoutes(app)
+  return app
+}

@@ -1,0 +1,150 @@
+// The cluster-wide watch hub: serves watches across all namespaces (`GET /api/v1/pods?watch=true`) by reading the
+// D1 change log in resourceVersion order, so events from different namespaces are never reordered or lost. Hosts
+// poke it after each commit; with no watchers a poke costs nothing, and idle watchers hibernate.
+import { DurableObject } from 'cloudflare:workers'
+import { D1Log, type LogEntry } from '../log/d1-log'
+import { Watchers, filterFor, watchRequest } from '../host/watchers'
+import { resourceByPlural } from '../registry/resources'
+import { apiVersionOf } from '../registry/resource'
+import { statuses } from '../registry/status'
+import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
+import { parseLabelSelector } from '../registry/label-selector'
+import { parseFieldSelector } from '../registry/field-selector'
+import { listObjects } from '../registry/list'
+
+const PAGE = 1000
+
+export class WatchHub extends DurableObject<Env> {
+  private readonly log: D1Log
+  private readonly watchers: Watchers
+  /** Every change at or below this has been delivered to the current watchers. */
+  private cursor: number | null = null
+  /** Delivery and joining are serialized: a joiner's replay must meet the live stream exactly. */
+  private chain: Promise<unknown> = Promise.resolve()
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.log = new D1Log(env.DB)
+    this.watchers = new Watchers(ctx)
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn)
+    this.chain = next.catch(() => undefined)
+    return next
+  }
+
+  /** Called by hosts after a commit. */
+  async poke(): Promise<void> {
+    if (this.watchers.count() === 0) {
+      this.cursor = null
+      return
+    }
+    await this.serial(() => this.deliver())
+  }
+
+  private async deliver() {
+    if (this.watchers.count() === 0) {
+      this.cursor = null
+      return
+    }
+    this.cursor ??= Number((await this.ctx.storage.get<number>('cursor')) ?? (await this.log.currentRv()))
+    for (;;) {
+      const entries = await this.log.changesAfter(this.cursor, PAGE)
+      if (entries.length === 0) break
+      this.cursor = entries[entries.length - 1]!.rv
+      this.watchers.broadcast(entries, this.cursor)
+      if (entries.length < PAGE) break
+    }
+    await this.ctx.storage.put('cursor', this.cursor)
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    if (url.pathname !== '/watch' || request.headers.get('upgrade') !== 'websocket') {
+      return Response.json(statuses.pathNotFound(), { status: 404 })
+    }
+    return this.serial(() => this.join(url))
+  }
+
+  override async webSocketMessage(): Promise<void> {}
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, 'closed')
+    } catch {
+      // already closed
+    }
+  }
+
+  private async join(url: URL): Promise<Response> {
+    const req = watchRequest(url)
+    const def = resourceByPlural(req.resource)
+    if (!def) return Response.json(statuses.pathNotFound(), { status: 404 })
+    const filter = filterFor(req)
+    const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
+    const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
+    const requested = fromScratch ? 0 : Number(req.resourceVersion)
+    // Bring live delivery up to date first, so the replay below ends where the live stream continues.
+    await this.deliver()
+
+    const events: WatchEvent[] = []
+    let from: number
+    let closeAfter = false
+    if (initial) {
+      const label = req.labelSelector ? parseLabelSelector(req.labelSelector) : undefined
+      const field = req.fieldSelector ? parseFieldSelector(req.fieldSelector) : undefined
+      const source = await this.log.listSource(def.plural)
+      if (!fromScratch && requested > source.currentRv) {
+        return Response.json(statuses.tooLargeResourceVersion(requested, source.currentRv), { status: 504 })
+      }
+      const page = await listObjects(source, def.strategy, {
+        mode: { kind: 'latest' },
+        labelSelector: label?.ok ? label.selector : undefined,
+        fieldSelector: field?.ok ? field.selector : undefined,
+      })
+      if (!page.ok) return Response.json(page.status, { status: page.status.code })
+      from = page.value.resourceVersion
+      for (const obj of page.value.items) if (matchesFilter(filter, obj)) events.push({ type: 'ADDED', object: obj })
+      if (req.sendInitialEvents === true) events.push(bookmark(def.kind, apiVersionOf(def), from, true))
+    } else {
+      const [compacted, current] = await Promise.all([this.log.compactedRv(), this.log.currentRv()])
+      if (requested > current) {
+        return Response.json(statuses.tooLargeResourceVersion(requested, current), { status: 504 })
+      }
+      from = requested
+      if (requested < compacted) {
+        events.push({ type: 'ERROR', object: statuses.tooOldResourceVersion(requested, compacted + 1) })
+        closeAfter = true
+      } else {
+        for (;;) {
+          const page = await this.log.changesOf(def.plural, from, PAGE)
+          for (const e of page) {
+            const ev = eventFor(filter, e.type, e.object, e.prev)
+            if (ev) events.push(ev)
+          }
+          if (page.length > 0) from = page[page.length - 1]!.rv
+          if (page.length < PAGE) break
+        }
+        from = Math.max(from, current)
+      }
+    }
+    // With other watchers the cursor stays: they still need what lies between it and this joiner's position.
+    this.cursor ??= from
+
+    const pair = new WebSocketPair()
+    const [client, server] = [pair[0], pair[1]]
+    this.watchers.accept(server, {
+      resource: def.plural,
+      labelSelector: req.labelSelector,
+      fieldSelector: req.fieldSelector,
+      bookmarks: req.bookmarks,
+      from,
+    })
+    for (const ev of events) this.watchers.send(server, ev)
+    if (closeAfter) server.close(1000, 'too old resource version')
+    return new Response(null, { status: 101, webSocket: client })
+  }
+}
+
+export type { LogEntry }

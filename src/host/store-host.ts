@@ -1,0 +1,373 @@
+// The Durable Object base both hosts share: typed RPC verbs over the generic store, the write queue, catch-up from
+// the D1 log on start, and graceful-deletion expiry. Subclasses add admission and what follows a commit.
+import { DurableObject } from 'cloudflare:workers'
+import { D1Log, type LogEntry } from '../log/d1-log'
+import { LocalStore } from './local-store'
+import { WriteQueue, type JobPlan } from './write-queue'
+import { planCreate, planDelete, planExpiry, planUpdate, type Change, type Stored } from '../registry/store'
+import { listObjects, type ListMode, type ListPage } from '../registry/list'
+import { parseLabelSelector } from '../registry/label-selector'
+import { parseFieldSelector } from '../registry/field-selector'
+import { statuses, fail, ok, type Result, type Status } from '../registry/status'
+import type { ResourceDef } from '../registry/resource'
+import type { DeleteOptions, KubeObject } from '../schema/meta'
+import { resourceByPlural } from '../registry/resources'
+import { apiVersionOf } from '../registry/resource'
+import { Watchers, filterFor, watchRequest } from './watchers'
+import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
+
+/** A list request as it crosses RPC: selectors travel as strings. */
+export interface ListQuery {
+  mode: ListMode
+  limit?: number
+  labelSelector?: string
+  fieldSelector?: string
+  /** resourceVersion with NotOlderThan semantics: the list must reflect at least this. */
+  minRv?: number
+}
+
+export interface WriteOptions {
+  dryRun?: boolean
+}
+
+/** Answers of the write verbs: the object and whether it was created (201) or not (200). */
+export interface WriteAnswer {
+  object: KubeObject
+  created?: boolean
+}
+
+const CATCH_UP_PAGE = 1000
+
+export abstract class StoreHost extends DurableObject<Env> {
+  protected readonly local: LocalStore
+  protected readonly log: D1Log
+  protected readonly queue: WriteQueue
+  protected readonly watchers: Watchers
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.local = new LocalStore(ctx.storage.sql, ctx.storage, Number(env.HISTORY_RETAIN ?? '5000'))
+    this.log = new D1Log(env.DB)
+    this.watchers = new Watchers(ctx)
+    this.queue = new WriteQueue({
+      catchUp: () => this.catchUp(),
+      commit: (changes) => this.log.commit(changes, Date.now()),
+      applied: (entries) => this.applied(entries),
+      commitFailed: (e) => {
+        console.error('D1 commit failed', e)
+        return statuses.serviceUnavailable(`the change log is unavailable: ${e instanceof Error ? e.message : String(e)}`)
+      },
+    })
+    // A crash between a D1 commit and the local apply loses nothing: replay the log before serving anything.
+    void ctx.blockConcurrencyWhile(async () => {
+      // Let subclass constructors finish before start() looks at their fields.
+      await Promise.resolve()
+      await this.start()
+    })
+  }
+
+  /** Runs once per wake-up, before any request: catch up from the log (subclasses may add bootstrap work). */
+  protected async start(): Promise<void> {
+    await this.catchUp()
+  }
+
+  /** '' for the cluster scope, the namespace name otherwise. */
+  protected abstract get scope(): string
+
+  /** Admission for creates (namespace exists and is not terminating...); a Status refuses. */
+  protected abstract admitCreate(def: ResourceDef, name: string): Promise<Status | null>
+  /** The same check, synchronously, at plan time inside the write queue. */
+  protected abstract admitCreateNow(def: ResourceDef, name: string): Status | null
+
+  /** Everything that follows a local apply: watchers, controllers. */
+  protected async applied(entries: LogEntry[]): Promise<void> {
+    this.local.apply(entries.map((e) => ({ ...e, namespace: this.scope })))
+    for (const e of entries) {
+      const removeAt = e.type === 'MODIFIED' ? this.pendingExpiry.get(`${e.resource}/${e.name}`) : undefined
+      if (removeAt !== undefined) this.local.setExpiry(e.resource, e.name, removeAt)
+    }
+    this.pendingExpiry.clear()
+    this.watchers.broadcast(entries, this.local.currentRv)
+    // The cluster-wide watch hub reads the D1 log in order; tell it there is more (it ignores this when idle).
+    this.env.WATCH_HUB.getByName('hub')
+      .poke()
+      .catch((e: unknown) => console.error('poking the watch hub failed', e))
+    await this.scheduleAlarm()
+  }
+
+  private pendingExpiry = new Map<string, number>()
+
+  /** Replays committed changes of this scope from the D1 log. */
+  protected async catchUp(): Promise<void> {
+    for (;;) {
+      const from = this.local.currentRv
+      const compacted = await this.log.compactedRv()
+      if (from < compacted) {
+        // The log no longer reaches back to us: rebuild from the object index.
+        const [objects, rv] = await Promise.all([this.log.objectsIn(this.scope), this.log.currentRv()])
+        this.local.reset(objects, rv)
+        return
+      }
+      const entries = await this.log.changesFor(this.scope, from, CATCH_UP_PAGE)
+      if (entries.length === 0) return
+      this.local.apply(entries)
+      if (entries.length < CATCH_UP_PAGE) return
+    }
+  }
+
+  // ---- RPC verbs -------------------------------------------------------------------------------------------
+
+  async get(resource: string, name: string): Promise<Result<KubeObject>> {
+    const def = resourceByPlural(resource)
+    if (!def) return fail(statuses.pathNotFound())
+    const found = this.local.get(resource, name)
+    return found ? ok(found.object) : fail(statuses.notFound({ resource, group: def.group || undefined }, name))
+  }
+
+  async list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
+    const def = resourceByPlural(resource)
+    if (!def) return fail(statuses.pathNotFound())
+    const labelSelector = q.labelSelector ? parseLabelSelector(q.labelSelector) : undefined
+    if (labelSelector && !labelSelector.ok) return fail(statuses.badRequest(labelSelector.message))
+    const fieldSelector = q.fieldSelector ? parseFieldSelector(q.fieldSelector) : undefined
+    if (fieldSelector && !fieldSelector.ok) return fail(statuses.badRequest(fieldSelector.message))
+    let floor = q.mode.kind === 'exact' ? q.mode.rv : q.minRv
+    if (floor !== undefined) {
+      const fresh = await this.ensureFresh(floor)
+      if (fresh) return fail(fresh)
+    }
+    const page = await listObjects(this.local.listSource(resource), def.strategy, {
+      mode: q.mode,
+      limit: q.limit,
+      labelSelector: labelSelector?.selector,
+      fieldSelector: fieldSelector?.selector,
+    })
+    if (page.ok && q.minRv !== undefined && q.mode.kind !== 'exact') {
+      page.value.resourceVersion = Math.max(page.value.resourceVersion, q.minRv)
+    }
+    return page
+  }
+
+  async create(resource: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    const def = resourceByPlural(resource)
+    if (!def) return fail(statuses.pathNotFound())
+    const refused = await this.admitCreate(def, input.metadata?.name ?? '')
+    if (refused) return fail(refused)
+    return this.write(def, () => {
+      const refusedNow = this.admitCreateNow(def, input.metadata?.name ?? '')
+      if (refusedNow) return { plan: fail(refusedNow) }
+      const plan = planCreate(def, this.strategyContext(), input, (n) => this.local.exists(resource, n))
+      return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
+    }, opts)
+  }
+
+  async update(resource: string, name: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    const def = resourceByPlural(resource)
+    if (!def) return fail(statuses.pathNotFound())
+    return this.write(def, () => {
+      const plan = planUpdate(def, this.strategyContext(), name, input, this.local.get(resource, name))
+      return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+    }, opts)
+  }
+
+  async delete(resource: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    const def = resourceByPlural(resource)
+    if (!def) return fail(statuses.pathNotFound())
+    return this.write(def, () => {
+      const plan = planDelete(def, this.strategyContext(), name, this.local.get(resource, name), options)
+      if (!plan.ok) return { plan }
+      return { plan: ok({ change: plan.value.change, object: plan.value.object }), removeAt: plan.value.removeAt }
+    }, opts)
+  }
+
+  /** Deletes every object the query selects (as of now), each as its own DELETE. Answers the deleted objects. */
+  async deleteCollection(resource: string, q: ListQuery, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<ListPage>> {
+    const page = await this.list(resource, { ...q, mode: { kind: 'latest' }, limit: undefined })
+    if (!page.ok) return page
+    const deleted: KubeObject[] = []
+    for (const item of page.value.items) {
+      const r = await this.delete(resource, item.metadata.name!, options, opts)
+      if (r.ok) deleted.push(r.value.object)
+      else if (r.status.code !== 404) return fail(r.status)
+    }
+    return ok({ items: deleted, resourceVersion: this.local.currentRv })
+  }
+
+  // ---- watch ----------------------------------------------------------------------------------------------
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    if (url.pathname === '/watch' && request.headers.get('upgrade') === 'websocket') return this.openWatch(url)
+    return Response.json(statuses.pathNotFound(), { status: 404 })
+  }
+
+  override async webSocketMessage(): Promise<void> {
+    // Watch clients have nothing to say; kube ignores what they send.
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, 'closed')
+    } catch {
+      // already closed
+    }
+  }
+
+  /**
+   * Opens a hibernatable watch socket: replays what the watcher asked for (current state as ADDED, or every
+   * change after its resourceVersion, from local history or, further back, the D1 log), then joins it to the
+   * broadcast. All awaiting happens before the socket is accepted; from acceptance to the last replayed event
+   * nothing yields, so no commit can slip between the replay and the live events.
+   */
+  protected async openWatch(url: URL): Promise<Response> {
+    const req = watchRequest(url)
+    const def = resourceByPlural(req.resource)
+    if (!def) return Response.json(statuses.pathNotFound(), { status: 404 })
+    const filter = filterFor(req)
+    const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
+    const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
+    const requested = fromScratch ? 0 : Number(req.resourceVersion)
+
+    const older: LogEntry[] = []
+    let tooOld: WatchEvent | null = null
+    if (!fromScratch) {
+      const stale = await this.ensureFresh(requested)
+      if (stale) return Response.json(stale, { status: stale.code })
+    }
+    if (!fromScratch && !initial && requested < this.local.historyFloor) {
+      const compacted = await this.log.compactedRv()
+      if (requested < compacted) {
+        tooOld = { type: 'ERROR', object: statuses.tooOldResourceVersion(requested, compacted + 1) }
+      } else {
+        // Older than local history: read the D1 log up to where local history takes over.
+        let from = requested
+        while (from < this.local.historyFloor) {
+          const page = await this.log.changesFor(this.scope, from, 1000)
+          if (page.length === 0) break
+          for (const e of page) if (e.rv <= this.local.historyFloor) older.push(e)
+          from = page[page.length - 1]!.rv
+          if (page.length < 1000) break
+        }
+      }
+    }
+
+    // ---- nothing below awaits ----
+    const pair = new WebSocketPair()
+    const [client, server] = [pair[0], pair[1]]
+    const current = this.local.currentRv
+    this.watchers.accept(server, {
+      resource: def.plural,
+      labelSelector: req.labelSelector,
+      fieldSelector: req.fieldSelector,
+      bookmarks: req.bookmarks,
+      from: current,
+    })
+    if (tooOld) {
+      this.watchers.send(server, tooOld)
+      server.close(1000, 'too old resource version')
+      return new Response(null, { status: 101, webSocket: client })
+    }
+    if (initial) {
+      for (const s of this.local.all(def.plural)) {
+        if (matchesFilter(filter, s.object)) this.watchers.send(server, { type: 'ADDED', object: s.object })
+      }
+      if (req.sendInitialEvents === true) this.watchers.send(server, bookmark(def.kind, apiVersionOf(def), current, true))
+    } else {
+      let last = requested
+      const replay = (e: LogEntry) => {
+        if (e.resource !== def.plural || e.rv <= last) return
+        last = e.rv
+        const ev = eventFor(filter, e.type, e.object, e.prev)
+        if (ev) this.watchers.send(server, ev)
+      }
+      for (const e of older) replay(e)
+      for (const e of this.local.historySince(Math.max(requested, last))) replay(e)
+    }
+    return new Response(null, { status: 101, webSocket: client })
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  protected strategyContext() {
+    return { now: new Date(), namespace: this.scope }
+  }
+
+  /**
+   * Runs a planned write through the queue. A dry run plans against the same state but commits nothing; the
+   * would-be object is answered without a resourceVersion.
+   */
+  protected write(
+    def: ResourceDef,
+    planner: () => { plan: Result<{ change: Change | null; object: KubeObject; created?: boolean }>; removeAt?: number },
+    opts: WriteOptions,
+  ): Promise<Result<WriteAnswer>> {
+    return this.queue.submit<Result<WriteAnswer>>(() => {
+      const { plan, removeAt } = planner()
+      if (!plan.ok) return { changes: [], finish: () => plan }
+      const { change, object, created } = plan.value
+      if (opts.dryRun || change === null) {
+        if (opts.dryRun) delete object.metadata.resourceVersion
+        return { changes: [], finish: () => ok({ object, created }) }
+      }
+      if (removeAt !== undefined) this.pendingExpiry.set(`${def.plural}/${change.name}`, removeAt)
+      return {
+        changes: [change],
+        finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created }),
+      } satisfies JobPlan<Result<WriteAnswer>>
+    })
+  }
+
+  /** Waits out in-flight commits, then checks a requested resourceVersion against the cluster's newest. */
+  protected async ensureFresh(minRv: number): Promise<Status | null> {
+    if (minRv <= this.local.currentRv) return null
+    await this.queue.idle()
+    if (minRv <= this.local.currentRv) return null
+    let current = await this.log.currentRv()
+    if (minRv > current) {
+      // kube waits a little for the store to catch up before giving up.
+      await new Promise((r) => setTimeout(r, 1000))
+      current = await this.log.currentRv()
+      if (minRv > current) return statuses.tooLargeResourceVersion(minRv, current)
+    }
+    return null
+  }
+
+  /** Extra alarm times a subclass needs (the base handles graceful-deletion expiry). */
+  protected nextAlarmAt(): number | null {
+    return null
+  }
+
+  protected async scheduleAlarm() {
+    const times = [this.local.nextExpiry(), this.nextAlarmAt()].filter((t): t is number => t !== null)
+    if (times.length === 0) return
+    const next = Math.min(...times)
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || current > next) await this.ctx.storage.setAlarm(next)
+  }
+
+  override async alarm(): Promise<void> {
+    const now = Date.now()
+    for (const { resource, name } of this.local.dueExpiries(now)) {
+      const def = resourceByPlural(resource)
+      if (!def) {
+        this.local.clearExpiry(resource, name)
+        continue
+      }
+      await this.queue.submit(() => {
+        const change = planExpiry(def, this.strategyContext(), this.local.get(resource, name))
+        if (!change) this.local.clearExpiry(resource, name)
+        return { changes: change ? [change] : [], finish: () => undefined }
+      })
+    }
+    await this.onAlarm(now)
+    await this.scheduleAlarm()
+  }
+
+  /** Subclass alarm work. */
+  protected async onAlarm(_now: number): Promise<void> {}
+
+  /** Exposed for tests and the cluster host: the stored object with its resourceVersion. */
+  protected stored(resource: string, name: string): Stored | null {
+    return this.local.get(resource, name)
+  }
+}

@@ -1,0 +1,137 @@
+// Hibernatable WebSocket watchers inside a Durable Object: accept with tags, keep each watcher's filter in its
+// attachment (so it survives eviction), and fan committed changes out as watch events.
+import type { LogEntry } from '../log/d1-log'
+import { parseLabelSelector } from '../registry/label-selector'
+import { parseFieldSelector } from '../registry/field-selector'
+import { resourceByPlural } from '../registry/resources'
+import { apiVersionOf } from '../registry/resource'
+import { bookmark, eventFor, type WatchEvent, type WatchFilter } from '../registry/watch-events'
+
+/** What a watcher asked for; stored in the socket's attachment (well under its 16 KiB cap: selectors are short). */
+export interface WatchSpec {
+  resource: string
+  labelSelector?: string
+  fieldSelector?: string
+  bookmarks: boolean
+  /** Changes at or below this resourceVersion were already sent during the watcher's replay. */
+  from: number
+}
+
+/** Bookmarks ride on commits a watcher does not see, at most this often, so idle watchers never wake anything. */
+const BOOKMARK_EVERY_MS = 10_000
+
+export class Watchers {
+  private filters = new WeakMap<WebSocket, WatchFilter>()
+  private lastBookmark = new WeakMap<WebSocket, number>()
+
+  constructor(private readonly ctx: DurableObjectState) {}
+
+  /** Accepts the server end; call it and the replay sends without an await between, so no commit interleaves. */
+  accept(ws: WebSocket, spec: WatchSpec) {
+    this.ctx.acceptWebSocket(ws, [spec.resource])
+    ws.serializeAttachment(spec)
+  }
+
+  spec(ws: WebSocket): WatchSpec | null {
+    return (ws.deserializeAttachment() as WatchSpec | null) ?? null
+  }
+
+  filter(ws: WebSocket, spec: WatchSpec): WatchFilter {
+    let f = this.filters.get(ws)
+    if (!f) {
+      f = filterFor(spec)
+      this.filters.set(ws, f)
+    }
+    return f
+  }
+
+  count(resource?: string): number {
+    return this.ctx.getWebSockets(resource).length
+  }
+
+  /** Sends one event; a socket that cannot take it is closed (its client re-lists and re-watches). */
+  send(ws: WebSocket, event: WatchEvent | string): boolean {
+    try {
+      ws.send(typeof event === 'string' ? event : JSON.stringify(event))
+      return true
+    } catch {
+      try {
+        ws.close(1011, 'watcher could not keep up')
+      } catch {
+        // already closed
+      }
+      return false
+    }
+  }
+
+  /** Delivers committed entries (in rv order) to every watcher of their resources. */
+  broadcast(entries: readonly LogEntry[], currentRv: number) {
+    if (entries.length === 0) return
+    const byResource = new Map<string, LogEntry[]>()
+    for (const e of entries) {
+      const list = byResource.get(e.resource)
+      if (list) list.push(e)
+      else byResource.set(e.resource, [e])
+    }
+    const now = Date.now()
+    const reached = new Set<WebSocket>()
+    for (const [resource, list] of byResource) {
+      // The unfiltered line for each entry is serialized once, whatever the number of watchers.
+      const plain = list.map((e) => JSON.stringify({ type: e.type, object: e.object }))
+      for (const ws of this.ctx.getWebSockets(resource)) {
+        const spec = this.spec(ws)
+        if (!spec) continue
+        const f = this.filter(ws, spec)
+        const unfiltered = !f.labelSelector && !f.fieldSelector
+        for (let i = 0; i < list.length; i++) {
+          const e = list[i]!
+          if (e.rv <= spec.from) continue
+          if (unfiltered) {
+            if (!this.send(ws, plain[i]!)) break
+            reached.add(ws)
+            continue
+          }
+          const ev = eventFor(f, e.type, e.object, e.prev)
+          if (!ev) continue
+          if (!this.send(ws, ev)) break
+          reached.add(ws)
+        }
+      }
+    }
+    for (const ws of this.ctx.getWebSockets()) {
+      if (reached.has(ws)) continue
+      const spec = this.spec(ws)
+      if (!spec?.bookmarks) continue
+      if (now - (this.lastBookmark.get(ws) ?? 0) < BOOKMARK_EVERY_MS) continue
+      const def = resourceByPlural(spec.resource)
+      if (!def) continue
+      this.lastBookmark.set(ws, now)
+      this.send(ws, bookmark(def.kind, apiVersionOf(def), currentRv))
+    }
+  }
+}
+
+export function filterFor(spec: Pick<WatchSpec, 'resource' | 'labelSelector' | 'fieldSelector'>): WatchFilter {
+  const def = resourceByPlural(spec.resource)!
+  const label = spec.labelSelector ? parseLabelSelector(spec.labelSelector) : undefined
+  const field = spec.fieldSelector ? parseFieldSelector(spec.fieldSelector) : undefined
+  return {
+    strategy: def.strategy,
+    labelSelector: label?.ok ? label.selector : undefined,
+    fieldSelector: field?.ok ? field.selector : undefined,
+  }
+}
+
+/** Parses the internal /watch request a Worker sends to a host. */
+export function watchRequest(url: URL) {
+  const p = url.searchParams
+  const initial = p.get('initial')
+  return {
+    resource: p.get('resource') ?? '',
+    resourceVersion: p.get('rv') ?? '',
+    labelSelector: p.get('label') || undefined,
+    fieldSelector: p.get('field') || undefined,
+    bookmarks: p.get('bookmarks') === '1',
+    sendInitialEvents: initial === 'true' ? true : initial === 'false' ? false : undefined,
+  }
+}

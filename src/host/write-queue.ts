@@ -1,0 +1,137 @@
+// The per-Durable-Object write queue with group commit. Awaiting D1 opens a DO's input gate, so writes are
+// serialized here explicitly; every flush plans the queued jobs against the local state, commits all their changes
+// in one D1 batch, then applies them locally and resolves the jobs.
+import type { Change } from '../registry/store'
+import { withRv } from '../registry/store'
+import type { LogEntry } from '../log/d1-log'
+
+/** What a job plans: the changes to commit (possibly none) and how to answer once they have resourceVersions. */
+export interface JobPlan<R> {
+  changes: Change[]
+  finish(entries: LogEntry[]): R
+}
+
+interface Job<R> {
+  plan(): JobPlan<R>
+  resolve(r: R): void
+  reject(e: unknown): void
+}
+
+export interface WriteQueueHooks {
+  /** Runs before a flush when an earlier commit failed in a way that may have half-reached D1. */
+  catchUp(): Promise<void>
+  /** Commits changes to D1 in one transaction; returns their resourceVersions in order. */
+  commit(changes: Change[]): Promise<number[]>
+  /** Applies committed entries locally (synchronously) and lets watchers and controllers see them. */
+  applied(entries: LogEntry[]): Promise<void> | void
+  /** Turns a failed commit into the answer every job of the batch gets. */
+  commitFailed(error: unknown): unknown
+}
+
+/** Big enough to amortize a D1 round trip, small enough to stay far from D1's statement and time limits. */
+const MAX_BATCH = 64
+
+export class WriteQueue {
+  private pending: Job<unknown>[] = []
+  private running: Promise<void> | null = null
+  private suspect = false
+
+  constructor(private readonly hooks: WriteQueueHooks) {}
+
+  /** Queues a job; plan() runs later, in queue order, against the state every earlier job left. */
+  submit<R>(plan: () => JobPlan<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.pending.push({ plan, resolve: resolve as (r: unknown) => void, reject })
+      this.running ??= this.drain().finally(() => {
+        this.running = null
+      })
+    })
+  }
+
+  /** Resolves once every job queued so far has finished. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running
+  }
+
+  /** Forces a catch-up before the next flush (a commit failed, or the DO suspects it missed changes). */
+  markSuspect() {
+    this.suspect = true
+  }
+
+  private async drain() {
+    while (this.pending.length > 0) {
+      if (this.suspect) {
+        try {
+          await this.hooks.catchUp()
+          this.suspect = false
+        } catch (e) {
+          for (const job of this.pending.splice(0)) job.reject(this.hooks.commitFailed(e))
+          return
+        }
+      }
+      await this.flush()
+    }
+  }
+
+  private async flush() {
+    const batch: { job: Job<unknown>; plan: JobPlan<unknown> }[] = []
+    const touched = new Set<string>()
+    while (this.pending.length > 0 && batch.length < MAX_BATCH) {
+      const job = this.pending[0]!
+      let plan: JobPlan<unknown>
+      try {
+        plan = job.plan()
+      } catch (e) {
+        this.pending.shift()
+        job.reject(e)
+        continue
+      }
+      const keys = plan.changes.map((c) => `${c.resource}/${c.namespace}/${c.name}`)
+      // A second change to an object already in this batch waits for the next one, where it sees the first's result.
+      if (batch.length > 0 && keys.some((k) => touched.has(k))) break
+      this.pending.shift()
+      for (const k of keys) touched.add(k)
+      batch.push({ job, plan })
+    }
+    const changes = batch.flatMap((b) => b.plan.changes)
+    let entries: LogEntry[] = []
+    if (changes.length > 0) {
+      let rvs: number[]
+      try {
+        rvs = await this.hooks.commit(changes)
+      } catch (e) {
+        // A timeout may still have committed: catch up from the log before the next write.
+        this.suspect = true
+        const answer = this.hooks.commitFailed(e)
+        for (const b of batch) b.job.reject(answer)
+        return
+      }
+      entries = changes.map((c, i) => ({
+        rv: rvs[i]!,
+        type: c.type,
+        resource: c.resource,
+        namespace: c.namespace,
+        name: c.name,
+        object: withRv(c.object, rvs[i]!),
+        prev: c.prev && c.prevRv !== null ? withRv(c.prev, c.prevRv) : c.prev,
+        prevRv: c.prevRv,
+      }))
+      try {
+        await this.hooks.applied(entries)
+      } catch (e) {
+        this.suspect = true
+        console.error('applying committed changes failed; will catch up from the log', e)
+      }
+    }
+    let at = 0
+    for (const b of batch) {
+      const mine = entries.slice(at, at + b.plan.changes.length)
+      at += b.plan.changes.length
+      try {
+        b.job.resolve(b.plan.finish(mine))
+      } catch (e) {
+        b.job.reject(e)
+      }
+    }
+  }
+}

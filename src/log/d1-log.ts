@@ -1,0 +1,271 @@
+// The only module that speaks SQL to D1: the change log (whose autoincrement id is the resourceVersion), the
+// current-object index with its label index, compaction, and the cluster-wide list source.
+import type { Change } from '../registry/store'
+import type { KubeObject } from '../schema/meta'
+import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'
+import { encodeStored as encode, materialize } from '../registry/stored-json'
+
+/** A committed change as read back from the log. */
+export interface LogEntry {
+  rv: number
+  type: Change['type']
+  resource: string
+  namespace: string
+  name: string
+  object: KubeObject
+  prev: KubeObject | null
+  prevRv: number | null
+}
+
+interface ChangeRow {
+  rv: number
+  resource: string
+  ns: string
+  name: string
+  type: Change['type']
+  object: string
+  prev: string | null
+  prev_rv: number | null
+}
+
+interface ObjectRow {
+  ns: string
+  name: string
+  rv: number
+  labels: string
+  object: string
+}
+
+/** Bound parameters per statement are capped at 100 by D1; each label row takes 5. */
+const LABELS_PER_INSERT = 20
+
+/** The D1 key order (namespace, name) as one string that sorts the same way: NUL sorts below every name byte. */
+export const clusterKey = (ns: string, name: string) => `${ns}\u0000${name}`
+const splitKey = (key: string): [string, string] => {
+  const i = key.indexOf('\u0000')
+  return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)]
+}
+
+const sameLabels = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) => {
+  const ak = Object.keys(a ?? {})
+  if (ak.length !== Object.keys(b ?? {}).length) return false
+  return ak.every((k) => b?.[k] === a?.[k])
+}
+
+export class D1Log {
+  constructor(private readonly db: D1Database) {}
+
+  /**
+   * Appends the changes in order and updates the object and label index, all in one D1 batch (one transaction).
+   * Returns each change's resourceVersion. Either everything commits or nothing does.
+   */
+  async commit(changes: readonly Change[], now: number): Promise<number[]> {
+    const stmts: D1PreparedStatement[] = []
+    const changeIdx: number[] = []
+    for (const c of changes) {
+      changeIdx.push(stmts.length)
+      stmts.push(
+        this.db
+          .prepare(
+            'INSERT INTO changes (resource, ns, name, type, object, prev, prev_rv, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rv',
+          )
+          .bind(c.resource, c.namespace, c.name, c.type, encode(c.object), c.prev ? encode(c.prev) : null, c.prevRv, now),
+      )
+      if (c.type === 'DELETED') {
+        stmts.push(
+          this.db.prepare('DELETE FROM objects WHERE resource = ? AND ns = ? AND name = ?').bind(c.resource, c.namespace, c.name),
+          this.db.prepare('DELETE FROM labels WHERE resource = ? AND ns = ? AND name = ?').bind(c.resource, c.namespace, c.name),
+        )
+        continue
+      }
+      const labels = (c.object.metadata.labels ?? {}) as Record<string, string>
+      // objects and labels are WITHOUT ROWID tables, so last_insert_rowid() is still the change's rv here.
+      stmts.push(
+        this.db
+          .prepare(
+            `INSERT INTO objects (resource, ns, name, rv, object, labels) VALUES (?, ?, ?, last_insert_rowid(), ?, ?)
+             ON CONFLICT (resource, ns, name) DO UPDATE SET rv = excluded.rv, object = excluded.object, labels = excluded.labels`,
+          )
+          .bind(c.resource, c.namespace, c.name, encode(c.object), JSON.stringify(labels)),
+      )
+      if (c.type === 'MODIFIED' && sameLabels(labels, c.prev?.metadata.labels as Record<string, string> | undefined)) continue
+      if (c.type === 'MODIFIED') {
+        stmts.push(this.db.prepare('DELETE FROM labels WHERE resource = ? AND ns = ? AND name = ?').bind(c.resource, c.namespace, c.name))
+      }
+      const entries = Object.entries(labels)
+      for (let i = 0; i < entries.length; i += LABELS_PER_INSERT) {
+        const part = entries.slice(i, i + LABELS_PER_INSERT)
+        const sql = `INSERT INTO labels (resource, key, value, ns, name) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`
+        stmts.push(this.db.prepare(sql).bind(...part.flatMap(([k, v]) => [c.resource, k, v, c.namespace, c.name])))
+      }
+    }
+    const results = await this.db.batch<{ rv: number }>(stmts)
+    return changeIdx.map((i) => results[i]!.results[0]!.rv)
+  }
+
+  /** The newest committed resourceVersion, cluster-wide. */
+  async currentRv(): Promise<number> {
+    const row = await this.db
+      .prepare('SELECT COALESCE((SELECT MAX(rv) FROM changes), (SELECT compacted FROM log_meta WHERE id = 1), 0) AS rv')
+      .first<{ rv: number }>()
+    return row?.rv ?? 0
+  }
+
+  /** History at or below this resourceVersion has been compacted away. */
+  async compactedRv(): Promise<number> {
+    const row = await this.db.prepare('SELECT compacted FROM log_meta WHERE id = 1').first<{ compacted: number }>()
+    return row?.compacted ?? 0
+  }
+
+  /** Changes to one namespace ('' = cluster-scoped objects) after a resourceVersion, in order. */
+  async changesFor(ns: string, afterRv: number, limit: number): Promise<LogEntry[]> {
+    const { results } = await this.db
+      .prepare(
+        'SELECT rv, resource, ns, name, type, object, prev, prev_rv FROM changes WHERE ns = ? AND rv > ? ORDER BY rv LIMIT ?',
+      )
+      .bind(ns, afterRv, limit)
+      .all<ChangeRow>()
+    return results.map(toEntry)
+  }
+
+  /** Changes of one resource across all namespaces after a resourceVersion, in order. */
+  async changesOf(resource: string, afterRv: number, limit: number): Promise<LogEntry[]> {
+    const { results } = await this.db
+      .prepare(
+        'SELECT rv, resource, ns, name, type, object, prev, prev_rv FROM changes WHERE resource = ? AND rv > ? ORDER BY rv LIMIT ?',
+      )
+      .bind(resource, afterRv, limit)
+      .all<ChangeRow>()
+    return results.map(toEntry)
+  }
+
+  /** Every change after a resourceVersion, across the cluster, in order (the watch hub's feed). */
+  async changesAfter(afterRv: number, limit: number): Promise<LogEntry[]> {
+    const { results } = await this.db
+      .prepare('SELECT rv, resource, ns, name, type, object, prev, prev_rv FROM changes WHERE rv > ? ORDER BY rv LIMIT ?')
+      .bind(afterRv, limit)
+      .all<ChangeRow>()
+    return results.map(toEntry)
+  }
+
+  /** Every current object of a namespace: rebuilds a Durable Object whose history fell behind compaction. */
+  async objectsIn(ns: string): Promise<{ resource: string; name: string; rv: number; object: KubeObject }[]> {
+    const { results } = await this.db
+      .prepare('SELECT resource, name, rv, object FROM objects WHERE ns = ?')
+      .bind(ns)
+      .all<{ resource: string; name: string; rv: number; object: string }>()
+    return results.map((r) => ({ resource: r.resource, name: r.name, rv: r.rv, object: materialize(r.object, r.rv) }))
+  }
+
+  /**
+   * Drops change-log entries so that at most `retain` remain behind the newest, at most `step` per call (small
+   * deletes keep each D1 call short). Returns the new compaction floor.
+   */
+  async compact(retain: number, step = 2000): Promise<number> {
+    const current = await this.currentRv()
+    const floor = await this.compactedRv()
+    const target = Math.min(current - retain, floor + step)
+    if (target <= floor) return floor
+    await this.db.batch([
+      this.db.prepare('DELETE FROM changes WHERE rv <= ?').bind(target),
+      this.db.prepare('UPDATE log_meta SET compacted = MAX(compacted, ?) WHERE id = 1').bind(target),
+    ])
+    return target
+  }
+
+  /** A consistent-snapshot list source over one resource across all namespaces. */
+  async listSource(resource: string): Promise<ListSource> {
+    const row = await this.db
+      .prepare(
+        `SELECT COALESCE((SELECT MAX(rv) FROM changes), (SELECT compacted FROM log_meta WHERE id = 1), 0) AS current,
+                (SELECT compacted FROM log_meta WHERE id = 1) AS floor`,
+      )
+      .first<{ current: number; floor: number }>()
+    const db = this.db
+    return {
+      currentRv: row?.current ?? 0,
+      floorRv: row?.floor ?? 0,
+      async scan(after: string | null, n: number, hint: IndexHint | null): Promise<ListItem[]> {
+        const [ans, aname] = after === null ? ['', ''] : splitKey(after)
+        const cmp = after === null ? '' : 'AND (o.ns, o.name) > (?, ?)'
+        const afterBinds = after === null ? [] : [ans, aname]
+        let stmt: D1PreparedStatement
+        if (hint && (hint.values === null || hint.values.length <= 50)) {
+          const valueCond = hint.values === null ? '' : `AND l.value IN (${hint.values.map(() => '?').join(', ')})`
+          stmt = db
+            .prepare(
+              `SELECT o.ns, o.name, o.rv, o.labels, o.object FROM labels l
+               JOIN objects o ON o.resource = l.resource AND o.ns = l.ns AND o.name = l.name
+               WHERE l.resource = ? AND l.key = ? ${valueCond} ${cmp.replace(/o\./g, 'l.')}
+               ORDER BY l.ns, l.name LIMIT ?`,
+            )
+            .bind(resource, hint.key, ...(hint.values ?? []), ...afterBinds, n)
+        } else {
+          stmt = db
+            .prepare(`SELECT o.ns, o.name, o.rv, o.labels, o.object FROM objects o WHERE o.resource = ? ${cmp} ORDER BY o.ns, o.name LIMIT ?`)
+            .bind(resource, ...afterBinds, n)
+        }
+        const { results } = await stmt.all<ObjectRow>()
+        return results.map((r) => ({
+          key: clusterKey(r.ns, r.name),
+          rv: r.rv,
+          labels: JSON.parse(r.labels) as Record<string, string>,
+          load: () => materialize(r.object, r.rv),
+        }))
+      },
+      async count(after: string | null): Promise<number> {
+        const [ans, aname] = after === null ? ['', ''] : splitKey(after)
+        const row =
+          after === null
+            ? await db.prepare('SELECT COUNT(*) AS n FROM objects WHERE resource = ?').bind(resource).first<{ n: number }>()
+            : await db
+                .prepare('SELECT COUNT(*) AS n FROM objects WHERE resource = ? AND (ns, name) > (?, ?)')
+                .bind(resource, ans, aname)
+                .first<{ n: number }>()
+        return row?.n ?? 0
+      },
+      async changedSince(rv: number, after: string | null): Promise<Map<string, PastState>> {
+        const { results } = await db
+          .prepare('SELECT ns, name, type, prev, prev_rv FROM changes WHERE resource = ? AND rv > ? ORDER BY rv')
+          .bind(resource, rv)
+          .all<{ ns: string; name: string; type: Change['type']; prev: string | null; prev_rv: number | null }>()
+        return pastStates(
+          results.map((r) => ({ key: clusterKey(r.ns, r.name), type: r.type, prev: r.prev, prevRv: r.prev_rv })),
+          after,
+        )
+      },
+    }
+  }
+}
+
+/** Folds changes after a snapshot (in rv order) into each key's state at the snapshot and whether it lives now. */
+export function pastStates(
+  rows: Iterable<{ key: string; type: Change['type']; prev: string | null; prevRv: number | null }>,
+  after: string | null,
+): Map<string, PastState> {
+  const out = new Map<string, PastState>()
+  for (const r of rows) {
+    if (after !== null && r.key <= after) continue
+    const seen = out.get(r.key)
+    if (seen) {
+      seen.liveNow = r.type !== 'DELETED'
+      continue
+    }
+    const atSnapshot = r.prev !== null && r.prevRv !== null ? materialize(r.prev, r.prevRv) : null
+    out.set(r.key, { atSnapshot, liveNow: r.type !== 'DELETED' })
+  }
+  return out
+}
+
+function toEntry(r: ChangeRow): LogEntry {
+  return {
+    rv: r.rv,
+    type: r.type,
+    resource: r.resource,
+    namespace: r.ns,
+    name: r.name,
+    object: materialize(r.object, r.rv),
+    prev: r.prev !== null && r.prev_rv !== null ? materialize(r.prev, r.prev_rv) : null,
+    prevRv: r.prev_rv,
+  }
+}

@@ -1,0 +1,32 @@
+// The resource table's row type: everything routes, discovery, OpenAPI and the store need to serve one kind.
+import type { z } from 'zod'
+import type { Strategy } from './strategy'
+import type { KubeObject } from '../schema/meta'
+
+export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch'
+
+export interface ResourceDef<T extends KubeObject = KubeObject> {
+  /** API group ('' for core) and version. */
+  group: string
+  version: string
+  kind: string
+  listKind: string
+  /** Plural resource name used in paths: `pods`. */
+  plural: string
+  singular: string
+  shortNames: string[]
+  categories: string[]
+  namespaced: boolean
+  verbs: Verb[]
+  /** The zod schema of the whole object: the single source of its type, decoding and OpenAPI. */
+  schema: z.ZodType
+  strategy: Strategy<T>
+  /** Where the kind's objects live: each namespace's Durable Object, or the cluster one. */
+  home: 'namespace' | 'cluster'
+  /** Whether DELETE answers with the object (pods, services) or a Success Status. */
+  returnDeletedObject: boolean
+  /** A stable hash of the storage version, for discovery. */
+  storageVersionHash?: string
+}
+
+export const apiVersionOf = (r: Pick<ResourceDef, 'group' | 'version'>) => (r.group ? `${r.group}/${r.version}` : r.version)

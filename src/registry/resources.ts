@@ -1,0 +1,49 @@
+// The resource table: every kind we serve, from which routes, discovery, OpenAPI and the store are generated.
+import type { ResourceDef } from './resource'
+import { podStrategy } from './strategies/pod/pod-strategy'
+import { namespaceStrategy } from './strategies/namespace'
+import { Pod } from '../schema/pod'
+import { Namespace } from '../schema/namespace'
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
+
+export const RESOURCES: ResourceDef[] = [
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Namespace',
+    listKind: 'NamespaceList',
+    plural: 'namespaces',
+    singular: 'namespace',
+    shortNames: ['ns'],
+    categories: [],
+    namespaced: false,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    schema: Namespace,
+    strategy: namespaceStrategy as unknown as ResourceDef['strategy'],
+    home: 'cluster',
+    returnDeletedObject: true,
+    storageVersionHash: 'Q3oi5N2YM8M=',
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Pod',
+    listKind: 'PodList',
+    plural: 'pods',
+    singular: 'pod',
+    shortNames: ['po'],
+    categories: ['all'],
+    namespaced: true,
+    verbs: [...ALL_VERBS],
+    schema: Pod,
+    strategy: podStrategy,
+    home: 'namespace',
+    returnDeletedObject: true,
+    storageVersionHash: 'xPOwRZ+Yhw8=',
+  },
+]
+
+const byPlural = new Map(RESOURCES.map((r) => [r.plural, r]))
+
+export const resourceByPlural = (plural: string): ResourceDef | undefined => byPlural.get(plural)

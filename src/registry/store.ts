@@ -1,0 +1,262 @@
+// The generic store: create, update and delete for every kind, planned as pure functions over the current state.
+// The Durable Object hosts run these plans inside their write queue and commit the resulting Change.
+import { fieldError, type FieldError } from './field-errors'
+import { statuses, ok, fail, type Result, type Resource } from './status'
+import type { ResourceDef } from './resource'
+import { apiVersionOf } from './resource'
+import type { StrategyContext } from './strategy'
+import type { DeleteOptions, KubeObject } from '../schema/meta'
+import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta'
+import { generateName } from './generate-name'
+import { deepEqual, clone } from './deep-equal'
+import { rfc3339 } from './time'
+
+/** An object as stored: its metadata.resourceVersion equals String(rv). */
+export interface Stored {
+  rv: number
+  object: KubeObject
+}
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
+
+/** One write, before commit: objects carry no resourceVersion; the commit assigns it. */
+export interface Change {
+  type: ChangeType
+  resource: string
+  namespace: string
+  name: string
+  /** The state after the change; for DELETED, the final state. */
+  object: KubeObject
+  /** The state before the change; null for ADDED. */
+  prev: KubeObject | null
+  /** The resourceVersion prev was stored at; null for ADDED. */
+  prevRv: number | null
+}
+
+export const resourceOf = (def: ResourceDef): Resource => ({ resource: def.plural, group: def.group || undefined })
+
+const GENERATE_ATTEMPTS = 8
+
+/** Plans a create. `exists` answers whether a name is taken in the object's scope. */
+export function planCreate(
+  def: ResourceDef,
+  ctx: StrategyContext,
+  input: KubeObject,
+  exists: (name: string) => boolean,
+): Result<Change> {
+  const obj = clone(input)
+  obj.apiVersion = apiVersionOf(def)
+  obj.kind = def.kind
+  const meta = (obj.metadata ??= {})
+  const bad = checkNamespace(def, ctx, obj)
+  if (bad) return fail(bad)
+  if (meta.resourceVersion) {
+    return fail(
+      statuses.invalid(def.kind, meta.name ?? '', [fieldError.invalid('metadata.resourceVersion', meta.resourceVersion, 'must be empty')]),
+    )
+  }
+  let generated = false
+  if (!meta.name && meta.generateName) {
+    generated = true
+    meta.name = generateName(meta.generateName)
+    for (let i = 1; i < GENERATE_ATTEMPTS && exists(meta.name); i++) meta.name = generateName(meta.generateName)
+  }
+  // BeforeCreate: the server owns these fields.
+  delete meta.deletionTimestamp
+  delete meta.deletionGracePeriodSeconds
+  delete meta.selfLink
+  meta.uid = crypto.randomUUID()
+  meta.creationTimestamp = rfc3339(ctx.now)
+  if (meta.generation !== undefined) meta.generation = 1
+  def.strategy.applyDefaults(obj)
+  def.strategy.prepareForCreate(obj, ctx)
+  const errors: FieldError[] = [
+    ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
+    ...def.strategy.validate(obj),
+  ]
+  if (errors.length) return fail(statuses.invalid(def.kind, meta.name ?? '', errors, def.group || undefined))
+  const name = meta.name!
+  if (exists(name)) {
+    return fail(generated ? statuses.generateNameConflict(resourceOf(def), name) : statuses.alreadyExists(resourceOf(def), name))
+  }
+  return ok({ type: 'ADDED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev: null, prevRv: null })
+}
+
+export interface UpdatePlan {
+  /** null when the update changes nothing: no write, no new resourceVersion, as etcd3's GuaranteedUpdate. */
+  change: Change | null
+  object: KubeObject
+}
+
+/** Plans a PUT of `input` over `current` (the object named in the URL). */
+export function planUpdate(
+  def: ResourceDef,
+  ctx: StrategyContext,
+  name: string,
+  input: KubeObject,
+  current: Stored | null,
+): Result<UpdatePlan> {
+  const res = resourceOf(def)
+  const obj = clone(input)
+  obj.apiVersion = apiVersionOf(def)
+  obj.kind = def.kind
+  const meta = (obj.metadata ??= {})
+  const bad = checkNamespace(def, ctx, obj)
+  if (bad) return fail(bad)
+  if (meta.name && meta.name !== name) {
+    return fail(statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`))
+  }
+  meta.name = name
+  if (!current) return fail(statuses.notFound(res, name))
+  const old = current.object
+  if (meta.resourceVersion) {
+    if (meta.resourceVersion !== String(current.rv)) return fail(statuses.modified(res, name))
+  } else if (!def.strategy.allowUnconditionalUpdate) {
+    return fail(
+      statuses.invalid(def.kind, name, [
+        fieldError.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update'),
+      ]),
+    )
+  }
+  // BeforeUpdate: what no caller may change.
+  const oldMeta = old.metadata
+  if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation
+  else delete meta.generation
+  if (!meta.uid) meta.uid = oldMeta.uid
+  if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp
+  if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+    meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds
+  }
+  delete meta.selfLink
+  def.strategy.applyDefaults(obj)
+  def.strategy.prepareForUpdate(obj, old, ctx)
+  const errors: FieldError[] = [
+    ...validateObjectMetaUpdate(meta, oldMeta),
+    ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
+    ...def.strategy.validateUpdate(obj, old),
+  ]
+  if (errors.length) return fail(statuses.invalid(def.kind, name, errors, def.group || undefined))
+  meta.resourceVersion = String(current.rv)
+  if (deepEqual(obj, old)) return ok({ change: null, object: old })
+  delete meta.resourceVersion
+  const prev = stripRv(old)
+  // Clearing the last finalizer of an object being deleted completes the deletion.
+  if (oldMeta.deletionTimestamp && (oldMeta.finalizers?.length ?? 0) > 0 && !(meta.finalizers?.length)) {
+    return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+  }
+  return ok({ change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+}
+
+export interface DeletePlan {
+  /** null when the delete changes nothing (already terminating with a shorter grace period). */
+  change: Change | null
+  object: KubeObject
+  /** When set, the object stays until this time (graceful deletion); the host removes it then. */
+  removeAt?: number
+}
+
+/** Plans a DELETE: immediate, graceful (deletionTimestamp + grace) or blocked by finalizers. */
+export function planDelete(
+  def: ResourceDef,
+  ctx: StrategyContext,
+  name: string,
+  current: Stored | null,
+  options: DeleteOptions,
+): Result<DeletePlan> {
+  const res = resourceOf(def)
+  if (!current) return fail(statuses.notFound(res, name))
+  const old = current.object
+  const pre = options.preconditions
+  if (pre?.uid && pre.uid !== old.metadata.uid) {
+    return fail(
+      statuses.conflict(res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`),
+    )
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv)) {
+    return fail(
+      statuses.conflict(
+        res,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.rv}`,
+      ),
+    )
+  }
+  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) {
+    return fail(statuses.invalid('DeleteOptions', '', [fieldError.invalid('gracePeriodSeconds', options.gracePeriodSeconds, 'must be >= 0')]))
+  }
+  const prev = stripRv(old)
+  const begun = def.strategy.beginDelete?.(clone(prev), ctx)
+  if (begun && 'status' in begun) return fail(begun.status)
+  if (begun) {
+    if (deepEqual(begun.object, prev)) return ok({ change: null, object: old })
+    return ok({
+      change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: begun.object, prev, prevRv: current.rv },
+      object: begun.object,
+    })
+  }
+  const obj = clone(prev)
+  const meta = obj.metadata
+  const grace = def.strategy.gracePeriod ? def.strategy.gracePeriod(old, options) : 0
+  const hasFinalizers = (meta.finalizers?.length ?? 0) > 0
+  if (grace > 0 || hasFinalizers) {
+    const already = old.metadata.deletionTimestamp !== undefined
+    const oldGrace = old.metadata.deletionGracePeriodSeconds
+    // A later delete may only shorten the grace period.
+    if (already && (oldGrace === undefined || grace >= oldGrace)) {
+      return ok({ change: null, object: old })
+    }
+    const removeAt = ctx.now.getTime() + grace * 1000
+    meta.deletionTimestamp = rfc3339(new Date(removeAt))
+    meta.deletionGracePeriodSeconds = grace
+    if (grace === 0 && !hasFinalizers) {
+      return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+    }
+    return ok({
+      change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv },
+      object: obj,
+      removeAt: hasFinalizers ? undefined : removeAt,
+    })
+  }
+  return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+}
+
+/** Plans the removal of an object whose grace period ended (no-op unless it is still due and unblocked). */
+export function planExpiry(def: ResourceDef, ctx: StrategyContext, current: Stored | null): Change | null {
+  if (!current) return null
+  const meta = current.object.metadata
+  if (!meta.deletionTimestamp || (meta.finalizers?.length ?? 0) > 0) return null
+  if (Date.parse(meta.deletionTimestamp) > ctx.now.getTime()) return null
+  const prev = stripRv(current.object)
+  return { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name: meta.name!, object: clone(prev), prev, prevRv: current.rv }
+}
+
+function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {
+  const meta = obj.metadata
+  if (!def.namespaced) {
+    return undefined
+  }
+  if (meta.namespace && meta.namespace !== ctx.namespace) {
+    return statuses.badRequest('the namespace of the provided object does not match the namespace sent on the request')
+  }
+  meta.namespace = ctx.namespace
+  return undefined
+}
+
+export function stripRv(obj: KubeObject): KubeObject {
+  const copy = clone(obj)
+  delete copy.metadata.resourceVersion
+  return copy
+}
+
+/** Sets the committed resourceVersion on an object (in place) and returns it. */
+export function withRv<T extends KubeObject>(obj: T, rv: number): T {
+  obj.metadata.resourceVersion = String(rv)
+  return obj
+}
+
+/** Plans the unconditional removal of an object (a namespace whose content is gone, a force-finalized object). */
+export function planRemoval(def: ResourceDef, ctx: StrategyContext, current: Stored): Change {
+  const prev = stripRv(current.object)
+  return { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name: prev.metadata.name!, object: clone(prev), prev, prevRv: current.rv }
+}

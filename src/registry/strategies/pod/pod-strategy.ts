@@ -1,0 +1,34 @@
+// The Pod strategy: wires defaults, validation, selectable fields, graceful deletion and the table together.
+import type { Strategy } from '../../strategy'
+import { nameIsDNSSubdomain } from '../../validation/names'
+import { applyPodDefaults, podQOS } from './pod-defaults'
+import { validatePod, validatePodUpdate } from './pod-validation'
+import { POD_FIELDS, podSelectableFields } from './pod-fields'
+import { podTable } from './pod-table'
+import type { PodObject } from './pod-types'
+import { quantityToNumber } from '../../../schema/quantity'
+
+export const podStrategy: Strategy<PodObject> = {
+  validateName: nameIsDNSSubdomain,
+  applyDefaults: applyPodDefaults,
+  prepareForCreate(pod) {
+    // Status sent on create is discarded; the control plane owns it.
+    pod.status = { phase: 'Pending', qosClass: podQOS(pod, quantityToNumber) }
+  },
+  validate: validatePod,
+  prepareForUpdate(pod, old) {
+    pod.status = old.status
+  },
+  validateUpdate: validatePodUpdate,
+  selectableFields: podSelectableFields,
+  fieldSelectorNames: POD_FIELDS,
+  allowUnconditionalUpdate: true,
+  gracePeriod(pod, options) {
+    // An unscheduled or finished pod has nothing to stop: it goes at once.
+    if (!pod.spec?.nodeName) return 0
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0
+    const grace = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30
+    return Math.max(0, grace)
+  },
+  table: podTable,
+}

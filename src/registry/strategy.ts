@@ -1,0 +1,64 @@
+// The per-kind strategy: the only code a resource author writes, as in kube-apiserver's registry.
+import type { FieldError } from './field-errors'
+import type { KubeObject } from '../schema/meta'
+import type { DeleteOptions } from '../schema/meta'
+import type { Status } from './status'
+
+/** What a strategy hook may know about the request besides the objects. */
+export interface StrategyContext {
+  /** The request's time: every timestamp a write sets comes from here, so a write is deterministic under test. */
+  now: Date
+  namespace: string
+}
+
+/** A table column, as in metav1.TableColumnDefinition. */
+export interface TableColumn {
+  name: string
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date'
+  format: string
+  description: string
+  /** 0: always shown; 1: only with -o wide. */
+  priority: number
+}
+
+export interface TableConvertor<T> {
+  columns: TableColumn[]
+  /** One cell per column; the server always emits the wide cells and kubectl hides priority > 0. */
+  cells(obj: T, now: Date): unknown[]
+}
+
+/**
+ * The hooks the generic store calls. Every hook receives decoded, null-stripped objects; hooks named prepare* may
+ * mutate their first argument, validate* must not.
+ */
+export interface Strategy<T extends KubeObject = KubeObject> {
+  /** The name rule of the kind (DNS-1123 subdomain for pods, label for namespaces...); prefix is true for generateName. */
+  validateName(name: string, prefix: boolean): string[]
+  /** Scheme defaulting, applied to every decoded body (create and update) before anything else, as kube does. */
+  applyDefaults(obj: T): void
+  /** PrepareForCreate is invoked on create before validation to normalize the object: reset status, derive fields. */
+  prepareForCreate(obj: T, ctx: StrategyContext): void
+  /** Validate returns every field error of a new object, not just the first. */
+  validate(obj: T): FieldError[]
+  /** PrepareForUpdate is invoked on update before validation: carry over what the caller may not change (status). */
+  prepareForUpdate(obj: T, old: T, ctx: StrategyContext): void
+  /** ValidateUpdate returns every field error of an update, immutability included. */
+  validateUpdate(obj: T, old: T): FieldError[]
+  /** The field-selector fields and their values for this object; their keys are the only fields a selector may name. */
+  selectableFields(obj: T): Record<string, string>
+  /** The names selectableFields returns, for rejecting unsupported field selectors before reading anything. */
+  fieldSelectorNames: readonly string[]
+  /** Whether a PUT without metadata.resourceVersion is allowed (an unconditional update). */
+  allowUnconditionalUpdate: boolean
+  /**
+   * The grace period a delete gets, or 0 to delete at once. Omitted: kinds without graceful deletion delete at once.
+   * Called only for objects not already gone; options.gracePeriodSeconds is the caller's wish.
+   */
+  gracePeriod?(obj: T, options: DeleteOptions): number
+  /**
+   * Called when a DELETE reaches an existing object, before grace periods and finalizers: kinds whose deletion is a
+   * process (namespaces) answer the object to store instead, or a Status to refuse. Null: delete normally.
+   */
+  beginDelete?(obj: T, ctx: StrategyContext): { object: T } | { status: Status } | null
+  table: TableConvertor<T>
+}

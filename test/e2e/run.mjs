@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+// End-to-end harness (`npm run test:e2e`; last step of `npm test`).
+//
+// Starts the server the README way (`node scripts/start.mjs --port P --persist-to <fresh temp dir>`), waits for
+// GET /version, writes a kubeconfig with scripts/kubeconfig.mjs, runs `node --test test/e2e/*.test.mjs` with
+// KUBEFLARE_URL, KUBECONFIG and KUBECTL_DIR set, stops the server's whole process group and exits with the tests'
+// exit code. Extra arguments: test files (`*.test.mjs`) to run instead of all, anything else goes to `node --test`
+// (e.g. `--test-name-pattern=delete`). KUBECTL_DIR may be preset; otherwise it is the directory of `kubectl` on PATH
+// (symlinks resolved), where kubectl.1.27 … kubectl.1.33 live.
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { kubeconfig } from '../../scripts/kubeconfig.mjs'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const e2eDir = join(root, 'test', 'e2e')
+const READY_TIMEOUT_MS = 90_000
+const say = (msg) => process.stderr.write(`[e2e] ${msg}\n`)
+
+// Node >= 22 for wrangler and the tests: npm scripts already run node_modules/.bin/node; a bare `node` may be older.
+const localNode = join(root, 'node_modules', '.bin', 'node')
+const nodeBin = Number(process.versions.node.split('.')[0]) >= 22 || !existsSync(localNode) ? process.execPath : localNode
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.unref()
+    srv.on('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address()
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+function findKubectlDir() {
+  if (process.env.KUBECTL_DIR) return process.env.KUBECTL_DIR
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const p = join(dir || '.', 'kubectl')
+    if (existsSync(p)) return dirname(realpathSync(p))
+  }
+  return ''
+}
+
+function tail(file, lines = 80) {
+  try {
+    const all = readFileSync(file, 'utf8').split('\n')
+    return all.slice(-lines).join('\n')
+  } catch (e) {
+    return `(cannot read ${file}: ${e.message})`
+  }
+}
+
+// Live (non-zombie) members of a process group; falls back to kill(-pgid, 0) where /proc is missing.
+function groupAlive(pgid) {
+  if (existsSync('/proc/self/stat')) {
+    for (const ent of readdirSync('/proc')) {
+      if (!/^\d+$/.test(ent)) continue
+      let stat
+      try {
+        stat = readFileSync(`/proc/${ent}/stat`, 'utf8')
+      } catch {
+        continue
+      }
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ') // state ppid pgrp …
+      if (Number(f[2]) === pgid && f[0] !== 'Z' && f[0] !== 'X') return true
+    }
+    return false
+  }
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+let server = null
+let stopped = false
+let stopping = null
+// Idempotent; every caller waits for the same shutdown.
+function stopServer() {
+  if (!server) return Promise.resolve()
+  stopping ??= doStopServer()
+  return stopping
+}
+async function doStopServer() {
+  const pgid = server.pid
+  const signalGroup = (sig) => {
+    try {
+      process.kill(-pgid, sig)
+    } catch {}
+  }
+  const t0 = Date.now()
+  // The whole group: start.mjs, wrangler's two node processes, esbuild and both workerd processes.
+  signalGroup('SIGTERM')
+  for (let i = 0; i < 100 && groupAlive(pgid); i++) await sleep(100)
+  if (groupAlive(pgid)) {
+    say(`server process group ${pgid} still alive after ${((Date.now() - t0) / 1000).toFixed(1)} s: SIGKILL`)
+    signalGroup('SIGKILL')
+    for (let i = 0; i < 50 && groupAlive(pgid); i++) await sleep(100)
+  }
+  if (groupAlive(pgid)) say(`WARNING: server process group ${pgid} is still alive`)
+  else say(`server stopped (${((Date.now() - t0) / 1000).toFixed(1)} s)`)
+  stopped = true
+}
+// Last resort if we exit some other way.
+process.on('exit', () => {
+  if (server && !stopped) {
+    try {
+      process.kill(-server.pid, 'SIGKILL')
+    } catch {}
+  }
+})
+
+let testChild = null
+let interrupted = false
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, async () => {
+    if (interrupted) return
+    interrupted = true
+    say(`${sig}: stopping`)
+    try {
+      testChild?.kill(sig)
+    } catch {}
+    await stopServer()
+    process.exit(130)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+const extra = process.argv.slice(2)
+const fileArgs = extra.filter((a) => a.endsWith('.test.mjs'))
+const testFlags = extra.filter((a) => !a.endsWith('.test.mjs'))
+const testFiles = fileArgs.length
+  ? fileArgs
+  : readdirSync(e2eDir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => relative(root, join(e2eDir, f)))
+if (testFiles.length === 0) {
+  say('no test/e2e/*.test.mjs files')
+  process.exit(1)
+}
+
+const kubectlDir = findKubectlDir()
+if (!kubectlDir) say('WARNING: kubectl not found on PATH and KUBECTL_DIR unset: the kubectl tests will fail')
+
+const tmp = mkdtempSync(join(tmpdir(), 'kubeflare-e2e-'))
+const persistDir = join(tmp, 'state')
+const logFile = join(tmp, 'server.log')
+const kubeconfigFile = join(tmp, 'kubeconfig.yaml')
+const port = await freePort()
+const url = `http://127.0.0.1:${port}`
+
+say(`node: ${nodeBin === process.execPath ? `${nodeBin} (${process.version})` : nodeBin}; temp dir: ${tmp}`)
+say(`starting server: node scripts/start.mjs --port ${port} --persist-to ${persistDir} (log: ${logFile})`)
+const logFd = openSync(logFile, 'a')
+server = spawn(nodeBin, ['scripts/start.mjs', '--port', String(port), '--persist-to', persistDir], {
+  cwd: root,
+  detached: true, // own process group: wrangler's node + workerd children all go with `kill -pgid`
+  stdio: ['ignore', logFd, logFd],
+  env: { ...process.env, FORCE_COLOR: '0' },
+})
+closeSync(logFd)
+let serverExit = null
+server.on('exit', (code, signal) => (serverExit = { code, signal }))
+
+async function fail(msg) {
+  if (interrupted) return new Promise(() => {}) // the signal handler is shutting down and will exit
+  say(msg)
+  await stopServer()
+  process.stderr.write(`----- server log tail (${logFile}) -----\n${tail(logFile)}\n-----\n`)
+  process.exit(1)
+}
+
+// Wait for GET /version.
+const t0 = Date.now()
+for (;;) {
+  if (serverExit) await fail(`server exited before it was ready (${serverExit.code ?? serverExit.signal})`)
+  if (Date.now() - t0 > READY_TIMEOUT_MS) await fail(`server not ready after ${READY_TIMEOUT_MS / 1000} s`)
+  try {
+    const r = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
+    await r.arrayBuffer()
+    if (r.ok) break
+  } catch {}
+  await sleep(250)
+}
+say(`server ready on ${url} after ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+
+writeFileSync(kubeconfigFile, kubeconfig(port))
+
+const testArgs = [
+  '--test',
+  '--test-concurrency=1',
+  '--test-reporter=spec',
+  '--test-timeout=300000',
+  ...testFlags,
+  ...testFiles,
+]
+say(`running: node ${testArgs.join(' ')}`)
+const code = await new Promise((resolve) => {
+  testChild = spawn(nodeBin, testArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, KUBEFLARE_URL: url, KUBECONFIG: kubeconfigFile, KUBECTL_DIR: kubectlDir },
+  })
+  testChild.on('error', (e) => {
+    say(`cannot run node --test: ${e.message}`)
+    resolve(1)
+  })
+  testChild.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0)))
+})
+testChild = null
+
+if (serverExit) say(`server died during the tests (${serverExit.code ?? serverExit.signal})`)
+await stopServer()
+
+if (code !== 0) {
+  process.stderr.write(`----- server log tail (${logFile}) -----\n${tail(logFile)}\n-----\n`)
+  say(`FAILED (node --test exit ${code}); server state and log kept in ${tmp}`)
+} else {
+  rmSync(tmp, { recursive: true, force: true })
+  say('all e2e tests passed')
+}
+process.exit(code)
