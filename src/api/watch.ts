@@ -17,6 +17,12 @@ type Ctx = Context<{ Bindings: Env }>
 /** A client that lets this much pile up unread is too slow: it is cut off and will re-list. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024
 
+/**
+ * Headers of a streamed watch. `identity` keeps the platform's automatic gzip (and miniflare's emulation of it) off:
+ * a compressor buffers, and a watch line that sits in a buffer is a lost event as far as the client can tell.
+ */
+const STREAM_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE, 'Content-Encoding': 'identity' }
+
 /** kube's default watch timeout when the client sets none: random in [minRequestTimeout, 2x]. */
 const defaultTimeoutSeconds = () => 1800 + Math.floor(Math.random() * 1800)
 
@@ -141,5 +147,5 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   source.addEventListener('close', () => end())
   source.addEventListener('error', () => end())
   c.req.raw.signal?.addEventListener?.('abort', () => end())
-  return new Response(readable, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+  return new Response(readable, { status: 200, headers: STREAM_HEADERS })
 }
