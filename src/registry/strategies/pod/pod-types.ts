@@ -1,5 +1,6 @@
 // The pod object shape the pod strategy works on: the zod-inferred Pod with metadata made present.
-import type { KubeObject } from '../../../schema/meta'
+import type { ObjectMeta } from '../../../schema/meta'
+import type { Pod } from '../../../schema/pod'
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replaced by the schema's inferred type
-export type PodObject = KubeObject & { spec?: any; status?: any }
+/** A decoded, null-stripped Pod as the store hands it to the strategy: metadata is always there. */
+export type PodObject = Omit<Pod, 'metadata'> & { metadata: ObjectMeta }
