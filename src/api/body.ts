@@ -1,7 +1,7 @@
 // Reading request bodies: size limit (413), accepted media types (415), then decoding.
 import type { Context } from 'hono'
 import { statuses, StatusError } from '../registry/status'
-import { MAX_BODY_BYTES } from './decode'
+import { MAX_BODY_BYTES } from '../registry/decode'
 
 const OBJECT_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']
 

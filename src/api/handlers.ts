@@ -9,7 +9,7 @@ import { listObjects } from '../registry/list'
 import { parseLabelSelector } from '../registry/label-selector'
 import { parseFieldSelector } from '../registry/field-selector'
 import { D1Log } from '../log/d1-log'
-import { decodeObject } from './decode'
+import { decodeObject } from '../registry/decode'
 import { readBodyText, objectContentType, mediaType } from './body'
 import { dryRun, fieldValidation, listOptions, type ListOptions } from './query'
 import { addWarnings, json, statusResponse } from './respond'
@@ -17,6 +17,7 @@ import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './
 import { call, hostFor } from './hosts'
 import { apiVersionOf } from '../registry/resource'
 import { serveWatch } from './watch'
+import type { PatchType } from '../registry/patch/apply-patch'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -113,6 +114,34 @@ export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: s
   const obj = await decodeBody(c, def)
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun })))
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
+}
+
+const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+}
+const ACCEPTED_PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/apply-patch+yaml',
+  'application/strategic-merge-patch+json',
+]
+
+export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  const type = PATCH_TYPES[mediaType(c)]
+  if (!type) throw new StatusError(statuses.unsupportedMediaType(ACCEPTED_PATCH_TYPES))
+  if (c.req.query('force') !== undefined) {
+    throw new StatusError(
+      statuses.invalid('PatchOptions', '', [{ type: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }], 'meta.k8s.io'),
+    )
+  }
+  const isDryRun = dryRun(c)
+  const validation = fieldValidation(c)
+  const body = await readBodyText(c)
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(def.plural, name, type, body, { dryRun: isDryRun, fieldValidation: validation })))
+  addWarnings(c, answer.warnings ?? [])
+  return renderObject(c, def, answer.object)
 }
 
 /** DeleteOptions come from the body (what kubectl sends) and from query parameters (what curl users send). */

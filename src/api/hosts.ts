@@ -3,7 +3,7 @@ import type { ResourceDef } from '../registry/resource'
 import { statuses, type Result } from '../registry/status'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { ListPage } from '../registry/list'
-import type { ListQuery, WriteAnswer, WriteOptions } from '../host/store-host'
+import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/store-host'
 
 /** The RPC surface both hosts share (see host/store-host.ts), as the Worker sees it. */
 export interface HostStub {
@@ -11,6 +11,7 @@ export interface HostStub {
   list(resource: string, q: ListQuery): Promise<Result<ListPage>>
   create(resource: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   update(resource: string, name: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
+  patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>>
   delete(resource: string, name: string, options: DeleteOptions, opts: WriteOptions): Promise<Result<WriteAnswer>>
   deleteCollection(resource: string, q: ListQuery, options: DeleteOptions, opts: WriteOptions): Promise<Result<ListPage>>
   fetch(request: RequestInfo | URL, init?: RequestInit): Promise<Response>

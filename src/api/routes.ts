@@ -5,7 +5,7 @@ import { RESOURCES } from '../registry/resources'
 import type { ResourceDef } from '../registry/resource'
 import { statuses } from '../registry/status'
 import { statusResponse } from './respond'
-import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handleUpdate } from './handlers'
+import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate } from './handlers'
 
 type App = Hono<{ Bindings: Env }>
 type Ctx = Context<{ Bindings: Env }>
@@ -31,6 +31,7 @@ function bind(app: App, def: ResourceDef) {
 
   app.get(item, (c) => handleGet(c, def, ns(c), c.req.param('name')!))
   if (has('update')) app.put(item, (c) => handleUpdate(c, def, ns(c), c.req.param('name')!))
+  if (has('patch')) app.patch(item, (c) => handlePatch(c, def, ns(c), c.req.param('name')!))
   if (has('delete')) app.delete(item, (c) => handleDelete(c, def, ns(c), c.req.param('name')!))
   app.all(item, methodNotAllowed)
 

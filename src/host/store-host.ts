@@ -12,6 +12,8 @@ import { statuses, fail, ok, type Result, type Status } from '../registry/status
 import type { ResourceDef } from '../registry/resource'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
+import type { FieldValidation } from '../registry/decode'
+import { applyPatch, type PatchType } from '../registry/patch/apply-patch'
 import { apiVersionOf } from '../registry/resource'
 import { Watchers, filterFor, watchRequest } from './watchers'
 import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
@@ -30,10 +32,18 @@ export interface WriteOptions {
   dryRun?: boolean
 }
 
+export type { PatchType } from '../registry/patch/apply-patch'
+
+export interface PatchOptions extends WriteOptions {
+  fieldValidation: FieldValidation
+}
+
 /** Answers of the write verbs: the object and whether it was created (201) or not (200). */
 export interface WriteAnswer {
   object: KubeObject
   created?: boolean
+  /** fieldValidation=Warn findings made inside the host (patch results), for Warning headers. */
+  warnings?: string[]
 }
 
 const CATCH_UP_PAGE = 1000
@@ -68,7 +78,19 @@ export abstract class StoreHost extends DurableObject<Env> {
 
   /** Runs once per wake-up, before any request: catch up from the log (subclasses may add bootstrap work). */
   protected async start(): Promise<void> {
+    // Counted so operators (and the benchmark) can see that idle watchers cost no wake-ups.
+    this.local.setState('wakes', String(Number(this.local.getState('wakes') ?? '0') + 1))
     await this.catchUp()
+  }
+
+  /** Operational counters: wake-ups since creation, open watchers, the applied resourceVersion. */
+  async stats(): Promise<{ wakes: number; watchers: number; appliedRv: number; historyFloor: number }> {
+    return {
+      wakes: Number(this.local.getState('wakes') ?? '0'),
+      watchers: this.watchers.count(),
+      appliedRv: this.local.currentRv,
+      historyFloor: this.local.historyFloor,
+    }
   }
 
   /** '' for the cluster scope, the namespace name otherwise. */
@@ -168,6 +190,24 @@ export abstract class StoreHost extends DurableObject<Env> {
       const plan = planUpdate(def, this.strategyContext(), name, input, this.local.get(resource, name))
       return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
     }, opts)
+  }
+
+  /** PATCH: applies the patch to the current object inside the write queue, then updates as a PUT would. */
+  async patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>> {
+    const def = resourceByPlural(resource)
+    if (!def) return fail(statuses.pathNotFound())
+    let warnings: string[] = []
+    const answer = await this.write(def, () => {
+      const current = this.local.get(resource, name)
+      if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+      const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
+      if (!patched.ok) return { plan: patched }
+      warnings = patched.value.warnings
+      const plan = planUpdate(def, this.strategyContext(), name, patched.value.object, current)
+      return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+    }, opts)
+    if (answer.ok) answer.value.warnings = warnings
+    return answer
   }
 
   async delete(resource: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {

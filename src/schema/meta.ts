@@ -52,9 +52,21 @@ export const ObjectMeta = z
     deletionGracePeriodSeconds: int64.optional().describe('Seconds allowed for graceful termination'),
     labels: StringMap.optional().describe('Key/value pairs used to select and organise objects'),
     annotations: StringMap.optional().describe('Arbitrary non-identifying metadata'),
-    ownerReferences: z.array(OwnerReference).optional().describe('Objects this one depends on'),
-    finalizers: z.array(z.string()).optional().describe('Conditions that must be cleared before the object is removed'),
-    managedFields: z.array(ManagedFieldsEntry).optional().describe('Which manager owns which fields'),
+    ownerReferences: z
+      .array(OwnerReference)
+      .optional()
+      .describe('Objects this one depends on')
+      .meta({ 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'] }),
+    finalizers: z
+      .array(z.string())
+      .optional()
+      .describe('Conditions that must be cleared before the object is removed')
+      .meta({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' }),
+    managedFields: z
+      .array(ManagedFieldsEntry)
+      .optional()
+      .describe('Which manager owns which fields')
+      .meta({ 'x-kubernetes-list-type': 'atomic' }),
   })
   .describe('Standard object metadata')
 

@@ -1,5 +1,6 @@
 // The pod fields a field selector may name (core/v1 pod conversion's field label map).
 import type { PodObject } from './pod-types'
+import type { PodSpec, PodStatus } from '../../../schema/pod'
 
 export const POD_FIELDS = [
   'metadata.name',
@@ -18,8 +19,8 @@ export const POD_FIELDS = [
 ] as const
 
 export function podSelectableFields(pod: PodObject): Record<string, string> {
-  const spec = pod.spec ?? {}
-  const status = pod.status ?? {}
+  const spec: Partial<PodSpec> = pod.spec ?? {}
+  const status: PodStatus = pod.status ?? {}
   return {
     'metadata.name': pod.metadata.name ?? '',
     'metadata.namespace': pod.metadata.namespace ?? '',

@@ -13,7 +13,7 @@ export const podStrategy: Strategy<PodObject> = {
   applyDefaults: applyPodDefaults,
   prepareForCreate(pod) {
     // Status sent on create is discarded; the control plane owns it.
-    pod.status = { phase: 'Pending', qosClass: podQOS(pod, quantityToNumber) }
+    pod.status = { phase: 'Pending', qosClass: podQOS(pod, quantityToNumber) as 'BestEffort' | 'Burstable' | 'Guaranteed' }
   },
   validate: validatePod,
   prepareForUpdate(pod, old) {

@@ -2,6 +2,7 @@
 import type { TableConvertor } from '../../strategy'
 import { age, humanDuration } from '../../human-duration'
 import type { PodObject } from './pod-types'
+import type { PodSpec, PodStatus } from '../../../schema/pod'
 
 export const podTable: TableConvertor<PodObject> = {
   columns: [
@@ -16,8 +17,8 @@ export const podTable: TableConvertor<PodObject> = {
     { name: 'Readiness Gates', type: 'string', format: '', description: 'Readiness gates that are true out of all gates', priority: 1 },
   ],
   cells(pod, now) {
-    const spec = pod.spec ?? {}
-    const status = pod.status ?? {}
+    const spec: Partial<PodSpec> = pod.spec ?? {}
+    const status: PodStatus = pod.status ?? {}
     const containers = (spec.containers ?? []) as { name: string }[]
     const restartableInit = ((spec.initContainers ?? []) as { name: string; restartPolicy?: string }[]).filter(
       (c) => c.restartPolicy === 'Always',

@@ -3,7 +3,7 @@
 // warnings (Warn, the default) or dropped (Ignore).
 import { parse as parseYaml } from 'yaml'
 import type { z } from 'zod'
-import { statuses, StatusError } from '../registry/status'
+import { statuses, StatusError } from './status'
 import { duplicateFields } from './json-scan'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
@@ -60,6 +60,9 @@ function deleteAt(root: unknown, path: readonly PropertyKey[], key: string) {
   if (cur && typeof cur === 'object') delete cur[key]
 }
 
+/** How kube opens every decoding error: `Pod in version "v1" cannot be handled as a Pod`. */
+export const handlingPrefix = (kind: string, version: string) => `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`
+
 /**
  * Decodes a body for a kind. `kind` and `version` name the target in messages, as kube does:
  * `Pod in version "v1" cannot be handled as a Pod: ...`.
@@ -72,17 +75,26 @@ export function decodeObject<T>(
   version: string,
   validation: FieldValidation,
 ): Decoded<T> {
-  const prefix = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`
+  const prefix = handlingPrefix(kind, version)
   const raw = parseBodyText(text, contentType, prefix)
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new StatusError(statuses.badRequest(`${prefix}: json: cannot unmarshal ${Array.isArray(raw) ? 'array' : typeof raw} into Go value of type struct`))
   }
+  return checkShape<T>(schema, raw, prefix, validation, contentType.includes('yaml') ? null : text)
+}
+
+/**
+ * Checks an already-parsed object against a kind's schema with fieldValidation semantics (bodies, and the results
+ * of patches). `text`, when given, is scanned for duplicate keys, which parsing has already collapsed.
+ */
+export function checkShape<T>(schema: z.ZodType, raw: unknown, prefix: string, validation: FieldValidation, text: string | null): Decoded<T> {
+  const kind = prefix.split(' ')[0]
   const bodyKind = (raw as Record<string, unknown>).kind
   if (typeof bodyKind === 'string' && bodyKind !== '' && bodyKind !== kind) {
     throw new StatusError(statuses.badRequest(`${prefix}: the kind in the body (${bodyKind}) does not match ${kind}`))
   }
   const problems: string[] = []
-  if (validation !== 'Ignore' && !contentType.includes('yaml')) {
+  if (validation !== 'Ignore' && text !== null) {
     for (const d of duplicateFields(text)) problems.push(`duplicate field ${JSON.stringify(d)}`)
   }
   const value = stripNulls(raw) as Json

@@ -1,0 +1,52 @@
+// Applies a PATCH body of any of the three patch types to the current object and checks the result's shape with
+// fieldValidation, as kube-apiserver's patcher does before handing the object to the update path.
+import type { ResourceDef } from '../resource'
+import type { KubeObject } from '../../schema/meta'
+import { fail, ok, statuses, StatusError, type Result } from '../status'
+import { checkShape, handlingPrefix, type FieldValidation } from '../decode'
+import { apiVersionOf } from '../resource'
+import { node } from '../schema-walk'
+import { jsonPatch } from './json-patch'
+import { mergePatch, type Json } from './merge-patch'
+import { strategicMergePatch } from './strategic-merge-patch'
+import { PatchError } from './patch-error'
+
+export type PatchType = 'json' | 'merge' | 'strategic'
+
+export function applyPatch(
+  def: ResourceDef,
+  current: KubeObject,
+  type: PatchType,
+  body: string,
+  validation: FieldValidation,
+): Result<{ object: KubeObject; warnings: string[] }> {
+  let patch: Json
+  try {
+    patch = JSON.parse(body) as Json
+  } catch (e) {
+    return fail(statuses.badRequest(`error decoding patch: ${(e as Error).message}`))
+  }
+  let patched: Json
+  try {
+    const doc = structuredClone(current) as unknown as Json
+    if (type === 'json') patched = jsonPatch(doc, patch)
+    else if (type === 'merge') patched = mergePatch(doc, patch)
+    else patched = strategicMergePatch(doc, patch, node(def.schema))
+  } catch (e) {
+    if (e instanceof PatchError) {
+      return fail(e.code === 400 ? statuses.badRequest(e.message) : { ...statuses.invalid(def.kind, current.metadata.name ?? '', []), message: e.message })
+    }
+    throw e
+  }
+  if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
+    return fail(statuses.badRequest('the patch did not produce an object'))
+  }
+  try {
+    const checked = checkShape<KubeObject>(def.schema, patched, handlingPrefix(def.kind, apiVersionOf(def)), validation, null)
+    checked.value.metadata ??= {}
+    return ok({ object: checked.value, warnings: checked.warnings })
+  } catch (e) {
+    if (e instanceof StatusError) return fail(e.status)
+    throw e
+  }
+}
