@@ -11,7 +11,7 @@ import { parseFieldSelector } from '../registry/field-selector'
 import { D1Log } from '../log/d1-log'
 import { decodeObject } from '../registry/decode'
 import { readBodyText, objectContentType, mediaType } from './body'
-import { dryRun, fieldValidation, listOptions, type ListOptions } from './query'
+import { dryRun, fieldManager, fieldValidation, listOptions, type ListOptions } from './query'
 import { addWarnings, json, statusResponse } from './respond'
 import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
 import { call, hostFor } from './hosts'
@@ -105,14 +105,14 @@ async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
 export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { dryRun: isDryRun })))
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { dryRun: isDryRun, fieldManager: fieldManager(c) })))
   return renderObject(c, def, answer.object, 201)
 }
 
 export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun })))
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun, fieldManager: fieldManager(c) })))
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
 
@@ -120,6 +120,7 @@ const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
 }
 const ACCEPTED_PATCH_TYPES = [
   'application/json-patch+json',
@@ -131,7 +132,14 @@ const ACCEPTED_PATCH_TYPES = [
 export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: string) {
   const type = PATCH_TYPES[mediaType(c)]
   if (!type) throw new StatusError(statuses.unsupportedMediaType(ACCEPTED_PATCH_TYPES))
-  if (c.req.query('force') !== undefined) {
+  const manager = fieldManager(c)
+  const force = c.req.query('force')
+  if (type === 'apply' && !c.req.query('fieldManager')) {
+    throw new StatusError(
+      statuses.invalid('PatchOptions', '', [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }], 'meta.k8s.io'),
+    )
+  }
+  if (type !== 'apply' && force !== undefined) {
     throw new StatusError(
       statuses.invalid('PatchOptions', '', [{ type: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }], 'meta.k8s.io'),
     )
@@ -139,9 +147,18 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   const isDryRun = dryRun(c)
   const validation = fieldValidation(c)
   const body = await readBodyText(c)
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(def.plural, name, type, body, { dryRun: isDryRun, fieldValidation: validation })))
+  const answer = unwrap(
+    await call(() =>
+      hostFor(c.env, def, ns).patch(def.plural, name, type, body, {
+        dryRun: isDryRun,
+        fieldValidation: validation,
+        fieldManager: manager,
+        force: force === 'true' || force === '1',
+      }),
+    ),
+  )
   addWarnings(c, answer.warnings ?? [])
-  return renderObject(c, def, answer.object)
+  return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
 
 /** DeleteOptions come from the body (what kubectl sends) and from query parameters (what curl users send). */

@@ -7,6 +7,7 @@ import type { FieldValidation } from '../registry/decode'
 import { parseLabelSelector } from '../registry/label-selector'
 import { checkFieldSelector, parseFieldSelector } from '../registry/field-selector'
 import type { ResourceDef } from '../registry/resource'
+import { defaultManager } from '../registry/managed-fields/managers'
 
 export interface ListOptions {
   mode: ListMode
@@ -128,4 +129,19 @@ export function fieldValidation(c: Context): FieldValidation {
   throw new StatusError(
     statuses.badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`),
   )
+}
+
+/** The manager a write is recorded under: fieldManager (at most 128 printable characters), else the User-Agent's name. */
+export function fieldManager(c: Context): string {
+  const v = c.req.query('fieldManager')
+  if (v === undefined || v === '') return defaultManager(c.req.header('user-agent'))
+  if (v.length > 128) {
+    throw new StatusError(statuses.invalid('PatchOptions', '', [fieldError.tooLong('fieldManager', 128)], 'meta.k8s.io'))
+  }
+  if (!/^[\x20-\x7e]*$/.test(v)) {
+    throw new StatusError(
+      statuses.invalid('PatchOptions', '', [fieldError.invalid('fieldManager', v, 'must be a printable string')], 'meta.k8s.io'),
+    )
+  }
+  return v
 }

@@ -4,7 +4,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { D1Log, type LogEntry } from '../log/d1-log'
 import { LocalStore } from './local-store'
 import { WriteQueue, type JobPlan } from './write-queue'
-import { planCreate, planDelete, planExpiry, planUpdate, type Change, type Stored } from '../registry/store'
+import { planApply, planCreate, planDelete, planExpiry, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
 import { listObjects, type ListMode, type ListPage } from '../registry/list'
 import { parseLabelSelector } from '../registry/label-selector'
 import { parseFieldSelector } from '../registry/field-selector'
@@ -13,7 +13,7 @@ import type { ResourceDef } from '../registry/resource'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
 import type { FieldValidation } from '../registry/decode'
-import { applyPatch, type PatchType } from '../registry/patch/apply-patch'
+import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import { apiVersionOf } from '../registry/resource'
 import { Watchers, filterFor, watchRequest } from './watchers'
 import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
@@ -30,12 +30,16 @@ export interface ListQuery {
 
 export interface WriteOptions {
   dryRun?: boolean
+  /** The manager recorded in managedFields (the fieldManager parameter, or derived from the User-Agent). */
+  fieldManager?: string
 }
 
 export type { PatchType } from '../registry/patch/apply-patch'
 
 export interface PatchOptions extends WriteOptions {
   fieldValidation: FieldValidation
+  /** Server-side apply only: take ownership of conflicting fields. */
+  force?: boolean
 }
 
 /** Answers of the write verbs: the object and whether it was created (201) or not (200). */
@@ -47,6 +51,8 @@ export interface WriteAnswer {
 }
 
 const CATCH_UP_PAGE = 1000
+
+const managerOf = (opts: WriteOptions): Manager | undefined => (opts.fieldManager ? { name: opts.fieldManager } : undefined)
 
 export abstract class StoreHost extends DurableObject<Env> {
   protected readonly local: LocalStore
@@ -178,7 +184,7 @@ export abstract class StoreHost extends DurableObject<Env> {
     return this.write(def, () => {
       const refusedNow = this.admitCreateNow(def, input.metadata?.name ?? '')
       if (refusedNow) return { plan: fail(refusedNow) }
-      const plan = planCreate(def, this.strategyContext(), input, (n) => this.local.exists(resource, n))
+      const plan = planCreate(def, this.strategyContext(), input, (n) => this.local.exists(resource, n), managerOf(opts))
       return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
     }, opts)
   }
@@ -187,7 +193,7 @@ export abstract class StoreHost extends DurableObject<Env> {
     const def = resourceByPlural(resource)
     if (!def) return fail(statuses.pathNotFound())
     return this.write(def, () => {
-      const plan = planUpdate(def, this.strategyContext(), name, input, this.local.get(resource, name))
+      const plan = planUpdate(def, this.strategyContext(), name, input, this.local.get(resource, name), managerOf(opts))
       return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
     }, opts)
   }
@@ -199,11 +205,22 @@ export abstract class StoreHost extends DurableObject<Env> {
     let warnings: string[] = []
     const answer = await this.write(def, () => {
       const current = this.local.get(resource, name)
+      if (type === 'apply') {
+        const applied = decodeApplied(def, body, opts.fieldValidation)
+        if (!applied.ok) return { plan: applied }
+        warnings = applied.value.warnings
+        if (!current) {
+          const refused = this.admitCreateNow(def, name)
+          if (refused) return { plan: fail(refused) }
+        }
+        const plan = planApply(def, this.strategyContext(), name, applied.value.object, current, (n) => this.local.exists(resource, n), opts.fieldManager ?? 'unknown', opts.force ?? false)
+        return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan }
+      }
       if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
       const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
       if (!patched.ok) return { plan: patched }
       warnings = patched.value.warnings
-      const plan = planUpdate(def, this.strategyContext(), name, patched.value.object, current)
+      const plan = planUpdate(def, this.strategyContext(), name, patched.value.object, current, managerOf(opts))
       return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
     }, opts)
     if (answer.ok) answer.value.warnings = warnings

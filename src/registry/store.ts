@@ -10,6 +10,16 @@ import { validateObjectMeta, validateObjectMetaUpdate } from './validation/objec
 import { generateName } from './generate-name'
 import { deepEqual, clone } from './deep-equal'
 import { rfc3339 } from './time'
+import { recordUpdate } from './managed-fields/managers'
+import { conflictMessage, serverSideApply } from './managed-fields/apply'
+
+/** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
+export interface Manager {
+  name: string
+  subresource?: string
+  /** The object's managedFields were already computed (server-side apply). */
+  keep?: boolean
+}
 
 /** An object as stored: its metadata.resourceVersion equals String(rv). */
 export interface Stored {
@@ -43,6 +53,7 @@ export function planCreate(
   ctx: StrategyContext,
   input: KubeObject,
   exists: (name: string) => boolean,
+  manager?: Manager,
 ): Result<Change> {
   const obj = clone(input)
   obj.apiVersion = apiVersionOf(def)
@@ -70,6 +81,7 @@ export function planCreate(
   if (meta.generation !== undefined) meta.generation = 1
   def.strategy.applyDefaults(obj)
   def.strategy.prepareForCreate(obj, ctx)
+  track(def, ctx, obj, null, manager)
   const errors: FieldError[] = [
     ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
     ...def.strategy.validate(obj),
@@ -95,6 +107,7 @@ export function planUpdate(
   name: string,
   input: KubeObject,
   current: Stored | null,
+  manager?: Manager,
 ): Result<UpdatePlan> {
   const res = resourceOf(def)
   const obj = clone(input)
@@ -131,6 +144,7 @@ export function planUpdate(
   delete meta.selfLink
   def.strategy.applyDefaults(obj)
   def.strategy.prepareForUpdate(obj, old, ctx)
+  track(def, ctx, obj, old, manager)
   const errors: FieldError[] = [
     ...validateObjectMetaUpdate(meta, oldMeta),
     ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
@@ -229,6 +243,58 @@ export function planExpiry(def: ResourceDef, ctx: StrategyContext, current: Stor
   if (Date.parse(meta.deletionTimestamp) > ctx.now.getTime()) return null
   const prev = stripRv(current.object)
   return { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name: meta.name!, object: clone(prev), prev, prevRv: current.rv }
+}
+
+/** Sets managedFields for an Update by `manager` (or keeps what apply computed; or the old ones for internal writes). */
+function track(def: ResourceDef, ctx: StrategyContext, obj: KubeObject, old: KubeObject | null, manager?: Manager) {
+  if (manager?.keep) return
+  if (!manager) {
+    if (old?.metadata.managedFields) obj.metadata.managedFields = old.metadata.managedFields
+    else delete obj.metadata.managedFields
+    return
+  }
+  delete obj.metadata.managedFields
+  const oldForDiff = old ? { ...old, metadata: { ...old.metadata } } : null
+  const entries = recordUpdate(obj, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource)
+  if (entries) obj.metadata.managedFields = entries
+}
+
+export interface ApplyPlan extends UpdatePlan {
+  created: boolean
+}
+
+/** Plans a server-side apply of `applied` (already shape-checked) by `manager`: create, or merge by ownership. */
+export function planApply(
+  def: ResourceDef,
+  ctx: StrategyContext,
+  name: string,
+  applied: KubeObject,
+  current: Stored | null,
+  exists: (name: string) => boolean,
+  manager: string,
+  force: boolean,
+): Result<ApplyPlan> {
+  const meta = (applied.metadata ??= {})
+  if (meta.name && meta.name !== name) {
+    return fail(statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`))
+  }
+  meta.name = name
+  const outcome = serverSideApply(current?.object ?? null, applied, def.schema, manager, force, ctx.now)
+  if (!outcome.ok) {
+    const s = statuses.conflict(resourceOf(def), name, '')
+    s.message = conflictMessage(outcome.conflicts)
+    s.details = {
+      ...s.details,
+      causes: outcome.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${JSON.stringify(c.manager)} using v1`, field: c.field })),
+    }
+    return fail(s)
+  }
+  if (!current) {
+    const created = planCreate(def, ctx, outcome.object, exists, { name: manager, keep: true })
+    return created.ok ? ok({ change: created.value, object: created.value.object, created: true }) : created
+  }
+  const updated = planUpdate(def, ctx, name, outcome.object, current, { name: manager, keep: true })
+  return updated.ok ? ok({ ...updated.value, created: false }) : updated
 }
 
 function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {

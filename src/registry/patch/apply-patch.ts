@@ -3,7 +3,7 @@
 import type { ResourceDef } from '../resource'
 import type { KubeObject } from '../../schema/meta'
 import { fail, ok, statuses, StatusError, type Result } from '../status'
-import { checkShape, handlingPrefix, type FieldValidation } from '../decode'
+import { checkShape, handlingPrefix, parseBodyText, type FieldValidation } from '../decode'
 import { apiVersionOf } from '../resource'
 import { node } from '../schema-walk'
 import { jsonPatch } from './json-patch'
@@ -11,7 +11,7 @@ import { mergePatch, type Json } from './merge-patch'
 import { strategicMergePatch } from './strategic-merge-patch'
 import { PatchError } from './patch-error'
 
-export type PatchType = 'json' | 'merge' | 'strategic'
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply'
 
 export function applyPatch(
   def: ResourceDef,
@@ -29,6 +29,7 @@ export function applyPatch(
   let patched: Json
   try {
     const doc = structuredClone(current) as unknown as Json
+    if (type === 'apply') throw new PatchError('apply patches are not applied here', 400)
     if (type === 'json') patched = jsonPatch(doc, patch)
     else if (type === 'merge') patched = mergePatch(doc, patch)
     else patched = strategicMergePatch(doc, patch, node(def.schema))
@@ -44,6 +45,25 @@ export function applyPatch(
   try {
     const checked = checkShape<KubeObject>(def.schema, patched, handlingPrefix(def.kind, apiVersionOf(def)), validation, null)
     checked.value.metadata ??= {}
+    return ok({ object: checked.value, warnings: checked.warnings })
+  } catch (e) {
+    if (e instanceof StatusError) return fail(e.status)
+    throw e
+  }
+}
+
+/** Parses and shape-checks a server-side apply body (YAML or JSON). It must name its apiVersion and kind. */
+export function decodeApplied(def: ResourceDef, body: string, validation: FieldValidation): Result<{ object: KubeObject; warnings: string[] }> {
+  const prefix = handlingPrefix(def.kind, apiVersionOf(def))
+  try {
+    const raw = parseBodyText(body, 'application/yaml', prefix)
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(statuses.badRequest(`${prefix}: the apply body must be an object`))
+    const r = raw as Record<string, unknown>
+    if (!r.apiVersion) return fail(statuses.badRequest(`${prefix}: Object 'apiVersion' is missing in '${body.slice(0, 200)}'`))
+    if (!r.kind) return fail(statuses.badRequest(`${prefix}: Object 'Kind' is missing in '${body.slice(0, 200)}'`))
+    const checked = checkShape<KubeObject>(def.schema, raw, prefix, validation, body.trimStart().startsWith('{') ? body : null)
+    checked.value.metadata ??= {}
+    delete checked.value.metadata.managedFields
     return ok({ object: checked.value, warnings: checked.warnings })
   } catch (e) {
     if (e instanceof StatusError) return fail(e.status)

@@ -1,0 +1,140 @@
+// Server-side apply: merges an applied configuration into the live object by field ownership. Fields another
+// manager owns with a different value conflict (409, one cause per field) unless forced; fields this manager applied
+// before and no longer applies are removed, unless someone else also owns them.
+import type { z } from 'zod'
+import type { KubeObject } from '../../schema/meta'
+import { deepEqual, clone } from '../deep-equal'
+import { element, field, node, type Node } from '../schema-walk'
+import { rfc3339 } from '../time'
+import { describePath, fieldSetOf, itemKey, listKind, removeAt, splitPath, valueAt, type FieldSet } from './field-set'
+import { readOwners, sameOwner, writeOwners, type ManagedEntry } from './managers'
+
+export interface ApplyConflict {
+  manager: string
+  field: string
+}
+
+export type ApplyOutcome =
+  | { ok: true; object: KubeObject }
+  | { ok: false; conflicts: ApplyConflict[] }
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Merges `applied` into `live` (null: create) and returns the object with its new managedFields. */
+export function serverSideApply(
+  live: KubeObject | null,
+  applied: KubeObject,
+  schema: z.ZodType,
+  manager: string,
+  force: boolean,
+  now: Date,
+): ApplyOutcome {
+  const appliedSet = fieldSetOf(applied, schema)
+  const owners = readOwners(live)
+  const base = live ? clone(live) : ({ metadata: {} } as KubeObject)
+  const conflicts: ApplyConflict[] = []
+  const taken = new Map<Owner, FieldSet>()
+  if (live) {
+    for (const o of owners) {
+      if (o.manager === manager && o.subresource === undefined) continue
+      for (const p of appliedSet) {
+        if (!o.set.has(p)) continue
+        const segs = splitPath(p)
+        if (deepEqual(valueAt(live, segs), valueAt(applied, segs))) continue
+        if (isObj(valueAt(applied, segs)) || Array.isArray(valueAt(applied, segs))) continue
+        conflicts.push({ manager: o.manager, field: describePath(segs) })
+        const t = taken.get(o) ?? new Set()
+        t.add(p)
+        taken.set(o, t)
+      }
+    }
+  }
+  if (conflicts.length > 0 && !force) return { ok: false, conflicts }
+
+  const merged = merge(base, applied, node(schema), true) as KubeObject
+  const mine = owners.find((o) => sameOwner(o, manager, 'Apply'))
+  if (mine) {
+    const others = owners.filter((o) => o !== mine)
+    const stale = [...mine.set].filter((p) => !appliedSet.has(p) && !others.some((o) => o.set.has(p)))
+    // Deepest first, so removing an item does not hide its own fields from later removals.
+    stale.sort((a, b) => splitPath(b).length - splitPath(a).length)
+    for (const p of stale) removeAt(merged, splitPath(p))
+  }
+  for (const [o, fields] of taken) for (const p of fields) o.set.delete(p)
+  const time = rfc3339(now)
+  const unchanged = mine && setsEqual(mine.set, appliedSet) && live && deepEqual(stripManaged(merged), stripManaged(live))
+  if (mine) {
+    mine.set = appliedSet
+    if (!unchanged) mine.time = time
+  } else {
+    owners.push({ manager, operation: 'Apply', set: appliedSet, time, apiVersion: applied.apiVersion ?? 'v1' })
+  }
+  const entries: ManagedEntry[] | undefined = writeOwners(owners)
+  if (entries) merged.metadata.managedFields = entries
+  else delete merged.metadata.managedFields
+  return { ok: true, object: merged }
+}
+
+type Owner = ReturnType<typeof readOwners>[number]
+
+const setsEqual = (a: FieldSet, b: FieldSet) => a.size === b.size && [...a].every((p) => b.has(p))
+
+function stripManaged(o: KubeObject) {
+  const c = clone(o)
+  delete c.metadata.managedFields
+  return c
+}
+
+/** Structural merge of an applied configuration over a live value, by list type. */
+function merge(live: unknown, applied: unknown, n: Node | null, root = false): unknown {
+  if (isObj(applied)) {
+    const out: Record<string, unknown> = isObj(live) ? { ...live } : {}
+    for (const [k, v] of Object.entries(applied)) {
+      if (root && k === 'metadata' && isObj(v)) {
+        const meta = { ...(out.metadata as Record<string, unknown>) }
+        for (const [mk, mv] of Object.entries(v)) {
+          if (mk === 'managedFields') continue
+          meta[mk] = merge(meta[mk], mv, field(field(n, 'metadata'), mk))
+        }
+        out.metadata = meta
+        continue
+      }
+      out[k] = merge(out[k], v, field(n, k))
+    }
+    return out
+  }
+  if (Array.isArray(applied)) {
+    const lk = listKind(n, applied)
+    if (lk.kind === 'atomic' || !Array.isArray(live)) return clone(applied)
+    if (lk.kind === 'set') {
+      const out = [...live]
+      for (const v of applied) if (!out.some((x) => deepEqual(x, v))) out.push(v)
+      return out
+    }
+    const el = element(n)
+    const out = [...live]
+    for (const item of applied) {
+      if (!isObj(item)) continue
+      const key = itemKey(item, lk.keys)
+      const idx = out.findIndex((x) => isObj(x) && itemKey(x, lk.keys) === key)
+      if (idx >= 0) out[idx] = merge(out[idx], item, el)
+      else out.push(clone(item))
+    }
+    return out
+  }
+  return applied
+}
+
+/** kube's conflict message: `Apply failed with 1 conflict: conflict with "m" using v1: .spec.x`. */
+export function conflictMessage(conflicts: ApplyConflict[]): string {
+  if (conflicts.length === 1) {
+    const c = conflicts[0]!
+    return `Apply failed with 1 conflict: conflict with ${JSON.stringify(c.manager)} using v1: ${c.field}`
+  }
+  const byManager = new Map<string, string[]>()
+  for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.field])
+  const parts = [...byManager].map(([m, fields]) =>
+    fields.length === 1 ? `conflict with ${JSON.stringify(m)} using v1: ${fields[0]}` : `conflicts with ${JSON.stringify(m)} using v1:\n${fields.map((f) => `- ${f}`).join('\n')}`,
+  )
+  return `Apply failed with ${conflicts.length} conflicts: ${parts.join('\n')}`
+}

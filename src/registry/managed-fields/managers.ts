@@ -1,0 +1,116 @@
+// managedFields bookkeeping: who owns which fields. Update operations (POST, PUT, non-apply PATCH) give their
+// manager the fields they changed and take those fields from everyone else; apply is in apply.ts.
+import type { z } from 'zod'
+import type { KubeObject } from '../../schema/meta'
+import { deepEqual } from '../deep-equal'
+import { rfc3339 } from '../time'
+import { fieldSetOf, fromFieldsV1, splitPath, toFieldsV1, valueAt, type FieldSet } from './field-set'
+
+export interface ManagedEntry {
+  manager: string
+  operation: 'Apply' | 'Update'
+  apiVersion: string
+  time: string
+  fieldsType: 'FieldsV1'
+  fieldsV1: Record<string, unknown>
+  subresource?: string
+}
+
+export interface Owner {
+  manager: string
+  operation: 'Apply' | 'Update'
+  subresource?: string
+  set: FieldSet
+  time: string
+  apiVersion: string
+}
+
+export function readOwners(obj: KubeObject | null): Owner[] {
+  const entries = (obj?.metadata.managedFields ?? []) as Partial<ManagedEntry>[]
+  return entries
+    .filter((e) => typeof e.manager === 'string')
+    .map((e) => ({
+      manager: e.manager!,
+      operation: e.operation === 'Apply' ? 'Apply' : 'Update',
+      subresource: e.subresource,
+      set: fromFieldsV1(e.fieldsV1 ?? {}),
+      time: e.time ?? '',
+      apiVersion: e.apiVersion ?? 'v1',
+    }))
+}
+
+export function writeOwners(owners: Owner[]): ManagedEntry[] | undefined {
+  const out = owners
+    .filter((o) => o.set.size > 0)
+    .map((o) => {
+      const e: ManagedEntry = { manager: o.manager, operation: o.operation, apiVersion: o.apiVersion, time: o.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(o.set) }
+      if (o.subresource) e.subresource = o.subresource
+      return e
+    })
+  return out.length > 0 ? out : undefined
+}
+
+export const sameOwner = (o: Owner, manager: string, operation: Owner['operation'], subresource?: string) =>
+  o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '')
+
+/** The paths whose value differs between two objects (present in either). */
+export function changedPaths(next: KubeObject, prev: KubeObject | null, schema: z.ZodType): FieldSet {
+  const nextSet = fieldSetOf(next, schema)
+  if (!prev) return nextSet
+  const prevSet = fieldSetOf(prev, schema)
+  const changed: FieldSet = new Set()
+  const inner = innerPaths(nextSet)
+  for (const p of nextSet) {
+    if (!prevSet.has(p)) changed.add(p)
+    // A map entry or list item changes by appearing or disappearing; its fields speak for its content.
+    else if (!inner.has(p) && !deepEqual(valueAt(next, splitPath(p)), valueAt(prev, splitPath(p)))) changed.add(p)
+  }
+  for (const p of prevSet) if (!nextSet.has(p)) changed.add(p)
+  return changed
+}
+
+/** Paths that have other paths of the set below them. */
+function innerPaths(set: FieldSet): FieldSet {
+  const out: FieldSet = new Set()
+  for (const p of set) {
+    const segs = splitPath(p)
+    for (let i = 1; i < segs.length; i++) out.add(segs.slice(0, i).join('\u0001'))
+  }
+  return out
+}
+
+/** Records an Update by `manager`: the object's managedFields after the write. */
+export function recordUpdate(
+  next: KubeObject,
+  prev: KubeObject | null,
+  schema: z.ZodType,
+  manager: string,
+  now: Date,
+  subresource?: string,
+): ManagedEntry[] | undefined {
+  const owners = readOwners(prev)
+  const changed = changedPaths(next, prev, schema)
+  if (changed.size === 0) return prev?.metadata.managedFields as ManagedEntry[] | undefined
+  const present = fieldSetOf(next, schema)
+  let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
+  for (const o of owners) {
+    if (o === mine) continue
+    for (const p of changed) o.set.delete(p)
+  }
+  if (!mine) {
+    mine = { manager, operation: 'Update', subresource, set: new Set(), time: '', apiVersion: 'v1' }
+    owners.push(mine)
+  }
+  for (const p of changed) if (present.has(p)) mine.set.add(p)
+  for (const p of [...mine.set]) if (!present.has(p)) mine.set.delete(p)
+  mine.time = rfc3339(now)
+  return writeOwners(owners)
+}
+
+/** kube's default manager when the request names none: the User-Agent up to its first '/'. */
+export function defaultManager(userAgent: string | undefined): string {
+  const ua = (userAgent ?? '').trim()
+  if (!ua) return 'unknown'
+  const name = ua.split('/')[0]!.trim()
+  return name.length > 128 ? name.slice(0, 128) : name || 'unknown'
+}
