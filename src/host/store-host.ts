@@ -16,6 +16,7 @@ import type { FieldValidation } from '../registry/decode'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import { apiVersionOf } from '../registry/resource'
 import { Watchers, filterFor, watchRequest } from './watchers'
+import type { Controller, ControllerHost } from './controller'
 import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
 
 /** A list request as it crosses RPC: selectors travel as strings. */
@@ -121,6 +122,30 @@ export abstract class StoreHost extends DurableObject<Env> {
       .poke()
       .catch((e: unknown) => console.error('poking the watch hub failed', e))
     await this.scheduleAlarm()
+    // Not awaited: controllers queue their own writes behind this commit.
+    for (const c of this.controllers()) {
+      c.onCommitted?.(entries, this.controllerHost)?.catch((e: unknown) => console.error(`controller ${c.name} failed`, e))
+    }
+  }
+
+  /** The controllers this host runs (none by default). */
+  protected controllers(): readonly Controller[] {
+    return []
+  }
+
+  protected get controllerHost(): ControllerHost {
+    const host: ControllerHost = {
+      scope: this.scope,
+      env: this.env,
+      get: (resource, name) => this.local.get(resource, name),
+      all: (resource) => this.local.all(resource),
+      write: (resource, name, plan) => this.internalWrite(resource, name, plan),
+      wakeAt: async (at) => {
+        const current = await this.ctx.storage.getAlarm()
+        if (current === null || current > at) await this.ctx.storage.setAlarm(at)
+      },
+    }
+    return host
   }
 
   private pendingExpiry = new Map<string, number>()
@@ -358,19 +383,48 @@ export abstract class StoreHost extends DurableObject<Env> {
     planner: () => { plan: Result<{ change: Change | null; object: KubeObject; created?: boolean }>; removeAt?: number },
     opts: WriteOptions,
   ): Promise<Result<WriteAnswer>> {
-    return this.queue.submit<Result<WriteAnswer>>(() => {
+    return this.queue.submit<Result<WriteAnswer>>(async () => {
       const { plan, removeAt } = planner()
       if (!plan.ok) return { changes: [], finish: () => plan }
       const { change, object, created } = plan.value
+      let rollback: (() => Promise<void>) | undefined
+      if (change) {
+        // Reservations outside this object (cluster-wide IPs and ports) happen after validation, as kube's
+        // BeginCreate/BeginUpdate hooks do, and are undone if the change does not commit.
+        const begun = await this.beginChange(def, change, opts.dryRun ?? false)
+        if (begun.status) return { changes: [], finish: () => fail<WriteAnswer>(begun.status!) }
+        rollback = begun.rollback
+      }
       if (opts.dryRun || change === null) {
         if (opts.dryRun) delete object.metadata.resourceVersion
-        return { changes: [], finish: () => ok({ object, created }) }
+        await rollback?.()
+        return { changes: [], finish: () => ok({ object: change?.object ?? object, created }) }
       }
       if (removeAt !== undefined) this.pendingExpiry.set(`${def.plural}/${change.name}`, removeAt)
       return {
         changes: [change],
         finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created }),
+        rollback,
       } satisfies JobPlan<Result<WriteAnswer>>
+    })
+  }
+
+  /**
+   * Called for every planned change before it commits (dry runs too): a subclass reserves what the change needs
+   * outside this object and may fill the results into change.object. A Status refuses the write.
+   */
+  protected async beginChange(_def: ResourceDef, _change: Change, _dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }> {
+    return {}
+  }
+
+  /**
+   * Queues an internal write (controllers, the kubelet simulation): `plan` sees the current object and answers the
+   * change to make, or null for none. No managedFields owner, no admission.
+   */
+  protected async internalWrite(resource: string, name: string, plan: (current: Stored | null) => Change | null): Promise<LogEntry | null> {
+    return this.queue.submit(() => {
+      const change = plan(this.local.get(resource, name))
+      return { changes: change ? [change] : [], finish: (entries: LogEntry[]) => entries[0] ?? null }
     })
   }
 
@@ -417,6 +471,7 @@ export abstract class StoreHost extends DurableObject<Env> {
       })
     }
     await this.onAlarm(now)
+    for (const c of this.controllers()) await c.resync?.(this.controllerHost, now)
     await this.scheduleAlarm()
   }
 

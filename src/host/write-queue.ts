@@ -9,10 +9,12 @@ import type { LogEntry } from '../log/d1-log'
 export interface JobPlan<R> {
   changes: Change[]
   finish(entries: LogEntry[]): R
+  /** Undoes what planning reserved outside this object (allocated IPs, ports) when the changes are not committed. */
+  rollback?(): Promise<void>
 }
 
 interface Job<R> {
-  plan(): JobPlan<R>
+  plan(): JobPlan<R> | Promise<JobPlan<R>>
   resolve(r: R): void
   reject(e: unknown): void
 }
@@ -39,7 +41,7 @@ export class WriteQueue {
   constructor(private readonly hooks: WriteQueueHooks) {}
 
   /** Queues a job; plan() runs later, in queue order, against the state every earlier job left. */
-  submit<R>(plan: () => JobPlan<R>): Promise<R> {
+  submit<R>(plan: () => JobPlan<R> | Promise<JobPlan<R>>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ plan, resolve: resolve as (r: unknown) => void, reject })
       this.running ??= this.drain().finally(() => {
@@ -80,7 +82,7 @@ export class WriteQueue {
       const job = this.pending[0]!
       let plan: JobPlan<unknown>
       try {
-        plan = job.plan()
+        plan = await job.plan()
       } catch (e) {
         this.pending.shift()
         job.reject(e)
@@ -88,7 +90,10 @@ export class WriteQueue {
       }
       const keys = plan.changes.map((c) => `${c.resource}/${c.namespace}/${c.name}`)
       // A second change to an object already in this batch waits for the next one, where it sees the first's result.
-      if (batch.length > 0 && keys.some((k) => touched.has(k))) break
+      if (batch.length > 0 && keys.some((k) => touched.has(k))) {
+        await plan.rollback?.().catch((e: unknown) => console.error('rollback failed', e))
+        break
+      }
       this.pending.shift()
       for (const k of keys) touched.add(k)
       batch.push({ job, plan })
@@ -103,7 +108,10 @@ export class WriteQueue {
         // A timeout may still have committed: catch up from the log before the next write.
         this.suspect = true
         const answer = this.hooks.commitFailed(e)
-        for (const b of batch) b.job.reject(answer)
+        for (const b of batch) {
+          await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
+          b.job.reject(answer)
+        }
         return
       }
       entries = changes.map((c, i) => ({

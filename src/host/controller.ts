@@ -1,0 +1,27 @@
+// Controllers that run inside a host, driven by its own commits (never by polling): endpoints, replication, the
+// scheduler and the simulated kubelet plug in here.
+import type { LogEntry } from '../log/d1-log'
+import type { Change, Stored } from '../registry/store'
+
+/** What a controller may do with the host it runs in. */
+export interface ControllerHost {
+  readonly scope: string
+  readonly env: Env
+  get(resource: string, name: string): Stored | null
+  all(resource: string): Stored[]
+  /** Queues an internal write; `plan` sees the current object and answers the change, or null for none. */
+  write(resource: string, name: string, plan: (current: Stored | null) => Change | null): Promise<LogEntry | null>
+  /** Asks for a wake-up at `at` (ms since epoch); the host keeps the earliest. */
+  wakeAt(at: number): Promise<void>
+}
+
+export interface Controller {
+  readonly name: string
+  /**
+   * Runs after every commit of the host, outside the commit (a controller's own writes are queued behind it).
+   * Controllers are level-triggered: they compute the desired state from what is stored, not from the entries alone.
+   */
+  onCommitted?(entries: readonly LogEntry[], host: ControllerHost): Promise<void>
+  /** Runs when the host wakes up and on alarms: reconcile everything this controller owns. */
+  resync?(host: ControllerHost, now: number): Promise<void>
+}
