@@ -4,6 +4,8 @@ import { podStrategy } from './strategies/pod/pod-strategy'
 import { namespaceStrategy } from './strategies/namespace'
 import { Pod } from '../schema/pod'
 import { Namespace } from '../schema/namespace'
+import { Event } from '../schema/event'
+import { eventStrategy } from './strategies/event'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -41,6 +43,23 @@ export const RESOURCES: ResourceDef[] = [
     home: 'namespace',
     returnDeletedObject: true,
     storageVersionHash: 'xPOwRZ+Yhw8=',
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Event',
+    listKind: 'EventList',
+    plural: 'events',
+    singular: 'event',
+    shortNames: ['ev'],
+    categories: [],
+    namespaced: true,
+    verbs: [...ALL_VERBS],
+    schema: Event,
+    strategy: eventStrategy as unknown as ResourceDef['strategy'],
+    home: 'namespace',
+    returnDeletedObject: false,
+    storageVersionHash: 'r2yiGXH7wu8=',
   },
 ]
 
