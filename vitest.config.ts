@@ -6,7 +6,12 @@ export default defineConfig({
     cloudflareTest(async () => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
-        bindings: { TEST_MIGRATIONS: await readD1Migrations('./migrations'), HISTORY_RETAIN: '200' },
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+          HISTORY_RETAIN: '200',
+          KUBELET_START_DELAY_MS: '0',
+          KUBELET_STOP_DELAY_MS: '0',
+        },
       },
     })),
   ],

@@ -6,6 +6,7 @@ import { serveApi, serveApis, serveApiV1 } from './api/discovery'
 import { serveVersion } from './api/version'
 import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
 import { registerResourceRoutes } from './api/routes'
+import { registerPodSubresources } from './api/pod-subresources'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -28,6 +29,7 @@ export function buildApp() {
   app.get('/healthz', (c) => c.text('ok'))
   app.get('/livez', (c) => c.text('ok'))
   app.get('/readyz', (c) => c.text('ok'))
+  registerPodSubresources(app)
   registerResourceRoutes(app)
   return app
 }

@@ -8,10 +8,20 @@ import { planCreate, planRemoval } from '../registry/store'
 import { resourceByPlural } from '../registry/resources'
 import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
 import type { NamespacePhase } from '../namespace/namespace-object'
+import { Scheduling, type NodeFacts, type ScheduleRequest } from './scheduling'
+import { parseVirtualNodes, virtualNode } from '../registry/virtual-nodes'
+import type { ScheduleResult } from '../registry/scheduling'
 
 const TERMINATION_RETRY_MS = 1000
 
 export class ClusterObject extends StoreHost {
+  private readonly scheduling: Scheduling
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.scheduling = new Scheduling(ctx.storage.sql, this.local, env)
+  }
+
   protected get scope(): string {
     return ''
   }
@@ -22,6 +32,11 @@ export class ClusterObject extends StoreHost {
   }
 
   private async bootstrap() {
+    await this.bootstrapNamespaces()
+    await this.bootstrapNodes()
+  }
+
+  private async bootstrapNamespaces() {
     if (this.local.getState('bootstrapped')) return
     const def = resourceByPlural('namespaces')!
     await Promise.all(
@@ -34,6 +49,46 @@ export class ClusterObject extends StoreHost {
       ),
     )
     this.local.setState('bootstrapped', '1')
+  }
+
+  /** Registers the virtual nodes of wrangler.toml's VIRTUAL_NODES (once; they are ordinary nodes afterwards). */
+  private async bootstrapNodes() {
+    if (this.local.getState('nodes_bootstrapped')) return
+    const def = resourceByPlural('nodes')!
+    const configs = parseVirtualNodes(this.env.VIRTUAL_NODES)
+    await Promise.all(
+      configs.map((config, i) =>
+        this.queue.submit(() => {
+          if (this.local.exists('nodes', config.name)) return { changes: [], finish: () => undefined }
+          const plan = planCreate(def, this.strategyContext(), virtualNode(config, i, new Date()), () => false)
+          if (!plan.ok) console.error(`virtual node ${config.name} was refused`, plan.status.message)
+          return { changes: plan.ok ? [plan.value] : [], finish: () => undefined }
+        }),
+      ),
+    )
+    this.local.setState('nodes_bootstrapped', '1')
+  }
+
+  // ---- scheduling, for namespace objects ---------------------------------------------------------------------
+
+  async schedulePod(req: ScheduleRequest): Promise<ScheduleResult> {
+    return this.scheduling.schedulePod(req)
+  }
+
+  async assumePod(req: ScheduleRequest, node: string): Promise<void> {
+    this.scheduling.assumePod(req, node)
+  }
+
+  async allocatePodIP(podKey: string): Promise<{ podIP: string; hostIP: string } | null> {
+    return this.scheduling.allocatePodIP(podKey)
+  }
+
+  async releasePod(podKey: string): Promise<boolean> {
+    return this.scheduling.releasePod(podKey)
+  }
+
+  async nodeFacts(name: string): Promise<NodeFacts | null> {
+    return this.scheduling.nodeFacts(name)
   }
 
   protected async admitCreate(): Promise<Status | null> {
@@ -53,6 +108,8 @@ export class ClusterObject extends StoreHost {
 
   protected override async applied(entries: LogEntry[]): Promise<void> {
     await super.applied(entries)
+    // New or changed nodes may make room for pods that could not be scheduled.
+    if (entries.some((e) => e.resource === 'nodes')) this.scheduling.wakeWaiting()
     for (const e of entries) {
       if (e.resource !== 'namespaces') continue
       const stub = this.env.NAMESPACES.getByName(e.name)

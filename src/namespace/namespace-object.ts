@@ -2,9 +2,16 @@
 // StoreHost; it only adds namespace admission and the cleanup a namespace deletion asks of it.
 import { StoreHost } from '../host/store-host'
 import type { ResourceDef } from '../registry/resource'
-import { statuses, type Status } from '../registry/status'
+import { fail, ok, statuses, type Result, type Status } from '../registry/status'
 import { planRemoval, planDelete } from '../registry/store'
 import { resourceByPlural } from '../registry/resources'
+import type { Controller } from '../host/controller'
+import type { KubeObject } from '../schema/meta'
+import { SchedulerController, bindingChange, podKey } from './scheduler-controller'
+import { KubeletController } from './kubelet-controller'
+import { PodLogStore } from './pod-log-store'
+import { LogFollowers } from './log-followers'
+import { podLogRequest, type PodLogOptions } from './pod-logs'
 
 export type NamespacePhase = 'Active' | 'Terminating'
 
@@ -16,9 +23,36 @@ export class NamespaceObject extends StoreHost {
     return this.ctx.id.name ?? ''
   }
 
+  private readonly logs: PodLogStore
+  private readonly followers: LogFollowers
+  private readonly scheduler = new SchedulerController()
+  private readonly kubelet: KubeletController
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.phase = this.local.getState('phase') as NamespacePhase | undefined
+    this.logs = new PodLogStore(ctx.storage.sql)
+    this.followers = new LogFollowers(ctx)
+    this.kubelet = new KubeletController({
+      startDelayMs: Number(env.KUBELET_START_DELAY_MS ?? '0'),
+      stopDelayMs: Number(env.KUBELET_STOP_DELAY_MS ?? '0'),
+      logs: this.logs,
+      onLog: (uid, container, lines) => this.followers.send(uid, container, lines),
+      onPodGone: (uid) => this.followers.end(uid),
+    })
+  }
+
+  protected override controllers(): readonly Controller[] {
+    return [this.scheduler, this.kubelet]
+  }
+
+  protected override async start(): Promise<void> {
+    await super.start()
+    // Level-triggered controllers reconcile on every wake-up; nothing they owe is lost with the process.
+    const now = Date.now()
+    for (const c of this.controllers()) {
+      void c.resync?.(this.controllerHost, now).catch((e: unknown) => console.error(`controller ${c.name} resync failed`, e))
+    }
   }
 
   protected async admitCreate(_def: ResourceDef): Promise<Status | null> {
@@ -80,6 +114,59 @@ export class NamespaceObject extends StoreHost {
     let remaining = 0
     for (const resource of this.local.resources()) remaining += this.local.names(resource).length
     return remaining
+  }
+
+  /** The cluster object says nodes or capacity changed: pods that could not be scheduled get another try. */
+  async retryScheduling(): Promise<void> {
+    await this.scheduler.resync(this.controllerHost)
+  }
+
+  /** POST pods/{name}/binding: binds an unbound pod to a node (201), or 409 if it is bound or being deleted. */
+  async bind(name: string, node: string): Promise<Result<null>> {
+    const res = { resource: 'pods/binding' }
+    const current = this.local.get('pods', name)
+    if (!current) return fail(statuses.notFound({ resource: 'pods' }, name))
+    const pod = current.object as KubeObject & { spec?: { nodeName?: string } }
+    if (pod.metadata.deletionTimestamp) return fail(statuses.conflict(res, name, `pod ${name} is being deleted, cannot be assigned to a host`))
+    if (pod.spec?.nodeName) return fail(statuses.conflict(res, name, `pod ${name} is already assigned to node ${JSON.stringify(pod.spec.nodeName)}`))
+    const uid = pod.metadata.uid
+    const entry = await this.internalWrite('pods', name, (cur) => {
+      const p = cur?.object as (KubeObject & { spec?: { nodeName?: string } }) | undefined
+      if (!cur || !p || p.metadata.uid !== uid || p.spec?.nodeName || p.metadata.deletionTimestamp) return null
+      return bindingChange(cur, node, new Date())
+    })
+    if (!entry) return fail(statuses.conflict(res, name, 'the pod changed while it was being bound; try again'))
+    return ok(null)
+  }
+
+  /** GET pods/{name}/log (not following): the container's log as text. */
+  async podLog(name: string, options: PodLogOptions): Promise<Result<string>> {
+    const req = podLogRequest(this.local.get('pods', name), name, options)
+    if (!req.ok) return req
+    return ok(this.logs.read(req.value.uid, req.value.container, req.value.query).text)
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    if (url.pathname === '/log' && request.headers.get('upgrade') === 'websocket') return this.followLog(url)
+    return super.fetch(request)
+  }
+
+  /** GET pods/{name}/log?follow=true: what is logged so far, then new lines until the pod stops. */
+  private followLog(url: URL): Response {
+    const options = JSON.parse(url.searchParams.get('options') ?? '{}') as PodLogOptions
+    const name = url.searchParams.get('name') ?? ''
+    const current = this.local.get('pods', name)
+    const req = podLogRequest(current, name, options)
+    if (!req.ok) return Response.json(req.status, { status: req.status.code })
+    const pair = new WebSocketPair()
+    const [client, server] = [pair[0], pair[1]]
+    this.followers.accept(server, { uid: req.value.uid, container: req.value.container, timestamps: options.timestamps ?? false })
+    const { text } = this.logs.read(req.value.uid, req.value.container, req.value.query)
+    if (text) server.send(text)
+    const phase = (current?.object.status as { phase?: string } | undefined)?.phase
+    if (phase === 'Succeeded' || phase === 'Failed') server.close(1000, 'pod stopped')
+    return new Response(null, { status: 101, webSocket: client })
   }
 
   /** Test and repair hook: removes one object whatever holds it. */

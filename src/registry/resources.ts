@@ -5,6 +5,8 @@ import { namespaceStrategy } from './strategies/namespace'
 import { Pod } from '../schema/pod'
 import { Namespace } from '../schema/namespace'
 import { Event } from '../schema/event'
+import { Node } from '../schema/node'
+import { nodeStrategy } from './strategies/node/node-strategy'
 import { eventStrategy } from './strategies/event'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
@@ -43,6 +45,23 @@ export const RESOURCES: ResourceDef[] = [
     home: 'namespace',
     returnDeletedObject: true,
     storageVersionHash: 'xPOwRZ+Yhw8=',
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Node',
+    listKind: 'NodeList',
+    plural: 'nodes',
+    singular: 'node',
+    shortNames: ['no'],
+    categories: [],
+    namespaced: false,
+    verbs: [...ALL_VERBS],
+    schema: Node,
+    strategy: nodeStrategy as unknown as ResourceDef['strategy'],
+    home: 'cluster',
+    returnDeletedObject: false,
+    storageVersionHash: 'XwShjMxG9Fs=',
   },
   {
     group: '',

@@ -1,0 +1,178 @@
+// Pod subresources served by the Worker: binding (and the legacy bindings collection), log (plain and follow),
+// eviction, and exec/attach/portforward/proxy, which virtual nodes cannot serve (see docs/architecture.md §6).
+import type { Context, Hono } from 'hono'
+import { statuses, StatusError, type Result } from '../registry/status'
+import { fieldError } from '../registry/field-errors'
+import type { KubeObject } from '../schema/meta'
+import { DeleteOptions } from '../schema/meta'
+import { checkShape, handlingPrefix, parseBodyText } from '../registry/decode'
+import { readBodyText, mediaType } from './body'
+import { json, statusResponse } from './respond'
+import { call, hostFor } from './hosts'
+import { resourceByPlural } from '../registry/resources'
+import type { PodLogOptions } from '../namespace/pod-logs'
+import { z } from 'zod'
+import { ObjectMeta } from '../schema/meta'
+import { ObjectReference } from '../schema/object-reference'
+
+type App = Hono<{ Bindings: Env }>
+type Ctx = Context<{ Bindings: Env }>
+
+const Binding = z.strictObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  target: ObjectReference,
+})
+
+const Eviction = z.strictObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMeta.optional(),
+  deleteOptions: DeleteOptions.optional(),
+})
+
+const pods = () => resourceByPlural('pods')!
+const nsStub = (c: Ctx) => c.env.NAMESPACES.getByName(c.req.param('namespace')!)
+
+function unwrap<T>(r: Result<T>): T {
+  if (!r.ok) throw new StatusError(r.status)
+  return r.value
+}
+
+async function decodeSmall<T>(c: Ctx, schema: z.ZodType, kind: string, version: string): Promise<T> {
+  const text = await readBodyText(c)
+  const prefix = handlingPrefix(kind, version)
+  const raw = parseBodyText(text, mediaType(c).includes('yaml') ? 'application/yaml' : 'application/json', prefix)
+  if (!raw || typeof raw !== 'object') throw new StatusError(statuses.badRequest(`${prefix}: the body must be an object`))
+  return checkShape<T>(schema, raw, prefix, 'Ignore', null).value
+}
+
+async function bindPod(c: Ctx, name: string) {
+  const binding = await decodeSmall<z.infer<typeof Binding>>(c, Binding, 'Binding', 'v1')
+  if (binding.metadata?.name && binding.metadata.name !== name) {
+    throw new StatusError(statuses.badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`))
+  }
+  if (!binding.target?.name) {
+    throw new StatusError(statuses.invalid('Binding', name, [fieldError.required('target.name')]))
+  }
+  unwrap(await call(() => nsStub(c).bind(name, binding.target.name!)))
+  return json(c, statuses.success(undefined, 201), 201)
+}
+
+function logOptions(c: Ctx): PodLogOptions {
+  const q = (k: string) => c.req.query(k)
+  const int = (k: string, min: number) => {
+    const v = q(k)
+    if (v === undefined || v === '') return undefined
+    if (!/^-?\d+$/.test(v)) throw new StatusError(statuses.badRequest(`${k}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
+    const n = Number(v)
+    if (n < min) throw new StatusError(statuses.invalid('PodLogOptions', '', [fieldError.invalid(k, n, `must be greater than ${min === 0 ? 'or equal to 0' : min - 1}`)]))
+    return n
+  }
+  const opts: PodLogOptions = {
+    container: q('container') || undefined,
+    tailLines: int('tailLines', 0),
+    sinceSeconds: int('sinceSeconds', 1),
+    sinceTime: q('sinceTime') || undefined,
+    limitBytes: int('limitBytes', 1),
+    timestamps: q('timestamps') === 'true',
+    previous: q('previous') === 'true',
+  }
+  if (opts.sinceSeconds !== undefined && opts.sinceTime !== undefined) {
+    throw new StatusError(statuses.invalid('PodLogOptions', '', [fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified')]))
+  }
+  if (opts.sinceTime !== undefined && Number.isNaN(Date.parse(opts.sinceTime))) {
+    throw new StatusError(statuses.badRequest(`sinceTime: Invalid value: ${JSON.stringify(opts.sinceTime)}: must be an RFC 3339 time`))
+  }
+  return opts
+}
+
+const TEXT = { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private', 'Content-Encoding': 'identity' }
+
+async function podLog(c: Ctx, name: string) {
+  const opts = logOptions(c)
+  if (c.req.query('follow') !== 'true') {
+    const text = unwrap(await call(() => nsStub(c).podLog(name, opts)))
+    return new Response(text, { headers: TEXT })
+  }
+  const params = new URLSearchParams({ name, options: JSON.stringify(opts) })
+  const upstream = await nsStub(c).fetch(`https://log.internal/log?${params}`, { headers: { Upgrade: 'websocket' } })
+  const ws = upstream.webSocket
+  if (upstream.status !== 101 || !ws) return new Response(await upstream.text(), { status: upstream.status, headers: { 'Content-Type': 'application/json' } })
+  ws.accept()
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  const writer = writable.getWriter()
+  const enc = new TextEncoder()
+  let done = false
+  const end = () => {
+    if (done) return
+    done = true
+    try {
+      ws.close(1000, 'done')
+    } catch {
+      // closed
+    }
+    writer.close().catch(() => undefined)
+  }
+  ws.addEventListener('message', (e) => {
+    if (!done) writer.write(enc.encode(String(e.data))).catch(end)
+  })
+  ws.addEventListener('close', end)
+  ws.addEventListener('error', end)
+  return new Response(readable, { headers: TEXT })
+}
+
+async function evict(c: Ctx, name: string) {
+  const eviction = await decodeSmall<z.infer<typeof Eviction>>(c, Eviction, 'Eviction', 'policy/v1')
+  if (eviction.metadata?.name && eviction.metadata.name !== name) {
+    throw new StatusError(statuses.badRequest(`name in URL does not match name in Eviction object`))
+  }
+  // No PodDisruptionBudgets exist yet, so every eviction is allowed: it is a delete with the eviction's options.
+  const def = pods()
+  unwrap(await call(() => hostFor(c.env, def, c.req.param('namespace')!).delete('pods', name, eviction.deleteOptions ?? {}, {})))
+  return json(c, statuses.success(undefined, 201), 201)
+}
+
+/** exec, attach, portforward, proxy: validated, then refused for virtual nodes with a clear Status. */
+async function streaming(c: Ctx, name: string, what: string) {
+  const pod = unwrap(await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', name))) as KubeObject & {
+    spec?: { nodeName?: string; containers?: { name: string }[]; initContainers?: { name: string }[]; ephemeralContainers?: { name: string }[] }
+  }
+  const container = c.req.query('container')
+  const names = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((x) => x.name)
+  if (container && !names.includes(container)) {
+    throw new StatusError(statuses.badRequest(`container ${container} is not valid for pod ${name}`))
+  }
+  const node = pod.spec?.nodeName
+  if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))
+  return statusResponse(
+    c,
+    statuses.badRequest(
+      `${what} is not supported on virtual node ${JSON.stringify(node)}: pod ${name} is simulated by the control plane and has no processes; a real node agent serves ${what} through its tunnel`,
+    ),
+  )
+}
+
+export function registerPodSubresources(app: App) {
+  const base = '/api/v1/namespaces/:namespace/pods/:name'
+  app.post(`${base}/binding`, (c) => bindPod(c, c.req.param('name')!))
+  app.post('https://fd-gally.netlify.app/huggingface/api/v1/namespaces/:namespace/bindings', async (c) => {
+    const text = await c.req.raw.clone().text()
+    let name = ''
+    try {
+      name = (JSON.parse(text) as { metadata?: { name?: string } }).metadata?.name ?? ''
+    } catch {
+      // decoded (and refused) properly below
+    }
+    if (!name) throw new StatusError(statuses.invalid('Binding', '', [fieldError.required('metadata.name', 'name or generateName is required')]))
+    return bindPod(c, name)
+  })
+  app.get(`${base}/log`, (c) => podLog(c, c.req.param('name')!))
+  app.post(`${base}/eviction`, (c) => evict(c, c.req.param('name')!))
+  for (const what of ['exec', 'attach', 'portforward']) {
+    app.on(['GET', 'POST'], `${base}/${what}`, (c) => streaming(c, c.req.param('name')!, what))
+  }
+  app.all(`${base}/proxy`, (c) => streaming(c, c.req.param('name')!, 'proxy'))
+  app.all(`${base}/proxy/*`, (c) => streaming(c, c.req.param('name')!, 'proxy'))
+}

@@ -1,0 +1,112 @@
+// The cluster DO's ledger of pods on nodes: which node each pod is bound to, the resources it reserves there and
+// the pod IP it was given from the node's pod CIDR. The scheduler reads it; releases free both.
+type Row = Record<string, SqlStorageValue>
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS pod_bindings (
+  pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
+  cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS pod_bindings_by_node ON pod_bindings (node);
+CREATE UNIQUE INDEX IF NOT EXISTS pod_bindings_by_ip ON pod_bindings (pod_ip) WHERE pod_ip IS NOT NULL;
+CREATE TABLE IF NOT EXISTS waiting_namespaces (ns TEXT PRIMARY KEY) WITHOUT ROWID;
+`
+
+export interface Binding {
+  podKey: string
+  ns: string
+  node: string
+  cpuMilli: number
+  memBytes: number
+  podIP: string | null
+}
+
+export class NodeLedger {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(SCHEMA)
+  }
+
+  binding(podKey: string): Binding | null {
+    const r = this.sql.exec<Row>('SELECT * FROM pod_bindings WHERE pod_key = ?', podKey).toArray()[0]
+    return r ? toBinding(r) : null
+  }
+
+  bind(b: Omit<Binding, 'podIP'>) {
+    this.sql.exec(
+      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (pod_key) DO NOTHING`,
+      b.podKey,
+      b.ns,
+      b.node,
+      b.cpuMilli,
+      b.memBytes,
+    )
+  }
+
+  release(podKey: string): Binding | null {
+    const b = this.binding(podKey)
+    this.sql.exec('DELETE FROM pod_bindings WHERE pod_key = ?', podKey)
+    return b
+  }
+
+  /** Resources reserved on each node, and pod counts. */
+  usage(): Map<string, { cpuMilli: number; memBytes: number; pods: number }> {
+    const out = new Map<string, { cpuMilli: number; memBytes: number; pods: number }>()
+    for (const r of this.sql.exec<Row>('SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n FROM pod_bindings GROUP BY node').toArray()) {
+      out.set(r.node as string, { cpuMilli: Number(r.cpu), memBytes: Number(r.mem), pods: Number(r.n) })
+    }
+    return out
+  }
+
+  /** Gives the pod the lowest free address of its node's /24 pod CIDR (skipping .0 and the .1 gateway). */
+  allocateIP(podKey: string, podCIDR: string): string | null {
+    const b = this.binding(podKey)
+    if (!b) return null
+    if (b.podIP) return b.podIP
+    const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(podCIDR)
+    if (!m) return null
+    const prefix = Number(m[5])
+    const base = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0
+    const size = 2 ** (32 - prefix)
+    const used = new Set(
+      this.sql
+        .exec<{ pod_ip: string }>('SELECT pod_ip FROM pod_bindings WHERE node = ? AND pod_ip IS NOT NULL', b.node)
+        .toArray()
+        .map((r) => r.pod_ip),
+    )
+    for (let i = 2; i < size - 1; i++) {
+      const n = (base + i) >>> 0
+      const ip = `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
+      if (used.has(ip)) continue
+      this.sql.exec('UPDATE pod_bindings SET pod_ip = ? WHERE pod_key = ?', ip, podKey)
+      return ip
+    }
+    return null
+  }
+
+  all(): Binding[] {
+    return this.sql.exec<Row>('SELECT * FROM pod_bindings').toArray().map(toBinding)
+  }
+
+  addWaiting(ns: string) {
+    this.sql.exec('INSERT INTO waiting_namespaces (ns) VALUES (?) ON CONFLICT (ns) DO NOTHING', ns)
+  }
+
+  /** Namespaces with pods waiting for room; taking them clears the list. */
+  takeWaiting(): string[] {
+    const rows = this.sql.exec<{ ns: string }>('SELECT ns FROM waiting_namespaces').toArray().map((r) => r.ns)
+    this.sql.exec('DELETE FROM waiting_namespaces')
+    return rows
+  }
+}
+
+function toBinding(r: Row): Binding {
+  return {
+    podKey: r.pod_key as string,
+    ns: r.ns as string,
+    node: r.node as string,
+    cpuMilli: Number(r.cpu_milli),
+    memBytes: Number(r.mem_bytes),
+    podIP: (r.pod_ip as string | null) ?? null,
+  }
+}

@@ -1,0 +1,116 @@
+// The cluster side of scheduling: picks nodes for pods against the node ledger, hands out pod IPs from node pod
+// CIDRs, and wakes namespaces whose pods wait for room when nodes or capacity change.
+import type { LocalStore } from '../host/local-store'
+import { NodeLedger } from './node-ledger'
+import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds, type ScheduleResult } from '../registry/scheduling'
+import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
+import type { KubeObject } from '../schema/meta'
+
+type Obj = Record<string, any>
+
+/** What a namespace sends to have a pod scheduled. */
+export interface ScheduleRequest {
+  podKey: string
+  ns: string
+  spec: Obj
+}
+
+/** What the simulated kubelet needs to know about a node. */
+export interface NodeFacts {
+  name: string
+  virtual: boolean
+  hostIP: string
+  podCIDR: string
+  ready: boolean
+}
+
+export class Scheduling {
+  readonly ledger: NodeLedger
+
+  constructor(
+    sql: SqlStorage,
+    private readonly local: LocalStore,
+    private readonly env: Env,
+  ) {
+    this.ledger = new NodeLedger(sql)
+  }
+
+  private candidates(): NodeCandidate[] {
+    const usage = this.ledger.usage()
+    return this.local.all('nodes').map(({ object: n }) => {
+      const node = n as KubeObject & { spec?: Obj; status?: Obj }
+      const name = node.metadata.name!
+      const ready = ((node.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True')
+      return {
+        name,
+        labels: (node.metadata.labels ?? {}) as Record<string, string>,
+        taints: (node.spec?.taints ?? []) as NodeCandidate['taints'],
+        unschedulable: node.spec?.unschedulable === true,
+        ready,
+        allocatable: nodeAllocatable(node.status),
+        used: usage.get(name) ?? { cpuMilli: 0, memBytes: 0, pods: 0 },
+      }
+    })
+  }
+
+  /** Picks a node and reserves the pod's requests there; asking again for a bound pod answers the same node. */
+  schedulePod(req: ScheduleRequest): ScheduleResult {
+    const existing = this.ledger.binding(req.podKey)
+    if (existing) return { ok: true, node: existing.node }
+    const needs: PodNeeds = {
+      nodeName: req.spec.nodeName,
+      nodeSelector: req.spec.nodeSelector,
+      affinity: req.spec.affinity,
+      tolerations: req.spec.tolerations,
+      requests: podRequests(req.spec),
+    }
+    const result = schedule(needs, this.candidates())
+    if (result.ok) this.ledger.bind({ podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests })
+    else this.ledger.addWaiting(req.ns)
+    return result
+  }
+
+  /** Records a binding made elsewhere (spec.nodeName set by the client, or POST pods/binding). */
+  assumePod(req: ScheduleRequest, node: string) {
+    this.ledger.bind({ podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) })
+  }
+
+  allocatePodIP(podKey: string): { podIP: string; hostIP: string } | null {
+    const b = this.ledger.binding(podKey)
+    if (!b) return null
+    const facts = this.nodeFacts(b.node)
+    if (!facts) return null
+    const ip = this.ledger.allocateIP(podKey, facts.podCIDR)
+    return ip ? { podIP: ip, hostIP: facts.hostIP } : null
+  }
+
+  /** Frees a pod's reservation and IP; namespaces waiting for room get another chance. */
+  releasePod(podKey: string): boolean {
+    const released = this.ledger.release(podKey) !== null
+    if (released) this.wakeWaiting()
+    return released
+  }
+
+  nodeFacts(name: string): NodeFacts | null {
+    const stored = this.local.get('nodes', name)
+    if (!stored) return null
+    const n = stored.object as KubeObject & { spec?: Obj; status?: Obj }
+    const hostIP = ((n.status?.addresses ?? []) as Obj[]).find((a) => a.type === 'InternalIP')?.address ?? ''
+    return {
+      name,
+      virtual: n.metadata.annotations?.[VIRTUAL_NODE_ANNOTATION] === 'true',
+      hostIP,
+      podCIDR: n.spec?.podCIDR ?? '',
+      ready: ((n.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True'),
+    }
+  }
+
+  /** Asks every namespace with unschedulable pods to try again (after node changes or freed capacity). */
+  wakeWaiting() {
+    for (const ns of this.ledger.takeWaiting()) {
+      this.env.NAMESPACES.getByName(ns)
+        .retryScheduling()
+        .catch((e: unknown) => console.error(`waking namespace ${ns} for scheduling failed`, e))
+    }
+  }
+}

@@ -1,0 +1,212 @@
+// The simulated kubelet for pods bound to virtual nodes (KWOK-style stages with configurable delays): start
+// (Running, IPs, conditions, container statuses, logs, events), completion (Succeeded/Failed by the rule in
+// registry/container-program.ts), activeDeadlineSeconds, readiness gates, ephemeral containers, and stopping pods
+// that are being deleted. Level-triggered: every pass recomputes from stored state; alarms bring it back when a
+// stage falls due. Pods on nodes without the virtual-node annotation are left to their real node agent.
+import type { Controller, ControllerHost } from '../host/controller'
+import type { LogEntry } from '../log/d1-log'
+import type { KubeObject } from '../schema/meta'
+import type { Change, Stored } from '../registry/store'
+import { planDelete } from '../registry/store'
+import { resourceByPlural } from '../registry/resources'
+import { clone, deepEqual } from '../registry/deep-equal'
+import { desiredReady, ephemeralStatuses, podCompletion, runningStatus, setConditions, terminatedStatus } from '../registry/pod-lifecycle'
+import { containerProgram } from '../registry/container-program'
+import { eventChange, eventName } from '../registry/event-recorder'
+import type { NodeFacts } from '../cluster/scheduling'
+import { podKey } from './scheduler-controller'
+import type { PodLogStore } from './pod-log-store'
+
+type Obj = Record<string, any>
+
+export interface KubeletOptions {
+  startDelayMs: number
+  stopDelayMs: number
+  logs: PodLogStore
+  /** Told about new log lines and stopped pods (log followers). */
+  onLog(uid: string, container: string, lines: { seq: number; ts: string; line: string }[]): void
+  onPodGone(uid: string): void
+}
+
+const nanoTs = (d: Date) => d.toISOString().replace(/Z$/, '000000Z')
+
+export class KubeletController implements Controller {
+  readonly name = 'kubelet'
+  private facts = new Map<string, { at: number; facts: NodeFacts | null }>()
+  private inFlight = new Set<string>()
+
+  constructor(private readonly opts: KubeletOptions) {}
+
+  async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    const names = new Set<string>()
+    for (const e of entries) {
+      if (e.resource !== 'pods') continue
+      if (e.type === 'DELETED') {
+        this.opts.logs.forget(e.object.metadata.uid ?? '')
+        this.opts.onPodGone(e.object.metadata.uid ?? '')
+        continue
+      }
+      names.add(e.name)
+    }
+    const now = Date.now()
+    let next: number | null = null
+    for (const name of names) {
+      const due = await this.step(host, name, now)
+      if (due !== null) next = next === null ? due : Math.min(next, due)
+    }
+    if (next !== null) await host.wakeAt(next)
+  }
+
+  async resync(host: ControllerHost, now: number): Promise<void> {
+    let next: number | null = null
+    for (const { object } of host.all('pods')) {
+      const due = await this.step(host, object.metadata.name!, now)
+      if (due !== null) next = next === null ? due : Math.min(next, due)
+    }
+    if (next !== null) await host.wakeAt(next)
+  }
+
+  private async nodeFacts(host: ControllerHost, node: string): Promise<NodeFacts | null> {
+    const cached = this.facts.get(node)
+    if (cached && Date.now() - cached.at < 30_000) return cached.facts
+    const facts = await host.env.CLUSTER.getByName('cluster').nodeFacts(node)
+    this.facts.set(node, { at: Date.now(), facts })
+    return facts
+  }
+
+  /** Advances one pod if a stage is due; answers when the next stage falls due (null: nothing pending). */
+  private async step(host: ControllerHost, name: string, now: number): Promise<number | null> {
+    const current = host.get('pods', name)
+    if (!current) return null
+    const pod = current.object as Obj
+    const node = pod.spec?.nodeName as string | undefined
+    if (!node) return null
+    const facts = await this.nodeFacts(host, node)
+    if (!facts?.virtual) return null
+    const key = podKey(current.object)
+    if (this.inFlight.has(key)) return null
+    this.inFlight.add(key)
+    try {
+      return await this.advance(host, current, facts, now)
+    } finally {
+      this.inFlight.delete(key)
+    }
+  }
+
+  private async advance(host: ControllerHost, current: Stored, facts: NodeFacts, now: number): Promise<number | null> {
+    const pod = current.object as Obj
+    const name = pod.metadata.name as string
+    const uid = pod.metadata.uid as string
+    const phase = pod.status?.phase ?? 'Pending'
+    const started = phase === 'Running' || phase === 'Succeeded' || phase === 'Failed'
+
+    if (pod.metadata.deletionTimestamp) {
+      const removeAt = Date.parse(pod.metadata.deletionTimestamp)
+      const grace = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000
+      const due = Math.min(removeAt - grace + this.opts.stopDelayMs, removeAt)
+      if (now < due) return due
+      if ((pod.metadata.finalizers ?? []).length > 0 && pod.metadata.deletionGracePeriodSeconds === 0) return null
+      if (phase === 'Running') {
+        for (const c of (pod.spec?.containers ?? []) as Obj[]) {
+          await this.event(host, current.object, facts, 'Normal', 'Killing', `Stopping container ${c.name}`, `spec.containers{${c.name}}`)
+        }
+      }
+      // The kubelet confirms the stop by deleting with grace 0 (finalizers still hold the object if present).
+      const def = resourceByPlural('pods')!
+      await host.write('pods', name, (cur) => {
+        if (!cur || cur.object.metadata.uid !== uid) return null
+        const plan = planDelete(def, { now: new Date(), namespace: host.scope }, name, cur, { gracePeriodSeconds: 0 })
+        return plan.ok ? plan.value.change : null
+      })
+      return null
+    }
+
+    if (!started) {
+      const scheduled = ((pod.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'PodScheduled' && c.status === 'True')
+      const since = Date.parse(scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString())
+      const due = since + this.opts.startDelayMs
+      if (now < due) return due
+      const ips = await host.env.CLUSTER.getByName('cluster').allocatePodIP(podKey(current.object))
+      if (!ips) return null
+      const at = new Date()
+      const written = await this.writeStatus(host, name, uid, (p) => (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp ? runningStatus(p, ips, at) : null)
+      if (!written) return null
+      const ts = nanoTs(at)
+      for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
+        const program = containerProgram(c.command, c.args)
+        const lines = this.opts.logs.append(uid, c.name, program.output, ts)
+        if (lines.length) this.opts.onLog(uid, c.name, lines)
+        const path = `spec.${(pod.spec?.initContainers ?? []).includes(c) ? 'initContainers' : 'containers'}{${c.name}}`
+        const pulled = c.imagePullPolicy === 'Always' ? `Successfully pulled image "${c.image}"` : `Container image "${c.image}" already present on machine`
+        await this.event(host, written.object, facts, 'Normal', 'Pulled', pulled, path)
+        await this.event(host, written.object, facts, 'Normal', 'Created', `Created container: ${c.name}`, path)
+        await this.event(host, written.object, facts, 'Normal', 'Started', `Started container ${c.name}`, path)
+      }
+      return this.advance(host, written, facts, Date.now())
+    }
+
+    if (phase !== 'Running') return null
+    const startTime = Date.parse(pod.status?.startTime ?? new Date(now).toISOString())
+    const dues: number[] = []
+    const deadline = pod.spec?.activeDeadlineSeconds as number | undefined
+    if (deadline !== undefined) {
+      const due = startTime + deadline * 1000
+      if (now >= due) {
+        await this.writeStatus(host, name, uid, (p) =>
+          p.status?.phase === 'Running'
+            ? terminatedStatus(p, new Date(), { phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline', killed: true })
+            : null,
+        )
+        await this.event(host, current.object, facts, 'Normal', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline')
+        return null
+      }
+      dues.push(due)
+    }
+    const completion = podCompletion(pod)
+    if (completion) {
+      const due = startTime + completion.seconds * 1000
+      if (now >= due) {
+        await this.writeStatus(host, name, uid, (p) =>
+          p.status?.phase === 'Running' ? terminatedStatus(p, new Date(), { phase: completion.failed ? 'Failed' : 'Succeeded' }) : null,
+        )
+        return null
+      }
+      dues.push(due)
+    }
+    const ready = desiredReady(pod, new Date())
+    const ephemeral = ephemeralStatuses(pod, new Date())
+    if (ready || ephemeral) {
+      await this.writeStatus(host, name, uid, (p) => {
+        const status = { ...(p.status ?? {}) }
+        const r = desiredReady(p, new Date())
+        if (r) status.conditions = setConditions(status.conditions, [r])
+        const eph = ephemeralStatuses(p, new Date())
+        if (eph) status.ephemeralContainerStatuses = eph
+        return status
+      })
+    }
+    return dues.length ? Math.min(...dues) : null
+  }
+
+  /** Replaces a pod's status (if it is still the same pod and the status changes). */
+  private writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null) {
+    return host.write('pods', name, (cur) => statusChange(cur, uid, next))
+  }
+
+  private async event(host: ControllerHost, pod: KubeObject, facts: NodeFacts, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string) {
+    const now = new Date()
+    const name = eventName(pod.metadata.name!, now)
+    await host.write('events', name, (existing) => eventChange(pod, { type, reason, message, component: 'kubelet', host: facts.name, fieldPath }, now, existing, name))
+  }
+}
+
+function statusChange(cur: Stored | null, uid: string, next: (pod: Obj) => Obj | null): Change | null {
+  if (!cur || cur.object.metadata.uid !== uid) return null
+  const prev = clone(cur.object) as Obj
+  delete prev.metadata.resourceVersion
+  const status = next(prev)
+  if (!status) return null
+  const obj = { ...clone(prev), status }
+  if (deepEqual(obj, prev)) return null
+  return { type: 'MODIFIED', resource: 'pods', namespace: prev.metadata.namespace, name: prev.metadata.name, object: obj as unknown as KubeObject, prev: prev as KubeObject, prevRv: cur.rv }
+}

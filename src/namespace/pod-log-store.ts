@@ -1,0 +1,64 @@
+// Container logs of the simulated kubelet, kept in the namespace DO's SQLite per pod UID and container: lifecycle
+// lines and whatever the container's program echoes. They go when the pod goes, as a node's logs do.
+export interface LogLine {
+  seq: number
+  ts: string
+  line: string
+}
+
+export interface LogQuery {
+  tailLines?: number
+  /** Only lines at or after this time (ms since epoch). */
+  since?: number
+  limitBytes?: number
+  timestamps?: boolean
+}
+
+export class PodLogStore {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS pod_logs (
+      uid TEXT NOT NULL, container TEXT NOT NULL, seq INTEGER NOT NULL, ts TEXT NOT NULL, line TEXT NOT NULL,
+      PRIMARY KEY (uid, container, seq)
+    ) WITHOUT ROWID`)
+  }
+
+  append(uid: string, container: string, lines: readonly string[], ts: string): LogLine[] {
+    const last = this.sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM pod_logs WHERE uid = ? AND container = ?', uid, container).one().seq ?? 0
+    const out: LogLine[] = []
+    lines.forEach((line, i) => {
+      const seq = last + i + 1
+      this.sql.exec('INSERT INTO pod_logs (uid, container, seq, ts, line) VALUES (?, ?, ?, ?, ?)', uid, container, seq, ts, line)
+      out.push({ seq, ts, line })
+    })
+    return out
+  }
+
+  lines(uid: string, container: string, afterSeq = 0): LogLine[] {
+    return this.sql
+      .exec<{ seq: number; ts: string; line: string }>('SELECT seq, ts, line FROM pod_logs WHERE uid = ? AND container = ? AND seq > ? ORDER BY seq', uid, container, afterSeq)
+      .toArray()
+  }
+
+  /** The log as kubectl logs shows it, with kube's tailLines, sinceSeconds/sinceTime, limitBytes, timestamps. */
+  read(uid: string, container: string, q: LogQuery): { text: string; lastSeq: number } {
+    let lines = this.lines(uid, container)
+    const lastSeq = lines.length ? lines[lines.length - 1]!.seq : 0
+    if (q.since !== undefined) lines = lines.filter((l) => Date.parse(l.ts) >= q.since!)
+    if (q.tailLines !== undefined) lines = q.tailLines === 0 ? [] : lines.slice(-q.tailLines)
+    let text = lines.map((l) => format(l, q.timestamps ?? false)).join('')
+    if (q.limitBytes !== undefined) text = truncateBytes(text, q.limitBytes)
+    return { text, lastSeq }
+  }
+
+  forget(uid: string) {
+    this.sql.exec('DELETE FROM pod_logs WHERE uid = ?', uid)
+  }
+}
+
+export const format = (l: LogLine, timestamps: boolean) => (timestamps ? `${l.ts} ${l.line}\n` : `${l.line}\n`)
+
+function truncateBytes(text: string, max: number): string {
+  const bytes = new TextEncoder().encode(text)
+  if (bytes.length <= max) return text
+  return new TextDecoder().decode(bytes.slice(0, max))
+}

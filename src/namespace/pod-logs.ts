@@ -1,0 +1,51 @@
+// Resolving a pods/log request: which container (kube's rules for the default), and the log query from options.
+import type { Stored } from '../registry/store'
+import { fail, ok, statuses, type Result } from '../registry/status'
+import type { LogQuery } from './pod-log-store'
+
+type Obj = Record<string, any>
+
+export interface PodLogOptions {
+  container?: string
+  tailLines?: number
+  sinceSeconds?: number
+  sinceTime?: string
+  limitBytes?: number
+  timestamps?: boolean
+  previous?: boolean
+}
+
+export function podLogRequest(current: Stored | null, name: string, o: PodLogOptions): Result<{ uid: string; container: string; query: LogQuery }> {
+  if (!current) return fail(statuses.notFound({ resource: 'pods' }, name))
+  const pod = current.object as Obj
+  const all = [
+    ...((pod.spec?.initContainers ?? []) as Obj[]),
+    ...((pod.spec?.containers ?? []) as Obj[]),
+    ...((pod.spec?.ephemeralContainers ?? []) as Obj[]),
+  ].map((c) => c.name as string)
+  let container = o.container
+  if (!container) {
+    const regular = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string)
+    const preferred = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] as string | undefined
+    if (preferred && all.includes(preferred)) container = preferred
+    else if (regular.length === 1) container = regular[0]
+    else {
+      return fail(statuses.badRequest(`a container name must be specified for pod ${name}, choose one of: [${regular.join(' ')}]`))
+    }
+  }
+  if (!all.includes(container!)) {
+    return fail(statuses.badRequest(`container ${container} is not valid for pod ${name}`))
+  }
+  if (o.previous) {
+    return fail(statuses.badRequest(`previous terminated container "${container}" in pod "${name}" not found`))
+  }
+  const phase = pod.status?.phase ?? 'Pending'
+  const cs = [...((pod.status?.containerStatuses ?? []) as Obj[]), ...((pod.status?.initContainerStatuses ?? []) as Obj[])].find((s) => s.name === container)
+  if (phase === 'Pending' && !cs) {
+    return fail(statuses.badRequest(`container "${container}" in pod "${name}" is waiting to start: ContainerCreating`))
+  }
+  const query: LogQuery = { timestamps: o.timestamps, tailLines: o.tailLines, limitBytes: o.limitBytes }
+  if (o.sinceSeconds !== undefined) query.since = Date.now() - o.sinceSeconds * 1000
+  else if (o.sinceTime) query.since = Date.parse(o.sinceTime)
+  return ok({ uid: pod.metadata.uid as string, container: container!, query })
+}

@@ -1,0 +1,204 @@
+// The simulated kubelet's stages (pure, KWOK-style): what a pod's status becomes when it is bound, started,
+// completes, exceeds its deadline or is stopped. Each function returns a new status from the pod and the time.
+import { containerProgram } from './container-program'
+import { rfc3339 } from './time'
+
+type Obj = Record<string, any>
+
+export const condition = (type: string, status: 'True' | 'False', now: Date, reason?: string, message?: string) => {
+  const c: Obj = { type, status, lastProbeTime: null, lastTransitionTime: rfc3339(now) }
+  if (reason) c.reason = reason
+  if (message) c.message = message
+  return c
+}
+
+/** Replaces (by type) or adds conditions, keeping lastTransitionTime when the status did not change. */
+export function setConditions(existing: Obj[] | undefined, next: Obj[]): Obj[] {
+  const out = [...(existing ?? [])]
+  for (const c of next) {
+    const i = out.findIndex((x) => x.type === c.type)
+    if (i < 0) out.push(c)
+    else out[i] = out[i].status === c.status && out[i].reason === c.reason ? { ...c, lastTransitionTime: out[i].lastTransitionTime } : c
+  }
+  return out
+}
+
+export function scheduledCondition(now: Date) {
+  return condition('PodScheduled', 'True', now)
+}
+
+export function unschedulableCondition(now: Date, message: string) {
+  return condition('PodScheduled', 'False', now, 'Unschedulable', message)
+}
+
+const imageID = (image: string) => {
+  const name = image.includes('/') || image.includes('.') ? image : `docker.io/library/${image}`
+  return `${name.replace(/:[^/:]*$/, '')}@sha256:${simpleDigest(image)}`
+}
+
+/** A stable, fake digest for an image reference (the simulation pulls nothing). */
+function simpleDigest(s: string): string {
+  let h1 = 0x811c9dc5
+  let out = ''
+  for (let round = 0; round < 8; round++) {
+    for (const ch of `${round}:${s}`) h1 = Math.imul(h1 ^ ch.charCodeAt(0), 0x01000193) >>> 0
+    out += h1.toString(16).padStart(8, '0')
+  }
+  return out
+}
+
+const containerID = (podUID: string, name: string) => `containerd://${simpleDigest(`${podUID}/${name}`)}`
+
+/** Whether every container of a pod exits (so the pod may complete), and how. */
+export function podCompletion(pod: Obj): { seconds: number; failed: boolean } | null {
+  const policy = pod.spec?.restartPolicy ?? 'Always'
+  if (policy === 'Always') return null
+  let seconds = 0
+  let failed = false
+  for (const c of (pod.spec?.containers ?? []) as Obj[]) {
+    const p = containerProgram(c.command, c.args)
+    if (!p.exit) return null
+    if (p.exit.code !== 0 && policy === 'OnFailure') return null
+    seconds = Math.max(seconds, p.exit.seconds)
+    if (p.exit.code !== 0) failed = true
+  }
+  return { seconds, failed }
+}
+
+function readyFromGates(pod: Obj, conditions: Obj[]): { ready: boolean; reason?: string; message?: string } {
+  const gates = (pod.spec?.readinessGates ?? []) as Obj[]
+  const missing = gates.filter((g) => !conditions.some((c) => c.type === g.conditionType && c.status === 'True'))
+  if (missing.length === 0) return { ready: true }
+  return {
+    ready: false,
+    reason: 'ReadinessGatesNotReady',
+    message: `corresponding condition of pod readiness gate "${missing[0].conditionType}" does not exist.`,
+  }
+}
+
+/** Bound and started: Running with IPs, conditions and container statuses (init containers completed). */
+export function runningStatus(pod: Obj, ips: { podIP: string; hostIP: string }, now: Date): Obj {
+  const ts = rfc3339(now)
+  const uid = pod.metadata?.uid ?? ''
+  const status: Obj = { ...(pod.status ?? {}) }
+  const running = (c: Obj, ready: boolean) => ({
+    name: c.name,
+    state: { running: { startedAt: ts } },
+    lastState: {},
+    ready,
+    restartCount: 0,
+    image: c.image,
+    imageID: imageID(c.image ?? ''),
+    containerID: containerID(uid, c.name),
+    started: true,
+  })
+  const init = (pod.spec?.initContainers ?? []) as Obj[]
+  if (init.length) {
+    status.initContainerStatuses = init.map((c) =>
+      c.restartPolicy === 'Always'
+        ? running(c, true)
+        : {
+            name: c.name,
+            state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: ts, finishedAt: ts, containerID: containerID(uid, c.name) } },
+            lastState: {},
+            ready: true,
+            restartCount: 0,
+            image: c.image,
+            imageID: imageID(c.image ?? ''),
+            containerID: containerID(uid, c.name),
+            started: false,
+          },
+    )
+  }
+  status.containerStatuses = ((pod.spec?.containers ?? []) as Obj[]).map((c) => running(c, true))
+  const base = setConditions(status.conditions, [
+    condition('PodReadyToStartContainers', 'True', now),
+    condition('Initialized', 'True', now),
+    condition('ContainersReady', 'True', now),
+    scheduledCondition(now),
+  ])
+  const gate = readyFromGates(pod, base)
+  status.conditions = setConditions(base, [gate.ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason, gate.message)])
+  status.phase = 'Running'
+  status.hostIP = ips.hostIP
+  status.hostIPs = [{ ip: ips.hostIP }]
+  status.podIP = ips.podIP
+  status.podIPs = [{ ip: ips.podIP }]
+  status.startTime ??= ts
+  return status
+}
+
+/** The Ready condition a running pod should have now (readiness gates can change through /status). */
+export function desiredReady(pod: Obj, now: Date): Obj | null {
+  if (pod.status?.phase !== 'Running') return null
+  const conditions = (pod.status?.conditions ?? []) as Obj[]
+  const containersReady = ((pod.status?.containerStatuses ?? []) as Obj[]).every((c) => c.ready)
+  const gate = readyFromGates(pod, conditions)
+  const ready = containersReady && gate.ready
+  const current = conditions.find((c) => c.type === 'Ready')
+  if (current && (current.status === 'True') === ready) return null
+  return ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason ?? 'ContainersNotReady', gate.message)
+}
+
+/** Every container stopped: Succeeded/Failed, or (reason given) a deadline or deletion. */
+export function terminatedStatus(pod: Obj, now: Date, outcome: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; killed?: boolean }): Obj {
+  const ts = rfc3339(now)
+  const uid = pod.metadata?.uid ?? ''
+  const status: Obj = { ...(pod.status ?? {}) }
+  status.phase = outcome.phase
+  if (outcome.reason) status.reason = outcome.reason
+  if (outcome.message) status.message = outcome.message
+  status.containerStatuses = ((pod.spec?.containers ?? []) as Obj[]).map((c) => {
+    const prev = ((pod.status?.containerStatuses ?? []) as Obj[]).find((s) => s.name === c.name)
+    const program = containerProgram(c.command, c.args)
+    const code = outcome.killed ? 137 : (program.exit?.code ?? 0)
+    return {
+      name: c.name,
+      state: {
+        terminated: {
+          exitCode: code,
+          reason: outcome.killed ? 'Error' : code === 0 ? 'Completed' : 'Error',
+          startedAt: prev?.state?.running?.startedAt ?? ts,
+          finishedAt: ts,
+          containerID: containerID(uid, c.name),
+        },
+      },
+      lastState: {},
+      ready: false,
+      restartCount: prev?.restartCount ?? 0,
+      image: c.image,
+      imageID: imageID(c.image ?? ''),
+      containerID: containerID(uid, c.name),
+      started: false,
+    }
+  })
+  const reason = outcome.phase === 'Succeeded' || !outcome.reason ? 'PodCompleted' : outcome.reason
+  status.conditions = setConditions(status.conditions, [
+    condition('PodReadyToStartContainers', 'False', now),
+    condition('Ready', 'False', now, reason),
+    condition('ContainersReady', 'False', now, reason),
+  ])
+  return status
+}
+
+/** Statuses for ephemeral containers that have none yet (they start at once). */
+export function ephemeralStatuses(pod: Obj, now: Date): Obj[] | null {
+  const specs = (pod.spec?.ephemeralContainers ?? []) as Obj[]
+  const have = (pod.status?.ephemeralContainerStatuses ?? []) as Obj[]
+  if (specs.length === have.length) return null
+  const ts = rfc3339(now)
+  return specs.map(
+    (c) =>
+      have.find((s) => s.name === c.name) ?? {
+        name: c.name,
+        state: { running: { startedAt: ts } },
+        lastState: {},
+        ready: false,
+        restartCount: 0,
+        image: c.image,
+        imageID: imageID(c.image ?? ''),
+        containerID: containerID(pod.metadata?.uid ?? '', c.name),
+        started: true,
+      },
+  )
+}

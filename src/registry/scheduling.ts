@@ -1,0 +1,144 @@
+// Scheduling decisions (pure): kube-scheduler's default filters (NodeUnschedulable, NodeName, NodeAffinity,
+// TaintToleration, NodeResourcesFit) and a least-allocated score, with its "0/3 nodes are available" message.
+import { parseQuantity, quantityScaledValue } from '../schema/quantity'
+
+type Obj = Record<string, any>
+
+export interface Resources {
+  cpuMilli: number
+  memBytes: number
+}
+
+export interface NodeCandidate {
+  name: string
+  labels: Record<string, string>
+  taints: { key: string; value?: string; effect: string }[]
+  unschedulable: boolean
+  ready: boolean
+  allocatable: Resources & { pods: number }
+  used: Resources & { pods: number }
+}
+
+export interface PodNeeds {
+  nodeName?: string
+  nodeSelector?: Record<string, string>
+  affinity?: Obj
+  tolerations?: Obj[]
+  requests: Resources
+}
+
+export type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
+
+const milli = (q: unknown) => (q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), -3)))
+const whole = (q: unknown) => (q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), 0)))
+
+/** A pod's effective requests: regular containers (and sidecars) summed, or the largest init container if bigger. */
+export function podRequests(spec: Obj | undefined): Resources {
+  const sum = (list: Obj[]) =>
+    list.reduce(
+      (acc, c) => ({ cpuMilli: acc.cpuMilli + milli(c.resources?.requests?.cpu), memBytes: acc.memBytes + whole(c.resources?.requests?.memory) }),
+      { cpuMilli: 0, memBytes: 0 },
+    )
+  const init = (spec?.initContainers ?? []) as Obj[]
+  const regular = sum([...(spec?.containers ?? []), ...init.filter((c) => c.restartPolicy === 'Always')])
+  let cpu = regular.cpuMilli
+  let mem = regular.memBytes
+  for (const c of init.filter((c) => c.restartPolicy !== 'Always')) {
+    cpu = Math.max(cpu, milli(c.resources?.requests?.cpu))
+    mem = Math.max(mem, whole(c.resources?.requests?.memory))
+  }
+  cpu += milli(spec?.overhead?.cpu)
+  mem += whole(spec?.overhead?.memory)
+  return { cpuMilli: cpu, memBytes: mem }
+}
+
+export function nodeAllocatable(status: Obj | undefined): Resources & { pods: number } {
+  const a = status?.allocatable ?? status?.capacity ?? {}
+  return { cpuMilli: milli(a.cpu), memBytes: whole(a.memory), pods: whole(a.pods ?? '110') }
+}
+
+function tolerates(tolerations: Obj[], taint: { key: string; value?: string; effect: string }): boolean {
+  return tolerations.some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false
+    if (t.operator === 'Exists') return !t.key || t.key === taint.key
+    return t.key === taint.key && (t.value ?? '') === (taint.value ?? '')
+  })
+}
+
+function matchExpression(labels: Record<string, string>, e: Obj): boolean {
+  const v = labels[e.key]
+  switch (e.operator) {
+    case 'In':
+      return v !== undefined && (e.values ?? []).includes(v)
+    case 'NotIn':
+      return v === undefined || !(e.values ?? []).includes(v)
+    case 'Exists':
+      return v !== undefined
+    case 'DoesNotExist':
+      return v === undefined
+    case 'Gt':
+      return v !== undefined && Number(v) > Number(e.values?.[0])
+    case 'Lt':
+      return v !== undefined && Number(v) < Number(e.values?.[0])
+    default:
+      return false
+  }
+}
+
+function matchesAffinity(pod: PodNeeds, node: NodeCandidate): boolean {
+  for (const [k, v] of Object.entries(pod.nodeSelector ?? {})) if (node.labels[k] !== v) return false
+  const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as Obj[] | undefined
+  if (!terms || terms.length === 0) return true
+  // Terms are ORed; the expressions of one term are ANDed.
+  return terms.some(
+    (t) =>
+      ((t.matchExpressions ?? []) as Obj[]).every((e) => matchExpression(node.labels, e)) &&
+      ((t.matchFields ?? []) as Obj[]).every((e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e)),
+  )
+}
+
+/** Why a node cannot take the pod (kube's filter messages), or null if it can. */
+function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
+  if (pod.nodeName && pod.nodeName !== node.name) return ["node(s) didn't match the requested node name"]
+  const tolerations = pod.tolerations ?? []
+  if (node.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) {
+    return ['node(s) were unschedulable']
+  }
+  if (!matchesAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"]
+  const untolerated = node.taints.find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t))
+  if (untolerated) return [`node(s) had untolerated taint {${untolerated.key}: ${untolerated.value ?? ''}}`]
+  if (!node.ready && !tolerates(tolerations, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' })) {
+    return ['node(s) had untolerated taint {node.kubernetes.io/not-ready: }']
+  }
+  const reasons: string[] = []
+  if (node.used.pods + 1 > node.allocatable.pods) reasons.push('Too many pods')
+  if (pod.requests.cpuMilli > 0 && node.used.cpuMilli + pod.requests.cpuMilli > node.allocatable.cpuMilli) reasons.push('Insufficient cpu')
+  if (pod.requests.memBytes > 0 && node.used.memBytes + pod.requests.memBytes > node.allocatable.memBytes) reasons.push('Insufficient memory')
+  return reasons.length ? reasons : null
+}
+
+/** Least allocated: the lower the share of cpu and memory in use after placing the pod, the better. */
+function score(pod: PodNeeds, node: NodeCandidate): number {
+  const cpu = node.allocatable.cpuMilli ? (node.used.cpuMilli + pod.requests.cpuMilli) / node.allocatable.cpuMilli : 1
+  const mem = node.allocatable.memBytes ? (node.used.memBytes + pod.requests.memBytes) / node.allocatable.memBytes : 1
+  const pods = node.allocatable.pods ? (node.used.pods + 1) / node.allocatable.pods : 1
+  return (cpu + mem + pods) / 3
+}
+
+export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult {
+  const feasible: NodeCandidate[] = []
+  const counts = new Map<string, number>()
+  for (const node of nodes) {
+    const why = rejection(pod, node)
+    if (!why) feasible.push(node)
+    else for (const r of why) counts.set(r, (counts.get(r) ?? 0) + 1)
+  }
+  if (feasible.length > 0) {
+    feasible.sort((a, b) => score(pod, a) - score(pod, b) || (a.name < b.name ? -1 : 1))
+    return { ok: true, node: feasible[0]!.name }
+  }
+  const n = nodes.length
+  const reasons = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([r, c]) => `${c} ${r}`)
+  const detail = reasons.length ? ` ${reasons.join(', ')}.` : ''
+  return { ok: false, message: `0/${n} nodes are available:${detail} preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.` }
+}
