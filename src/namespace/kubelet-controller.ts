@@ -33,7 +33,8 @@ const nanoTs = (d: Date) => d.toISOString().replace(/Z$/, '000000Z')
 export class KubeletController implements Controller {
   readonly name = 'kubelet'
   private facts = new Map<string, { at: number; facts: NodeFacts | null }>()
-  private inFlight = new Set<string>()
+  /** One step at a time per pod; a trigger that arrives mid-step runs after it, against fresh state. */
+  private chains = new Map<string, Promise<number | null>>()
 
   constructor(private readonly opts: KubeletOptions) {}
 
@@ -84,12 +85,17 @@ export class KubeletController implements Controller {
     const facts = await this.nodeFacts(host, node)
     if (!facts?.virtual) return null
     const key = podKey(current.object)
-    if (this.inFlight.has(key)) return null
-    this.inFlight.add(key)
+    const run = async () => {
+      const fresh = host.get('pods', name)
+      if (!fresh || fresh.object.metadata.uid !== current.object.metadata.uid) return null
+      return this.advance(host, fresh, facts, Math.max(now, Date.now()))
+    }
+    const next = (this.chains.get(key) ?? Promise.resolve(null)).then(run, run)
+    this.chains.set(key, next)
     try {
-      return await this.advance(host, current, facts, now)
+      return await next
     } finally {
-      this.inFlight.delete(key)
+      if (this.chains.get(key) === next) this.chains.delete(key)
     }
   }
 
