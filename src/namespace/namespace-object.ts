@@ -11,6 +11,7 @@ import { SchedulerController, bindingChange, podKey } from './scheduler-controll
 import { KubeletController } from './kubelet-controller'
 import { PodLogStore } from './pod-log-store'
 import { LogFollowers } from './log-followers'
+import { GarbageCollector } from './garbage-collector'
 import { podLogRequest, type PodLogOptions } from './pod-logs'
 
 export type NamespacePhase = 'Active' | 'Terminating'
@@ -26,6 +27,7 @@ export class NamespaceObject extends StoreHost {
   private readonly logs: PodLogStore
   private readonly followers: LogFollowers
   private readonly scheduler = new SchedulerController()
+  private readonly gc = new GarbageCollector()
   private readonly kubelet: KubeletController
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -43,7 +45,7 @@ export class NamespaceObject extends StoreHost {
   }
 
   protected override controllers(): readonly Controller[] {
-    return [this.scheduler, this.kubelet]
+    return [this.scheduler, this.kubelet, this.gc]
   }
 
   protected override async start(): Promise<void> {

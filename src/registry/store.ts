@@ -211,13 +211,20 @@ export function planDelete(
   }
   const obj = clone(prev)
   const meta = obj.metadata
+  // Orphan and Foreground propagation are carried out by the garbage collector, held by these finalizers.
+  const gcFinalizer = options.propagationPolicy === 'Orphan' || (options.propagationPolicy === undefined && options.orphanDependents === true)
+    ? 'orphan'
+    : options.propagationPolicy === 'Foreground'
+      ? 'foregroundDeletion'
+      : null
+  if (gcFinalizer && !meta.finalizers?.includes(gcFinalizer)) meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer]
   const grace = def.strategy.gracePeriod ? def.strategy.gracePeriod(old, options) : 0
   const hasFinalizers = (meta.finalizers?.length ?? 0) > 0
   if (grace > 0 || hasFinalizers) {
     const already = old.metadata.deletionTimestamp !== undefined
     const oldGrace = old.metadata.deletionGracePeriodSeconds
     // A later delete may only shorten the grace period.
-    if (already && (oldGrace === undefined || grace >= oldGrace)) {
+    if (already && (oldGrace === undefined || grace >= oldGrace) && deepEqual(meta.finalizers, old.metadata.finalizers)) {
       return ok({ change: null, object: old })
     }
     const removeAt = ctx.now.getTime() + grace * 1000

@@ -19,7 +19,12 @@ describe('pods through the Worker', () => {
     expect(all.json.items.some((p: any) => p.metadata.namespace === ns)).toBe(true)
     const d = await req('DELETE', `/api/v1/namespaces/${ns}/pods/web`)
     expect(d.status, d.text).toBe(200)
-    const g2 = await req('GET', `/api/v1/namespaces/${ns}/pods/web`)
+    // The pod was scheduled, so deletion is graceful: the simulated kubelet (zero delays here) confirms it.
+    let g2 = await req('GET', `/api/v1/namespaces/${ns}/pods/web`)
+    for (let i = 0; i < 100 && g2.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      g2 = await req('GET', `/api/v1/namespaces/${ns}/pods/web`)
+    }
     expect(g2.status).toBe(404)
     expect(g2.json.message).toBe('pods "web" not found')
   })

@@ -1,0 +1,145 @@
+// The garbage collector for objects in one namespace: dependents go with their owners (Background), are kept and
+// released (Orphan, the `orphan` finalizer), or go first (Foreground, the `foregroundDeletion` finalizer).
+import type { Controller, ControllerHost } from '../host/controller'
+import type { LogEntry } from '../log/d1-log'
+import type { KubeObject } from '../schema/meta'
+import type { Change, Stored } from '../registry/store'
+import { planDelete } from '../registry/store'
+import { resourceByPlural, RESOURCES } from '../registry/resources'
+import { clone } from '../registry/deep-equal'
+
+/** Kinds that can be owned, in this namespace. */
+const dependentKinds = () => RESOURCES.filter((r) => r.namespaced).map((r) => r.plural)
+
+const ownedBy = (obj: KubeObject, uid: string) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)
+
+function modified(cur: Stored, edit: (o: KubeObject) => void, namespace: string, resource: string): Change {
+  const prev = clone(cur.object)
+  delete prev.metadata.resourceVersion
+  const next = clone(prev)
+  edit(next)
+  return { type: 'MODIFIED', resource, namespace, name: prev.metadata.name!, object: next, prev, prevRv: cur.rv }
+}
+
+export class GarbageCollector implements Controller {
+  readonly name = 'garbage-collector'
+
+  async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    for (const e of entries) {
+      const fin = e.object.metadata.finalizers ?? []
+      if (e.type === 'DELETED') {
+        await this.collectDependents(host, e.object.metadata.uid ?? '')
+        await this.checkForegroundOwners(host, e.object)
+      } else if (e.object.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))) {
+        await this.process(host, e.resource, e.name)
+      }
+    }
+  }
+
+  async resync(host: ControllerHost): Promise<void> {
+    const live = new Set<string>()
+    for (const plural of dependentKinds()) for (const { object } of host.all(plural)) live.add(object.metadata.uid ?? '')
+    for (const plural of dependentKinds()) {
+      for (const { object } of host.all(plural)) {
+        const fin = object.metadata.finalizers ?? []
+        if (object.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))) {
+          await this.process(host, plural, object.metadata.name!)
+        }
+        // Owners that vanished while we were not looking (same-namespace owners only: we can see those).
+        const refs = object.metadata.ownerReferences ?? []
+        if (refs.length > 0 && refs.every((r) => !live.has(r.uid) && isLocalKind(r.kind))) {
+          await this.remove(host, plural, object.metadata.name!)
+        }
+      }
+    }
+  }
+
+  /** An owner with an orphan or foreground finalizer: release or delete its dependents, then let it go. */
+  private async process(host: ControllerHost, resource: string, name: string) {
+    const owner = host.get(resource, name)
+    if (!owner || !owner.object.metadata.deletionTimestamp) return
+    const uid = owner.object.metadata.uid ?? ''
+    const fin = owner.object.metadata.finalizers ?? []
+    if (fin.includes('orphan')) {
+      for (const plural of dependentKinds()) {
+        for (const { object } of host.all(plural)) {
+          if (!ownedBy(object, uid)) continue
+          await host.write(plural, object.metadata.name!, (cur) =>
+            cur && ownedBy(cur.object, uid)
+              ? modified(cur, (o) => {
+                  o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid)
+                  if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
+                }, host.scope, plural)
+              : null,
+          )
+        }
+      }
+      await this.dropFinalizer(host, resource, name, uid, 'orphan')
+      return
+    }
+    if (fin.includes('foregroundDeletion')) {
+      let remaining = 0
+      for (const plural of dependentKinds()) {
+        for (const { object } of host.all(plural)) {
+          if (!ownedBy(object, uid)) continue
+          remaining++
+          if (!object.metadata.deletionTimestamp) await this.remove(host, plural, object.metadata.name!, 'Foreground')
+        }
+      }
+      if (remaining === 0) await this.dropFinalizer(host, resource, name, uid, 'foregroundDeletion')
+    }
+  }
+
+  /** Background: dependents whose every owner is gone are deleted. */
+  private async collectDependents(host: ControllerHost, uid: string) {
+    if (!uid) return
+    const live = new Set<string>()
+    for (const plural of dependentKinds()) for (const { object } of host.all(plural)) live.add(object.metadata.uid ?? '')
+    for (const plural of dependentKinds()) {
+      for (const { object } of host.all(plural)) {
+        if (!ownedBy(object, uid)) continue
+        const others = (object.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid && (live.has(r.uid) || !isLocalKind(r.kind)))
+        if (others.length === 0) await this.remove(host, plural, object.metadata.name!)
+      }
+    }
+  }
+
+  /** A dependent went: an owner waiting in foreground deletion may now be free to go. */
+  private async checkForegroundOwners(host: ControllerHost, gone: KubeObject) {
+    for (const ref of gone.metadata.ownerReferences ?? []) {
+      for (const plural of dependentKinds()) {
+        const owner = host.all(plural).find((s) => s.object.metadata.uid === ref.uid)
+        if (owner?.object.metadata.finalizers?.includes('foregroundDeletion')) await this.process(host, plural, owner.object.metadata.name!)
+      }
+    }
+  }
+
+  private async remove(host: ControllerHost, resource: string, name: string, policy: 'Background' | 'Foreground' = 'Background') {
+    const def = resourceByPlural(resource)
+    if (!def) return
+    await host.write(resource, name, (cur) => {
+      if (!cur) return null
+      const plan = planDelete(def, { now: new Date(), namespace: host.scope }, name, cur, { propagationPolicy: policy })
+      return plan.ok ? plan.value.change : null
+    })
+  }
+
+  private async dropFinalizer(host: ControllerHost, resource: string, name: string, uid: string, finalizer: string) {
+    await host.write(resource, name, (cur) => {
+      if (!cur || cur.object.metadata.uid !== uid || !cur.object.metadata.finalizers?.includes(finalizer)) return null
+      const change = modified(cur, (o) => {
+        o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== finalizer)
+        if (o.metadata.finalizers.length === 0) delete o.metadata.finalizers
+      }, host.scope, resource)
+      // Clearing the last finalizer of an object being deleted completes the deletion.
+      if (!change.object.metadata.finalizers?.length && !isGraceful(change.object)) change.type = 'DELETED'
+      return change
+    })
+  }
+}
+
+/** Still inside a grace period (a pod whose kubelet has not confirmed yet): the removal is the kubelet's. */
+const isGraceful = (o: KubeObject) => (o.metadata.deletionGracePeriodSeconds ?? 0) > 0 && Date.parse(o.metadata.deletionTimestamp ?? '') > Date.now()
+
+const LOCAL_KINDS = new Set(RESOURCES.filter((r) => r.namespaced).map((r) => r.kind))
+const isLocalKind = (kind: string) => LOCAL_KINDS.has(kind)
