@@ -58,17 +58,28 @@ const env = {
 
 let child = null
 let stopping = false
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    stopping = true
-    if (child && child.exitCode === null && child.signalCode === null) {
-      try {
-        child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig) // wrangler's bin wrapper only relays SIGINT/SIGTERM
-      } catch {}
-    } else if (!child) {
-      process.exit(130)
+function stop(sig) {
+  stopping = true
+  if (child && child.exitCode === null && child.signalCode === null) {
+    try {
+      child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig) // wrangler's bin wrapper only relays SIGINT/SIGTERM
+    } catch {}
+  } else if (!child) {
+    process.exit(130)
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(sig))
+// `npm start` runs us under `sh -c`, and a SIGTERM sent to npm kills that shell without reaching us: stop when
+// our parent goes away instead of leaving wrangler and workerd behind. (Only under npm, so that a deliberately
+// backgrounded `node scripts/start.mjs &` keeps running after its shell exits.)
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid
+  setInterval(() => {
+    if (process.ppid !== parent && !stopping) {
+      say('parent process exited: stopping')
+      stop('SIGTERM')
     }
-  })
+  }, 1000).unref()
 }
 
 function run(args, opts) {

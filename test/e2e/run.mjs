@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join, relative } from 'node:path'
+import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { kubeconfig } from '../../scripts/kubeconfig.mjs'
 
@@ -139,7 +139,7 @@ const extra = process.argv.slice(2)
 const fileArgs = extra.filter((a) => a.endsWith('.test.mjs'))
 const testFlags = extra.filter((a) => !a.endsWith('.test.mjs'))
 const testFiles = fileArgs.length
-  ? fileArgs
+  ? fileArgs.map((f) => relative(root, resolve(f)))
   : readdirSync(e2eDir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => relative(root, join(e2eDir, f)))
 if (testFiles.length === 0) {
   say('no test/e2e/*.test.mjs files')
@@ -182,6 +182,9 @@ const t0 = Date.now()
 for (;;) {
   if (serverExit) await fail(`server exited before it was ready (${serverExit.code ?? serverExit.signal})`)
   if (Date.now() - t0 > READY_TIMEOUT_MS) await fail(`server not ready after ${READY_TIMEOUT_MS / 1000} s`)
+  // wrangler dev stays up after a failed build (waiting for an edit that will not come here): fail fast instead.
+  const fatal = /Build failed|The Workers runtime failed to start/.exec(readFileSync(logFile, 'utf8'))
+  if (fatal) await fail(`server failed to start: "${fatal[0]}"`)
   try {
     const r = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
     await r.arrayBuffer()
