@@ -105,7 +105,13 @@ async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
 export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { dryRun: isDryRun, fieldManager: fieldManager(c) })))
+  const idempotencyKey = c.req.header('idempotency-key') || undefined
+  if (idempotencyKey && idempotencyKey.length > 256) {
+    throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
+  }
+  const answer = unwrap(
+    await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { dryRun: isDryRun, fieldManager: fieldManager(c), idempotencyKey })),
+  )
   return renderObject(c, def, answer.object, 201)
 }
 

@@ -24,9 +24,15 @@ CREATE TABLE IF NOT EXISTS expiries (
   resource TEXT NOT NULL, name TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (resource, name)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS creation_tokens (
+  token TEXT PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, uid TEXT NOT NULL, at INTEGER NOT NULL
+) WITHOUT ROWID;
 `
 
 type Row = Record<string, SqlStorageValue>
+
+/** How long a creation token is remembered: the contract is "at least 24 hours". */
+export const CREATION_TOKEN_TTL_MS = 25 * 60 * 60 * 1000
 
 export class LocalStore {
   private appliedRv: number
@@ -198,6 +204,28 @@ export class LocalStore {
         prev: r.prev !== null && r.prev_rv !== null ? materialize(r.prev as string, r.prev_rv as number) : null,
         prevRv: r.prev_rv as number | null,
       }))
+  }
+
+  // Creation tokens (Idempotency-Key): which create a token produced, kept at least CREATION_TOKEN_TTL_MS.
+
+  creationToken(token: string): { resource: string; name: string; uid: string } | null {
+    return (
+      this.sql
+        .exec<{ resource: string; name: string; uid: string }>('SELECT resource, name, uid FROM creation_tokens WHERE token = ?', token)
+        .toArray()[0] ?? null
+    )
+  }
+
+  recordCreationToken(token: string, resource: string, name: string, uid: string, now: number) {
+    this.sql.exec(
+      'INSERT INTO creation_tokens (token, resource, name, uid, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (token) DO NOTHING',
+      token,
+      resource,
+      name,
+      uid,
+      now,
+    )
+    this.sql.exec('DELETE FROM creation_tokens WHERE at < ?', now - CREATION_TOKEN_TTL_MS)
   }
 
   // Graceful deletions: when each object is due to be removed.

@@ -33,6 +33,8 @@ export interface WriteOptions {
   dryRun?: boolean
   /** The manager recorded in managedFields (the fieldManager parameter, or derived from the User-Agent). */
   fieldManager?: string
+  /** Creates only: the Idempotency-Key header, a creation token (see README). */
+  idempotencyKey?: string
 }
 
 export type { PatchType } from '../registry/patch/apply-patch'
@@ -52,6 +54,17 @@ export interface WriteAnswer {
 }
 
 const CATCH_UP_PAGE = 1000
+
+/** The answer to a repeated creation token: AlreadyExists pointing at what the first create made. */
+function tokenConflict(token: string, seen: { resource: string; name: string; uid: string }, scope: string): Status {
+  const def = resourceByPlural(seen.resource)
+  const selfLink = def?.namespaced ? `/api/v1/namespaces/${scope}/${seen.resource}/${seen.name}` : `/api/v1/${seen.resource}/${seen.name}`
+  const s = statuses.alreadyExists({ resource: seen.resource }, seen.name)
+  s.message = `${seen.resource} ${JSON.stringify(seen.name)} already exists: it was created by an earlier request with Idempotency-Key ${JSON.stringify(token)} (${selfLink})`
+  s.details = { ...s.details, uid: seen.uid }
+  s.metadata = { ...s.metadata, selfLink } as Status['metadata']
+  return s
+}
 
 const managerOf = (opts: WriteOptions): Manager | undefined => (opts.fieldManager ? { name: opts.fieldManager } : undefined)
 
@@ -206,13 +219,31 @@ export abstract class StoreHost extends DurableObject<Env> {
     if (!def) return fail(statuses.pathNotFound())
     const refused = await this.admitCreate(def, input.metadata?.name ?? '')
     if (refused) return fail(refused)
-    return this.write(def, () => {
+    const token = opts.idempotencyKey
+    const answer = await this.write(def, () => {
       const refusedNow = this.admitCreateNow(def, input.metadata?.name ?? '')
       if (refusedNow) return { plan: fail(refusedNow) }
+      if (token) {
+        const seen = this.pendingTokens.get(token) ?? this.local.creationToken(token)
+        if (seen) return { plan: fail(tokenConflict(token, seen, this.scope)) }
+      }
       const plan = planCreate(def, this.strategyContext(), input, (n) => this.local.exists(resource, n), managerOf(opts))
+      if (plan.ok && token && !opts.dryRun) {
+        this.pendingTokens.set(token, { resource, name: plan.value.name, uid: plan.value.object.metadata.uid ?? '' })
+      }
       return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
     }, opts)
+    if (token && !opts.dryRun) {
+      const pending = this.pendingTokens.get(token)
+      this.pendingTokens.delete(token)
+      // Only a committed create claims its token; a refused or failed one leaves it free for the retry.
+      if (answer.ok && pending) this.local.recordCreationToken(token, pending.resource, pending.name, pending.uid, Date.now())
+    }
+    return answer
   }
+
+  /** Tokens of creates planned but not yet committed: a duplicate queued behind its twin must see them. */
+  private pendingTokens = new Map<string, { resource: string; name: string; uid: string }>()
 
   async update(resource: string, name: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
     const def = resourceByPlural(resource)

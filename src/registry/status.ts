@@ -20,7 +20,7 @@ export interface StatusDetails {
 export interface Status {
   kind: 'Status'
   apiVersion: 'v1'
-  metadata: { continue?: string; resourceVersion?: string }
+  metadata: { continue?: string; resourceVersion?: string; selfLink?: string }
   status: 'Success' | 'Failure'
   message?: string
   reason?: string
