@@ -44,9 +44,16 @@ export class WriteQueue {
   submit<R>(plan: () => JobPlan<R> | Promise<JobPlan<R>>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ plan, resolve: resolve as (r: unknown) => void, reject })
-      this.running ??= this.drain().finally(() => {
-        this.running = null
-      })
+      this.kick()
+    })
+  }
+
+  private kick() {
+    if (this.running) return
+    this.running = this.drain().finally(() => {
+      this.running = null
+      // A job may have been queued after the drain loop's last look and before this ran: do not strand it.
+      if (this.pending.length > 0) this.kick()
     })
   }
 
