@@ -137,11 +137,12 @@ export class KubeletController implements Controller {
       const at = new Date()
       const written = await this.writeStatus(host, name, uid, (p) => (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp ? runningStatus(p, ips, at) : null)
       if (!written) return null
-      const ts = nanoTs(at)
       for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
         const program = containerProgram(c.command, c.args)
-        const lines = this.opts.logs.append(uid, c.name, program.output, ts)
-        if (lines.length) this.opts.onLog(uid, c.name, lines)
+        if (!program.exit) {
+          // A program we do not simulate still says it started, so `kubectl logs` shows the container is alive.
+          this.log(uid, c.name, [`kubeflare: container ${c.name} started from image ${c.image} on virtual node ${facts.name}`], at)
+        }
         const path = `spec.${(pod.spec?.initContainers ?? []).includes(c) ? 'initContainers' : 'containers'}{${c.name}}`
         const pulled = c.imagePullPolicy === 'Always' ? `Successfully pulled image "${c.image}"` : `Container image "${c.image}" already present on machine`
         await this.event(host, written.object, facts, 'Normal', 'Pulled', pulled, path)
@@ -172,6 +173,7 @@ export class KubeletController implements Controller {
     if (completion) {
       const due = startTime + completion.seconds * 1000
       if (now >= due) {
+        this.writeDueLogs(pod, startTime, Number.MAX_SAFE_INTEGER)
         await this.writeStatus(host, name, uid, (p) =>
           p.status?.phase === 'Running' ? terminatedStatus(p, new Date(), { phase: completion.failed ? 'Failed' : 'Succeeded' }) : null,
         )
@@ -179,6 +181,8 @@ export class KubeletController implements Controller {
       }
       dues.push(due)
     }
+    const logDue = this.writeDueLogs(pod, startTime, now)
+    if (logDue !== null) dues.push(logDue)
     const ready = desiredReady(pod, new Date())
     const ephemeral = ephemeralStatuses(pod, new Date())
     if (ready || ephemeral) {
@@ -192,6 +196,30 @@ export class KubeletController implements Controller {
       })
     }
     return dues.length ? Math.min(...dues) : null
+  }
+
+  /** Writes the program output lines whose time has come; answers when the next one falls due. */
+  private writeDueLogs(pod: Obj, startTime: number, now: number): number | null {
+    const uid = pod.metadata.uid as string
+    let next: number | null = null
+    for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
+      const program = containerProgram(c.command, c.args)
+      if (!program.exit || program.output.length === 0) continue
+      const written = this.opts.logs.lines(uid, c.name).length
+      const due = program.output.slice(written).filter((o) => startTime + o.at * 1000 <= now)
+      if (due.length) this.log(uid, c.name, due.map((o) => o.line), new Date(Math.min(now, Date.now())))
+      const pending = program.output[written + due.length]
+      if (pending) {
+        const at = startTime + pending.at * 1000
+        next = next === null ? at : Math.min(next, at)
+      }
+    }
+    return next
+  }
+
+  private log(uid: string, container: string, lines: string[], at: Date) {
+    const written = this.opts.logs.append(uid, container, lines, nanoTs(at))
+    if (written.length) this.opts.onLog(uid, container, written)
   }
 
   /** Replaces a pod's status (if it is still the same pod and the status changes). */

@@ -4,8 +4,8 @@
 // at all: the image's entrypoint) runs until the pod is deleted. Echoed text becomes the container's log.
 
 export interface ContainerProgram {
-  /** Lines the program writes to stdout. */
-  output: string[]
+  /** Lines the program writes to stdout, each with the seconds after start at which it is written. */
+  output: { at: number; line: string }[]
   /** null: runs until stopped. Otherwise exits with this code after `seconds`. */
   exit: { code: number; seconds: number } | null
 }
@@ -36,7 +36,13 @@ function words(s: string): string[] {
 }
 
 /** Runs one simple statement; returns null if it is not one we can simulate. */
-function statement(argv: string[], state: { output: string[]; seconds: number; code: number }): 'continue' | 'exit' | null {
+interface RunState {
+  output: { at: number; line: string }[]
+  seconds: number
+  code: number
+}
+
+function statement(argv: string[], state: RunState): 'continue' | 'exit' | null {
   const [cmd, ...rest] = argv
   if (!cmd) return 'continue'
   const name = cmd.slice(cmd.lastIndexOf('/') + 1)
@@ -44,12 +50,12 @@ function statement(argv: string[], state: { output: string[]; seconds: number; c
     case 'echo': {
       const noNewline = rest[0] === '-n'
       const text = (noNewline ? rest.slice(1) : rest).join(' ')
-      state.output.push(text)
+      state.output.push({ at: state.seconds, line: text })
       state.code = 0
       return 'continue'
     }
     case 'printf':
-      state.output.push(...(rest[0] ?? '').replace(/\\n$/, '').split('\\n'))
+      for (const line of (rest[0] ?? '').replace(/\\n$/, '').split('\\n')) state.output.push({ at: state.seconds, line })
       state.code = 0
       return 'continue'
     case 'true':
@@ -74,7 +80,7 @@ function statement(argv: string[], state: { output: string[]; seconds: number; c
   }
 }
 
-function runScript(script: string, state: { output: string[]; seconds: number; code: number }): boolean {
+function runScript(script: string, state: RunState): boolean {
   for (const part of script.split(/;|&&|\n/)) {
     const r = statement(words(part.trim()), state)
     if (r === null) return false
@@ -86,7 +92,7 @@ function runScript(script: string, state: { output: string[]; seconds: number; c
 export function containerProgram(command: string[] | undefined, args: string[] | undefined): ContainerProgram {
   const argv = [...(command ?? []), ...(args ?? [])]
   if (argv.length === 0) return { output: [], exit: null }
-  const state = { output: [] as string[], seconds: 0, code: 0 }
+  const state: RunState = { output: [], seconds: 0, code: 0 }
   const head = argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1)
   let finite: boolean
   if (SHELLS.has(head) && argv[1] === '-c' && argv[2] !== undefined) finite = runScript(argv[2], state)
