@@ -34,3 +34,114 @@ export const pod = (name: string, labels: Record<string, string> = {}, extra: Re
   metadata: { name, labels },
   spec: { containers: [{ name: 'c', image: 'nginx:1.25' }], ...extra },
 })
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/** A streamed (chunked HTTP) watch opened through the Worker: events are read line by line as they arrive. */
+export interface WatchStream {
+  status: number
+  headers: Headers
+  /** The body of a response that is not a 200 stream (a Status), parsed. */
+  error?: any
+  /** The next event, or null when the stream ended or nothing arrived within timeoutMs. */
+  next(timeoutMs?: number): Promise<any | null>
+  /** Up to n events (fewer if the stream ends or timeoutMs passes first). */
+  take(n: number, timeoutMs?: number): Promise<any[]>
+  /** Every event until the stream ends; `ended` is false if timeoutMs passed first. */
+  rest(timeoutMs?: number): Promise<{ events: any[]; ended: boolean }>
+  /** Whether the server has ended the stream (after the last buffered event was read). */
+  readonly ended: boolean
+  /** Always call at the end of a test. */
+  cancel(): Promise<void>
+}
+
+export async function openWatch(path: string, headers: Record<string, string> = {}): Promise<WatchStream> {
+  const res = await exports.default.fetch(new Request(BASE + path, { headers }))
+  if (res.status !== 200 || !res.body) {
+    const text = await res.text()
+    let error: any
+    try {
+      error = JSON.parse(text)
+    } catch {
+      error = text
+    }
+    const none = async () => null
+    return {
+      status: res.status,
+      headers: res.headers,
+      error,
+      next: none,
+      take: async () => [],
+      rest: async () => ({ events: [], ended: true }),
+      ended: true,
+      cancel: async () => undefined,
+    }
+  }
+  const reader = res.body.getReader()
+  const dec = new TextDecoder()
+  let buf = ''
+  const queue: any[] = []
+  let done = false
+  let reading: Promise<void> | null = null
+  const pump = () =>
+    (reading ??= reader.read().then(
+      ({ done: d, value }) => {
+        reading = null
+        if (d) {
+          done = true
+          return
+        }
+        buf += dec.decode(value, { stream: true })
+        for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+          const line = buf.slice(0, i).trim()
+          buf = buf.slice(i + 1)
+          if (line) queue.push(JSON.parse(line))
+        }
+      },
+      () => {
+        reading = null
+        done = true
+      },
+    ))
+  const next = async (timeoutMs = 3000) => {
+    const deadline = Date.now() + timeoutMs
+    while (queue.length === 0 && !done) {
+      const left = deadline - Date.now()
+      if (left <= 0) break
+      let t: ReturnType<typeof setTimeout> | null = null
+      await Promise.race([pump(), new Promise((r) => (t = setTimeout(r, left)))])
+      if (t !== null) clearTimeout(t)
+    }
+    return queue.length > 0 ? queue.shift() : null
+  }
+  return {
+    status: res.status,
+    headers: res.headers,
+    next,
+    async take(n, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs
+      const out: any[] = []
+      while (out.length < n) {
+        const ev = await next(Math.max(1, deadline - Date.now()))
+        if (ev === null) break
+        out.push(ev)
+      }
+      return out
+    },
+    async rest(timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs
+      const events: any[] = []
+      for (;;) {
+        const ev = await next(Math.max(1, deadline - Date.now()))
+        if (ev === null) return { events, ended: done }
+        events.push(ev)
+      }
+    },
+    get ended() {
+      return done && queue.length === 0
+    },
+    async cancel() {
+      await reader.cancel().catch(() => undefined)
+    },
+  }
+}

@@ -84,7 +84,8 @@ export class WatchHub extends DurableObject<Env> {
     const filter = filterFor(req)
     const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
     const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
-    const requested = fromScratch ? 0 : Number(req.resourceVersion)
+    // Without a resourceVersion and without initial events, a watch starts at the most recent state.
+    const requested = fromScratch ? (initial ? 0 : await this.log.currentRv()) : Number(req.resourceVersion)
     // Bring live delivery up to date first, so the replay below ends where the live stream continues.
     await this.deliver()
 
@@ -131,6 +132,8 @@ export class WatchHub extends DurableObject<Env> {
     }
     // With other watchers the cursor stays: they still need what lies between it and this joiner's position.
     this.cursor ??= from
+    // Persisted at once: if the hub is evicted before its first delivery, the next poke must resume from here.
+    await this.ctx.storage.put('cursor', this.cursor)
 
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]

@@ -12,6 +12,7 @@ import { statuses, fail, ok, type Result, type Status } from '../registry/status
 import type { ResourceDef } from '../registry/resource'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
+import { statusDefOf } from '../registry/status-subresource'
 import type { FieldValidation } from '../registry/decode'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import { apiVersionOf } from '../registry/resource'
@@ -33,6 +34,8 @@ export interface WriteOptions {
   dryRun?: boolean
   /** The manager recorded in managedFields (the fieldManager parameter, or derived from the User-Agent). */
   fieldManager?: string
+  /** Writes through a subresource (`status`) plan with that subresource's strategy (src/registry/status-subresource.ts). */
+  subresource?: string
   /** Creates only: the Idempotency-Key header, a creation token (see README). */
   idempotencyKey?: string
 }
@@ -66,7 +69,15 @@ function tokenConflict(token: string, seen: { resource: string; name: string; ui
   return s
 }
 
-const managerOf = (opts: WriteOptions): Manager | undefined => (opts.fieldManager ? { name: opts.fieldManager } : undefined)
+const managerOf = (opts: WriteOptions): Manager | undefined =>
+  opts.fieldManager ? { name: opts.fieldManager, ...(opts.subresource ? { subresource: opts.subresource } : {}) } : undefined
+
+/** The resource row a write plans with: the kind's own, or that of the subresource it goes through (none: 404). */
+function defFor(resource: string, subresource: string | undefined): ResourceDef | undefined {
+  const def = resourceByPlural(resource)
+  if (!def || subresource === undefined) return def
+  return subresource === 'status' ? statusDefOf(def) : undefined
+}
 
 export abstract class StoreHost extends DurableObject<Env> {
   protected readonly local: LocalStore
@@ -246,7 +257,7 @@ export abstract class StoreHost extends DurableObject<Env> {
   private pendingTokens = new Map<string, { resource: string; name: string; uid: string }>()
 
   async update(resource: string, name: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
-    const def = resourceByPlural(resource)
+    const def = defFor(resource, opts.subresource)
     if (!def) return fail(statuses.pathNotFound())
     return this.write(def, () => {
       const plan = planUpdate(def, this.strategyContext(), name, input, this.local.get(resource, name), managerOf(opts))
@@ -256,7 +267,7 @@ export abstract class StoreHost extends DurableObject<Env> {
 
   /** PATCH: applies the patch to the current object inside the write queue, then updates as a PUT would. */
   async patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>> {
-    const def = resourceByPlural(resource)
+    const def = defFor(resource, opts.subresource)
     if (!def) return fail(statuses.pathNotFound())
     let warnings: string[] = []
     const answer = await this.write(def, () => {
@@ -265,6 +276,8 @@ export abstract class StoreHost extends DurableObject<Env> {
         const applied = decodeApplied(def, body, opts.fieldValidation)
         if (!applied.ok) return { plan: applied }
         warnings = applied.value.warnings
+        // A subresource is never created by applying to it.
+        if (!current && opts.subresource) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
         if (!current) {
           const refused = this.admitCreateNow(def, name)
           if (refused) return { plan: fail(refused) }
@@ -339,7 +352,8 @@ export abstract class StoreHost extends DurableObject<Env> {
     const filter = filterFor(req)
     const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
     const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
-    const requested = fromScratch ? 0 : Number(req.resourceVersion)
+    // Without a resourceVersion and without initial events, a watch starts at the most recent state.
+    const requested = fromScratch ? (initial ? 0 : this.local.currentRv) : Number(req.resourceVersion)
 
     const older: LogEntry[] = []
     let tooOld: WatchEvent | null = null

@@ -19,29 +19,88 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 export const MAX_BODY_BYTES = 3 * 1024 * 1024
 
 export function parseBodyText(text: string, contentType: string, what: string): unknown {
+  let value: unknown
   if (contentType.includes('yaml')) {
     try {
-      return parseYaml(text, { uniqueKeys: false, maxAliasCount: 100 }) as unknown
+      value = parseYaml(text, { uniqueKeys: false, maxAliasCount: 100 }) as unknown
     } catch (e) {
       throw new StatusError(statuses.badRequest(`${what}: error converting YAML to JSON: ${(e as Error).message.split('\n')[0]}`))
     }
+  } else {
+    if (jsonDepthExceeds(text, MAX_DEPTH)) {
+      throw new StatusError(statuses.badRequest(`${what}: json: exceeded max depth of ${MAX_DEPTH}`))
+    }
+    try {
+      value = JSON.parse(text) as unknown
+    } catch (e) {
+      throw new StatusError(statuses.badRequest(`${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`))
+    }
   }
-  try {
-    return JSON.parse(text) as unknown
-  } catch (e) {
-    throw new StatusError(statuses.badRequest(`${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`))
-  }
+  const bad = checkTree(value)
+  if (bad) throw new StatusError(statuses.badRequest(`${what}: ${bad}`))
+  return value
 }
+
+/** Kubernetes objects are shallow; deeper bodies are refused before any recursive walk can overflow the stack. */
+export const MAX_DEPTH = 100
 
 /** Removes null-valued object keys, recursively: Go decodes null into a zero value, which is what absence means. */
 export function stripNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripNulls)
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = stripNulls(x)
+    for (const [k, x] of Object.entries(v)) {
+      if (x === null) continue
+      // defineProperty, not assignment: a "__proto__" key must stay a plain (unknown) field, not a prototype.
+      Object.defineProperty(out, k, { value: stripNulls(x), enumerable: true, writable: true, configurable: true })
+    }
     return out
   }
   return v
+}
+
+/**
+ * Checks, without recursion, that a parsed value is a tree (YAML aliases can make cycles) no deeper than MAX_DEPTH.
+ * Returns an error message or null.
+ */
+export function checkTree(root: unknown): string | null {
+  // Iterative depth-first walk with explicit exit markers: a node on the current path seen again is a cycle, while
+  // a node shared by two branches (a YAML alias used twice) is fine.
+  const stack: { v: unknown; depth: number; exit: boolean }[] = [{ v: root, depth: 1, exit: false }]
+  const onPath = new Set<unknown>()
+  let seen = 0
+  while (stack.length > 0) {
+    const { v, depth, exit } = stack.pop()!
+    if (exit) {
+      onPath.delete(v)
+      continue
+    }
+    if (!v || typeof v !== 'object') continue
+    if (depth > MAX_DEPTH) return `the object is nested deeper than ${MAX_DEPTH} levels`
+    if (onPath.has(v)) return 'the document refers to itself (recursive alias)'
+    if (++seen > 1_000_000) return 'the document has too many nodes'
+    onPath.add(v)
+    stack.push({ v, depth, exit: true })
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push({ v: child, depth: depth + 1, exit: false })
+  }
+  return null
+}
+
+/** Nesting depth of JSON text (outside strings), without parsing: refuses pathological bodies cheaply. */
+function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
 }
 
 /** Formats a zod path like a kube field path: spec.containers[0].name */

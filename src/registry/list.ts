@@ -99,69 +99,72 @@ export async function listObjects(
     }
   }
 
-  const past = snapshot < source.currentRv ? await source.changedSince(snapshot, after) : new Map<string, PastState>()
-  const hint = req.labelSelector ? indexableRequirement(req.labelSelector) : null
-  // Past states are few (bounded by history); merge them, sorted, into the live scan.
-  const pastItems = [...past.entries()]
-    .filter(([, p]) => p.atSnapshot !== null)
-    .map(([key, p]) => ({ key, object: p.atSnapshot! }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-  let pi = 0
-
-  const matches = (labels: Record<string, string>, load: () => KubeObject): KubeObject | null => {
-    if (req.labelSelector && !req.labelSelector.matches(labels)) return null
-    const obj = load()
-    if (req.fieldSelector && !req.fieldSelector.matches(strategy.selectableFields(obj))) return null
-    return obj
+  // A source whose snapshot rv and scan are separate reads (D1) can see rows newer than the snapshot even when
+  // nothing seemed to change; the first such row makes us load the past states and list again.
+  let past = snapshot < source.currentRv ? await source.changedSince(snapshot, after) : null
+  for (;;) {
+    const result = await scanOnce(past ?? new Map<string, PastState>(), past !== null)
+    if (result !== 'needs-past') return finish(result, past ?? new Map<string, PastState>())
+    past = await source.changedSince(snapshot, after)
   }
 
-  const items: KubeObject[] = []
-  const keys: string[] = []
-  let more = false
-  let cursor = after
-  let exhausted = false
-  const want = limit === undefined ? Infinity : limit + 1
-  outer: while (!exhausted) {
-    const chunk = await source.scan(cursor, CHUNK, hint)
-    if (chunk.length < CHUNK) exhausted = true
-    const chunkEnd = exhausted ? null : chunk[chunk.length - 1]!.key
-    for (const it of chunk) {
-      // Past states that sort before this live row come first.
-      while (pi < pastItems.length && pastItems[pi]!.key < it.key) {
+  async function scanOnce(past: Map<string, PastState>, pastLoaded: boolean): Promise<{ items: KubeObject[]; keys: string[]; more: boolean } | 'needs-past'> {
+    const hint = req.labelSelector ? indexableRequirement(req.labelSelector) : null
+    // Past states are few (bounded by history); merge them, sorted, into the live scan.
+    const pastItems = [...past.entries()]
+      .filter(([, p]) => p.atSnapshot !== null)
+      .map(([key, p]) => ({ key, object: p.atSnapshot! }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    let pi = 0
+    const items: KubeObject[] = []
+    const keys: string[] = []
+    let more = false
+    let cursor = after
+    let exhausted = false
+    const want = limit === undefined ? Infinity : limit + 1
+    const take = (key: string, labels: Record<string, string>, load: () => KubeObject): boolean => {
+      if (req.labelSelector && !req.labelSelector.matches(labels)) return true
+      const obj = load()
+      if (req.fieldSelector && !req.fieldSelector.matches(strategy.selectableFields(obj))) return true
+      if (items.length + 1 === want) {
+        more = true
+        return false
+      }
+      items.push(obj)
+      keys.push(key)
+      return true
+    }
+    const emitPast = () => {
+      const p = pastItems[pi++]!
+      return take(p.key, (p.object.metadata.labels ?? {}) as Record<string, string>, () => p.object)
+    }
+    outer: while (!exhausted) {
+      const chunk = await source.scan(cursor, CHUNK, hint)
+      if (chunk.length < CHUNK) exhausted = true
+      const chunkEnd = exhausted ? null : chunk[chunk.length - 1]!.key
+      for (const it of chunk) {
+        // Past states that sort before this live row come first.
+        while (pi < pastItems.length && pastItems[pi]!.key < it.key) {
+          if (!emitPast()) break outer
+        }
+        cursor = it.key
+        if (past.has(it.key)) continue // changed after the snapshot: its past state stands in for it
+        if (it.rv > snapshot) {
+          if (!pastLoaded) return 'needs-past'
+          continue // created after the snapshot (its history is gone only if compacted meanwhile)
+        }
+        if (!take(it.key, it.labels, it.load)) break outer
+      }
+      // Past states up to the end of this chunk (or all of them, once the scan is exhausted).
+      while (pi < pastItems.length && (chunkEnd === null || pastItems[pi]!.key <= chunkEnd)) {
         if (!emitPast()) break outer
       }
-      cursor = it.key
-      if (past.has(it.key)) continue // changed after the snapshot: its past state stands in for it
-      if (it.rv > snapshot) continue
-      const obj = matches(it.labels, it.load)
-      if (obj) {
-        if (items.length + 1 === want) {
-          more = true
-          break outer
-        }
-        items.push(obj)
-        keys.push(it.key)
-      }
     }
-    // Past states up to the end of this chunk (or all of them, once the scan is exhausted).
-    while (pi < pastItems.length && (chunkEnd === null || pastItems[pi]!.key <= chunkEnd)) {
-      if (!emitPast()) break outer
-    }
+    return { items, keys, more }
   }
 
-  function emitPast(): boolean {
-    const p = pastItems[pi++]!
-    const obj = matches((p.object.metadata.labels ?? {}) as Record<string, string>, () => p.object)
-    if (!obj) return true
-    if (items.length + 1 === want) {
-      more = true
-      return false
-    }
-    items.push(obj)
-    keys.push(p.key)
-    return true
-  }
-
+  async function finish(r: { items: KubeObject[]; keys: string[]; more: boolean }, past: Map<string, PastState>): Promise<Result<ListPage>> {
+    const { items, keys, more } = r
   const page: ListPage = { items, resourceVersion: snapshot }
   if (more && keys.length > 0) {
     const last = keys[keys.length - 1]!
@@ -178,4 +181,5 @@ export async function listObjects(
     }
   }
   return ok(page)
+  }
 }
