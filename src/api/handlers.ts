@@ -9,8 +9,8 @@ import { listObjects } from '../registry/list'
 import { parseLabelSelector } from '../registry/label-selector'
 import { parseFieldSelector } from '../registry/field-selector'
 import { D1Log } from '../log/d1-log'
-import { decodeObject } from '../registry/decode'
-import { readBodyText, objectContentType, mediaType } from './body'
+import { checkShape, decodeObject, handlingPrefix } from '../registry/decode'
+import { readBodyText, readObjectBody, mediaType } from './body'
 import { dryRun, fieldManager, fieldValidation, listOptions, type ListOptions } from './query'
 import { addWarnings, json, statusResponse } from './respond'
 import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
@@ -93,9 +93,10 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
 }
 
 async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
-  const contentType = objectContentType(c)
-  const text = await readBodyText(c)
-  const decoded = decodeObject<KubeObject>(def.schema, text, contentType, def.kind, apiVersionOf(def), fieldValidation(c))
+  const validation = fieldValidation(c)
+  const prefix = handlingPrefix(def.kind, apiVersionOf(def))
+  const body = await readObjectBody(c, prefix)
+  const decoded = checkShape<KubeObject>(def.schema, body.raw, prefix, validation, body.text)
   addWarnings(c, decoded.warnings)
   const obj = decoded.value
   obj.metadata ??= {}
@@ -115,10 +116,11 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   return renderObject(c, def, answer.object, 201)
 }
 
-export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string) {
+/** PUT on an item, or on its subresource (`status`) when `subresource` is given. */
+export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun, fieldManager: fieldManager(c) })))
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun, fieldManager: fieldManager(c), subresource })))
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
 
@@ -135,7 +137,8 @@ const ACCEPTED_PATCH_TYPES = [
   'application/strategic-merge-patch+json',
 ]
 
-export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: string) {
+/** PATCH on an item, or on its subresource (`status`) when `subresource` is given. */
+export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
   const type = PATCH_TYPES[mediaType(c)]
   if (!type) throw new StatusError(statuses.unsupportedMediaType(ACCEPTED_PATCH_TYPES))
   const manager = fieldManager(c)
@@ -159,6 +162,7 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
         dryRun: isDryRun,
         fieldValidation: validation,
         fieldManager: manager,
+        subresource,
         force: force === 'true' || force === '1',
       }),
     ),

@@ -5,8 +5,8 @@ import { statuses, StatusError, type Result } from '../registry/status'
 import { fieldError } from '../registry/field-errors'
 import type { KubeObject } from '../schema/meta'
 import { DeleteOptions } from '../schema/meta'
-import { checkShape, handlingPrefix, parseBodyText } from '../registry/decode'
-import { readBodyText, mediaType } from './body'
+import { checkShape, handlingPrefix } from '../registry/decode'
+import { readObjectBody } from './body'
 import { json, statusResponse } from './respond'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
@@ -41,11 +41,9 @@ function unwrap<T>(r: Result<T>): T {
 }
 
 async function decodeSmall<T>(c: Ctx, schema: z.ZodType, kind: string, version: string): Promise<T> {
-  const text = await readBodyText(c)
   const prefix = handlingPrefix(kind, version)
-  const raw = parseBodyText(text, mediaType(c).includes('yaml') ? 'application/yaml' : 'application/json', prefix)
-  if (!raw || typeof raw !== 'object') throw new StatusError(statuses.badRequest(`${prefix}: the body must be an object`))
-  return checkShape<T>(schema, raw, prefix, 'Ignore', null).value
+  const body = await readObjectBody(c, prefix)
+  return checkShape<T>(schema, body.raw, prefix, 'Ignore', null).value
 }
 
 async function bindPod(c: Ctx, name: string) {
