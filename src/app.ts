@@ -7,6 +7,8 @@ import { serveVersion } from './api/version'
 import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
 import { registerResourceRoutes } from './api/routes'
 import { registerPodSubresources } from './api/pod-subresources'
+import { registerScaleRoutes } from './api/scale'
+import { registerV1beta1 } from './api/v1beta1/routes'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -30,6 +32,8 @@ export function buildApp() {
   app.get('/livez', (c) => c.text('ok'))
   app.get('/readyz', (c) => c.text('ok'))
   registerPodSubresources(app)
+  registerScaleRoutes(app)
+  registerV1beta1(app)
   registerResourceRoutes(app)
   return app
 }

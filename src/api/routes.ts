@@ -35,6 +35,16 @@ function bind(app: App, def: ResourceDef) {
   if (has('delete')) app.delete(item, (c) => handleDelete(c, def, ns(c), c.req.param('name')!))
   app.all(item, methodNotAllowed)
 
+  // Subresources served generically: /status reads the object and writes only its status (and labels, annotations).
+  for (const sub of def.subresources ?? []) {
+    if (sub.name !== 'status') continue
+    const path = `${item}/status`
+    app.get(path, (c) => handleGet(c, def, ns(c), c.req.param('name')!))
+    if (sub.verbs.includes('update')) app.put(path, (c) => handleUpdate(c, def, ns(c), c.req.param('name')!, 'status'))
+    if (sub.verbs.includes('patch')) app.patch(path, (c) => handlePatch(c, def, ns(c), c.req.param('name')!, 'status'))
+    app.all(path, methodNotAllowed)
+  }
+
   if (def.namespaced) {
     app.get(`/api/v1/${def.plural}`, (c) => handleList(c, def, null))
     app.all(`/api/v1/${def.plural}`, methodNotAllowed)

@@ -11,15 +11,21 @@ import type { NamespacePhase } from '../namespace/namespace-object'
 import { Scheduling, type NodeFacts, type ScheduleRequest } from './scheduling'
 import { parseVirtualNodes, virtualNode } from '../registry/virtual-nodes'
 import type { ScheduleResult } from '../registry/scheduling'
+import { ServiceAllocationHost } from './allocators/service-allocation-host'
+import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
+import type { RepairResult } from './allocators/service-allocators'
 
 const TERMINATION_RETRY_MS = 1000
 
 export class ClusterObject extends StoreHost {
   private readonly scheduling: Scheduling
+  /** Service cluster IPs and node ports (src/cluster/allocators/). */
+  private readonly services: ServiceAllocationHost
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.scheduling = new Scheduling(ctx.storage.sql, this.local, env)
+    this.services = new ServiceAllocationHost(ctx, env, this.log, this.local)
   }
 
   protected get scope(): string {
@@ -29,6 +35,8 @@ export class ClusterObject extends StoreHost {
   protected override async start(): Promise<void> {
     await super.start()
     await this.bootstrap()
+    // The `kubernetes` service is created from the alarm: its namespace object calls back into this one.
+    await this.services.start()
   }
 
   private async bootstrap() {
@@ -91,6 +99,28 @@ export class ClusterObject extends StoreHost {
     return this.scheduling.nodeFacts(name)
   }
 
+  // ---- service IPs and node ports, for namespace objects ------------------------------------------------------
+
+  /** Reserves a service's cluster IPs and node ports for `owner` (`ns/name/uid`), all or none; dry runs only check. */
+  async reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer> {
+    return this.services.reserve(owner, request, dryRun)
+  }
+
+  /** Frees what `owner` holds of `what` (everything it holds when null). */
+  async release(owner: string, what: Allocated | null): Promise<Allocated> {
+    return this.services.release(owner, what)
+  }
+
+  /** The allocation table, for tests and operators. */
+  async allocations(): Promise<AllocationRow[]> {
+    return this.services.rows()
+  }
+
+  /** Runs the allocation repair pass now (tests, operators); graceMs protects reservations younger than it. */
+  async repairAllocations(graceMs?: number): Promise<RepairResult> {
+    return this.services.repair(graceMs)
+  }
+
   protected async admitCreate(): Promise<Status | null> {
     return null
   }
@@ -130,10 +160,14 @@ export class ClusterObject extends StoreHost {
 
   protected override nextAlarmAt(): number | null {
     const pending = JSON.parse(this.local.getState('terminating') ?? '[]') as string[]
-    return pending.length > 0 ? Date.now() + TERMINATION_RETRY_MS : null
+    const terminating = pending.length > 0 ? Date.now() + TERMINATION_RETRY_MS : null
+    const services = this.services.nextAlarmAt()
+    if (terminating === null || services === null) return terminating ?? services
+    return Math.min(terminating, services)
   }
 
-  protected override async onAlarm(): Promise<void> {
+  protected override async onAlarm(now: number): Promise<void> {
+    await this.services.onAlarm(now)
     const pending = JSON.parse(this.local.getState('terminating') ?? '[]') as string[]
     if (pending.length === 0) return
     const def = resourceByPlural('namespaces')!

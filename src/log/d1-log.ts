@@ -157,6 +157,15 @@ export class D1Log {
     return results.map((r) => ({ resource: r.resource, name: r.name, rv: r.rv, object: materialize(r.object, r.rv) }))
   }
 
+  /** Every current object of one resource across the cluster (the service allocators' repair pass reads services). */
+  async objectsOf(resource: string): Promise<{ ns: string; name: string; object: KubeObject }[]> {
+    const { results } = await this.db
+      .prepare('SELECT ns, name, rv, object FROM objects WHERE resource = ?')
+      .bind(resource)
+      .all<{ ns: string; name: string; rv: number; object: string }>()
+    return results.map((r) => ({ ns: r.ns, name: r.name, object: materialize(r.object, r.rv) }))
+  }
+
   /**
    * Drops change-log entries so that at most `retain` remain behind the newest, at most `step` per call (small
    * deletes keep each D1 call short). Returns the new compaction floor.

@@ -12,7 +12,12 @@ import { KubeletController } from './kubelet-controller'
 import { PodLogStore } from './pod-log-store'
 import { LogFollowers } from './log-followers'
 import { GarbageCollector } from './garbage-collector'
+import { ReplicationManager } from './replication-controller'
 import { podLogRequest, type PodLogOptions } from './pod-logs'
+import { endpointsController } from './endpoints-controller'
+import { beginServiceChange, releaseCommitted, type AllocatorStub } from './service-allocation'
+import type { Change } from '../registry/store'
+import type { LogEntry } from '../log/d1-log'
 
 export type NamespacePhase = 'Active' | 'Terminating'
 
@@ -28,6 +33,8 @@ export class NamespaceObject extends StoreHost {
   private readonly followers: LogFollowers
   private readonly scheduler = new SchedulerController()
   private readonly gc = new GarbageCollector()
+  // A terminating namespace gets no new pods from its replication controllers.
+  private readonly replication = new ReplicationManager({ canCreate: () => this.phase === 'Active' })
   private readonly kubelet: KubeletController
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -45,7 +52,24 @@ export class NamespaceObject extends StoreHost {
   }
 
   protected override controllers(): readonly Controller[] {
-    return [this.scheduler, this.kubelet, this.gc]
+    return [this.scheduler, this.kubelet, this.gc, endpointsController, this.replication]
+  }
+
+  /** The cluster object's service IP and node port allocators. */
+  private get allocators(): AllocatorStub {
+    return this.env.CLUSTER.getByName('cluster')
+  }
+
+  /** Services reserve their cluster IPs and node ports before they commit (released again if they do not). */
+  protected override async beginChange(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }> {
+    if (def.plural === 'services') return beginServiceChange(this.allocators, change, dryRun)
+    return super.beginChange(def, change, dryRun)
+  }
+
+  /** After a commit, and before the writes are answered: free what deleted or changed services gave up. */
+  protected override async applied(entries: LogEntry[]): Promise<void> {
+    await super.applied(entries)
+    if (entries.some((e) => e.resource === 'services')) await releaseCommitted(this.allocators, entries)
   }
 
   protected override async start(): Promise<void> {

@@ -5,6 +5,16 @@ import type { KubeObject } from '../schema/meta'
 
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch'
 
+/** A subresource a kind serves under its item path (`status`: get, update, patch), as discovery lists it. */
+export interface SubresourceDef {
+  name: string
+  /** The kind its requests and answers carry. */
+  kind: string
+  group?: string
+  version?: string
+  verbs: Verb[]
+}
+
 export interface ResourceDef<T extends KubeObject = KubeObject> {
   /** API group ('' for core) and version. */
   group: string
@@ -27,6 +37,8 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   returnDeletedObject: boolean
   /** A stable hash of the storage version, for discovery. */
   storageVersionHash?: string
+  /** Subresources served generically (only `status` so far: src/registry/status-subresource.ts). */
+  subresources?: SubresourceDef[]
 }
 
 export const apiVersionOf = (r: Pick<ResourceDef, 'group' | 'version'>) => (r.group ? `${r.group}/${r.version}` : r.version)

@@ -9,6 +9,13 @@ import { Node } from '../schema/node'
 import { nodeStrategy } from './strategies/node/node-strategy'
 import { eventStrategy } from './strategies/event'
 
+import { Service } from '../schema/service'
+import { Endpoints } from '../schema/endpoints'
+import { serviceStrategy } from './strategies/service/service-strategy'
+import { endpointsStrategy } from './strategies/endpoints'
+import { ReplicationController } from '../schema/replication-controller'
+import { replicationControllerStrategy } from './strategies/replication-controller'
+
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
 export const RESOURCES: ResourceDef[] = [
@@ -79,6 +86,63 @@ export const RESOURCES: ResourceDef[] = [
     home: 'namespace',
     returnDeletedObject: false,
     storageVersionHash: 'r2yiGXH7wu8=',
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Service',
+    listKind: 'ServiceList',
+    plural: 'services',
+    singular: 'service',
+    shortNames: ['svc'],
+    categories: ['all'],
+    namespaced: true,
+    verbs: [...ALL_VERBS],
+    schema: Service,
+    strategy: serviceStrategy as unknown as ResourceDef['strategy'],
+    home: 'namespace',
+    returnDeletedObject: true,
+    storageVersionHash: '0/CO1lhkEBI=',
+    subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Endpoints',
+    listKind: 'EndpointsList',
+    plural: 'endpoints',
+    singular: 'endpoints',
+    shortNames: ['ep'],
+    categories: [],
+    namespaced: true,
+    verbs: [...ALL_VERBS],
+    schema: Endpoints,
+    strategy: endpointsStrategy as unknown as ResourceDef['strategy'],
+    home: 'namespace',
+    returnDeletedObject: false,
+    storageVersionHash: 'fWeeMqaN/OA=',
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ReplicationController',
+    listKind: 'ReplicationControllerList',
+    plural: 'replicationcontrollers',
+    singular: 'replicationcontroller',
+    shortNames: ['rc'],
+    categories: ['all'],
+    namespaced: true,
+    verbs: [...ALL_VERBS],
+    schema: ReplicationController,
+    strategy: replicationControllerStrategy as unknown as ResourceDef['strategy'],
+    home: 'namespace',
+    returnDeletedObject: false,
+    storageVersionHash: 'Jond2If31h0=',
+    // scale is served by src/api/scale.ts (an autoscaling/v1 view of spec.replicas), status generically.
+    subresources: [
+      { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
+      { name: 'status', kind: 'ReplicationController', verbs: ['get', 'patch', 'update'] },
+    ],
   },
 ]
 

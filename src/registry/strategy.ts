@@ -44,6 +44,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   prepareForUpdate(obj: T, old: T, ctx: StrategyContext): void
   /** ValidateUpdate returns every field error of an update, immutability included. */
   validateUpdate(obj: T, old: T): FieldError[]
+  /**
+   * Validation of a write through the /status subresource (after the status strategy kept everything but status,
+   * labels and annotations from the old object). Omitted: status writes are not checked beyond metadata.
+   */
+  validateStatusUpdate?(obj: T, old: T): FieldError[]
   /** The field-selector fields and their values for this object; their keys are the only fields a selector may name. */
   selectableFields(obj: T): Record<string, string>
   /** The names selectableFields returns, for rejecting unsupported field selectors before reading anything. */
