@@ -37,11 +37,12 @@ function bind(app: App, def: ResourceDef) {
 
   // Subresources served generically: /status reads the object and writes only its status (and labels, annotations).
   for (const sub of def.subresources ?? []) {
-    if (sub.name !== 'status') continue
-    const path = `${item}/status`
+    // Only these planned-with-another-strategy subresources are generic; the others have their own routes.
+    if (sub.name !== 'status' && sub.name !== 'ephemeralcontainers') continue
+    const path = `${item}/${sub.name}`
     app.get(path, (c) => handleGet(c, def, ns(c), c.req.param('name')!))
-    if (sub.verbs.includes('update')) app.put(path, (c) => handleUpdate(c, def, ns(c), c.req.param('name')!, 'status'))
-    if (sub.verbs.includes('patch')) app.patch(path, (c) => handlePatch(c, def, ns(c), c.req.param('name')!, 'status'))
+    if (sub.verbs.includes('update')) app.put(path, (c) => handleUpdate(c, def, ns(c), c.req.param('name')!, sub.name))
+    if (sub.verbs.includes('patch')) app.patch(path, (c) => handlePatch(c, def, ns(c), c.req.param('name')!, sub.name))
     app.all(path, methodNotAllowed)
   }
 

@@ -13,6 +13,7 @@ import type { ResourceDef } from '../registry/resource'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
+import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import type { FieldValidation } from '../registry/decode'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import { apiVersionOf } from '../registry/resource'
@@ -76,7 +77,9 @@ const managerOf = (opts: WriteOptions): Manager | undefined =>
 function defFor(resource: string, subresource: string | undefined): ResourceDef | undefined {
   const def = resourceByPlural(resource)
   if (!def || subresource === undefined) return def
-  return subresource === 'status' ? statusDefOf(def) : undefined
+  if (subresource === 'status') return statusDefOf(def)
+  if (subresource === 'ephemeralcontainers') return ephemeralDefOf(def)
+  return undefined
 }
 
 export abstract class StoreHost extends DurableObject<Env> {

@@ -2,7 +2,7 @@
 import type { Strategy } from '../../strategy'
 import { nameIsDNSSubdomain } from '../../validation/names'
 import { applyPodDefaults, podQOS } from './pod-defaults'
-import { validatePod, validatePodUpdate } from './pod-validation'
+import { validatePod, validatePodStatusUpdate, validatePodUpdate } from './pod-validation'
 import { POD_FIELDS, podSelectableFields } from './pod-fields'
 import { podTable } from './pod-table'
 import type { PodObject } from './pod-types'
@@ -20,6 +20,7 @@ export const podStrategy: Strategy<PodObject> = {
     pod.status = old.status
   },
   validateUpdate: validatePodUpdate,
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: podSelectableFields,
   fieldSelectorNames: POD_FIELDS,
   allowUnconditionalUpdate: true,
