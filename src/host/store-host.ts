@@ -58,6 +58,8 @@ export interface WriteAnswer {
 }
 
 const CATCH_UP_PAGE = 1000
+/** How often (in resourceVersions) a host checks whether the D1 change log needs compacting. */
+const COMPACT_EVERY = 1000
 
 /** The answer to a repeated creation token: AlreadyExists pointing at what the first create made. */
 function tokenConflict(token: string, seen: { resource: string; name: string; uid: string }, scope: string): Status {
@@ -144,6 +146,7 @@ export abstract class StoreHost extends DurableObject<Env> {
     }
     this.pendingExpiry.clear()
     this.watchers.broadcast(entries, this.local.currentRv)
+    this.maybeCompact(entries[entries.length - 1]?.rv ?? 0)
     // The cluster-wide watch hub reads the D1 log in order; tell it there is more (it ignores this when idle).
     this.env.WATCH_HUB.getByName('hub')
       .poke()
@@ -153,6 +156,21 @@ export abstract class StoreHost extends DurableObject<Env> {
     for (const c of this.controllers()) {
       c.onCommitted?.(entries, this.controllerHost)?.catch((e: unknown) => console.error(`controller ${c.name} failed`, e))
     }
+  }
+
+  private lastCompactionCheck = 0
+
+  /**
+   * Keeps the D1 change log bounded (CHANGE_LOG_RETAIN entries). Whichever host's commit crosses the next
+   * thousand triggers a small compaction step, off the write path; history below the floor then answers 410.
+   */
+  private maybeCompact(rv: number) {
+    const bucket = Math.floor(rv / COMPACT_EVERY)
+    if (bucket <= this.lastCompactionCheck) return
+    this.lastCompactionCheck = bucket
+    const retain = Number(this.env.CHANGE_LOG_RETAIN ?? '100000')
+    if (!Number.isFinite(retain) || retain <= 0 || rv <= retain) return
+    this.log.compact(retain).catch((e: unknown) => console.error('change-log compaction failed', e))
   }
 
   /** The controllers this host runs (none by default). */
