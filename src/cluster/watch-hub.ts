@@ -3,7 +3,7 @@
 // poke it after each commit; with no watchers a poke costs nothing, and idle watchers hibernate.
 import { DurableObject } from 'cloudflare:workers'
 import { D1Log, type LogEntry } from '../log/d1-log'
-import { Watchers, filterFor, watchRequest } from '../host/watchers'
+import { Watchers, closeQuietly, watchStart } from '../host/watchers'
 import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf } from '../registry/resource'
 import { statuses } from '../registry/status'
@@ -70,22 +70,13 @@ export class WatchHub extends DurableObject<Env> {
   override async webSocketMessage(): Promise<void> {}
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, 'closed')
-    } catch {
-      // already closed
-    }
+    closeQuietly(ws, code)
   }
 
   private async join(url: URL): Promise<Response> {
-    const req = watchRequest(url)
-    const def = resourceByPlural(req.resource)
-    if (!def) return Response.json(statuses.pathNotFound(), { status: 404 })
-    const filter = filterFor(req)
-    const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
-    const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
-    // Without a resourceVersion and without initial events, a watch starts at the most recent state.
-    const requested = fromScratch ? (initial ? 0 : await this.log.currentRv()) : Number(req.resourceVersion)
+    const start = await watchStart(url, () => this.log.currentRv())
+    if (!start) return Response.json(statuses.pathNotFound(), { status: 404 })
+    const { req, def, filter, fromScratch, initial, requested } = start
     // Bring live delivery up to date first, so the replay below ends where the live stream continues.
     await this.deliver()
 

@@ -17,7 +17,7 @@ import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import type { FieldValidation } from '../registry/decode'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import { apiVersionOf } from '../registry/resource'
-import { Watchers, filterFor, watchRequest } from './watchers'
+import { Watchers, closeQuietly, watchStart } from './watchers'
 import type { Controller, ControllerHost } from './controller'
 import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
 
@@ -353,11 +353,7 @@ export abstract class StoreHost extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, 'closed')
-    } catch {
-      // already closed
-    }
+    closeQuietly(ws, code)
   }
 
   /**
@@ -367,14 +363,9 @@ export abstract class StoreHost extends DurableObject<Env> {
    * nothing yields, so no commit can slip between the replay and the live events.
    */
   protected async openWatch(url: URL): Promise<Response> {
-    const req = watchRequest(url)
-    const def = resourceByPlural(req.resource)
-    if (!def) return Response.json(statuses.pathNotFound(), { status: 404 })
-    const filter = filterFor(req)
-    const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
-    const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
-    // Without a resourceVersion and without initial events, a watch starts at the most recent state.
-    const requested = fromScratch ? (initial ? 0 : this.local.currentRv) : Number(req.resourceVersion)
+    const start = await watchStart(url, () => this.local.currentRv)
+    if (!start) return Response.json(statuses.pathNotFound(), { status: 404 })
+    const { req, def, filter, fromScratch, initial, requested } = start
 
     const older: LogEntry[] = []
     let tooOld: WatchEvent | null = null

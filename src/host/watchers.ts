@@ -135,3 +135,36 @@ export function watchRequest(url: URL) {
     sendInitialEvents: initial === 'true' ? true : initial === 'false' ? false : undefined,
   }
 }
+
+/** Where a watch starts, as kube defines it, and what it watches; null when the resource is not served. */
+export interface WatchStart {
+  req: ReturnType<typeof watchRequest>
+  def: NonNullable<ReturnType<typeof resourceByPlural>>
+  filter: WatchFilter
+  /** No resourceVersion, or "0". */
+  fromScratch: boolean
+  /** Synthetic ADDED events for the current state come first. */
+  initial: boolean
+  /** Changes after this resourceVersion are replayed (when not initial). */
+  requested: number
+}
+
+export async function watchStart(url: URL, currentRv: () => number | Promise<number>): Promise<WatchStart | null> {
+  const req = watchRequest(url)
+  const def = resourceByPlural(req.resource)
+  if (!def) return null
+  const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
+  const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
+  // Without a resourceVersion and without initial events, a watch starts at the most recent state.
+  const requested = fromScratch ? (initial ? 0 : await currentRv()) : Number(req.resourceVersion)
+  return { req, def, filter: filterFor(req), fromScratch, initial, requested }
+}
+
+/** The peer closed: complete the close handshake (a no-op when the runtime already did). */
+export function closeQuietly(ws: WebSocket, code: number) {
+  try {
+    ws.close(code === 1005 || code === 1006 ? 1000 : code, 'closed')
+  } catch {
+    // already closed
+  }
+}

@@ -5,16 +5,9 @@ import type { KubeObject } from '../schema/meta'
 import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'
 import { encodeStored as encode, materialize } from '../registry/stored-json'
 
-/** A committed change as read back from the log. */
-export interface LogEntry {
+/** A committed change as read back from the log: the change with the resourceVersion D1 gave it. */
+export interface LogEntry extends Change {
   rv: number
-  type: Change['type']
-  resource: string
-  namespace: string
-  name: string
-  object: KubeObject
-  prev: KubeObject | null
-  prevRv: number | null
 }
 
 interface ChangeRow {

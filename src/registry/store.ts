@@ -55,12 +55,10 @@ export function planCreate(
   exists: (name: string) => boolean,
   manager?: Manager,
 ): Result<Change> {
-  const obj = clone(input)
-  obj.apiVersion = apiVersionOf(def)
-  obj.kind = def.kind
-  const meta = (obj.metadata ??= {})
-  const bad = checkNamespace(def, ctx, obj)
-  if (bad) return fail(bad)
+  const incoming = intake(def, ctx, input)
+  if (!incoming.ok) return incoming
+  const obj = incoming.value
+  const meta = obj.metadata
   if (meta.resourceVersion) {
     return fail(
       statuses.invalid(def.kind, meta.name ?? '', [fieldError.invalid('metadata.resourceVersion', meta.resourceVersion, 'must be empty')]),
@@ -110,12 +108,10 @@ export function planUpdate(
   manager?: Manager,
 ): Result<UpdatePlan> {
   const res = resourceOf(def)
-  const obj = clone(input)
-  obj.apiVersion = apiVersionOf(def)
-  obj.kind = def.kind
-  const meta = (obj.metadata ??= {})
-  const bad = checkNamespace(def, ctx, obj)
-  if (bad) return fail(bad)
+  const incoming = intake(def, ctx, input)
+  if (!incoming.ok) return incoming
+  const obj = incoming.value
+  const meta = obj.metadata
   if (meta.name && meta.name !== name) {
     return fail(statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`))
   }
@@ -302,6 +298,16 @@ export function planApply(
   }
   const updated = planUpdate(def, ctx, name, outcome.object, current, { name: manager, keep: true })
   return updated.ok ? ok({ ...updated.value, created: false }) : updated
+}
+
+/** A copy of a request's object with the kind's apiVersion and kind, metadata present, the namespace checked. */
+function intake(def: ResourceDef, ctx: StrategyContext, input: KubeObject): Result<KubeObject> {
+  const obj = clone(input)
+  obj.apiVersion = apiVersionOf(def)
+  obj.kind = def.kind
+  obj.metadata ??= {}
+  const bad = checkNamespace(def, ctx, obj)
+  return bad ? fail(bad) : ok(obj)
 }
 
 function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {
