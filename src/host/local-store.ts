@@ -24,6 +24,10 @@ CREATE TABLE IF NOT EXISTS expiries (
   resource TEXT NOT NULL, name TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (resource, name)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS owners (
+  owner_uid TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (owner_uid, resource, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS owners_by_dependent ON owners (resource, name);
 CREATE TABLE IF NOT EXISTS creation_tokens (
   token TEXT PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, uid TEXT NOT NULL, at INTEGER NOT NULL
 ) WITHOUT ROWID;
@@ -85,6 +89,11 @@ export class LocalStore {
       .map((r) => ({ rv: r.rv, object: materialize(r.object, r.rv) }))
   }
 
+  /** The objects naming `uid` in their ownerReferences (the garbage collector's index). */
+  dependents(uid: string): { resource: string; name: string }[] {
+    return this.sql.exec<{ resource: string; name: string }>('SELECT resource, name FROM owners WHERE owner_uid = ?', uid).toArray()
+  }
+
   exists(resource: string, name: string): boolean {
     return this.sql.exec('SELECT 1 FROM objects WHERE resource = ? AND name = ?', resource, name).toArray().length > 0
   }
@@ -118,6 +127,12 @@ export class LocalStore {
         )
         this.historyCount++
         this.sql.exec('DELETE FROM labels WHERE resource = ? AND name = ?', e.resource, e.name)
+        this.sql.exec('DELETE FROM owners WHERE resource = ? AND name = ?', e.resource, e.name)
+        if (e.type !== 'DELETED') {
+          for (const ref of e.object.metadata.ownerReferences ?? []) {
+            this.sql.exec('INSERT INTO owners (owner_uid, resource, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', ref.uid, e.resource, e.name)
+          }
+        }
         if (e.type === 'DELETED') {
           this.sql.exec('DELETE FROM objects WHERE resource = ? AND name = ?', e.resource, e.name)
           this.sql.exec('DELETE FROM expiries WHERE resource = ? AND name = ?', e.resource, e.name)
@@ -146,7 +161,7 @@ export class LocalStore {
   /** Replaces everything with a full copy (used when this object fell behind the compacted D1 log). */
   reset(objects: { resource: string; name: string; rv: number; object: KubeObject }[], atRv: number) {
     this.storage.transactionSync(() => {
-      this.sql.exec('DELETE FROM objects; DELETE FROM labels; DELETE FROM history;')
+      this.sql.exec('DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM owners;')
       for (const o of objects) {
         const labels = (o.object.metadata.labels ?? {}) as Record<string, string>
         this.sql.exec(
@@ -159,6 +174,9 @@ export class LocalStore {
         )
         for (const [k, v] of Object.entries(labels)) {
           this.sql.exec('INSERT INTO labels (resource, key, value, name) VALUES (?, ?, ?, ?)', o.resource, k, v, o.name)
+        }
+        for (const ref of o.object.metadata.ownerReferences ?? []) {
+          this.sql.exec('INSERT INTO owners (owner_uid, resource, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', ref.uid, o.resource, o.name)
         }
       }
       this.appliedRv = atRv

@@ -184,6 +184,7 @@ export abstract class StoreHost extends DurableObject<Env> {
       env: this.env,
       get: (resource, name) => this.local.get(resource, name),
       all: (resource) => this.local.all(resource),
+      dependents: (uid) => this.local.dependents(uid),
       write: (resource, name, plan) => this.internalWrite(resource, name, plan),
       wakeAt: async (at) => {
         const current = await this.ctx.storage.getAlarm()

@@ -37,8 +37,6 @@ export class GarbageCollector implements Controller {
   }
 
   async resync(host: ControllerHost): Promise<void> {
-    const live = new Set<string>()
-    for (const plural of dependentKinds()) for (const { object } of host.all(plural)) live.add(object.metadata.uid ?? '')
     for (const plural of dependentKinds()) {
       for (const { object } of host.all(plural)) {
         const fin = object.metadata.finalizers ?? []
@@ -47,7 +45,7 @@ export class GarbageCollector implements Controller {
         }
         // Owners that vanished while we were not looking (same-namespace owners only: we can see those).
         const refs = object.metadata.ownerReferences ?? []
-        if (refs.length > 0 && refs.every((r) => !live.has(r.uid) && isLocalKind(r.kind))) {
+        if (refs.length > 0 && refs.every((r) => isLocalKind(r.kind) && !ownerExists(host, r))) {
           await this.remove(host, plural, object.metadata.name!)
         }
       }
@@ -61,10 +59,9 @@ export class GarbageCollector implements Controller {
     const uid = owner.object.metadata.uid ?? ''
     const fin = owner.object.metadata.finalizers ?? []
     if (fin.includes('orphan')) {
-      for (const plural of dependentKinds()) {
-        for (const { object } of host.all(plural)) {
-          if (!ownedBy(object, uid)) continue
-          await host.write(plural, object.metadata.name!, (cur) =>
+      for (const { resource: plural, name: depName } of host.dependents(uid)) {
+        {
+          await host.write(plural, depName, (cur) =>
             cur && ownedBy(cur.object, uid)
               ? modified(cur, (o) => {
                   o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid)
@@ -79,12 +76,11 @@ export class GarbageCollector implements Controller {
     }
     if (fin.includes('foregroundDeletion')) {
       let remaining = 0
-      for (const plural of dependentKinds()) {
-        for (const { object } of host.all(plural)) {
-          if (!ownedBy(object, uid)) continue
-          remaining++
-          if (!object.metadata.deletionTimestamp) await this.remove(host, plural, object.metadata.name!, 'Foreground')
-        }
+      for (const { resource: plural, name: depName } of host.dependents(uid)) {
+        const dep = host.get(plural, depName)
+        if (!dep || !ownedBy(dep.object, uid)) continue
+        remaining++
+        if (!dep.object.metadata.deletionTimestamp) await this.remove(host, plural, depName, 'Foreground')
       }
       if (remaining === 0) await this.dropFinalizer(host, resource, name, uid, 'foregroundDeletion')
     }
@@ -93,23 +89,25 @@ export class GarbageCollector implements Controller {
   /** Background: dependents whose every owner is gone are deleted. */
   private async collectDependents(host: ControllerHost, uid: string) {
     if (!uid) return
-    const live = new Set<string>()
-    for (const plural of dependentKinds()) for (const { object } of host.all(plural)) live.add(object.metadata.uid ?? '')
-    for (const plural of dependentKinds()) {
-      for (const { object } of host.all(plural)) {
-        if (!ownedBy(object, uid)) continue
-        const others = (object.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid && (live.has(r.uid) || !isLocalKind(r.kind)))
-        if (others.length === 0) await this.remove(host, plural, object.metadata.name!)
-      }
+    for (const { resource: plural, name } of host.dependents(uid)) {
+      const dep = host.get(plural, name)
+      if (!dep || !ownedBy(dep.object, uid)) continue
+      // Other owners keep it alive: those elsewhere always, those here while they exist.
+      const others = (dep.object.metadata.ownerReferences ?? []).filter(
+        (r) => r.uid !== uid && (!isLocalKind(r.kind) || ownerExists(host, r)),
+      )
+      if (others.length === 0) await this.remove(host, plural, name)
     }
   }
 
   /** A dependent went: an owner waiting in foreground deletion may now be free to go. */
   private async checkForegroundOwners(host: ControllerHost, gone: KubeObject) {
     for (const ref of gone.metadata.ownerReferences ?? []) {
-      for (const plural of dependentKinds()) {
-        const owner = host.all(plural).find((s) => s.object.metadata.uid === ref.uid)
-        if (owner?.object.metadata.finalizers?.includes('foregroundDeletion')) await this.process(host, plural, owner.object.metadata.name!)
+      const def = RESOURCES.find((r) => r.kind === ref.kind && r.namespaced)
+      if (!def) continue
+      const owner = host.get(def.plural, ref.name)
+      if (owner && owner.object.metadata.uid === ref.uid && owner.object.metadata.finalizers?.includes('foregroundDeletion')) {
+        await this.process(host, def.plural, ref.name)
       }
     }
   }
@@ -136,6 +134,12 @@ export class GarbageCollector implements Controller {
       return change
     })
   }
+}
+
+/** Whether an owner of this kind and uid lives in this namespace. */
+function ownerExists(host: ControllerHost, ref: { uid: string; kind: string; name: string }): boolean {
+  const def = RESOURCES.find((r) => r.kind === ref.kind && r.namespaced)
+  return def !== undefined && host.get(def.plural, ref.name)?.object.metadata.uid === ref.uid
 }
 
 /** Still inside a grace period (a pod whose kubelet has not confirmed yet): the removal is the kubelet's. */

@@ -137,6 +137,8 @@ export class KubeletController implements Controller {
       const at = new Date()
       const written = await this.writeStatus(host, name, uid, (p) => (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp ? runningStatus(p, ips, at) : null)
       if (!written) return null
+      // Events are written together so group commit puts them in one D1 batch.
+      const events: Promise<unknown>[] = []
       for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
         const program = containerProgram(c.command, c.args)
         if (!program.exit) {
@@ -145,10 +147,13 @@ export class KubeletController implements Controller {
         }
         const path = `spec.${(pod.spec?.initContainers ?? []).includes(c) ? 'initContainers' : 'containers'}{${c.name}}`
         const pulled = c.imagePullPolicy === 'Always' ? `Successfully pulled image "${c.image}"` : `Container image "${c.image}" already present on machine`
-        await this.event(host, written.object, facts, 'Normal', 'Pulled', pulled, path)
-        await this.event(host, written.object, facts, 'Normal', 'Created', `Created container: ${c.name}`, path)
-        await this.event(host, written.object, facts, 'Normal', 'Started', `Started container ${c.name}`, path)
+        events.push(
+          this.event(host, written.object, facts, 'Normal', 'Pulled', pulled, path),
+          this.event(host, written.object, facts, 'Normal', 'Created', `Created container: ${c.name}`, path),
+          this.event(host, written.object, facts, 'Normal', 'Started', `Started container ${c.name}`, path),
+        )
       }
+      await Promise.all(events)
       return this.advance(host, written, facts, Date.now())
     }
 
