@@ -21,6 +21,8 @@ export interface ListMeta {
   'x-kubernetes-list-type'?: 'atomic' | 'map' | 'set'
   'x-kubernetes-list-map-keys'?: string[]
   'x-kubernetes-map-type'?: 'atomic' | 'granular'
+  /** The value the server defaults a field to; server-side apply keys list items by it when the key field is absent. */
+  default?: unknown
 }
 
 export interface Node {

@@ -235,7 +235,7 @@ export const ContainerPort = z
     name: z.string().optional().describe('Name services can refer to; unique within the pod'),
     hostPort: int32.optional().describe('Port opened on the node for this container port'),
     containerPort: int32.describe('Port the container listens on'),
-    protocol: Protocol.optional().describe('Protocol of the port; TCP by default'),
+    protocol: Protocol.optional().describe('Protocol of the port; TCP by default').meta({ default: 'TCP' }),
     hostIP: z.string().optional().describe('Node address the host port binds to'),
   })
   .describe('A port a container exposes')

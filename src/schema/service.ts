@@ -22,7 +22,7 @@ export const LoadBalancerIPMode = z.enum(['VIP', 'Proxy']).describe('How traffic
 export const ServicePort = z
   .strictObject({
     name: z.string().optional().describe('Name of the port, a DNS label unique within the service; required with more than one port'),
-    protocol: Protocol.optional().describe('IP protocol of the port; TCP by default'),
+    protocol: Protocol.optional().describe('IP protocol of the port; TCP by default').meta({ default: 'TCP' }),
     appProtocol: z.string().optional().describe('Application protocol, an IANA service name or a domain-prefixed name'),
     port: int32.describe('Port the service exposes'),
     targetPort: IntOrString.optional().describe('Number or name of the port on the pods; the value of port by default'),

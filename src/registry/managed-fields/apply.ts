@@ -6,7 +6,7 @@ import type { KubeObject } from '../../schema/meta'
 import { deepEqual, clone } from '../deep-equal'
 import { element, field, node, type Node } from '../schema-walk'
 import { rfc3339 } from '../time'
-import { describePath, fieldSetOf, itemKey, listKind, removeAt, splitPath, valueAt, type FieldSet } from './field-set'
+import { describePath, fieldSetOf, itemKey, listKind, removeAt, splitPath, valueAt, withKeyDefaults, type FieldSet } from './field-set'
 import { readOwners, sameOwner, writeOwners, type ManagedEntry } from './managers'
 
 export interface ApplyConflict {
@@ -30,6 +30,8 @@ export function serverSideApply(
   now: Date,
 ): ApplyOutcome {
   const appliedSet = fieldSetOf(applied, schema)
+  // Compared and merged with key fields at their defaults (a service port without protocol is the TCP one).
+  applied = withKeyDefaults(applied, node(schema)) as KubeObject
   const owners = readOwners(live)
   const base = live ? clone(live) : ({ metadata: {} } as KubeObject)
   const conflicts: ApplyConflict[] = []
@@ -115,8 +117,8 @@ function merge(live: unknown, applied: unknown, n: Node | null, root = false): u
     const out = [...live]
     for (const item of applied) {
       if (!isObj(item)) continue
-      const key = itemKey(item, lk.keys)
-      const idx = out.findIndex((x) => isObj(x) && itemKey(x, lk.keys) === key)
+      const key = itemKey(item, lk.keys, el)
+      const idx = out.findIndex((x) => isObj(x) && itemKey(x, lk.keys, el) === key)
       if (idx >= 0) out[idx] = merge(out[idx], item, el)
       else out.push(clone(item))
     }

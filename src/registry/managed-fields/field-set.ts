@@ -38,11 +38,46 @@ export function listKind(n: Node | null, value: unknown[]): { kind: 'map'; keys:
   return { kind: 'atomic' }
 }
 
-/** The `k:` segment of a keyed list item: its key fields as compact JSON, in key order. */
-export function itemKey(item: Record<string, unknown>, keys: string[]): string {
+/**
+ * The `k:` segment of a keyed list item: its key fields as compact JSON, in key order. A key field the item leaves
+ * out takes its schema default (`el` is the item schema), as structured-merge-diff does: an applied service port
+ * without a protocol is the stored port with protocol TCP.
+ */
+export function itemKey(item: Record<string, unknown>, keys: string[], el: Node | null = null): string {
   const k: Record<string, unknown> = {}
-  for (const key of keys) if (item[key] !== undefined) k[key] = item[key]
+  for (const key of keys) {
+    const v = item[key] ?? field(el, key)?.meta.default
+    if (v !== undefined) k[key] = v
+  }
   return `k:${JSON.stringify(k)}`
+}
+
+/**
+ * A copy of an applied configuration whose keyed list items carry every key field, absent ones at their schema
+ * default: what the live object is compared and merged with (ownership still follows what was actually applied).
+ */
+export function withKeyDefaults(v: Json, n: Node | null): Json {
+  if (Array.isArray(v)) {
+    const lk = listKind(n, v)
+    const el = element(n)
+    return v.map((item) => {
+      if (!isObj(item)) return item
+      const out = withKeyDefaults(item, el) as Record<string, unknown>
+      if (lk.kind === 'map') {
+        for (const key of lk.keys) {
+          const d = field(el, key)?.meta.default
+          if (out[key] === undefined && d !== undefined) out[key] = d
+        }
+      }
+      return out
+    })
+  }
+  if (isObj(v)) {
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) out[k] = withKeyDefaults(x, field(n, k))
+    return out
+  }
+  return v
 }
 
 /** Every field path the object sets. Non-leaf nodes that own their existence (map entries, list items) are included. */
@@ -79,7 +114,7 @@ function walk(v: Json, n: Node | null, path: string[], out: FieldSet, root = fal
       if (lk.kind === 'set') {
         out.add(joinPath([...path, `v:${JSON.stringify(item)}`]))
       } else if (isObj(item)) {
-        const seg = itemKey(item, lk.keys)
+        const seg = itemKey(item, lk.keys, el)
         out.add(joinPath([...path, seg]))
         walk(item, el, [...path, seg], out, false)
       }
