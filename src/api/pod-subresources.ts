@@ -155,7 +155,7 @@ async function streaming(c: Ctx, name: string, what: string) {
 export function registerPodSubresources(app: App) {
   const base = '/api/v1/namespaces/:namespace/pods/:name'
   app.post(`${base}/binding`, (c) => bindPod(c, c.req.param('name')!))
-  app.post('https://fd-gally.netlify.app/huggingface/api/v1/namespaces/:namespace/bindings', async (c) => {
+  app.post('/api/v1/namespaces/:namespace/bindings', async (c) => {
     const text = await c.req.raw.clone().text()
     let name = ''
     try {

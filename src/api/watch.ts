@@ -48,9 +48,15 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     const body = await upstream.text()
     return new Response(body, { status: upstream.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
   }
+  const table = wantsTable(c.req.header('accept'))
+  const websocketClient = c.req.header('upgrade')?.toLowerCase() === 'websocket'
+  if (websocketClient && !table && !opts.timeoutSeconds) {
+    // Nothing to transform and no deadline to keep: hand the host's socket to the client, so each event goes from
+    // the Durable Object to the client with no Worker code in between (about half the CPU per event).
+    return new Response(null, { status: 101, webSocket: source })
+  }
   source.accept()
 
-  const table = wantsTable(c.req.header('accept'))
   const include = table ? includeObjectOption(c.req.query('includeObject')) : 'Metadata'
   let first = true
   let lastRv: string | undefined = opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined
@@ -71,7 +77,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   const finalBookmark = () =>
     opts.allowWatchBookmarks && lastRv ? JSON.stringify(bookmark(def.kind, apiVersionOf(def), Number(lastRv))) : null
 
-  if (c.req.header('upgrade')?.toLowerCase() === 'websocket') {
+  if (websocketClient) {
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
     server.accept()

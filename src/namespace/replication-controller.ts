@@ -113,7 +113,8 @@ export class ReplicationManager implements Controller {
       try {
         do {
           this.again.delete(name)
-          await this.sync(host, name)
+          // A failed sync is logged, not thrown: the next trigger or wake-up tries again (alarms must not fail).
+          await this.sync(host, name).catch((e: unknown) => console.error(`replication manager: sync of ${name} failed`, e))
         } while (this.again.has(name))
       } finally {
         this.running.delete(name)
@@ -130,13 +131,15 @@ export class ReplicationManager implements Controller {
     const uid = rc.metadata.uid!
     const deleting = rc.metadata.deletionTimestamp !== undefined
     // Claim: release owned pods that stopped matching, adopt matching orphans (not while the RC is being deleted).
+    const claims: Promise<void>[] = []
     for (const { object: pod } of host.all('pods')) {
       if (!isActive(pod) || deleting) continue
       const ref = controllerRef(pod)
       const matches = selectorMatches(rc.spec?.selector, pod.metadata.labels)
-      if (ref?.uid === uid && !matches) await this.release(host, pod.metadata.name!, uid)
-      else if (!ref && matches) await this.adopt(host, pod.metadata.name!, rc)
+      if (ref?.uid === uid && !matches) claims.push(this.release(host, pod.metadata.name!, uid))
+      else if (!ref && matches) claims.push(this.adopt(host, pod.metadata.name!, rc))
     }
+    await Promise.all(claims)
     let failure: string | null = null
     if (!deleting) {
       const diff = ownedActive(host, uid).length - (rc.spec?.replicas ?? 1)

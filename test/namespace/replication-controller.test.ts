@@ -70,6 +70,18 @@ describe('ReplicationController strategy', () => {
     expect(tpl.enableServiceLinks).toBeUndefined()
   })
 
+  it('keeps pod-only defaults (requests from limits, default tolerations) off the template, whatever it sets', async () => {
+    const ns = await makeNamespace('rcs')
+    const body = rc('web', 0) as any
+    body.spec.template.spec.containers[0].resources = { limits: { cpu: '1' } }
+    body.spec.template.spec.tolerations = [{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }]
+    const r = await req('POST', rcPath(ns), body)
+    expect(r.status, r.text).toBe(201)
+    const tpl = r.json.spec.template.spec
+    expect(tpl.containers[0].resources).toEqual({ limits: { cpu: '1' } })
+    expect(tpl.tolerations).toEqual([{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }])
+  })
+
   it('refuses a template whose labels do not match the selector, a non-Always restartPolicy, negative replicas', async () => {
     const ns = await makeNamespace('rcs')
     const bad = rc('web', -1, { app: 'web' })
@@ -251,6 +263,33 @@ describe('replication manager', () => {
     await waitFor('rc gone', async () => ((await req('GET', rcPath(ns, 'web'))).status === 404 ? true : undefined))
     const all = await req('GET', `/api/v1/namespaces/${ns}/pods`)
     expect(all.json.items).toEqual([])
+  })
+
+  it('counts a ready pod as available only after minReadySeconds (an alarm brings the manager back)', async () => {
+    const ns = await makeNamespace('rcm')
+    await req('POST', rcPath(ns), rc('web', 1, { app: 'web' }, { minReadySeconds: 2 }))
+    const readyNotAvailable = await waitFor('ready', async () => {
+      const g = await req('GET', rcPath(ns, 'web'))
+      return g.json.status.readyReplicas === 1 ? g.json.status : undefined
+    })
+    expect(readyNotAvailable.availableReplicas).toBeUndefined()
+    const available = await waitFor('available', async () => {
+      const g = await req('GET', rcPath(ns, 'web'))
+      return g.json.status.availableReplicas === 1 ? g.json.status : undefined
+    })
+    expect(available).toMatchObject({ replicas: 1, readyReplicas: 1, availableReplicas: 1 })
+  })
+
+  it('deletecollection by label deletes the RCs and then their pods', async () => {
+    const ns = await makeNamespace('rcd')
+    await req('POST', rcPath(ns), rc('a', 1))
+    await req('POST', rcPath(ns), rc('b', 1))
+    await settled(ns, 'a', 1)
+    const del = await req('DELETE', `${rcPath(ns)}?labelSelector=app%3Da`)
+    expect(del.status).toBe(200)
+    expect(del.json.items.map((i: any) => i.metadata.name)).toEqual(['a'])
+    await waitFor('pods of a gone', async () => ((await livePods(ns, 'app=a')).length === 0 ? true : undefined))
+    await settled(ns, 'b', 1)
   })
 
   it('serves /scale with optimistic locking and validation, and /status', async () => {

@@ -62,6 +62,18 @@ export function toV1Object(kind: BetaKind, beta: Json, base?: KubeObject): KubeO
   return obj
 }
 
+/**
+ * A decoding error of the converted v1 object (`Pod in version "v1" cannot be handled as a Pod: <field>: ...`) as
+ * the v1beta1 body's: its version and field path.
+ */
+export function betaDecodeMessage(kind: BetaKind, message: string): string {
+  const parts = message.split(': ')
+  if (parts.length < 3 || !parts[0]!.startsWith(`${kind.kind} in version "v1"`)) return message
+  parts[0] = parts[0]!.replace('"v1"', '"v1beta1"')
+  parts[1] = betaField(kind.rows, parts[1]!) ?? parts[1]!
+  return parts.join(': ')
+}
+
 /** Rewrites the v1 field paths of a validation Status into the v1beta1 paths the client wrote. */
 export function betaStatus(kind: BetaKind, status: Status): Status {
   const causes = status.details?.causes

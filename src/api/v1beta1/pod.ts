@@ -156,9 +156,11 @@ const POD_CURRENT: Row[] = [
 
 export const POD_ROWS: Row[] = [
   ...ENVELOPE,
+  // The manifest's version first, then the id and uuid a pod's manifest repeats (a template's has neither).
+  POD_DESIRED[0]!,
   { beta: 'desiredState.manifest.id', v1: 'metadata.name', mode: 'read' },
   { beta: 'desiredState.manifest.uuid', v1: 'metadata.uid', mode: 'read' },
-  ...POD_DESIRED,
+  ...POD_DESIRED.slice(1),
   ...POD_CURRENT,
 ]
 

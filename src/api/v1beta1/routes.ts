@@ -8,11 +8,11 @@ import type { DeleteOptions, KubeObject } from '../../schema/meta'
 import { checkShape, fieldPath, handlingPrefix, parseBodyText, stripNulls } from '../../registry/decode'
 import { parseLabelSelector } from '../../registry/label-selector'
 import { checkFieldSelector, parseFieldSelector } from '../../registry/field-selector'
-import { objectContentType, readBodyText } from '../body'
+import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
 import { call, hostFor } from '../hosts'
 import { fieldManager } from '../query'
-import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, toV1Object, type BetaKind } from './kinds'
+import { BETA_KINDS, betaDecodeMessage, betaStatus, toBetaList, toBetaObject, toV1Object, type BetaKind } from './kinds'
 
 type App = Hono<{ Bindings: Env }>
 type Ctx = Context<{ Bindings: Env }>
@@ -37,10 +37,12 @@ function unwrap<T>(kind: BetaKind, r: Result<T>): T {
   return r.value
 }
 
-/** Decodes a v1beta1 body: JSON or YAML, nulls dropped, unknown fields dropped silently (as the 2014 decoder did). */
+/** Decodes a v1beta1 body: JSON (or YAML), nulls dropped, unknown fields dropped silently (as the 2014 decoder did). */
 async function decodeBeta(c: Ctx, kind: BetaKind): Promise<Json> {
   const prefix = handlingPrefix(kind.kind, 'v1beta1')
-  const raw = parseBodyText(await readBodyText(c), objectContentType(c), prefix)
+  // The 2014 server read JSON whatever the Content-Type (curl -d sends form-urlencoded); YAML when it says so.
+  const contentType = mediaType(c).includes('yaml') ? 'application/yaml' : 'application/json'
+  const raw = parseBodyText(await readBodyText(c), contentType, prefix)
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new StatusError(statuses.badRequest(`${prefix}: the body must be an object`))
   const bodyKind = (raw as Json).kind
   if (typeof bodyKind === 'string' && bodyKind !== '' && bodyKind !== kind.kind) {
@@ -58,7 +60,12 @@ async function decodeBeta(c: Ctx, kind: BetaKind): Promise<Json> {
 /** The v1 object a v1beta1 body converts to, shape-checked against the v1 schema like any v1 body. */
 function converted(kind: BetaKind, def: ResourceDef, beta: Json, base?: KubeObject): KubeObject {
   const obj = toV1Object(kind, beta, base)
-  return checkShape<KubeObject>(def.schema, obj, handlingPrefix(def.kind, 'v1'), 'Ignore', null).value
+  try {
+    return checkShape<KubeObject>(def.schema, obj, handlingPrefix(def.kind, 'v1'), 'Ignore', null).value
+  } catch (e) {
+    if (e instanceof StatusError) throw new StatusError({ ...e.status, message: betaDecodeMessage(kind, e.status.message ?? '') })
+    throw e
+  }
 }
 
 /** resourceVersion as a v1beta1 client sends it: an integer (or numeric string); 0 or absent is unconditional. */

@@ -27,12 +27,21 @@ const POD_ONLY_DEFAULTS = ['enableServiceLinks', 'serviceAccountName', 'serviceA
 
 /** SetDefaults_PodSpec and the container defaults, applied to a template's spec in place. */
 export function applyTemplateDefaults(spec: PodSpec) {
-  const before = Object.fromEntries(POD_ONLY_DEFAULTS.map((k) => [k, spec[k]]))
+  // Copies: the pod defaults push into these arrays and maps in place.
+  const before = Object.fromEntries(POD_ONLY_DEFAULTS.map((k) => [k, structuredClone(spec[k])]))
+  const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])]
+  // SetDefaults_Pod's requests-from-limits is pod-only too.
+  const requests = containers.map((c) => structuredClone(c.resources?.requests))
   applyPodDefaults({ metadata: {}, spec } as PodObject)
   for (const k of POD_ONLY_DEFAULTS) {
     if (before[k] === undefined) delete spec[k]
     else (spec as Record<string, unknown>)[k] = before[k]
   }
+  containers.forEach((c, i) => {
+    if (!c.resources) return
+    if (requests[i] === undefined) delete c.resources.requests
+    else c.resources.requests = requests[i]
+  })
 }
 
 /** labels.FormatLabels: k=v pairs in key order, or <none>. */
