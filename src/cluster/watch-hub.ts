@@ -36,10 +36,7 @@ export class WatchHub extends DurableObject<Env> {
 
   /** Called by hosts after a commit. */
   async poke(): Promise<void> {
-    if (this.watchers.count() === 0) {
-      this.cursor = null
-      return
-    }
+    // Always behind the mutex: a watcher may be joining right now, and its replay must meet this delivery.
     await this.serial(() => this.deliver())
   }
 

@@ -209,7 +209,14 @@ export abstract class StoreHost extends DurableObject<Env> {
       }
       const entries = await this.log.changesFor(this.scope, from, CATCH_UP_PAGE)
       if (entries.length === 0) return
-      this.local.apply(entries)
+      // Changes found in the log (a commit whose answer was lost, or a crash before the local apply) are news to
+      // the watchers and controllers too: deliver them like any commit.
+      const fresh = entries.filter((e) => e.rv > this.local.currentRv)
+      this.local.apply(fresh)
+      this.watchers.broadcast(fresh, this.local.currentRv)
+      for (const c of this.controllers()) {
+        c.onCommitted?.(fresh, this.controllerHost)?.catch((e: unknown) => console.error(`controller ${c.name} failed`, e))
+      }
       if (entries.length < CATCH_UP_PAGE) return
     }
   }
@@ -464,7 +471,7 @@ export abstract class StoreHost extends DurableObject<Env> {
         finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created }),
         rollback,
       } satisfies JobPlan<Result<WriteAnswer>>
-    })
+    }, (answer) => fail(answer as Status))
   }
 
   /**

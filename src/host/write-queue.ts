@@ -17,6 +17,13 @@ interface Job<R> {
   plan(): JobPlan<R> | Promise<JobPlan<R>>
   resolve(r: R): void
   reject(e: unknown): void
+  /** Turns a failed commit's answer into this job's result; without it the job's promise rejects. */
+  failWith?: (answer: unknown) => R
+}
+
+function settleFailed<R>(job: Job<R>, answer: unknown) {
+  if (job.failWith) job.resolve(job.failWith(answer))
+  else job.reject(answer)
 }
 
 export interface WriteQueueHooks {
@@ -26,7 +33,7 @@ export interface WriteQueueHooks {
   commit(changes: Change[]): Promise<number[]>
   /** Applies committed entries locally (synchronously) and lets watchers and controllers see them. */
   applied(entries: LogEntry[]): Promise<void> | void
-  /** Turns a failed commit into the answer every job of the batch gets. */
+  /** Turns a failed commit into the answer every job of the batch gets (resolved, not thrown: RPC drops errors). */
   commitFailed(error: unknown): unknown
 }
 
@@ -41,9 +48,9 @@ export class WriteQueue {
   constructor(private readonly hooks: WriteQueueHooks) {}
 
   /** Queues a job; plan() runs later, in queue order, against the state every earlier job left. */
-  submit<R>(plan: () => JobPlan<R> | Promise<JobPlan<R>>): Promise<R> {
+  submit<R>(plan: () => JobPlan<R> | Promise<JobPlan<R>>, failWith?: (answer: unknown) => R): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.pending.push({ plan, resolve: resolve as (r: unknown) => void, reject })
+      this.pending.push({ plan, resolve: resolve as (r: unknown) => void, reject, failWith } as Job<unknown>)
       this.kick()
     })
   }
@@ -74,7 +81,7 @@ export class WriteQueue {
           await this.hooks.catchUp()
           this.suspect = false
         } catch (e) {
-          for (const job of this.pending.splice(0)) job.reject(this.hooks.commitFailed(e))
+          for (const job of this.pending.splice(0)) settleFailed(job, this.hooks.commitFailed(e))
           return
         }
       }
@@ -117,7 +124,7 @@ export class WriteQueue {
         const answer = this.hooks.commitFailed(e)
         for (const b of batch) {
           await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
-          b.job.reject(answer)
+          settleFailed(b.job, answer)
         }
         return
       }

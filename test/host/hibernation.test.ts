@@ -241,7 +241,7 @@ describe('changes the DO applies while catching up from the D1 log reach its ope
   // LIST show it — but never delivered to the watchers that are connected, which keep streaming later events: their
   // caches silently miss the object. kube delivers every committed change to every watcher from an older rv
   // (docs/architecture.md §5 invariant 7).
-  it.fails('a commit whose answer was lost (D1 timeout after commit) is still delivered once the DO catches up', async () => {
+  it('a commit whose answer was lost (D1 timeout after commit) is still delivered once the DO catches up', async () => {
     const ns = await makeNamespace('hib-catchup')
     const base = await create(ns, 'base')
     await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${base.metadata.resourceVersion}&timeoutSeconds=30`, async (w) => {
