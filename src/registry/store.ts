@@ -11,7 +11,7 @@ import { generateName } from './generate-name'
 import { deepEqual, clone } from './deep-equal'
 import { rfc3339 } from './time'
 import { recordUpdate } from './managed-fields/managers'
-import { conflictMessage, serverSideApply } from './managed-fields/apply'
+import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
 export interface Manager {
@@ -78,8 +78,9 @@ export function planCreate(
   meta.creationTimestamp = rfc3339(ctx.now)
   if (meta.generation !== undefined) meta.generation = 1
   def.strategy.applyDefaults(obj)
-  def.strategy.prepareForCreate(obj, ctx)
   track(def, ctx, obj, null, manager)
+  def.strategy.admit?.(obj)
+  def.strategy.prepareForCreate(obj, ctx)
   const errors: FieldError[] = [
     ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
     ...def.strategy.validate(obj),
@@ -139,6 +140,7 @@ export function planUpdate(
   }
   delete meta.selfLink
   def.strategy.applyDefaults(obj)
+  def.strategy.admit?.(obj)
   def.strategy.prepareForUpdate(obj, old, ctx)
   track(def, ctx, obj, old, manager)
   const errors: FieldError[] = [
@@ -276,27 +278,28 @@ export function planApply(
   exists: (name: string) => boolean,
   manager: string,
   force: boolean,
+  subresource?: string,
 ): Result<ApplyPlan> {
   const meta = (applied.metadata ??= {})
   if (meta.name && meta.name !== name) {
     return fail(statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`))
   }
   meta.name = name
-  const outcome = serverSideApply(current?.object ?? null, applied, def.schema, manager, force, ctx.now)
+  const outcome = serverSideApply(current?.object ?? null, applied, def.schema, manager, force, ctx.now, subresource)
   if (!outcome.ok) {
     const s = statuses.conflict(resourceOf(def), name, '')
     s.message = conflictMessage(outcome.conflicts)
     s.details = {
       ...s.details,
-      causes: outcome.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${JSON.stringify(c.manager)} using v1`, field: c.field })),
+      causes: outcome.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: conflictCause(c), field: c.field })),
     }
     return fail(s)
   }
   if (!current) {
-    const created = planCreate(def, ctx, outcome.object, exists, { name: manager, keep: true })
+    const created = planCreate(def, ctx, outcome.object, exists, { name: manager, subresource, keep: true })
     return created.ok ? ok({ change: created.value, object: created.value.object, created: true }) : created
   }
-  const updated = planUpdate(def, ctx, name, outcome.object, current, { name: manager, keep: true })
+  const updated = planUpdate(def, ctx, name, outcome.object, current, { name: manager, subresource, keep: true })
   return updated.ok ? ok({ ...updated.value, created: false }) : updated
 }
 

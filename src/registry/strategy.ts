@@ -36,6 +36,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   validateName(name: string, prefix: boolean): string[]
   /** Scheme defaulting, applied to every decoded body (create and update) before anything else, as kube does. */
   applyDefaults(obj: T): void
+  /**
+   * Mutating admission (kube's admission plugins): defaults the cluster adds, as opposed to the scheme's. Runs on
+   * create and update after the writer's managedFields are recorded, so the writer does not own what it adds.
+   */
+  admit?(obj: T): void
   /** PrepareForCreate is invoked on create before validation to normalize the object: reset status, derive fields. */
   prepareForCreate(obj: T, ctx: StrategyContext): void
   /** Validate returns every field error of a new object, not just the first. */

@@ -6,11 +6,14 @@ import type { KubeObject } from '../../schema/meta'
 import { deepEqual, clone } from '../deep-equal'
 import { element, field, node, type Node } from '../schema-walk'
 import { rfc3339 } from '../time'
-import { describePath, fieldSetOf, itemKey, listKind, removeAt, splitPath, valueAt, withKeyDefaults, type FieldSet } from './field-set'
+import { describePath, fieldSetOf, scopeToSubresource, itemKey, listKind, removeAt, splitPath, valueAt, withKeyDefaults, type FieldSet } from './field-set'
 import { readOwners, sameOwner, writeOwners, type ManagedEntry } from './managers'
 
 export interface ApplyConflict {
   manager: string
+  operation: 'Apply' | 'Update'
+  subresource?: string
+  apiVersion: string
   field: string
 }
 
@@ -28,8 +31,10 @@ export function serverSideApply(
   manager: string,
   force: boolean,
   now: Date,
+  subresource?: string,
 ): ApplyOutcome {
-  const appliedSet = fieldSetOf(applied, schema)
+  const appliedSet = scopeToSubresource(fieldSetOf(applied, schema), subresource)
+  const inner = innerOf(appliedSet)
   // Compared and merged with key fields at their defaults (a service port without protocol is the TCP one).
   applied = withKeyDefaults(applied, node(schema)) as KubeObject
   const owners = readOwners(live)
@@ -38,13 +43,14 @@ export function serverSideApply(
   const taken = new Map<Owner, FieldSet>()
   if (live) {
     for (const o of owners) {
-      if (o.manager === manager && o.subresource === undefined) continue
+      if (o.manager === manager && (o.subresource ?? '') === (subresource ?? '')) continue
       for (const p of appliedSet) {
         if (!o.set.has(p)) continue
+        // A map entry or list item is owned jointly; its leaves (atomic lists included) are what can conflict.
+        if (inner.has(p)) continue
         const segs = splitPath(p)
         if (deepEqual(valueAt(live, segs), valueAt(applied, segs))) continue
-        if (isObj(valueAt(applied, segs)) || Array.isArray(valueAt(applied, segs))) continue
-        conflicts.push({ manager: o.manager, field: describePath(segs) })
+        conflicts.push({ manager: o.manager, operation: o.operation, subresource: o.subresource, apiVersion: o.apiVersion, field: describePath(segs) })
         const t = taken.get(o) ?? new Set()
         t.add(p)
         taken.set(o, t)
@@ -54,13 +60,16 @@ export function serverSideApply(
   if (conflicts.length > 0 && !force) return { ok: false, conflicts }
 
   const merged = merge(base, applied, node(schema), true) as KubeObject
-  const mine = owners.find((o) => sameOwner(o, manager, 'Apply'))
+  const mine = owners.find((o) => sameOwner(o, manager, 'Apply', subresource))
   if (mine) {
     const others = owners.filter((o) => o !== mine)
-    const stale = [...mine.set].filter((p) => !appliedSet.has(p) && !others.some((o) => o.set.has(p)))
-    // Deepest first, so removing an item does not hide its own fields from later removals.
-    stale.sort((a, b) => splitPath(b).length - splitPath(a).length)
-    for (const p of stale) removeAt(merged, splitPath(p))
+    const stale = new Set([...mine.set].filter((p) => !appliedSet.has(p) && !others.some((o) => o.set.has(p))))
+    // Only the outermost stale path of a subtree is removed: stripping an item's key first would lose the item.
+    for (const p of stale) {
+      const segs = splitPath(p)
+      if (segs.some((_, i) => i > 0 && stale.has(segs.slice(0, i).join('\u0001')))) continue
+      removeAt(merged, segs)
+    }
   }
   for (const [o, fields] of taken) for (const p of fields) o.set.delete(p)
   const time = rfc3339(now)
@@ -69,7 +78,7 @@ export function serverSideApply(
     mine.set = appliedSet
     if (!unchanged) mine.time = time
   } else {
-    owners.push({ manager, operation: 'Apply', set: appliedSet, time, apiVersion: applied.apiVersion ?? 'v1' })
+    owners.push({ manager, operation: 'Apply', subresource, set: appliedSet, time, apiVersion: applied.apiVersion ?? 'v1' })
   }
   const entries: ManagedEntry[] | undefined = writeOwners(owners)
   if (entries) merged.metadata.managedFields = entries
@@ -78,6 +87,16 @@ export function serverSideApply(
 }
 
 type Owner = ReturnType<typeof readOwners>[number]
+
+/** Paths with other paths of the set below them. */
+function innerOf(set: FieldSet): FieldSet {
+  const out: FieldSet = new Set()
+  for (const p of set) {
+    const segs = splitPath(p)
+    for (let i = 1; i < segs.length; i++) out.add(segs.slice(0, i).join('\u0001'))
+  }
+  return out
+}
 
 const setsEqual = (a: FieldSet, b: FieldSet) => a.size === b.size && [...a].every((p) => b.has(p))
 
@@ -127,16 +146,33 @@ function merge(live: unknown, applied: unknown, n: Node | null, root = false): u
   return applied
 }
 
-/** kube's conflict message: `Apply failed with 1 conflict: conflict with "m" using v1: .spec.x`. */
+/** How kube names a manager in conflicts: `"m"`, `"m" with subresource "status"`, `"m" using v1` for Updates. */
+function printManager(c: ApplyConflict): string {
+  let s = JSON.stringify(c.manager)
+  if (c.subresource) s += ` with subresource ${JSON.stringify(c.subresource)}`
+  if (c.operation === 'Update') s += ` using ${c.apiVersion}`
+  return s
+}
+
+/** kube's conflict message (fieldmanager's getConflictMessage): one conflict inline, more grouped by manager. */
 export function conflictMessage(conflicts: ApplyConflict[]): string {
   if (conflicts.length === 1) {
     const c = conflicts[0]!
-    return `Apply failed with 1 conflict: conflict with ${JSON.stringify(c.manager)} using v1: ${c.field}`
+    return `Apply failed with 1 conflict: conflict with ${printManager(c)}: ${c.field}`
   }
-  const byManager = new Map<string, string[]>()
-  for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.field])
-  const parts = [...byManager].map(([m, fields]) =>
-    fields.length === 1 ? `conflict with ${JSON.stringify(m)} using v1: ${fields[0]}` : `conflicts with ${JSON.stringify(m)} using v1:\n${fields.map((f) => `- ${f}`).join('\n')}`,
-  )
-  return `Apply failed with ${conflicts.length} conflicts: ${parts.join('\n')}`
+  const byManager = new Map<string, { printed: string; fields: string[] }>()
+  for (const c of conflicts) {
+    const entry = byManager.get(c.manager) ?? { printed: printManager(c), fields: [] }
+    entry.fields.push(c.field)
+    byManager.set(c.manager, entry)
+  }
+  const lines: string[] = []
+  for (const m of [...byManager.keys()].sort()) {
+    const { printed, fields } = byManager.get(m)!
+    lines.push(`conflicts with ${printed}:`, ...fields.map((f) => `- ${f}`))
+  }
+  return `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`
 }
+
+/** A conflict cause's message: `conflict with "m" using v1`. */
+export const conflictCause = (c: ApplyConflict) => `conflict with ${printManager(c)}`

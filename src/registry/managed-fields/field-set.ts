@@ -208,3 +208,16 @@ export function describePath(path: string[]): string {
   }
   return s
 }
+
+/** What a write through the main resource or a subresource owns: status belongs to /status, and only there. */
+export function scopeToSubresource(set: FieldSet, subresource?: string): FieldSet {
+  const out: FieldSet = new Set()
+  for (const p of set) {
+    const segs = splitPath(p)
+    const isStatus = segs[0] === 'f:status'
+    if (subresource === 'status') {
+      if (isStatus || (segs[0] === 'f:metadata' && (segs[1] === 'f:labels' || segs[1] === 'f:annotations'))) out.add(p)
+    } else if (!isStatus) out.add(p)
+  }
+  return out
+}

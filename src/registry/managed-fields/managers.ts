@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
 import { deepEqual } from '../deep-equal'
 import { rfc3339 } from '../time'
-import { fieldSetOf, fromFieldsV1, splitPath, toFieldsV1, valueAt, type FieldSet } from './field-set'
+import { fieldSetOf, fromFieldsV1, scopeToSubresource, splitPath, toFieldsV1, valueAt, type FieldSet } from './field-set'
 
 export interface ManagedEntry {
   manager: string
@@ -89,9 +89,9 @@ export function recordUpdate(
   subresource?: string,
 ): ManagedEntry[] | undefined {
   const owners = readOwners(prev)
-  const changed = changedPaths(next, prev, schema)
+  const changed = scopeToSubresource(changedPaths(next, prev, schema), subresource)
   if (changed.size === 0) return prev?.metadata.managedFields as ManagedEntry[] | undefined
-  const present = fieldSetOf(next, schema)
+  const present = scopeToSubresource(fieldSetOf(next, schema), subresource)
   let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
   for (const o of owners) {
     if (o === mine) continue

@@ -60,6 +60,12 @@ export function decodeApplied(def: ResourceDef, body: string, validation: FieldV
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(statuses.badRequest(`${prefix}: the apply body must be an object`))
     const r = raw as Record<string, unknown>
     if (!r.apiVersion) return fail(statuses.badRequest(`${prefix}: Object 'apiVersion' is missing in '${body.slice(0, 200)}'`))
+    if (r.apiVersion !== apiVersionOf(def)) {
+      return fail(statuses.badRequest(`the API version in the data (${String(r.apiVersion)}) does not match the expected API version (${apiVersionOf(def)})`))
+    }
+    if ((r.metadata as Record<string, unknown> | undefined)?.managedFields !== undefined) {
+      return fail(statuses.badRequest('metadata.managedFields must be nil'))
+    }
     if (!r.kind) return fail(statuses.badRequest(`${prefix}: Object 'Kind' is missing in '${body.slice(0, 200)}'`))
     const checked = checkShape<KubeObject>(def.schema, raw, prefix, validation, body.trimStart().startsWith('{') ? body : null)
     checked.value.metadata ??= {}

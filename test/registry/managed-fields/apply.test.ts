@@ -114,7 +114,7 @@ describe('server-side apply: create', () => {
   })
 
   // structuredmerge.go: `if patchObjMeta.GetManagedFields() != nil { return errors.NewBadRequest("metadata.managedFields must be nil") }`
-  it.fails('an applied configuration carrying metadata.managedFields is 400 "metadata.managedFields must be nil" [bug: src/registry/patch/apply-patch.ts decodeApplied drops them silently]', async () => {
+  it('an applied configuration carrying metadata.managedFields is 400 "metadata.managedFields must be nil" [bug: src/registry/patch/apply-patch.ts decodeApplied drops them silently]', async () => {
     const ns = await makeNamespace('ssa')
     const body: J = config('mf')
     body.metadata.managedFields = [{ manager: 'x', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }]
@@ -125,7 +125,7 @@ describe('server-side apply: create', () => {
 
   // versionCheckManager: "invalid object type: /v2, Kind=Pod"; structuredMergeManager: "Incorrect version specified in
   // apply patch. Specified patch version: v2, expected: v1". Either way 400 BadRequest, nothing stored.
-  it.fails('an apiVersion other than the URL\'s is 400 [bug: decodeApplied (src/registry/patch/apply-patch.ts) only checks presence; the pod is created and managedFields say apiVersion "v2"]', async () => {
+  it('an apiVersion other than the URL\'s is 400 [bug: decodeApplied (src/registry/patch/apply-patch.ts) only checks presence; the pod is created and managedFields say apiVersion "v2"]', async () => {
     const ns = await makeNamespace('ssa')
     const body: J = config('v2')
     body.apiVersion = 'v2'
@@ -192,7 +192,7 @@ describe('server-side apply: ownership and conflicts', () => {
   // kube's create handler runs FieldManager.UpdateNoErrors on the decoded (scheme-defaulted) request object, BEFORE
   // admission (ServiceAccount, Priority, DefaultTolerationSeconds) and PrepareForCreate (status), and strips the
   // strategy's reset fields (status). A `kubectl create` pod's entry therefore owns exactly these spec fields.
-  it.fails('a POST entry owns the request\'s (defaulted) fields only: no admission-added fields, no status [bug: src/registry/store.ts planCreate calls track() after prepareForCreate; managers.ts records status]', async () => {
+  it('a POST entry owns the request\'s (defaulted) fields only: no admission-added fields, no status [bug: src/registry/store.ts planCreate calls track() after prepareForCreate; managers.ts records status]', async () => {
     const ns = await makeNamespace('ssa')
     const c = await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=creator`, config('p'))
     expect(c.status, c.text).toBe(201)
@@ -223,7 +223,7 @@ describe('server-side apply: ownership and conflicts', () => {
   // An atomic list is one leaf for ownership: changing it while another manager owns it is a conflict.
   // serverSideApply (src/registry/managed-fields/apply.ts) skips every path whose applied value is an object or an
   // array, so atomic lists (tolerations, command, args, ...) never conflict and are silently overwritten.
-  it.fails('changing an atomic list another manager owns is a conflict (.spec.tolerations) [bug: apply.ts never reports conflicts on list values]', async () => {
+  it('changing an atomic list another manager owns is a conflict (.spec.tolerations) [bug: apply.ts never reports conflicts on list values]', async () => {
     const ns = await makeNamespace('ssa')
     const t1 = { key: 'example.com/t1', operator: 'Exists', effect: 'NoSchedule' }
     const t2 = { key: 'example.com/t2', operator: 'Exists', effect: 'NoSchedule' }
@@ -300,7 +300,7 @@ describe('server-side apply: ownership and conflicts', () => {
   })
 
   // printManager(): an Apply manager prints as just its quoted name, without "using v1".
-  it.fails('a conflict with another Apply manager names it without "using v1" [bug: src/registry/managed-fields/apply.ts conflictMessage and src/registry/store.ts planApply causes always add "using v1"]', async () => {
+  it('a conflict with another Apply manager names it without "using v1" [bug: src/registry/managed-fields/apply.ts conflictMessage and src/registry/store.ts planApply causes always add "using v1"]', async () => {
     const ns = await makeNamespace('ssa')
     expect((await apply(ns, 'p', config('p'), 'a')).status).toBe(201)
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'b')
@@ -322,7 +322,7 @@ describe('server-side apply: ownership and conflicts', () => {
 
   // getConflictMessage() with several managers: "conflicts with <m>:" + "- <path>" lines for EVERY manager (even one
   // with a single path), managers sorted, all joined with "\n".
-  it.fails('conflicts with two managers (shared owners of one field) list both in kube\'s multi-conflict format [bug: src/registry/managed-fields/apply.ts conflictMessage uses the one-conflict wording per manager]', async () => {
+  it('conflicts with two managers (shared owners of one field) list both in kube\'s multi-conflict format [bug: src/registry/managed-fields/apply.ts conflictMessage uses the one-conflict wording per manager]', async () => {
     const ns = await makeNamespace('ssa')
     expect((await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=x`, config('p'))).status).toBe(201)
     expect((await apply(ns, 'p', config('p'), 'applier')).status).toBe(200)
@@ -385,7 +385,7 @@ describe('server-side apply: fields a manager stops applying', () => {
   // The stale paths are removed deepest first; removing an item's KEY field (uid, name, ...) first makes the item
   // unfindable, so its other fields and the item itself stay: a husk {} is left in the list. For ownerReferences the
   // husk then crashes validateOwnerReference (object-meta.ts parseGroupVersionKind: undefined.split) → 503.
-  it.fails('a keyed list item the manager stops applying is removed whole (ownerReferences) [bug: src/registry/managed-fields/apply.ts stale removal strips the key field first and leaves a husk; answers 503]', async () => {
+  it('a keyed list item the manager stops applying is removed whole (ownerReferences) [bug: src/registry/managed-fields/apply.ts stale removal strips the key field first and leaves a husk; answers 503]', async () => {
     const ns = await makeNamespace('ssa')
     const r1 = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: '11111111-1111-1111-1111-111111111111' }
     const r2 = { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: '22222222-2222-2222-2222-222222222222' }
@@ -396,7 +396,7 @@ describe('server-side apply: fields a manager stops applying', () => {
     expect(r.json.metadata.ownerReferences).toEqual([r1])
   })
 
-  it.fails('a keyed list item the manager stops applying is removed whole (env var; pod validation then refuses only the env change) [bug: same husk, env[1].name: Required value]', async () => {
+  it('a keyed list item the manager stops applying is removed whole (env var; pod validation then refuses only the env change) [bug: same husk, env[1].name: Required value]', async () => {
     const ns = await makeNamespace('ssa')
     const withEnv = (env: J[]) => ({ ...config('p'), spec: { containers: [{ name: 'c', image: 'nginx:1.25', env }] } })
     expect((await apply(ns, 'p', withEnv([{ name: 'A', value: '1' }, { name: 'B', value: '2' }]), 'a')).status).toBe(201)
@@ -443,7 +443,7 @@ describe('server-side apply on pods/status', () => {
   })
 
   // A managedFields entry written through a subresource carries `subresource: "status"` (kube 1.22+).
-  it.fails('the Apply entry written through /status says subresource: "status" [bug: src/registry/store.ts planApply / managed-fields/apply.ts serverSideApply take no subresource]', async () => {
+  it('the Apply entry written through /status says subresource: "status" [bug: src/registry/store.ts planApply / managed-fields/apply.ts serverSideApply take no subresource]', async () => {
     const ns = await makeNamespace('ssa')
     await running(ns, 's')
     const r = await apply(ns, 's/status', statusConfig('s'), 'gatekeeper')
@@ -460,7 +460,7 @@ describe('server-side apply on pods/status', () => {
 
   // kube passes the status strategy's reset fields (spec, ...) to structured-merge-diff as ignored fields: they are
   // dropped from the applied configuration, never owned, never conflict.
-  it.fails('spec in a /status apply is ignored: no conflict with the spec\'s owner, spec unchanged [bug: 409 conflict with "creator" on .spec.containers[name="c"].image]', async () => {
+  it('spec in a /status apply is ignored: no conflict with the spec\'s owner, spec unchanged [bug: 409 conflict with "creator" on .spec.containers[name="c"].image]', async () => {
     const ns = await makeNamespace('ssa')
     await running(ns, 's')
     const body: J = statusConfig('s')
@@ -480,7 +480,7 @@ describe('server-side apply on pods/status', () => {
     expect((r.json.status.conditions ?? []).some((c: J) => c.type === 'example.com/Gate')).toBe(false)
   })
 
-  it.fails('status in a main-resource apply is not owned by the applier [bug: managedFields record f:status for fields that were dropped]', async () => {
+  it('status in a main-resource apply is not owned by the applier [bug: managedFields record f:status for fields that were dropped]', async () => {
     const ns = await makeNamespace('ssa')
     await running(ns, 's')
     const body: J = config('s')

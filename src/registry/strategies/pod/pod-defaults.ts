@@ -286,18 +286,26 @@ export function applyPodDefaults(pod: PodObject) {
     }
   }
   for (const v of spec.volumes ?? []) defaultVolume(v)
-
-  // ServiceAccount admission, and conversion's mirror into the deprecated field.
-  spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
-  spec.serviceAccount = spec.serviceAccountName
-  // Priority admission.
-  spec.priority ??= SYSTEM_PRIORITIES[spec.priorityClassName ?? ''] ?? 0
-  spec.preemptionPolicy ??= 'PreemptLowerPriority'
-  // DefaultTolerationSeconds admission.
-  addDefaultTolerations(spec)
+  // Conversion mirrors the deprecated field into the new one.
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount
 
   dropEmpty(spec)
   defaultStatus(pod.status)
+}
+
+/**
+ * What kube's admission plugins add to a pod (ServiceAccount, Priority, DefaultTolerationSeconds). It runs after the
+ * writer's managedFields are recorded, so the writer does not own these fields, and on updates too, so a sparse PUT
+ * (kubectl replace) compares equal to the stored pod.
+ */
+export function admitPod(pod: PodObject) {
+  const spec = pod.spec
+  spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
+  spec.serviceAccount = spec.serviceAccountName
+  spec.priority ??= SYSTEM_PRIORITIES[spec.priorityClassName ?? ''] ?? 0
+  spec.preemptionPolicy ??= 'PreemptLowerPriority'
+  addDefaultTolerations(spec)
+  dropEmpty(spec)
 }
 
 // ---------------------------------------------------------------------------------------------------------------

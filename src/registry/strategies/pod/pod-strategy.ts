@@ -1,7 +1,7 @@
 // The Pod strategy: wires defaults, validation, selectable fields, graceful deletion and the table together.
 import type { Strategy } from '../../strategy'
 import { nameIsDNSSubdomain } from '../../validation/names'
-import { applyPodDefaults, podQOS } from './pod-defaults'
+import { admitPod, applyPodDefaults, podQOS } from './pod-defaults'
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from './pod-validation'
 import { POD_FIELDS, podSelectableFields } from './pod-fields'
 import { podTable } from './pod-table'
@@ -11,6 +11,7 @@ import { quantityToNumber } from '../../../schema/quantity'
 export const podStrategy: Strategy<PodObject> = {
   validateName: nameIsDNSSubdomain,
   applyDefaults: applyPodDefaults,
+  admit: admitPod,
   prepareForCreate(pod) {
     // Status sent on create is discarded; the control plane owns it.
     pod.status = { phase: 'Pending', qosClass: podQOS(pod, quantityToNumber) as 'BestEffort' | 'Burstable' | 'Guaranteed' }

@@ -1,6 +1,12 @@
 // Shared pod fixtures for the pod strategy tests: kubectl's `run` body and helpers that default and validate it.
 import { renderFieldError, type FieldError } from '../../../../src/registry/field-errors'
-import { applyPodDefaults } from '../../../../src/registry/strategies/pod/pod-defaults'
+import { applyPodDefaults as schemeDefaults, admitPod } from '../../../../src/registry/strategies/pod/pod-defaults'
+
+/** Scheme defaults then admission, as the store applies them to a pod it stores. */
+const applyPodDefaults = (pod: Parameters<typeof schemeDefaults>[0]) => {
+  schemeDefaults(pod)
+  admitPod(pod)
+}
 import type { PodObject } from '../../../../src/registry/strategies/pod/pod-types'
 
 /** What `kubectl run nginx --image=nginx` sends (after the decoder drops the nulls). */
