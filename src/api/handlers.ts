@@ -130,11 +130,12 @@ const PATCH_TYPES: Record<string, PatchType> = {
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',
 }
+/** In kube's order for built-in kinds, as its 415 message lists them. */
 const ACCEPTED_PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
-  'application/apply-patch+yaml',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ]
 
 /** PATCH on an item, or on its subresource (`status`) when `subresource` is given. */

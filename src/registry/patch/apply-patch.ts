@@ -3,6 +3,7 @@
 import type { ResourceDef } from '../resource'
 import type { KubeObject } from '../../schema/meta'
 import { fail, ok, statuses, StatusError, type Result } from '../status'
+import { fieldError } from '../field-errors'
 import { checkShape, handlingPrefix, parseBodyText, type FieldValidation } from '../decode'
 import { apiVersionOf } from '../resource'
 import { node } from '../schema-walk'
@@ -35,7 +36,9 @@ export function applyPatch(
     else patched = strategicMergePatch(doc, patch, node(def.schema))
   } catch (e) {
     if (e instanceof PatchError) {
-      return fail(e.code === 400 ? statuses.badRequest(e.message) : { ...statuses.invalid(def.kind, current.metadata.name ?? '', []), message: e.message })
+      if (e.code === 400) return fail(statuses.badRequest(e.message))
+      // kube wraps a patch that does not apply in a generic 422 with a fixed message (handlers/patch.go).
+      return fail({ ...statuses.invalid(def.kind, current.metadata.name ?? '', []), message: 'the server rejected our request due to an error in our request', details: {} })
     }
     throw e
   }
@@ -47,8 +50,13 @@ export function applyPatch(
     checked.value.metadata ??= {}
     return ok({ object: checked.value, warnings: checked.warnings })
   } catch (e) {
-    if (e instanceof StatusError) return fail(e.status)
-    throw e
+    if (!(e instanceof StatusError)) throw e
+    // Strict decoding of a patched object is an Invalid "patch" field in kube, not the BadRequest a body gets.
+    const strict = e.status.message?.indexOf('strict decoding error:') ?? -1
+    if (strict >= 0) {
+      return fail(statuses.invalid(def.kind, current.metadata.name ?? '', [fieldError.invalid('patch', body, e.status.message!.slice(strict))]))
+    }
+    return fail(e.status)
   }
 }
 

@@ -44,6 +44,10 @@ function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n
   const retain = patch.$retainKeys
   if (retain !== undefined) {
     if (!Array.isArray(retain)) throw new PatchError('$retainKeys must be a list of strings', 400)
+    for (const [k, v] of Object.entries(patch)) {
+      if (isDirectiveKey(k) || v === null) continue
+      if (!retain.includes(k)) throw new PatchError(`invalid patch format of retainKeys: ${k} is not in $retainKeys`, 400)
+    }
     for (const k of Object.keys(result)) if (!retain.includes(k) && !(k in patch)) delete result[k]
   }
   const orders: [string, Json[]][] = []
@@ -79,7 +83,8 @@ function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n
   }
   for (const [f, order] of orders) {
     const list = result[f]
-    if (Array.isArray(list)) result[f] = applyOrder(list, order, mergeKeyOf(field(n, f)))
+    const live = original[f]
+    if (Array.isArray(list)) result[f] = normalizeOrder(list, order, Array.isArray(live) ? live : [], mergeKeyOf(field(n, f)))
   }
   return result
 }
@@ -95,22 +100,23 @@ function mergeList(original: Json[], patch: Json[], n: Node | null): Json[] {
   if (primitive) {
     const out = [...original]
     for (const v of patch) if (!out.some((x) => x === v)) out.push(v)
-    return out
+    return normalizeOrder(out, patch, original, undefined)
   }
   if (patch.some((x) => isObject(x) && x.$patch === 'replace')) {
     return patch.filter((x) => !(isObject(x) && x.$patch === 'replace')).map((x) => strip(x, el))
   }
   if (!key) throw new PatchError('strategic merge patch: list has no merge key in the schema', 400)
-  const result = [...original]
+  let result = [...original]
   for (const pe of patch) {
     if (!isObject(pe)) throw new PatchError(`strategic merge patch: unexpected list element ${JSON.stringify(pe)}`, 400)
     const kv = pe[key]
     if (kv === undefined) throw new PatchError(`map: ${JSON.stringify(pe)} does not contain declared merge key: ${key}`, 400)
-    const idx = result.findIndex((e) => isObject(e) && e[key] === kv)
     if (pe.$patch === 'delete') {
-      if (idx >= 0) result.splice(idx, 1)
+      // Every element with the key goes (lists such as env may repeat a name).
+      result = result.filter((e) => !(isObject(e) && e[key] === kv))
       continue
     }
+    const idx = result.findIndex((e) => isObject(e) && e[key] === kv)
     if (idx >= 0) {
       const merged = mergeMap(result[idx] as Record<string, Json>, pe, el)
       if (merged === undefined) result.splice(idx, 1)
@@ -120,14 +126,39 @@ function mergeList(original: Json[], patch: Json[], n: Node | null): Json[] {
       if (added !== undefined) result.push(added)
     }
   }
-  return result
+  const patchOrder = patch.filter((x) => !(isObject(x) && x.$patch === 'delete'))
+  return normalizeOrder(result, patchOrder, original, key)
 }
 
-/** Orders a merged list as `$setElementOrder` says; elements it does not mention keep their order, after. */
-function applyOrder(list: Json[], order: Json[], key: string | undefined): Json[] {
+/**
+ * kube's order for a merged list (apimachinery normalizeElementOrder + mergeSortedSlice): items the patch (or its
+ * $setElementOrder) names keep that order; the others keep their live order; the two interleave by live position,
+ * and an item the live list does not have goes before the remaining live-only items.
+ */
+function normalizeOrder(merged: Json[], patchOrder: Json[], original: Json[], key: string | undefined): Json[] {
   const id = (x: Json) => (key && isObject(x) ? JSON.stringify(x[key]) : JSON.stringify(x))
-  const rank = new Map(order.map((o, i) => [key && isObject(o) ? JSON.stringify(o[key]) : JSON.stringify(o), i]))
-  const listed = list.filter((x) => rank.has(id(x))).sort((a, b) => rank.get(id(a))! - rank.get(id(b))!)
-  const rest = list.filter((x) => !rank.has(id(x)))
-  return [...listed, ...rest]
+  const patchRank = new Map<string, number>()
+  patchOrder.forEach((x, i) => {
+    if (!patchRank.has(id(x))) patchRank.set(id(x), i)
+  })
+  const liveRank = new Map<string, number>()
+  original.forEach((x, i) => {
+    if (!liveRank.has(id(x))) liveRank.set(id(x), i)
+  })
+  const right = merged.filter((x) => patchRank.has(id(x))).sort((a, b) => patchRank.get(id(a))! - patchRank.get(id(b))!)
+  const left = merged.filter((x) => !patchRank.has(id(x))).sort((a, b) => (liveRank.get(id(a)) ?? 0) - (liveRank.get(id(b)) ?? 0))
+  const out: Json[] = []
+  let i = 0
+  let j = 0
+  while (i < left.length || j < right.length) {
+    if (j >= right.length) out.push(left[i++]!)
+    else if (i >= left.length) out.push(right[j++]!)
+    else {
+      const li = liveRank.get(id(left[i]!))
+      const ri = liveRank.get(id(right[j]!))
+      if (li !== undefined && ri !== undefined && li < ri) out.push(left[i++]!)
+      else out.push(right[j++]!)
+    }
+  }
+  return out
 }

@@ -292,7 +292,7 @@ describe('PATCH content types', () => {
 
   // kube's installer lists them as JSONPatchType, MergePatchType, StrategicMergePatchType, ApplyYAMLPatchType
   // (CRDs drop the strategic one, which is where "json, merge, apply" comes from).
-  it.fails("415 message lists the types in kube's order for built-in kinds [bug: src/api/handlers.ts ACCEPTED_PATCH_TYPES puts apply before strategic]", async () => {
+  it("415 message lists the types in kube's order for built-in kinds [bug: src/api/handlers.ts ACCEPTED_PATCH_TYPES puts apply before strategic]", async () => {
     const { path } = await setup('ct2')
     const r = await req('PATCH', path, { metadata: {} }, { 'content-type': 'application/json' })
     expect(r.json.message).toBe(
@@ -358,7 +358,7 @@ describe('JSON patch over HTTP', () => {
   // kube-apiserver (handlers/patch.go applyJSPatch) wraps every jsonpatch Apply error in
   // NewGenericServerResponse(422, ...), whose message is fixed and whose details are empty:
   // {"message":"the server rejected our request due to an error in our request","reason":"Invalid","details":{},"code":422}
-  it.fails('a failing JSON patch carries kube\'s generic 422 message [bug: src/registry/patch/apply-patch.ts puts the jsonpatch error text in message]', async () => {
+  it('a failing JSON patch carries kube\'s generic 422 message [bug: src/registry/patch/apply-patch.ts puts the jsonpatch error text in message]', async () => {
     const { path } = await setup('jp3')
     const r = await req('PATCH', path, [{ op: 'test', path: '/metadata/labels/app', value: 'not-web' }], JSONP)
     expect(r.json.message).toBe('the server rejected our request due to an error in our request')
@@ -404,7 +404,7 @@ describe('JSON patch over HTTP', () => {
   // handlers/patch.go (jsonPatcher and smpPatcher): strict decoding errors of the patched object are
   // errors.NewInvalid(GroupKind{}, "", [field.Invalid("patch", <patched>, "strict decoding error: ...")]): 422 Invalid,
   // not the 400 BadRequest a POST/PUT body gets.
-  it.fails('fieldValidation=Strict on a patch is 422 Invalid "…is invalid: patch: Invalid value…" [bug: src/registry/patch/apply-patch.ts answers 400 BadRequest]', async () => {
+  it('fieldValidation=Strict on a patch is 422 Invalid "…is invalid: patch: Invalid value…" [bug: src/registry/patch/apply-patch.ts answers 400 BadRequest]', async () => {
     const { path } = await setup('jp8')
     const r = await req('PATCH', `${path}?fieldValidation=Strict`, { spec: { foo: 'bar' } }, MERGE)
     expect(r.status, r.text).toBe(422)

@@ -350,7 +350,7 @@ describe('strategic merge patch: list directives', () => {
   })
 
   // apimachinery deleteMatchingEntries loops until no element with the key is left; env allows duplicate names.
-  it.fails('$patch: delete removes ALL elements with that key (fixture "delete all duplicate entries in a merging list") [bug: only the first goes]', () => {
+  it('$patch: delete removes ALL elements with that key (fixture "delete all duplicate entries in a merging list") [bug: only the first goes]', () => {
     const live = livePod()
     container(live, 'nginx').env = [
       { name: 'A', value: '1' },
@@ -454,7 +454,7 @@ describe('strategic merge patch: list directives', () => {
 
   // apimachinery applyRetainKeysDirective (MergeParallelList, as the server applies): every non-null patch key must be
   // listed, else ErrBadPatchFormatForRetainKeys "invalid patch format of retainKeys" (400 BadRequest).
-  it.fails('$retainKeys not listing a key the patch sets is a 400 "invalid patch format of retainKeys" [bug: the key is kept]', () => {
+  it('$retainKeys not listing a key the patch sets is a 400 "invalid patch format of retainKeys" [bug: the key is kept]', () => {
     const e = patchError(livePod(), { spec: { volumes: [{ $retainKeys: ['name'], name: 'cache', hostPath: { path: '/tmp' } }] } })
     expect(e.code).toBe(400)
     expect(e.message).toContain('retainKeys')
@@ -506,17 +506,17 @@ describe('strategic merge patch: inputs are not mutated', () => {
 // BEFORE the remaining server-only items. So a new element is prepended, not appended (this is why the kubectl patch
 // docs show the added redis container first), and $setElementOrder interleaves server-only items by their live index.
 describe("strategic merge patch: kube's list order", () => {
-  it.fails('a new container is placed before the existing ones [bug: appended]', () => {
+  it('a new container is placed before the existing ones [bug: appended]', () => {
     const out = smp(livePod(), { spec: { containers: [{ name: 'logger', image: 'fluentbit:3' }] } })
     expect(out.spec.containers.map((c: J) => c.name)).toEqual(['logger', 'nginx', 'sidecar'])
   })
 
-  it.fails('a new finalizer is placed before the existing ones (fixture "unique scalars when merging lists" + mergeSortedSlice) [bug: appended]', () => {
+  it('a new finalizer is placed before the existing ones (fixture "unique scalars when merging lists" + mergeSortedSlice) [bug: appended]', () => {
     const out = smp(livePod(), { metadata: { finalizers: ['example.com/c'] } })
     expect(out.metadata.finalizers).toEqual(['example.com/c', 'example.com/a', 'example.com/b'])
   })
 
-  it.fails('the patch order wins over the live order (fixture "preserve the order from the patch in a merging list 2") [bug: live order kept]', () => {
+  it('the patch order wins over the live order (fixture "preserve the order from the patch in a merging list 2") [bug: live order kept]', () => {
     const live = livePod()
     container(live, 'nginx').env = [{ name: '1' }, { name: '2', value: 'b' }, { name: '3' }]
     const out = smp(live, { spec: { containers: [{ name: 'nginx', env: [{ name: '3', value: 'c' }, { name: '1', value: 'a' }] }] } })
@@ -527,7 +527,7 @@ describe("strategic merge patch: kube's list order", () => {
     ])
   })
 
-  it.fails('$setElementOrder keeps a server-only element at its live position [bug: moved to the end]', () => {
+  it('$setElementOrder keeps a server-only element at its live position [bug: moved to the end]', () => {
     const live = livePod()
     live.metadata.finalizers = ['example.com/a', 'example.com/x', 'example.com/b']
     const out = smp(live, { metadata: { '$setElementOrder/finalizers': ['example.com/a', 'example.com/b'] } })
