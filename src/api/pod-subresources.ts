@@ -10,7 +10,7 @@ import { readObjectBody } from './body'
 import { json, statusResponse } from './respond'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
-import type { PodLogOptions } from '../namespace/pod-logs'
+import { chooseContainer, type PodLogOptions } from '../namespace/pod-logs'
 import { z } from 'zod'
 import { ObjectMeta } from '../schema/meta'
 import { ObjectReference } from '../schema/object-reference'
@@ -58,14 +58,14 @@ async function bindPod(c: Ctx, name: string) {
   return json(c, statuses.success(undefined, 201), 201)
 }
 
-function logOptions(c: Ctx): PodLogOptions {
+function logOptions(c: Ctx, pod: string): PodLogOptions {
   const q = (k: string) => c.req.query(k)
   const int = (k: string, min: number) => {
     const v = q(k)
     if (v === undefined || v === '') return undefined
     if (!/^-?\d+$/.test(v)) throw new StatusError(statuses.badRequest(`${k}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
     const n = Number(v)
-    if (n < min) throw new StatusError(statuses.invalid('PodLogOptions', '', [fieldError.invalid(k, n, `must be greater than ${min === 0 ? 'or equal to 0' : min - 1}`)]))
+    if (n < min) throw new StatusError(statuses.invalid('PodLogOptions', pod, [fieldError.invalid(k, n, `must be greater than ${min === 0 ? 'or equal to 0' : min - 1}`)]))
     return n
   }
   const opts: PodLogOptions = {
@@ -78,7 +78,7 @@ function logOptions(c: Ctx): PodLogOptions {
     previous: q('previous') === 'true',
   }
   if (opts.sinceSeconds !== undefined && opts.sinceTime !== undefined) {
-    throw new StatusError(statuses.invalid('PodLogOptions', '', [fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified')]))
+    throw new StatusError(statuses.invalid('PodLogOptions', pod, [fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified')]))
   }
   if (opts.sinceTime !== undefined && Number.isNaN(Date.parse(opts.sinceTime))) {
     throw new StatusError(statuses.badRequest(`sinceTime: Invalid value: ${JSON.stringify(opts.sinceTime)}: must be an RFC 3339 time`))
@@ -89,7 +89,7 @@ function logOptions(c: Ctx): PodLogOptions {
 const TEXT = { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private', 'Content-Encoding': 'identity' }
 
 async function podLog(c: Ctx, name: string) {
-  const opts = logOptions(c)
+  const opts = logOptions(c, name)
   if (c.req.query('follow') !== 'true') {
     const text = unwrap(await call(() => nsStub(c).podLog(name, opts)))
     return new Response(text, { headers: TEXT })
@@ -141,6 +141,9 @@ async function streaming(c: Ctx, name: string, what: string) {
   const names = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((x) => x.name)
   if (container && !names.includes(container)) {
     throw new StatusError(statuses.badRequest(`container ${container} is not valid for pod ${name}`))
+  }
+  if (!container && (what === 'exec' || what === 'attach') && (pod.spec?.containers ?? []).length > 1) {
+    throw new StatusError(chooseContainer(pod, name))
   }
   const node = pod.spec?.nodeName
   if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))

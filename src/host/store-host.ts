@@ -311,7 +311,7 @@ export abstract class StoreHost extends DurableObject<Env> {
           const refused = this.admitCreateNow(def, name)
           if (refused) return { plan: fail(refused) }
         }
-        const plan = planApply(def, this.strategyContext(), name, applied.value.object, current, (n) => this.local.exists(resource, n), opts.fieldManager ?? 'unknown', opts.force ?? false)
+        const plan = planApply(def, this.strategyContext(), name, applied.value.object, current, (n) => this.local.exists(resource, n), opts.fieldManager ?? 'unknown', opts.force ?? false, opts.subresource)
         return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan }
       }
       if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }

@@ -228,8 +228,12 @@ export class KubeletController implements Controller {
   }
 
   /** Replaces a pod's status (if it is still the same pod and the status changes). */
-  private writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null) {
-    return host.write('pods', name, (cur) => statusChange(cur, uid, next))
+  private async writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null) {
+    const entry = await host.write('pods', name, (cur) => statusChange(cur, uid, next))
+    // A pod that stopped ends its log followers (kubectl logs -f returns).
+    const phase = (entry?.object.status as { phase?: string } | undefined)?.phase
+    if (phase === 'Succeeded' || phase === 'Failed') this.opts.onPodGone(uid)
+    return entry
   }
 
   private async event(host: ControllerHost, pod: KubeObject, facts: NodeFacts, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string) {

@@ -15,6 +15,12 @@ export interface PodLogOptions {
   previous?: boolean
 }
 
+/** kube's validateContainer refusal: every container of the pod, init containers first. */
+export function chooseContainer(pod: Obj, name: string) {
+  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map((c) => c.name as string)
+  return statuses.badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`)
+}
+
 export function podLogRequest(current: Stored | null, name: string, o: PodLogOptions): Result<{ uid: string; container: string; query: LogQuery }> {
   if (!current) return fail(statuses.notFound({ resource: 'pods' }, name))
   const pod = current.object as Obj
@@ -29,9 +35,7 @@ export function podLogRequest(current: Stored | null, name: string, o: PodLogOpt
     const preferred = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] as string | undefined
     if (preferred && all.includes(preferred)) container = preferred
     else if (regular.length === 1) container = regular[0]
-    else {
-      return fail(statuses.badRequest(`a container name must be specified for pod ${name}, choose one of: [${regular.join(' ')}]`))
-    }
+    else return fail(chooseContainer(pod, name))
   }
   if (!all.includes(container!)) {
     return fail(statuses.badRequest(`container ${container} is not valid for pod ${name}`))

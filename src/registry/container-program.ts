@@ -12,34 +12,76 @@ export interface ContainerProgram {
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh'])
 
-/** Splits a shell word list (quotes respected, no expansion). */
-function words(s: string): string[] {
-  const out: string[] = []
+type Token = { word: string } | { op: ';' | '&&' | '||' }
+
+/** Shell tokens: words (quotes respected, no expansion) and the list operators ; && || and newline. */
+function tokens(s: string): Token[] {
+  const out: Token[] = []
   let cur = ''
   let quote: string | null = null
   let any = false
-  for (const ch of s) {
+  const flush = () => {
+    if (cur || any) out.push({ word: cur })
+    cur = ''
+    any = false
+  }
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!
     if (quote) {
       if (ch === quote) quote = null
       else cur += ch
     } else if (ch === '"' || ch === "'") {
       quote = ch
       any = true
-    } else if (/\s/.test(ch)) {
-      if (cur || any) out.push(cur)
-      cur = ''
-      any = false
-    } else cur += ch
+    } else if (ch === ';' || ch === '\n') {
+      flush()
+      out.push({ op: ';' })
+    } else if ((ch === '&' || ch === '|') && s[i + 1] === ch) {
+      flush()
+      out.push({ op: ch === '&' ? '&&' : '||' })
+      i++
+    } else if (/\s/.test(ch)) flush()
+    else cur += ch
   }
-  if (cur || any) out.push(cur)
+  flush()
   return out
 }
 
-/** Runs one simple statement; returns null if it is not one we can simulate. */
+/** Seconds in a sleep argument: N, N.M, or with an s/m/h/d suffix; null when it is not one. */
+function sleepSeconds(arg: string | undefined): number | null {
+  const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(arg ?? '')
+  if (!m) return null
+  return Number(m[1]) * ({ '': 1, s: 1, m: 60, h: 3600, d: 86400 } as Record<string, number>)[m[2]!]!
+}
+
+/** printf with %s, %d and %% conversions and backslash escapes; the format repeats while arguments remain. */
+function printf(format: string, args: string[]): string {
+  const escape = (t: string) => t.replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\\\/g, '\\')
+  let out = ''
+  let i = 0
+  do {
+    let used = 0
+    out += escape(format).replace(/%([sd%])/g, (_, c: string) => {
+      if (c === '%') return '%'
+      used++
+      const v = args[i++] ?? ''
+      return c === 'd' ? String(Number.parseInt(v, 10) || 0) : v
+    })
+    if (used === 0) break
+  } while (i < args.length)
+  return out
+}
+
 interface RunState {
   output: { at: number; line: string }[]
   seconds: number
   code: number
+}
+
+const write = (state: RunState, text: string) => {
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  for (const line of lines) state.output.push({ at: state.seconds, line })
 }
 
 function statement(argv: string[], state: RunState): 'continue' | 'exit' | null {
@@ -49,13 +91,12 @@ function statement(argv: string[], state: RunState): 'continue' | 'exit' | null 
   switch (name) {
     case 'echo': {
       const noNewline = rest[0] === '-n'
-      const text = (noNewline ? rest.slice(1) : rest).join(' ')
-      state.output.push({ at: state.seconds, line: text })
+      state.output.push({ at: state.seconds, line: (noNewline ? rest.slice(1) : rest).join(' ') })
       state.code = 0
       return 'continue'
     }
     case 'printf':
-      for (const line of (rest[0] ?? '').replace(/\\n$/, '').split('\\n')) state.output.push({ at: state.seconds, line })
+      write(state, printf(rest[0] ?? '', rest.slice(1)))
       state.code = 0
       return 'continue'
     case 'true':
@@ -69,8 +110,8 @@ function statement(argv: string[], state: RunState): 'continue' | 'exit' | null 
       state.code = rest[0] !== undefined && /^\d+$/.test(rest[0]) ? Number(rest[0]) % 256 : state.code
       return 'exit'
     case 'sleep': {
-      const n = Number(rest[0])
-      if (!Number.isFinite(n) || n < 0) return null
+      const n = sleepSeconds(rest[0])
+      if (n === null) return null
       state.seconds += n
       state.code = 0
       return 'continue'
@@ -80,13 +121,32 @@ function statement(argv: string[], state: RunState): 'continue' | 'exit' | null 
   }
 }
 
+/** Runs a script of simple statements joined by ; && || (with sh's short-circuiting). False: not simulable. */
 function runScript(script: string, state: RunState): boolean {
-  for (const part of script.split(/;|&&|\n/)) {
-    const r = statement(words(part.trim()), state)
+  const toks = tokens(script)
+  let argv: string[] = []
+  let skip = false
+  const run = (): 'continue' | 'exit' | null => {
+    const words = argv
+    argv = []
+    if (skip || words.length === 0) return 'continue'
+    return statement(words, state)
+  }
+  for (const t of toks) {
+    if ('word' in t) {
+      argv.push(t.word)
+      continue
+    }
+    const r = run()
     if (r === null) return false
     if (r === 'exit') return true
+    // After `a && b` b runs only if a succeeded; after `a || b` only if a failed; after `;` always.
+    if (t.op === '&&') skip = skip ? skip : state.code !== 0
+    else if (t.op === '||') skip = skip ? false : state.code === 0
+    else skip = false
   }
-  return true
+  const r = run()
+  return r !== null
 }
 
 export function containerProgram(command: string[] | undefined, args: string[] | undefined): ContainerProgram {

@@ -67,13 +67,15 @@ export function podCompletion(pod: Obj): { seconds: number; failed: boolean } | 
 
 function readyFromGates(pod: Obj, conditions: Obj[]): { ready: boolean; reason?: string; message?: string } {
   const gates = (pod.spec?.readinessGates ?? []) as Obj[]
-  const missing = gates.filter((g) => !conditions.some((c) => c.type === g.conditionType && c.status === 'True'))
-  if (missing.length === 0) return { ready: true }
-  return {
-    ready: false,
-    reason: 'ReadinessGatesNotReady',
-    message: `corresponding condition of pod readiness gate "${missing[0].conditionType}" does not exist.`,
+  // kubelet's GeneratePodReadyCondition: every unmet gate is named, with why.
+  const unmet: string[] = []
+  for (const g of gates) {
+    const c = conditions.find((x) => x.type === g.conditionType)
+    if (!c) unmet.push(`corresponding condition of pod readiness gate "${g.conditionType}" does not exist`)
+    else if (c.status !== 'True') unmet.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`)
   }
+  if (unmet.length === 0) return { ready: true }
+  return { ready: false, reason: 'ReadinessGatesNotReady', message: `${unmet.join(', ')}.` }
 }
 
 /** Bound and started: Running with IPs, conditions and container statuses (init containers completed). */
@@ -136,8 +138,9 @@ export function desiredReady(pod: Obj, now: Date): Obj | null {
   const gate = readyFromGates(pod, conditions)
   const ready = containersReady && gate.ready
   const current = conditions.find((c) => c.type === 'Ready')
-  if (current && (current.status === 'True') === ready) return null
-  return ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason ?? 'ContainersNotReady', gate.message)
+  const next = ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason ?? 'ContainersNotReady', gate.message)
+  if (current && current.status === next.status && current.reason === next.reason && current.message === next.message) return null
+  return next
 }
 
 /** Every container stopped: Succeeded/Failed, or (reason given) a deadline or deletion. */
@@ -172,7 +175,7 @@ export function terminatedStatus(pod: Obj, now: Date, outcome: { phase: 'Succeed
       started: false,
     }
   })
-  const reason = outcome.phase === 'Succeeded' || !outcome.reason ? 'PodCompleted' : outcome.reason
+  const reason = outcome.phase === 'Succeeded' ? 'PodCompleted' : 'PodFailed'
   status.conditions = setConditions(status.conditions, [
     condition('PodReadyToStartContainers', 'False', now),
     condition('Ready', 'False', now, reason),

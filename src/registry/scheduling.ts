@@ -43,9 +43,17 @@ export function podRequests(spec: Obj | undefined): Resources {
   const regular = sum([...(spec?.containers ?? []), ...init.filter((c) => c.restartPolicy === 'Always')])
   let cpu = regular.cpuMilli
   let mem = regular.memBytes
-  for (const c of init.filter((c) => c.restartPolicy !== 'Always')) {
-    cpu = Math.max(cpu, milli(c.resources?.requests?.cpu))
-    mem = Math.max(mem, whole(c.resources?.requests?.memory))
+  // An init container runs beside the sidecars declared before it: its peak is its request plus theirs.
+  let sidecarCpu = 0
+  let sidecarMem = 0
+  for (const c of init) {
+    if (c.restartPolicy === 'Always') {
+      sidecarCpu += milli(c.resources?.requests?.cpu)
+      sidecarMem += whole(c.resources?.requests?.memory)
+      continue
+    }
+    cpu = Math.max(cpu, sidecarCpu + milli(c.resources?.requests?.cpu))
+    mem = Math.max(mem, sidecarMem + whole(c.resources?.requests?.memory))
   }
   cpu += milli(spec?.overhead?.cpu)
   mem += whole(spec?.overhead?.memory)
@@ -77,9 +85,12 @@ function matchExpression(labels: Record<string, string>, e: Obj): boolean {
     case 'DoesNotExist':
       return v === undefined
     case 'Gt':
-      return v !== undefined && Number(v) > Number(e.values?.[0])
-    case 'Lt':
-      return v !== undefined && Number(v) < Number(e.values?.[0])
+    case 'Lt': {
+      // Base-10 integers only, as kube parses them; any other label value never matches.
+      const isInt = (x: unknown) => typeof x === 'string' && /^-?\d+$/.test(x)
+      if (!isInt(v) || !isInt(e.values?.[0])) return false
+      return e.operator === 'Gt' ? BigInt(v!) > BigInt(e.values[0]) : BigInt(v!) < BigInt(e.values[0])
+    }
     default:
       return false
   }
@@ -92,6 +103,8 @@ function matchesAffinity(pod: PodNeeds, node: NodeCandidate): boolean {
   // Terms are ORed; the expressions of one term are ANDed.
   return terms.some(
     (t) =>
+      // An empty term selects no node.
+      ((t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0) &&
       ((t.matchExpressions ?? []) as Obj[]).every((e) => matchExpression(node.labels, e)) &&
       ((t.matchFields ?? []) as Obj[]).every((e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e)),
   )
@@ -104,9 +117,10 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   if (node.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) {
     return ['node(s) were unschedulable']
   }
-  if (!matchesAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"]
+  // kube's filter order: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit.
   const untolerated = node.taints.find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t))
   if (untolerated) return [`node(s) had untolerated taint {${untolerated.key}: ${untolerated.value ?? ''}}`]
+  if (!matchesAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"]
   if (!node.ready && !tolerates(tolerations, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' })) {
     return ['node(s) had untolerated taint {node.kubernetes.io/not-ready: }']
   }
@@ -138,7 +152,15 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
     return { ok: true, node: feasible[0]!.name }
   }
   const n = nodes.length
-  const reasons = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([r, c]) => `${c} ${r}`)
+  if (n === 0) return { ok: false, message: 'no nodes available to schedule pods' }
+  // kube sorts the formatted "count reason" strings.
+  const reasons = [...counts.entries()].map(([r, c]) => `${c} ${r}`).sort()
   const detail = reasons.length ? ` ${reasons.join(', ')}.` : ''
-  return { ok: false, message: `0/${n} nodes are available:${detail} preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.` }
+  // Nodes short of resources could take the pod if something were preempted (none is); the rest could not.
+  const resourceShort = nodes.filter((node) => rejection(pod, node)?.some((r) => r.startsWith('Insufficient') || r === 'Too many pods')).length
+  const preemption = [
+    ...(resourceShort ? [`${resourceShort} No preemption victims found for incoming pod`] : []),
+    ...(n - resourceShort ? [`${n - resourceShort} Preemption is not helpful for scheduling`] : []),
+  ].sort()
+  return { ok: false, message: `0/${n} nodes are available:${detail} preemption: 0/${n} nodes are available: ${preemption.join(', ')}.` }
 }

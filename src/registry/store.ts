@@ -225,7 +225,11 @@ export function planDelete(
     if (already && (oldGrace === undefined || grace >= oldGrace) && deepEqual(meta.finalizers, old.metadata.finalizers)) {
       return ok({ change: null, object: old })
     }
-    const removeAt = ctx.now.getTime() + grace * 1000
+    // A shorter grace period counts from the first deletion request (kube's BeforeDelete), not from this one.
+    const removeAt =
+      already && oldGrace !== undefined
+        ? Math.min(Date.parse(old.metadata.deletionTimestamp!) - oldGrace * 1000 + grace * 1000, Date.parse(old.metadata.deletionTimestamp!))
+        : ctx.now.getTime() + grace * 1000
     meta.deletionTimestamp = rfc3339(new Date(removeAt))
     meta.deletionGracePeriodSeconds = grace
     if (grace === 0 && !hasFinalizers) {

@@ -93,7 +93,7 @@ describe('pods/log: reading', () => {
   // kube (pkg/registry/core/pod/strategy.go validateContainer) lists every container the pod has, init containers
   // first (podutil.VisitContainers): "choose one of: [setup a b]". src/namespace/pod-logs.ts podLogRequest lists
   // the regular containers only.
-  it.fails('the "choose one of" list includes init containers, first (kube validateContainer)', async () => {
+  it('the "choose one of" list includes init containers, first (kube validateContainer)', async () => {
     const ns = await makeNamespace('log')
     await create(ns, job('web', { a: 'echo a', b: 'echo b' }, { initContainers: [{ name: 'setup', image: 'busybox:1.36', command: ['true'] }] }))
     await phaseIs(ns, 'web', 'Succeeded')
@@ -242,7 +242,7 @@ describe('pods/log: options', () => {
   // kube's LogREST.Get (pkg/registry/core/pod/rest/log.go) answers errors.NewInvalid(api.Kind("PodLogOptions"), name,
   // errs) with the pod's name: `PodLogOptions "opts" is invalid: ...`. src/api/pod-subresources.ts logOptions passes ''
   // as the name (`PodLogOptions "" is invalid: ...`).
-  it.fails('an invalid option names the pod in the Invalid Status (PodLogOptions "<pod>" is invalid)', async () => {
+  it('an invalid option names the pod in the Invalid Status (PodLogOptions "<pod>" is invalid)', async () => {
     const ns = await makeNamespace('log')
     await create(ns, job('opts', { c: 'echo x' }))
     const tail = await req('GET', logPath(ns, 'opts', 'tailLines=-1'))
@@ -333,7 +333,7 @@ describe('pods/log?follow=true', () => {
   // the container's end). src/namespace/log-followers.ts end() is only called from the kubelet's onPodGone, i.e. when
   // the pod is DELETED (src/namespace/kubelet-controller.ts onCommitted); the completion step (advance: writeDueLogs +
   // writeStatus Succeeded/Failed) never ends the followers, so the stream stays open after the pod has Succeeded.
-  it.fails('the stream ends when the pod completes', async () => {
+  it('the stream ends when the pod completes', async () => {
     const ns = await makeNamespace('log')
     await create(ns, job('ends', { c: 'echo one; sleep 1; echo two' }))
     await phaseIs(ns, 'ends', 'Running')
@@ -408,7 +408,7 @@ describe('exec, attach, portforward, proxy on virtual nodes', () => {
   // several containers and no container= is 400 "a container name must be specified for pod m, choose one of: [a b]".
   // src/api/pod-subresources.ts streaming() only checks a container that is named, so the answer is the virtual-node
   // refusal instead.
-  it.fails('exec/attach on a multi-container pod without container=: 400 a container name must be specified', async () => {
+  it('exec/attach on a multi-container pod without container=: 400 a container name must be specified', async () => {
     const ns = await makeNamespace('exec')
     await create(ns, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'm' }, spec: { containers: [{ name: 'a', image: 'nginx:1.25' }, { name: 'b', image: 'nginx:1.25' }] } })
     await phaseIs(ns, 'm', 'Running')

@@ -232,7 +232,7 @@ describe('grace periods on a node without a simulated kubelet', () => {
   // `const removeAt = ctx.now.getTime() + grace * 1000`) restarts the clock at the second request instead, so a pod
   // deleted with 60 s and then, 2 s later, with 2 s goes 2 s after the second request (kube: at once, as the first
   // request was 2 s ago).
-  it.fails('a shortened grace period counts from the first deletion request (kube BeforeDelete)', async () => {
+  it('a shortened grace period counts from the first deletion request (kube BeforeDelete)', async () => {
     const ns = await makeNamespace('lcf')
     await create(ns, pod('slow2', {}, { nodeName: node }))
     const first = await req('DELETE', podPath(ns, 'slow2'), { gracePeriodSeconds: 60 })
@@ -477,7 +477,7 @@ describe('pods created bound, deadlines, failures', () => {
   // it) gives a Failed pod Ready/ContainersReady False with reason "PodFailed" ("PodCompleted" only for Succeeded),
   // DeadlineExceeded included. src/registry/pod-lifecycle.ts:175 (terminatedStatus) uses "PodCompleted" for a Failed
   // pod without a reason and the pod's own reason ("DeadlineExceeded") otherwise.
-  it.fails('a Failed pod has Ready/ContainersReady False with reason PodFailed (kubelet generate.go)', async () => {
+  it('a Failed pod has Ready/ContainersReady False with reason PodFailed (kubelet generate.go)', async () => {
     const ns = await makeNamespace('lcf')
     await create(ns, withCommand(pod('fails2', {}, { restartPolicy: 'Never' }), ['false']))
     await create(ns, withCommand(pod('late', {}, { activeDeadlineSeconds: 1 }), ['sleep', '3600']))
@@ -559,7 +559,7 @@ describe('readiness gates', () => {
   // says `the status of pod readiness gate "X" is not "True", but False`, and every unmet gate is listed, joined by
   // ", ". src/registry/pod-lifecycle.ts readyFromGates always says `corresponding condition of pod readiness gate "X"
   // does not exist.` and names only the first unmet gate.
-  it.fails('the Ready message names every unmet gate, and says when a gate condition is present but not True', async () => {
+  it('the Ready message names every unmet gate, and says when a gate condition is present but not True', async () => {
     const ns = await makeNamespace('lcf')
     await create(ns, pod('gated4', {}, { readinessGates: [{ conditionType: 'example.com/a' }, { conditionType: 'example.com/b' }] }))
     await phaseIs(ns, 'gated4', 'Running')

@@ -121,7 +121,7 @@ describe('schedule(): nodeSelector and required node affinity', () => {
 
   // kube (labels.Requirement.Matches) parses the node's label value with strconv.ParseInt(v, 10, 64); a value that is not
   // a base-10 integer never matches Gt/Lt. scheduling.ts:matchExpression uses Number(), so "1.5" > 1 and "" < 5 match.
-  it.fails('Gt/Lt: a label value that is not an integer never matches (kube: strconv.ParseInt)', () => {
+  it('Gt/Lt: a label value that is not an integer never matches (kube: strconv.ParseInt)', () => {
     const nodes = [node('node-1', { labels: { gen: '1.5' } }), node('node-2', { labels: { gen: '' } }), node('node-3', { labels: { gen: '0x10' } })]
     for (const n of nodes) {
       expect(schedule(needs({ affinity: required({ matchExpressions: [expr('gen', 'Gt', ['1'])] }) }), [n]).ok, `Gt 1 on ${JSON.stringify(n.labels)}`).toBe(false)
@@ -131,7 +131,7 @@ describe('schedule(): nodeSelector and required node affinity', () => {
 
   // kube (component-helpers nodeaffinity.NewNodeSelector): "nil or empty term selects no objects". A term with neither
   // matchExpressions nor matchFields matches no node; scheduling.ts:matchesAffinity's `[].every(...)` makes it match all.
-  it.fails('an empty nodeSelectorTerm matches no node (kube: nil or empty term selects no objects)', () => {
+  it('an empty nodeSelectorTerm matches no node (kube: nil or empty term selects no objects)', () => {
     expect(refused(needs({ affinity: required({}) }), three())).toBe(notHelpful(3, `3 ${AFFINITY_MISMATCH}`))
   })
 })
@@ -190,7 +190,7 @@ describe('schedule(): taints and tolerations', () => {
   // kube's default filter order is NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, ..., NodeResourcesFit
   // (pkg/scheduler/apis/config/v1/default_plugins.go) and RunFilterPlugins stops at a node's first failure, so a node
   // that is both tainted and mismatched is counted under the taint. scheduling.ts:rejection checks affinity first.
-  it.fails('a node that is tainted and does not match the selector is counted under the taint (kube filter order)', () => {
+  it('a node that is tainted and does not match the selector is counted under the taint (kube filter order)', () => {
     const nodes = three((n) => ({ ...n, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }))
     expect(refused(needs({ nodeSelector: { disk: 'ssd' } }), nodes)).toBe(notHelpful(3, '3 node(s) had untolerated taint {dedicated: gpu}'))
   })
@@ -259,7 +259,7 @@ describe('schedule(): resources', () => {
   //   0/5 nodes are available: 1 Insufficient cpu, 4 node(s) didn't match Pod's node affinity/selector. preemption: 0/5
   //   nodes are available: 1 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling.
   // scheduling.ts:schedule always writes "<n> Preemption is not helpful for scheduling.".
-  it.fails('preemption part: nodes full of equal-priority pods say "No preemption victims found for incoming pod"', () => {
+  it('preemption part: nodes full of equal-priority pods say "No preemption victims found for incoming pod"', () => {
     const nodes = three((n) => (n.name === 'node-1' ? { ...n, used: { cpuMilli: 3500, memBytes: 0, pods: 5 } } : { ...n, labels: {} }))
     expect(refused(needs({ nodeSelector: { 'kubernetes.io/hostname': 'node-1' }, requests: { cpuMilli: 1000, memBytes: 0 } }), nodes)).toBe(
       `0/3 nodes are available: 1 Insufficient cpu, 2 ${AFFINITY_MISMATCH}. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.`,
@@ -268,7 +268,7 @@ describe('schedule(): resources', () => {
 
   // kube's FitError.Error() formats "<count> <reason>" strings and then sort.Strings them: the count is part of the
   // sort key. scheduling.ts:schedule sorts by the reason alone, so "2 Insufficient cpu" comes before "1 node(s) ...".
-  it.fails('the histogram is sorted as kube sorts it: by the formatted "<count> <reason>" string', () => {
+  it('the histogram is sorted as kube sorts it: by the formatted "<count> <reason>" string', () => {
     const nodes = three((n): NodeCandidate => (n.name === 'node-3' ? { ...n, labels: {} } : { ...n, labels: { pool: 'x' }, used: { cpuMilli: 3900, memBytes: 0, pods: 1 } }))
     const message = refused(needs({ nodeSelector: { pool: 'x' }, requests: { cpuMilli: 500, memBytes: 0 } }), nodes)
     expect(message.split('. preemption: ')[0]).toBe(`0/3 nodes are available: 1 ${AFFINITY_MISMATCH}, 2 Insufficient cpu`)
@@ -276,7 +276,7 @@ describe('schedule(): resources', () => {
 
   // kube's schedulePod answers ErrNoNodesAvailable before filtering when the snapshot has no nodes; its text is the
   // FailedScheduling message. scheduling.ts:schedule formats "0/0 nodes are available: preemption: 0/0 ...".
-  it.fails('no nodes at all: "no nodes available to schedule pods" (kube ErrNoNodesAvailable)', () => {
+  it('no nodes at all: "no nodes available to schedule pods" (kube ErrNoNodesAvailable)', () => {
     expect(refused(needs(), [])).toBe('no nodes available to schedule pods')
   })
 })
@@ -369,7 +369,7 @@ describe('podRequests', () => {
   //   init = [sidecar 500m (Always), setup 1 cpu], containers = [app 100m]
   //   regular = 100m + 500m = 600m; setup phase = 1000m + 500m = 1500m; pod = max(600m, 1500m) = 1500m.
   // scheduling.ts:podRequests compares the init container's own 1000m only and answers 1000m.
-  it.fails('a regular init container after a sidecar counts the sidecar too (kube: 1500m)', () => {
+  it('a regular init container after a sidecar counts the sidecar too (kube: 1500m)', () => {
     const spec = { initContainers: [c('500m', undefined, { restartPolicy: 'Always' }), c('1')], containers: [c('100m')] }
     expect(podRequests(spec).cpuMilli).toBe(1500)
   })
