@@ -9,8 +9,12 @@ export interface ControllerHost {
   readonly env: Env
   get(resource: string, name: string): Stored | null
   all(resource: string): Stored[]
+  /** The objects of a resource a controller still has work with (see StoreHost.needsAttention). */
+  attending(resource: string): Stored[]
   /** Objects whose ownerReferences name this uid. */
   dependents(uid: string): { resource: string; name: string }[]
+  /** Every owner (uid, kind, name) that objects here name. */
+  owners(): { uid: string; kind: string; name: string }[]
   /** Queues an internal write; `plan` sees the current object and answers the change, or null for none. */
   write(resource: string, name: string, plan: (current: Stored | null) => Change | null): Promise<LogEntry | null>
   /** Asks for a wake-up at `at` (ms since epoch); the host keeps the earliest. */

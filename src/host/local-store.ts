@@ -24,10 +24,12 @@ CREATE TABLE IF NOT EXISTS expiries (
   resource TEXT NOT NULL, name TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (resource, name)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS owners (
-  owner_uid TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (owner_uid, resource, name)
+CREATE TABLE IF NOT EXISTS attention (resource TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (resource, name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS owner_refs (
+  owner_uid TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_name TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL,
+  PRIMARY KEY (owner_uid, resource, name)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS owners_by_dependent ON owners (resource, name);
+CREATE INDEX IF NOT EXISTS owner_refs_by_dependent ON owner_refs (resource, name);
 CREATE TABLE IF NOT EXISTS creation_tokens (
   token TEXT PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, uid TEXT NOT NULL, at INTEGER NOT NULL
 ) WITHOUT ROWID;
@@ -47,6 +49,8 @@ export class LocalStore {
     private readonly sql: SqlStorage,
     private readonly storage: DurableObjectStorage,
     private readonly historyRetain: number,
+    /** Whether a controller still has work with an object: such objects are listed in `attention`. */
+    private readonly attend: (resource: string, obj: KubeObject) => boolean = () => false,
   ) {
     sql.exec(SCHEMA)
     this.appliedRv = Number(this.getState('applied_rv') ?? 0)
@@ -89,9 +93,39 @@ export class LocalStore {
       .map((r) => ({ rv: r.rv, object: materialize(r.object, r.rv) }))
   }
 
+  /** Objects a controller still has work with (what a wake-up must look at; the rest are settled). */
+  attending(resource: string): Stored[] {
+    return this.sql
+      .exec<{ rv: number; object: string }>(
+        'SELECT o.rv, o.object FROM attention a JOIN objects o ON o.resource = a.resource AND o.name = a.name WHERE a.resource = ? ORDER BY a.name',
+        resource,
+      )
+      .toArray()
+      .map((r) => ({ rv: r.rv, object: materialize(r.object, r.rv) }))
+  }
+
+  /** Recomputes the attention list from every object (once, for state written before the list existed). */
+  rebuildAttention() {
+    this.storage.transactionSync(() => {
+      this.sql.exec('DELETE FROM attention')
+      for (const r of this.sql.exec<{ resource: string; name: string; rv: number; object: string }>('SELECT resource, name, rv, object FROM objects').toArray()) {
+        if (this.attend(r.resource, materialize(r.object, r.rv))) {
+          this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', r.resource, r.name)
+        }
+      }
+    })
+  }
+
   /** The objects naming `uid` in their ownerReferences (the garbage collector's index). */
   dependents(uid: string): { resource: string; name: string }[] {
-    return this.sql.exec<{ resource: string; name: string }>('SELECT resource, name FROM owners WHERE owner_uid = ?', uid).toArray()
+    return this.sql.exec<{ resource: string; name: string }>('SELECT resource, name FROM owner_refs WHERE owner_uid = ?', uid).toArray()
+  }
+
+  /** Every owner some object here names (uid, kind, name): the garbage collector checks they still exist. */
+  owners(): { uid: string; kind: string; name: string }[] {
+    return this.sql
+      .exec<{ uid: string; kind: string; name: string }>('SELECT DISTINCT owner_uid AS uid, owner_kind AS kind, owner_name AS name FROM owner_refs')
+      .toArray()
   }
 
   exists(resource: string, name: string): boolean {
@@ -127,10 +161,21 @@ export class LocalStore {
         )
         this.historyCount++
         this.sql.exec('DELETE FROM labels WHERE resource = ? AND name = ?', e.resource, e.name)
-        this.sql.exec('DELETE FROM owners WHERE resource = ? AND name = ?', e.resource, e.name)
+        this.sql.exec('DELETE FROM owner_refs WHERE resource = ? AND name = ?', e.resource, e.name)
+        this.sql.exec('DELETE FROM attention WHERE resource = ? AND name = ?', e.resource, e.name)
+        if (e.type !== 'DELETED' && this.attend(e.resource, e.object)) {
+          this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', e.resource, e.name)
+        }
         if (e.type !== 'DELETED') {
           for (const ref of e.object.metadata.ownerReferences ?? []) {
-            this.sql.exec('INSERT INTO owners (owner_uid, resource, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', ref.uid, e.resource, e.name)
+            this.sql.exec(
+              'INSERT INTO owner_refs (owner_uid, owner_kind, owner_name, resource, name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+              ref.uid,
+              ref.kind,
+              ref.name,
+              e.resource,
+              e.name,
+            )
           }
         }
         if (e.type === 'DELETED') {
@@ -161,7 +206,7 @@ export class LocalStore {
   /** Replaces everything with a full copy (used when this object fell behind the compacted D1 log). */
   reset(objects: { resource: string; name: string; rv: number; object: KubeObject }[], atRv: number) {
     this.storage.transactionSync(() => {
-      this.sql.exec('DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM owners;')
+      this.sql.exec('DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM owner_refs; DELETE FROM attention;')
       for (const o of objects) {
         const labels = (o.object.metadata.labels ?? {}) as Record<string, string>
         this.sql.exec(
@@ -176,7 +221,17 @@ export class LocalStore {
           this.sql.exec('INSERT INTO labels (resource, key, value, name) VALUES (?, ?, ?, ?)', o.resource, k, v, o.name)
         }
         for (const ref of o.object.metadata.ownerReferences ?? []) {
-          this.sql.exec('INSERT INTO owners (owner_uid, resource, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', ref.uid, o.resource, o.name)
+          this.sql.exec(
+            'INSERT INTO owner_refs (owner_uid, owner_kind, owner_name, resource, name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+            ref.uid,
+            ref.kind,
+            ref.name,
+            o.resource,
+            o.name,
+          )
+        }
+        if (this.attend(o.resource, o.object)) {
+          this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', o.resource, o.name)
         }
       }
       this.appliedRv = atRv

@@ -58,6 +58,8 @@ export interface WriteAnswer {
 }
 
 const CATCH_UP_PAGE = 1000
+/** Bump when needsAttention changes meaning: stored attention lists are rebuilt on the next wake-up. */
+const ATTENTION_VERSION = '2'
 /** How often (in resourceVersions) a host checks whether the D1 change log needs compacting. */
 const COMPACT_EVERY = 1000
 
@@ -92,7 +94,9 @@ export abstract class StoreHost extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.local = new LocalStore(ctx.storage.sql, ctx.storage, Number(env.HISTORY_RETAIN ?? '5000'))
+    this.local = new LocalStore(ctx.storage.sql, ctx.storage, Number(env.HISTORY_RETAIN ?? '5000'), (resource, obj) =>
+      this.needsAttention(resource, obj),
+    )
     this.log = new D1Log(env.DB)
     this.watchers = new Watchers(ctx)
     this.queue = new WriteQueue({
@@ -116,6 +120,10 @@ export abstract class StoreHost extends DurableObject<Env> {
   protected async start(): Promise<void> {
     // Counted so operators (and the benchmark) can see that idle watchers cost no wake-ups.
     this.local.setState('wakes', String(Number(this.local.getState('wakes') ?? '0') + 1))
+    if (this.local.getState('attention') !== ATTENTION_VERSION) {
+      this.local.rebuildAttention()
+      this.local.setState('attention', ATTENTION_VERSION)
+    }
     await this.catchUp()
   }
 
@@ -173,6 +181,14 @@ export abstract class StoreHost extends DurableObject<Env> {
     this.log.compact(retain).catch((e: unknown) => console.error('change-log compaction failed', e))
   }
 
+  /**
+   * Whether a controller of this host still has work with an object; wake-ups only look at those, so a namespace of
+   * thousands of settled pods wakes in milliseconds. Must not depend on subclass fields (the store calls it early).
+   */
+  protected needsAttention(_resource: string, _obj: KubeObject): boolean {
+    return false
+  }
+
   /** The controllers this host runs (none by default). */
   protected controllers(): readonly Controller[] {
     return []
@@ -184,7 +200,9 @@ export abstract class StoreHost extends DurableObject<Env> {
       env: this.env,
       get: (resource, name) => this.local.get(resource, name),
       all: (resource) => this.local.all(resource),
+      attending: (resource) => this.local.attending(resource),
       dependents: (uid) => this.local.dependents(uid),
+      owners: () => this.local.owners(),
       write: (resource, name, plan) => this.internalWrite(resource, name, plan),
       wakeAt: async (at) => {
         const current = await this.ctx.storage.getAlarm()

@@ -37,18 +37,18 @@ export class GarbageCollector implements Controller {
   }
 
   async resync(host: ControllerHost): Promise<void> {
+    // Owners waiting on us (the attention list holds objects with orphan/foregroundDeletion finalizers).
     for (const plural of dependentKinds()) {
-      for (const { object } of host.all(plural)) {
+      for (const { object } of host.attending(plural)) {
         const fin = object.metadata.finalizers ?? []
         if (object.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))) {
           await this.process(host, plural, object.metadata.name!)
         }
-        // Owners that vanished while we were not looking (same-namespace owners only: we can see those).
-        const refs = object.metadata.ownerReferences ?? []
-        if (refs.length > 0 && refs.every((r) => isLocalKind(r.kind) && !ownerExists(host, r))) {
-          await this.remove(host, plural, object.metadata.name!)
-        }
       }
+    }
+    // Owners that vanished while we were not looking (same-namespace owners only: we can see those).
+    for (const owner of host.owners()) {
+      if (isLocalKind(owner.kind) && !ownerExists(host, owner)) await this.collectDependents(host, owner.uid)
     }
   }
 

@@ -60,7 +60,7 @@ export class KubeletController implements Controller {
 
   async resync(host: ControllerHost, now: number): Promise<void> {
     let next: number | null = null
-    for (const { object } of host.all('pods')) {
+    for (const { object } of host.attending('pods')) {
       const due = await this.step(host, object.metadata.name!, now)
       if (due !== null) next = next === null ? due : Math.min(next, due)
     }

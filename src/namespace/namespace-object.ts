@@ -12,6 +12,7 @@ import { KubeletController } from './kubelet-controller'
 import { PodLogStore } from './pod-log-store'
 import { LogFollowers } from './log-followers'
 import { GarbageCollector } from './garbage-collector'
+import { podNeedsAttention } from '../registry/pod-lifecycle'
 import { ReplicationManager } from './replication-controller'
 import { podLogRequest, type PodLogOptions } from './pod-logs'
 import { endpointsController } from './endpoints-controller'
@@ -49,6 +50,13 @@ export class NamespaceObject extends StoreHost {
       onLog: (uid, container, lines) => this.followers.send(uid, container, lines),
       onPodGone: (uid) => this.followers.end(uid),
     })
+  }
+
+  protected override needsAttention(resource: string, obj: KubeObject): boolean {
+    if (resource === 'pods') return podNeedsAttention(obj as Record<string, any>)
+    // Owners whose deletion waits on the garbage collector.
+    const fin = obj.metadata.finalizers ?? []
+    return obj.metadata.deletionTimestamp !== undefined && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
   }
 
   protected override controllers(): readonly Controller[] {

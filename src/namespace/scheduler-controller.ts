@@ -59,7 +59,7 @@ export class SchedulerController implements Controller {
 
   /** Tries every unbound pod again (on wake-up, and when the cluster says nodes or capacity changed). */
   async resync(host: ControllerHost): Promise<void> {
-    for (const { object } of host.all('pods')) {
+    for (const { object } of host.attending('pods')) {
       if (wantsScheduling(object)) await this.schedule(host, object.metadata.name!)
     }
   }

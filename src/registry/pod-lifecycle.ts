@@ -205,3 +205,22 @@ export function ephemeralStatuses(pod: Obj, now: Date): Obj[] | null {
       },
   )
 }
+
+/**
+ * Whether the scheduler, the simulated kubelet or the garbage collector may still act on a pod: unbound, starting,
+ * stopping, or running with something due (a deadline, completion, later log lines, readiness gates, ephemeral
+ * containers without status). Settled pods need nothing until they change, and a change is a commit.
+ */
+export function podNeedsAttention(pod: Obj): boolean {
+  if (pod.metadata?.deletionTimestamp) return true
+  if (!pod.spec?.nodeName) return pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed'
+  const phase = pod.status?.phase ?? 'Pending'
+  if (phase === 'Pending') return true
+  if (phase !== 'Running') return false
+  if (pod.spec.activeDeadlineSeconds !== undefined || (pod.spec.readinessGates ?? []).length > 0) return true
+  if (((pod.spec.ephemeralContainers ?? []) as Obj[]).length !== ((pod.status?.ephemeralContainerStatuses ?? []) as Obj[]).length) return true
+  if (podCompletion(pod)) return true
+  return [...((pod.spec.initContainers ?? []) as Obj[]), ...((pod.spec.containers ?? []) as Obj[])].some((c) =>
+    containerProgram(c.command, c.args).output.some((o) => o.at > 0),
+  )
+}

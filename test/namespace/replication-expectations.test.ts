@@ -23,6 +23,12 @@ class QueueHost implements ControllerHost {
   all(resource: string) {
     return [...this.objects].filter(([k]) => k.startsWith(`${resource}/`)).map(([, v]) => v)
   }
+  attending(resource: string) {
+    return this.all(resource)
+  }
+  owners() {
+    return []
+  }
   dependents(uid: string) {
     return [...this.objects]
       .filter(([, v]) => (v.object.metadata.ownerReferences ?? []).some((r) => r.uid === uid))
