@@ -108,8 +108,7 @@ for (const v of KUBECTL_VERSIONS) {
     // ended when the pod is DELETED (src/namespace/log-followers.ts end() is called from the kubelet's onPodGone only,
     // src/namespace/kubelet-controller.ts onCommitted), never when the pod completes, so kubectl keeps waiting after
     // the last line (until the timeout kills it, or the connection drops: "error: unexpected EOF", exit 1). Marked
-    // todo (node:test has no expected-failure marker); the same check is an it.fails in test/api/pod-log.test.ts.
-    it('logs -f of a running finite pod streams its lines and ends when the pod completes', { todo: 'follow streams do not end on completion (src/namespace/log-followers.ts)' }, async () => {
+    it('logs -f of a running finite pod streams its lines and ends when the pod completes', async () => {
       await k(['run', 'tick', '--image=busybox:1.36', '--restart=Never', '-n', ns, '--', 'sh', '-c', 'echo one; sleep 3; echo two'])
       await k(['wait', '--for=condition=Ready', 'pod/tick', '-n', ns, '--timeout=60s'])
       const t0 = Date.now()
