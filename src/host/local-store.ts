@@ -160,9 +160,12 @@ export class LocalStore {
           e.prevRv,
         )
         this.historyCount++
-        this.sql.exec('DELETE FROM labels WHERE resource = ? AND name = ?', e.resource, e.name)
-        this.sql.exec('DELETE FROM owner_refs WHERE resource = ? AND name = ?', e.resource, e.name)
-        this.sql.exec('DELETE FROM attention WHERE resource = ? AND name = ?', e.resource, e.name)
+        // A create has no index rows to clear (each statement costs; creates are the hot path).
+        if (e.type !== 'ADDED') {
+          this.sql.exec('DELETE FROM labels WHERE resource = ? AND name = ?', e.resource, e.name)
+          this.sql.exec('DELETE FROM owner_refs WHERE resource = ? AND name = ?', e.resource, e.name)
+          this.sql.exec('DELETE FROM attention WHERE resource = ? AND name = ?', e.resource, e.name)
+        }
         if (e.type !== 'DELETED' && this.attend(e.resource, e.object)) {
           this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', e.resource, e.name)
         }

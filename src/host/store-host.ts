@@ -148,18 +148,20 @@ export abstract class StoreHost extends DurableObject<Env> {
   /** Everything that follows a local apply: watchers, controllers. */
   protected async applied(entries: LogEntry[]): Promise<void> {
     this.local.apply(entries.map((e) => ({ ...e, namespace: this.scope })))
+    let hadExpiry = false
     for (const e of entries) {
       const removeAt = e.type === 'MODIFIED' ? this.pendingExpiry.get(`${e.resource}/${e.name}`) : undefined
-      if (removeAt !== undefined) this.local.setExpiry(e.resource, e.name, removeAt)
+      if (removeAt !== undefined) {
+        this.local.setExpiry(e.resource, e.name, removeAt)
+        hadExpiry = true
+      }
     }
     this.pendingExpiry.clear()
     this.watchers.broadcast(entries, this.local.currentRv)
     this.maybeCompact(entries[entries.length - 1]?.rv ?? 0)
-    // The cluster-wide watch hub reads the D1 log in order; tell it there is more (it ignores this when idle).
-    this.env.WATCH_HUB.getByName('hub')
-      .poke()
-      .catch((e: unknown) => console.error('poking the watch hub failed', e))
-    await this.scheduleAlarm()
+    this.pokeHub()
+    // Only a graceful deletion (or a subclass) adds a time to wake up at.
+    if (hadExpiry || this.nextAlarmAt() !== null) await this.scheduleAlarm()
     // Not awaited: controllers queue their own writes behind this commit.
     for (const c of this.controllers()) {
       c.onCommitted?.(entries, this.controllerHost)?.catch((e: unknown) => console.error(`controller ${c.name} failed`, e))
@@ -213,6 +215,30 @@ export abstract class StoreHost extends DurableObject<Env> {
   }
 
   private pendingExpiry = new Map<string, number>()
+
+  private hubPoke: Promise<void> | null = null
+  private hubPokeAgain = false
+
+  /**
+   * Tells the cluster-wide watch hub there is more in the D1 log. It reads everything after its cursor, so under
+   * load one poke in flight (plus one after it) covers any number of commits: no RPC per commit.
+   */
+  private pokeHub() {
+    if (this.hubPoke) {
+      this.hubPokeAgain = true
+      return
+    }
+    this.hubPoke = this.env.WATCH_HUB.getByName('hub')
+      .poke()
+      .catch((e: unknown) => console.error('poking the watch hub failed', e))
+      .finally(() => {
+        this.hubPoke = null
+        if (this.hubPokeAgain) {
+          this.hubPokeAgain = false
+          this.pokeHub()
+        }
+      })
+  }
 
   /** Replays committed changes of this scope from the D1 log. */
   protected async catchUp(): Promise<void> {

@@ -19,21 +19,31 @@ export interface WatchSpec {
 
 /** Bookmarks ride on commits a watcher does not see, at most this often, so idle watchers never wake anything. */
 const BOOKMARK_EVERY_MS = 10_000
+const BOOKMARKS_TAG = 'bookmarks'
 
 export class Watchers {
   private filters = new WeakMap<WebSocket, WatchFilter>()
+  /** Attachments never change after accept: deserializing one per socket per commit is the fan-out's main cost. */
+  private specs = new WeakMap<WebSocket, WatchSpec | null>()
   private lastBookmark = new WeakMap<WebSocket, number>()
 
   constructor(private readonly ctx: DurableObjectState) {}
 
   /** Accepts the server end; call it and the replay sends without an await between, so no commit interleaves. */
   accept(ws: WebSocket, spec: WatchSpec) {
-    this.ctx.acceptWebSocket(ws, [spec.resource])
+    // The bookmarks tag lets a commit find the few watchers that want bookmarks without visiting every socket.
+    this.ctx.acceptWebSocket(ws, spec.bookmarks ? [spec.resource, BOOKMARKS_TAG] : [spec.resource])
     ws.serializeAttachment(spec)
+    this.specs.set(ws, spec)
   }
 
   spec(ws: WebSocket): WatchSpec | null {
-    return (ws.deserializeAttachment() as WatchSpec | null) ?? null
+    let spec = this.specs.get(ws)
+    if (spec === undefined) {
+      spec = (ws.deserializeAttachment() as WatchSpec | null) ?? null
+      this.specs.set(ws, spec)
+    }
+    return spec
   }
 
   filter(ws: WebSocket, spec: WatchSpec): WatchFilter {
@@ -98,7 +108,7 @@ export class Watchers {
         }
       }
     }
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of this.ctx.getWebSockets(BOOKMARKS_TAG)) {
       if (reached.has(ws)) continue
       const spec = this.spec(ws)
       if (!spec?.bookmarks) continue
