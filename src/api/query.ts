@@ -44,6 +44,20 @@ function parseNonNegative(v: string | undefined, name: string): number | undefin
   return n
 }
 
+/** Refuses (400) a selector kube could not parse, or a field selector naming a field the kind does not support. */
+export function checkSelectors(def: ResourceDef, labelSelector: string | undefined, fieldSelector: string | undefined) {
+  if (labelSelector) {
+    const parsed = parseLabelSelector(labelSelector)
+    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
+  }
+  if (fieldSelector) {
+    const parsed = parseFieldSelector(fieldSelector)
+    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
+    const unsupported = checkFieldSelector(parsed.selector, def.strategy.fieldSelectorNames)
+    if (unsupported) throw new StatusError(statuses.badRequest(unsupported))
+  }
+}
+
 /** Parses and validates list/watch options the way kube-apiserver does before anything is read. */
 export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): ListOptions {
   const q = (k: string) => c.req.query(k)
@@ -57,16 +71,7 @@ export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): 
   const labelSelector = q('labelSelector') || undefined
   const fieldSelector = q('fieldSelector') || undefined
 
-  if (labelSelector) {
-    const parsed = parseLabelSelector(labelSelector)
-    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
-  }
-  if (fieldSelector) {
-    const parsed = parseFieldSelector(fieldSelector)
-    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
-    const unsupported = checkFieldSelector(parsed.selector, def.strategy.fieldSelectorNames)
-    if (unsupported) throw new StatusError(statuses.badRequest(unsupported))
-  }
+  checkSelectors(def, labelSelector, fieldSelector)
 
   const errors: FieldError[] = []
   if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {

@@ -6,8 +6,7 @@ import { resourceByPlural } from '../../registry/resources'
 import type { ResourceDef } from '../../registry/resource'
 import type { DeleteOptions, KubeObject } from '../../schema/meta'
 import { checkShape, fieldPath, handlingPrefix, parseBodyText, stripNulls } from '../../registry/decode'
-import { parseLabelSelector } from '../../registry/label-selector'
-import { checkFieldSelector, parseFieldSelector } from '../../registry/field-selector'
+import { checkSelectors } from '../query'
 import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
 import { call, hostFor } from '../hosts'
@@ -81,16 +80,7 @@ async function list(c: Ctx, kind: BetaKind) {
   // 2014 clients name the selectors `labels` and `fields`; later ones labelSelector and fieldSelector.
   const labelSelector = c.req.query('labelSelector') || c.req.query('labels') || undefined
   const fieldSelector = c.req.query('fieldSelector') || c.req.query('fields') || undefined
-  if (labelSelector) {
-    const parsed = parseLabelSelector(labelSelector)
-    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
-  }
-  if (fieldSelector) {
-    const parsed = parseFieldSelector(fieldSelector)
-    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
-    const unsupported = checkFieldSelector(parsed.selector, def.strategy.fieldSelectorNames)
-    if (unsupported) throw new StatusError(statuses.badRequest(unsupported))
-  }
+  checkSelectors(def, labelSelector, fieldSelector)
   const page = unwrap(kind, await call(() => hostFor(c.env, def, ns).list(def.plural, { mode: { kind: 'latest' }, labelSelector, fieldSelector })))
   return json(c, toBetaList(kind, ns, page.items, page.resourceVersion))
 }
