@@ -145,3 +145,12 @@ export async function openWatch(path: string, headers: Record<string, string> = 
     },
   }
 }
+
+/**
+ * What a selector watch sends when an object stops matching: as kube's cacher, the last state that matched, stamped
+ * with the resourceVersion of the change that took it out.
+ */
+export const leftSelector = (before: any, after: any) => ({
+  ...before,
+  metadata: { ...before.metadata, resourceVersion: after.metadata.resourceVersion },
+})

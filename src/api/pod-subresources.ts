@@ -126,9 +126,12 @@ async function evict(c: Ctx, name: string) {
   if (eviction.metadata?.name && eviction.metadata.name !== name) {
     throw new StatusError(statuses.badRequest(`name in URL does not match name in Eviction object`))
   }
-  // No PodDisruptionBudgets exist yet, so every eviction is allowed: it is a delete with the eviction's options.
+  // No PodDisruptionBudgets exist yet, so every eviction is allowed: it is a delete with the eviction's options,
+  // dry runs included (`kubectl drain --dry-run=server` must not delete anything).
   const def = pods()
-  unwrap(await call(() => hostFor(c.env, def, c.req.param('namespace')!).delete('pods', name, eviction.deleteOptions ?? {}, {})))
+  const options = eviction.deleteOptions ?? {}
+  const isDryRun = c.req.queries('dryRun')?.includes('All') === true || (options.dryRun ?? []).includes('All')
+  unwrap(await call(() => hostFor(c.env, def, c.req.param('namespace')!).delete('pods', name, options, { dryRun: isDryRun })))
   return json(c, statuses.success(undefined, 201), 201)
 }
 

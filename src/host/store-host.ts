@@ -304,30 +304,35 @@ export abstract class StoreHost extends DurableObject<Env> {
     const refused = await this.admitCreate(def, input.metadata?.name ?? '')
     if (refused) return fail(refused)
     const token = opts.idempotencyKey
+    // This create's own reservation of its token, so a re-plan (a batch deferred it) does not see itself as a twin.
+    const me = Symbol('create')
     const answer = await this.write(def, () => {
       const refusedNow = this.admitCreateNow(def, input.metadata?.name ?? '')
       if (refusedNow) return { plan: fail(refusedNow) }
       if (token) {
-        const seen = this.pendingTokens.get(token) ?? this.local.creationToken(token)
+        const pending = this.pendingTokens.get(token)
+        const seen = (pending && pending.owner !== me ? pending : null) ?? this.local.creationToken(token)
         if (seen) return { plan: fail(tokenConflict(token, seen, this.scope)) }
       }
       const plan = planCreate(def, this.strategyContext(), input, (n) => this.local.exists(resource, n), managerOf(opts))
       if (plan.ok && token && !opts.dryRun) {
-        this.pendingTokens.set(token, { resource, name: plan.value.name, uid: plan.value.object.metadata.uid ?? '' })
+        this.pendingTokens.set(token, { resource, name: plan.value.name, uid: plan.value.object.metadata.uid ?? '', owner: me })
       }
       return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
     }, opts)
     if (token && !opts.dryRun) {
       const pending = this.pendingTokens.get(token)
-      this.pendingTokens.delete(token)
-      // Only a committed create claims its token; a refused or failed one leaves it free for the retry.
-      if (answer.ok && pending) this.local.recordCreationToken(token, pending.resource, pending.name, pending.uid, Date.now())
+      if (pending?.owner === me) {
+        this.pendingTokens.delete(token)
+        // Only a committed create claims its token; a refused or failed one leaves it free for the retry.
+        if (answer.ok) this.local.recordCreationToken(token, pending.resource, pending.name, pending.uid, Date.now())
+      }
     }
     return answer
   }
 
   /** Tokens of creates planned but not yet committed: a duplicate queued behind its twin must see them. */
-  private pendingTokens = new Map<string, { resource: string; name: string; uid: string }>()
+  private pendingTokens = new Map<string, { resource: string; name: string; uid: string; owner: symbol }>()
 
   async update(resource: string, name: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
     const def = defFor(resource, opts.subresource)

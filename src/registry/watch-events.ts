@@ -36,7 +36,8 @@ export function eventFor(f: WatchFilter, type: ChangeType, object: KubeObject, p
     case 'MODIFIED':
       if (now && before) return { type: 'MODIFIED', object }
       if (now) return { type: 'ADDED', object }
-      if (before) return { type: 'DELETED', object }
+      // As kube's cacher: the object the watcher last matched, stamped with this change's resourceVersion.
+      if (before) return { type: 'DELETED', object: { ...prev!, metadata: { ...prev!.metadata, resourceVersion: object.metadata.resourceVersion } } }
       return null
     case 'DELETED':
       return before || matchesFilter(f, object) ? { type: 'DELETED', object } : null

@@ -3,7 +3,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { evictDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, openWatch, pod, req, sleep, type WatchStream } from '../helpers'
+import { BASE, leftSelector, makeNamespace, openWatch, pod, req, sleep, type WatchStream } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
 const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
@@ -170,7 +170,7 @@ describe('namespaced watch', () => {
       const x = await create(ns, 'x', { app: 'web' })
       expect(await w.next()).toEqual({ type: 'ADDED', object: x })
       const out = await relabel(ns, 'x', { app: 'db' })
-      expect(await w.next()).toEqual({ type: 'DELETED', object: out })
+      expect(await w.next()).toEqual({ type: 'DELETED', object: leftSelector(x, out) })
       await relabel(ns, 'x', { app: 'db', more: 'still-out' }) // stays out: nothing
       const back = await relabel(ns, 'x', { app: 'web' })
       expect(await w.next()).toEqual({ type: 'ADDED', object: back })
@@ -196,7 +196,7 @@ describe('namespaced watch', () => {
     const back = await relabel(ns, 'x', { app: 'web' })
     await withWatch(`${podPath(ns)}?watch=true&labelSelector=app%3Dweb&resourceVersion=${x.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
       expect(await w.take(2)).toEqual([
-        { type: 'DELETED', object: out },
+        { type: 'DELETED', object: leftSelector(x, out) },
         { type: 'ADDED', object: back },
       ])
       expect(await w.next(300)).toBeNull()
@@ -369,7 +369,7 @@ describe('namespaced watch', () => {
 
   it('survives eviction of the namespace Durable Object', async () => {
     const ns = await makeNamespace('wev')
-    await create(ns, 'a', { app: 'web' })
+    const a0 = await create(ns, 'a', { app: 'web' })
     await withWatch(`${podPath(ns)}?watch=true&timeoutSeconds=15`, async (all) => {
       await withWatch(`${podPath(ns)}?watch=true&labelSelector=app%3Dweb&timeoutSeconds=15`, async (sel) => {
         expect((await all.take(1)).map(brief)).toEqual([['ADDED', 'a', expect.any(String)]])
@@ -381,7 +381,7 @@ describe('namespaced watch', () => {
         await evictDurableObject(env.NAMESPACES.getByName(ns))
         const out = await relabel(ns, 'a', { app: 'db' })
         expect(await all.next()).toEqual({ type: 'MODIFIED', object: out })
-        expect(await sel.next()).toEqual({ type: 'DELETED', object: out })
+        expect(await sel.next()).toEqual({ type: 'DELETED', object: leftSelector(a0, out) })
         await create(ns, 'c', { app: 'db' })
         expect((await all.next())?.object.metadata.name).toBe('c')
         expect(await sel.next(300)).toBeNull()
@@ -481,7 +481,7 @@ describe('cluster-wide watch (the hub)', () => {
     const fs = encodeURIComponent(`metadata.namespace=${ns}`)
     await withWatch(`/api/v1/pods?watch=true&resourceVersion=${a.metadata.resourceVersion}&labelSelector=app%3Dweb&fieldSelector=${fs}&timeoutSeconds=10`, async (w) => {
       expect(await w.take(2)).toEqual([
-        { type: 'DELETED', object: out },
+        { type: 'DELETED', object: leftSelector(a, out) },
         { type: 'ADDED', object: b },
       ])
       expect(await w.next(300)).toBeNull()
