@@ -1,3 +1,4 @@
+// Tests run inside workerd (@cloudflare/vitest-plugin) with the D1 migrations and zero kubelet delays.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 

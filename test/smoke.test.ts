@@ -1,3 +1,4 @@
+// The toolchain works: the Worker answers and the D1 migrations are applied in the test runtime.
 import { exports } from 'cloudflare:workers'
 import { env } from 'cloudflare:workers'
 import { expect, it } from 'vitest'

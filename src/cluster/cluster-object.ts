@@ -1,5 +1,5 @@
-// The cluster Durable Object: cluster-scoped objects (namespaces now; nodes and allocators later). It creates the
-// system namespaces on first start and drives namespace deletion: Terminating, empty the namespace, remove it.
+// The cluster Durable Object: cluster-scoped objects (namespaces, nodes), the scheduling ledger and the service
+// allocators. It creates the system namespaces and virtual nodes on first start and drives namespace deletion.
 import { StoreHost } from '../host/store-host'
 import type { LogEntry } from '../log/d1-log'
 import type { ResourceDef } from '../registry/resource'

@@ -1,5 +1,5 @@
 // A Durable Object's own SQLite: the current objects of its scope, a label index, a bounded event history (for
-// watches and list snapshots) and its bookkeeping. Only this file writes the DO's SQL.
+// watches and list snapshots), creation tokens, the owner and attention indexes and its bookkeeping.
 import type { KubeObject } from '../schema/meta'
 import type { ChangeType, Stored } from '../registry/store'
 import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'

@@ -37,7 +37,7 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   returnDeletedObject: boolean
   /** A stable hash of the storage version, for discovery. */
   storageVersionHash?: string
-  /** Subresources served generically (only `status` so far: src/registry/status-subresource.ts). */
+  /** Subresources the kind serves, for discovery and routing (`status` and `ephemeralcontainers` are generic). */
   subresources?: SubresourceDef[]
 }
 

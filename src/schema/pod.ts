@@ -1,4 +1,4 @@
-// core/v1 Pod and every type it embeds (spec, containers, volumes, scheduling, status), as of Kubernetes 1.36.
+// core/v1 Pod and every type it embeds (spec, containers, volumes, scheduling, status); fields as of Kubernetes 1.36.
 // Objects are strict so unknown fields surface as `unrecognized_keys`. Only shapes and types are checked here:
 // required-ness and value rules (DNS labels, ranges, mutual exclusion) belong to the pod strategy's validate.
 // List metadata mirrors the patchStrategy/patchMergeKey/listType/listMapKey tags of k8s.io/api core/v1 types.go,

@@ -1,3 +1,4 @@
+// pods/ephemeralcontainers and pods/status through the Worker: what each may change, and readiness gates.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req } from '../helpers'
 

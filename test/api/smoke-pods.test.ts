@@ -1,3 +1,4 @@
+// The basic pod round trip through the Worker: create, get, list (DO and D1), graceful delete.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req } from '../helpers'
 

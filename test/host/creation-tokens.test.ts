@@ -1,3 +1,4 @@
+// Creation tokens (Idempotency-Key): repeats answer 409 naming the first object; concurrent twins make one.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, req } from '../helpers'
 

@@ -1,3 +1,4 @@
+// The simulated cluster end to end with zero delays: scheduled, Running, completion and logs.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req } from '../helpers'
 

@@ -1,4 +1,4 @@
-// Pod status validation for the future /status subresource (ValidatePodStatusUpdate), after kube-apiserver 1.33
+// Pod status validation for the pods/status subresource (ValidatePodStatusUpdate), after kube-apiserver 1.33
 // pkg/apis/core/validation, minus ObjectMetaUpdate (the store's job). Like kube it does not check that container
 // statuses name existing containers, nor that phase is a known value: kube accepts both, and so do we.
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
