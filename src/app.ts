@@ -2,7 +2,8 @@
 import { Hono } from 'hono'
 import { StatusError, statuses } from './registry/status'
 import { statusResponse } from './api/respond'
-import { serveApi, serveApis, serveApiV1 } from './api/discovery'
+import { groupVersions, registerGroupDiscovery, serveApi, serveApis, serveApiV1 } from './api/discovery'
+import { documentKey } from './api/openapi/operations'
 import { serveVersion } from './api/version'
 import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
 import { registerResourceRoutes } from './api/routes'
@@ -25,8 +26,10 @@ export function buildApp() {
   app.get('/api', serveApi)
   app.get('/apis', serveApis)
   app.get('/api/v1', serveApiV1)
+  registerGroupDiscovery(app)
   app.get('/openapi/v3', serveOpenApiV3Index)
-  app.get('/openapi/v3/api/v1', serveOpenApiV3)
+  // One document per group-version we serve: /openapi/v3/api/v1, /openapi/v3/apis/<group>/<version>.
+  for (const gv of groupVersions()) app.get(`/openapi/v3/${documentKey(gv)}`, serveOpenApiV3)
   app.get('/openapi/v2', serveOpenApiV2)
   app.get('/healthz', (c) => c.text('ok'))
   app.get('/livez', (c) => c.text('ok'))

@@ -1,7 +1,7 @@
 // Discovery, generated from the resource table: /api, /apis, /api/v1 (legacy) and aggregated discovery (v2, v2beta1).
 import type { Context } from 'hono'
 import { RESOURCES } from '../registry/resources'
-import type { ResourceDef } from '../registry/resource'
+import { apiVersionOf, type ResourceDef } from '../registry/resource'
 import { json } from './respond'
 
 /** Subresources a kind serves, with their verbs and response kind (filled in as features land). */
@@ -16,11 +16,28 @@ export interface SubresourceDef {
 const subresourcesOf = (def: ResourceDef): SubresourceDef[] =>
   ((def as ResourceDef & { subresources?: SubresourceDef[] }).subresources ?? [])
 
-const coreResources = () => RESOURCES.filter((r) => r.group === '' && r.version === 'v1')
+/** The group-versions we serve, in table order: core first, then each named group. */
+export interface GroupVersion {
+  group: string
+  version: string
+}
+export function groupVersions(): GroupVersion[] {
+  const seen = new Map<string, GroupVersion>()
+  for (const r of RESOURCES) if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version })
+  return [...seen.values()]
+}
+/** The named API groups (everything but core), each with its versions. */
+export const namedGroups = (): { name: string; versions: string[] }[] => {
+  const groups = new Map<string, string[]>()
+  for (const gv of groupVersions()) if (gv.group) groups.set(gv.group, [...(groups.get(gv.group) ?? []), gv.version])
+  return [...groups].map(([name, versions]) => ({ name, versions }))
+}
 
-export function apiResourceList() {
+const resourcesOf = (gv: GroupVersion) => RESOURCES.filter((r) => r.group === gv.group && r.version === gv.version)
+
+export function apiResourceList(gv: GroupVersion = { group: '', version: 'v1' }) {
   const resources: unknown[] = []
-  for (const r of coreResources()) {
+  for (const r of resourcesOf(gv)) {
     const entry: Record<string, unknown> = {
       name: r.plural,
       singularName: r.singular,
@@ -39,48 +56,57 @@ export function apiResourceList() {
       resources.push(sub)
     }
   }
-  return { kind: 'APIResourceList', groupVersion: 'v1', resources }
+  // kube-apiserver writes no apiVersion on the legacy core list (/api/v1), and 'v1' on every named group's.
+  return { kind: 'APIResourceList', ...(gv.group ? { apiVersion: 'v1' } : {}), groupVersion: apiVersionOf(gv), resources }
 }
 
+/** One version of one group in aggregated discovery. */
+function aggregatedVersion(gv: GroupVersion) {
+  return {
+    version: gv.version,
+    freshness: 'Current',
+    resources: resourcesOf(gv).map((r) => {
+      const res: Record<string, unknown> = {
+        resource: r.plural,
+        responseKind: { group: '', version: '', kind: r.kind },
+        scope: r.namespaced ? 'Namespaced' : 'Cluster',
+        singularResource: r.singular,
+        verbs: [...r.verbs].sort(),
+      }
+      if (r.shortNames.length) res.shortNames = r.shortNames
+      if (r.categories.length) res.categories = r.categories
+      const subs = subresourcesOf(r)
+      if (subs.length) {
+        res.subresources = subs.map((s) => ({
+          subresource: s.name,
+          responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind },
+          verbs: s.verbs,
+        }))
+      }
+      return res
+    }),
+  }
+}
+
+/** /api (core: one nameless group) or /apis (every named group) as an APIGroupDiscoveryList. */
 function aggregated(version: 'v2' | 'v2beta1', core: boolean) {
   const items = core
-    ? [
-        {
-          metadata: { creationTimestamp: null },
-          versions: [
-            {
-              version: 'v1',
-              freshness: 'Current',
-              resources: coreResources().map((r) => {
-                const res: Record<string, unknown> = {
-                  resource: r.plural,
-                  responseKind: { group: '', version: '', kind: r.kind },
-                  scope: r.namespaced ? 'Namespaced' : 'Cluster',
-                  singularResource: r.singular,
-                  verbs: [...r.verbs].sort(),
-                }
-                if (r.shortNames.length) res.shortNames = r.shortNames
-                if (r.categories.length) res.categories = r.categories
-                const subs = subresourcesOf(r)
-                if (subs.length) {
-                  res.subresources = subs.map((s) => ({
-                    subresource: s.name,
-                    responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind },
-                    verbs: s.verbs,
-                  }))
-                }
-                return res
-              }),
-            },
-          ],
-        },
-      ]
-    : []
+    ? [{ metadata: { creationTimestamp: null }, versions: [aggregatedVersion({ group: '', version: 'v1' })] }]
+    : namedGroups().map((g) => ({
+        metadata: { name: g.name, creationTimestamp: null },
+        versions: g.versions.map((v) => aggregatedVersion({ group: g.name, version: v })),
+      }))
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items }
 }
 
+/** The legacy APIGroup of a named group: its versions, the first preferred. */
+function apiGroup(g: { name: string; versions: string[] }) {
+  const versions = g.versions.map((version) => ({ groupVersion: `${g.name}/${version}`, version }))
+  return { name: g.name, versions, preferredVersion: versions[0] }
+}
+
 /** Which aggregated discovery version (if any) the Accept header asks for, in the client's order of preference. */
-function aggregatedVersion(accept: string | undefined): 'v2' | 'v2beta1' | null {
+function requestedAggregation(accept: string | undefined): 'v2' | 'v2beta1' | null {
   for (const part of (accept ?? '').split(',')) {
     const params = part.split(';').map((s) => s.trim())
     if (!params.includes('g=apidiscovery.k8s.io') || !params.includes('as=APIGroupDiscoveryList')) continue
@@ -91,7 +117,7 @@ function aggregatedVersion(accept: string | undefined): 'v2' | 'v2beta1' | null 
 }
 
 export function serveApi(c: Context) {
-  const v = aggregatedVersion(c.req.header('accept'))
+  const v = requestedAggregation(c.req.header('accept'))
   // kubectl parses the body by this exact Content-Type; plain application/json would be read as APIVersions.
   if (v) return json(c, aggregated(v, true), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
   const host = c.req.header('host') ?? '127.0.0.1:8787'
@@ -99,9 +125,18 @@ export function serveApi(c: Context) {
 }
 
 export function serveApis(c: Context) {
-  const v = aggregatedVersion(c.req.header('accept'))
+  const v = requestedAggregation(c.req.header('accept'))
   if (v) return json(c, aggregated(v, false), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
-  return json(c, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] })
+  return json(c, { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups().map(apiGroup) })
 }
 
 export const serveApiV1 = (c: Context) => json(c, apiResourceList())
+
+/** GET /apis/<group> (APIGroup) and /apis/<group>/<version> (APIResourceList) for every named group we serve. */
+export function registerGroupDiscovery(app: { get(path: string, handler: (c: Context) => Response): unknown }) {
+  for (const g of namedGroups()) {
+    const root = ['', 'apis', g.name].join('/')
+    app.get(root, (c) => json(c, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) }))
+    for (const version of g.versions) app.get(`${root}/${version}`, (c) => json(c, apiResourceList({ group: g.name, version })))
+  }
+}

@@ -94,7 +94,7 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
 
 async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
   const validation = fieldValidation(c)
-  const prefix = handlingPrefix(def.kind, apiVersionOf(def))
+  const prefix = handlingPrefix(def.kind, def.version)
   const body = await readObjectBody(c, prefix)
   const decoded = checkShape<KubeObject>(def.schema, body.raw, prefix, validation, body.text)
   addWarnings(c, decoded.warnings)
@@ -208,7 +208,7 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).delete(def.plural, name, opts, { dryRun: isDryRun })))
   if (def.returnDeletedObject) return renderObject(c, def, answer.object)
-  return json(c, statuses.success({ name, kind: def.plural, uid: answer.object.metadata.uid }))
+  return json(c, statuses.success({ name, ...(def.group ? { group: def.group } : {}), kind: def.plural, uid: answer.object.metadata.uid }))
 }
 
 export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: string) {

@@ -5,6 +5,7 @@ import { RESOURCES } from '../registry/resources'
 import type { ResourceDef } from '../registry/resource'
 import { statuses } from '../registry/status'
 import { statusResponse } from './respond'
+import { apiPrefix } from './openapi/operations'
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate } from './handlers'
 
 type App = Hono<{ Bindings: Env }>
@@ -17,11 +18,12 @@ const methodNotAllowed = (c: Ctx) =>
     details: {},
   })
 
-/** Collection and item routes for one kind under a path prefix (`/api/v1/namespaces/:namespace` or `/api/v1`). */
+/** Collection and item routes for one kind under its group-version prefix (namespaced or cluster-wide). */
 function bind(app: App, def: ResourceDef) {
   const has = (v: string) => def.verbs.includes(v as never)
   const ns = (c: Ctx) => (def.namespaced ? c.req.param('namespace')! : '')
-  const collection = def.namespaced ? `/api/v1/namespaces/:namespace/${def.plural}` : `/api/v1/${def.plural}`
+  const root = apiPrefix(def) // `/api/v1`, or `/apis/<group>/<version>` for a named group
+  const collection = def.namespaced ? `${root}/namespaces/:namespace/${def.plural}` : `${root}/${def.plural}`
   const item = `${collection}/:name`
 
   app.get(collection, (c) => handleList(c, def, def.namespaced ? c.req.param('namespace')! : ''))
@@ -47,17 +49,17 @@ function bind(app: App, def: ResourceDef) {
   }
 
   if (def.namespaced) {
-    app.get(`/api/v1/${def.plural}`, (c) => handleList(c, def, null))
-    app.all(`/api/v1/${def.plural}`, methodNotAllowed)
-    app.get(`/api/v1/watch/namespaces/:namespace/${def.plural}`, (c) => handleList(c, def, c.req.param('namespace')!, true))
-    app.get(`/api/v1/watch/namespaces/:namespace/${def.plural}/:name`, (c) => {
+    app.get(`${root}/${def.plural}`, (c) => handleList(c, def, null))
+    app.all(`${root}/${def.plural}`, methodNotAllowed)
+    app.get(`${root}/watch/namespaces/:namespace/${def.plural}`, (c) => handleList(c, def, c.req.param('namespace')!, true))
+    app.get(`${root}/watch/namespaces/:namespace/${def.plural}/:name`, (c) => {
       withNameSelector(c)
       return handleList(c, def, c.req.param('namespace')!, true)
     })
-    app.get(`/api/v1/watch/${def.plural}`, (c) => handleList(c, def, null, true))
+    app.get(`${root}/watch/${def.plural}`, (c) => handleList(c, def, null, true))
   } else {
-    app.get(`/api/v1/watch/${def.plural}`, (c) => handleList(c, def, '', true))
-    app.get(`/api/v1/watch/${def.plural}/:name`, (c) => {
+    app.get(`${root}/watch/${def.plural}`, (c) => handleList(c, def, '', true))
+    app.get(`${root}/watch/${def.plural}/:name`, (c) => {
       withNameSelector(c)
       return handleList(c, def, '', true)
     })

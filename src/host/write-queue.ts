@@ -85,9 +85,15 @@ export class WriteQueue {
           return
         }
       }
+      // Under load (a flush just ran), give writes already on their way one turn of the event loop to join this
+      // batch: one D1 round trip then carries several of them.
+      if (this.pending.length < MAX_BATCH && Date.now() - this.lastFlush < 50) await new Promise((r) => setTimeout(r, 0))
       await this.flush()
+      this.lastFlush = Date.now()
     }
   }
+
+  private lastFlush = 0
 
   private async flush() {
     const batch: { job: Job<unknown>; plan: JobPlan<unknown> }[] = []

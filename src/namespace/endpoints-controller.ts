@@ -3,7 +3,6 @@
 // ports; it deletes the Endpoints of a deleted service. Level-triggered: it computes the desired object from what is
 // stored when its write is planned, and writes only when that differs from the stored one.
 import type { Controller, ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
 import type { Change, Stored } from '../registry/store'
 import { planCreate, planRemoval, planUpdate } from '../registry/store'
 import { resourceByPlural } from '../registry/resources'
@@ -12,46 +11,12 @@ import { labelSelectorFromMatchLabels } from '../registry/label-selector'
 import { repackSubsets, type EndpointsObject } from '../registry/strategies/endpoints'
 import type { EndpointAddress, EndpointPort, EndpointSubset } from '../schema/endpoints'
 import type { PodObject } from '../registry/strategies/pod/pod-types'
-import type { ServiceObject, ServicePort } from '../registry/strategies/service/service-types'
-import { CLUSTER_IP_NONE, hasSelector } from '../registry/strategies/service/service-types'
-import { ipFamily } from '../registry/strategies/pod/pod-validation-formats'
+import type { ServiceObject } from '../registry/strategies/service/service-types'
+import { CLUSTER_IP_NONE } from '../registry/strategies/service/service-types'
+import { affectedServices, findPort, managedService, podHostname, podIP, podInEndpoints, podReady } from './service-pods'
 
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless'
 export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
-
-/** Whether the controller manages this service's Endpoints at all. */
-const managed = (svc: ServiceObject) => svc.spec?.type !== 'ExternalName' && hasSelector(svc)
-
-const labelsOf = (o: { metadata: { labels?: Record<string, string> } } | null | undefined) => o?.metadata.labels
-
-/** ShouldPodBeInEndpoints: has an IP, not finished, not being deleted (unless terminating pods are published). */
-function podInEndpoints(pod: PodObject, includeTerminating: boolean): boolean {
-  const phase = pod.status?.phase
-  if (phase === 'Succeeded' || phase === 'Failed') return false
-  if (!pod.status?.podIP && !pod.status?.podIPs?.length) return false
-  return includeTerminating || !pod.metadata.deletionTimestamp
-}
-
-const podReady = (pod: PodObject) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
-
-/** The pod's address of the service's primary family. */
-function podIP(pod: PodObject, svc: ServiceObject): string | null {
-  const want = svc.spec.ipFamilies?.[0] === 'IPv6' ? 6 : 4
-  const ips = pod.status?.podIPs?.length ? pod.status.podIPs.map((p) => p.ip) : [pod.status?.podIP ?? '']
-  return ips.find((ip) => ipFamily(ip) === want) ?? null
-}
-
-/** FindPort: a number as is; a name looked up among the containers' (and sidecars') ports of the same protocol. */
-function findPort(pod: PodObject, sp: ServicePort): number | null {
-  const target = sp.targetPort ?? sp.port
-  if (typeof target === 'number') return target
-  const protocol = sp.protocol ?? 'TCP'
-  const sidecars = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')
-  for (const c of [...(pod.spec.containers ?? []), ...sidecars]) {
-    for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort
-  }
-  return null
-}
 
 /** The subsets kube's endpoints controller computes for a service over the namespace's pods. */
 export function desiredSubsets(svc: ServiceObject, pods: readonly PodObject[]): EndpointSubset[] {
@@ -67,7 +32,8 @@ export function desiredSubsets(svc: ServiceObject, pods: readonly PodObject[]): 
       targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
     }
     if (pod.spec.nodeName) address.nodeName = pod.spec.nodeName
-    if (pod.spec.hostname && pod.spec.subdomain === svc.metadata.name) address.hostname = pod.spec.hostname
+    const hostname = podHostname(pod, svc)
+    if (hostname) address.hostname = hostname
     const ready = tolerateUnready || podReady(pod)
     const add = (ports: EndpointPort[] | undefined) => {
       const ss: EndpointSubset = ready ? { addresses: [address] } : { notReadyAddresses: [address] }
@@ -90,7 +56,7 @@ export function desiredSubsets(svc: ServiceObject, pods: readonly PodObject[]): 
 }
 
 /** The Endpoints labels: the service's, plus the headless marker for services without a cluster IP. */
-function desiredLabels(svc: ServiceObject): Record<string, string> {
+export function desiredLabels(svc: ServiceObject): Record<string, string> {
   const labels = { ...(svc.metadata.labels ?? {}) }
   const ipSet = svc.spec.clusterIP !== undefined && svc.spec.clusterIP !== '' && svc.spec.clusterIP !== CLUSTER_IP_NONE
   if (ipSet) delete labels[HEADLESS_LABEL]
@@ -111,7 +77,7 @@ export function planEndpoints(host: ControllerHost, name: string, current: Store
     const ours = current?.object.metadata.annotations?.[LAST_CHANGE_TRIGGER_TIME] !== undefined
     return current && (serviceDeleted || ours) ? planRemoval(def, ctx, current) : null
   }
-  if (!managed(svc)) return null
+  if (!managedService(svc)) return null
   const pods = host.all('pods').map((s) => s.object as PodObject)
   const subsets = desiredSubsets(svc, pods)
   const labels = desiredLabels(svc)
@@ -132,33 +98,13 @@ export function planEndpoints(host: ControllerHost, name: string, current: Store
   return 'change' in plan.value ? plan.value.change : plan.value
 }
 
-/** The services a batch of commits may have changed the endpoints of, and whether each was deleted. */
-function affectedServices(entries: readonly LogEntry[], host: ControllerHost): Map<string, boolean> {
-  const names = new Map<string, boolean>()
-  const add = (name: string, deleted = false) => names.set(name, (names.get(name) ?? false) || deleted)
-  let services: ServiceObject[] | null = null
-  for (const e of entries) {
-    if (e.resource === 'services') add(e.name, e.type === 'DELETED')
-    // Someone else changed or removed managed Endpoints: put them back.
-    if (e.resource === 'endpoints') add(e.name)
-    if (e.resource !== 'pods') continue
-    services ??= host.all('services').map((s) => s.object as ServiceObject)
-    for (const svc of services) {
-      if (!managed(svc)) continue
-      const sel = labelSelectorFromMatchLabels(svc.spec.selector)
-      if (sel.matches(labelsOf(e.object)) || sel.matches(labelsOf(e.prev))) add(svc.metadata.name!)
-    }
-  }
-  return names
-}
-
 const sync = (host: ControllerHost, name: string, serviceDeleted = false) =>
   host.write('endpoints', name, (current) => planEndpoints(host, name, current, new Date(), serviceDeleted))
 
 export const endpointsController: Controller = {
   name: 'endpoints',
   async onCommitted(entries, host) {
-    const names = affectedServices(entries, host)
+    const names = affectedServices(entries, host, (e) => (e.resource === 'endpoints' ? e.name : null))
     await Promise.all([...names].map(([name, deleted]) => sync(host, name, deleted)))
   },
   async resync(host) {

@@ -16,6 +16,7 @@ import { podNeedsAttention } from '../registry/pod-lifecycle'
 import { ReplicationManager } from './replication-controller'
 import { podLogRequest, type PodLogOptions } from './pod-logs'
 import { endpointsController } from './endpoints-controller'
+import { endpointSliceController } from './endpointslice-controller'
 import { beginServiceChange, releaseCommitted, type AllocatorStub } from './service-allocation'
 import type { Change } from '../registry/store'
 import type { LogEntry } from '../log/d1-log'
@@ -60,7 +61,7 @@ export class NamespaceObject extends StoreHost {
   }
 
   protected override controllers(): readonly Controller[] {
-    return [this.scheduler, this.kubelet, this.gc, endpointsController, this.replication]
+    return [this.scheduler, this.kubelet, this.gc, endpointsController, endpointSliceController, this.replication]
   }
 
   /** The cluster object's service IP and node port allocators. */

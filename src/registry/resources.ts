@@ -15,6 +15,8 @@ import { serviceStrategy } from './strategies/service/service-strategy'
 import { endpointsStrategy } from './strategies/endpoints'
 import { ReplicationController } from '../schema/replication-controller'
 import { replicationControllerStrategy } from './strategies/replication-controller'
+import { EndpointSlice } from '../schema/endpoint-slice'
+import { endpointSliceStrategy } from './strategies/endpoint-slice'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -79,7 +81,6 @@ export const RESOURCES: ResourceDef[] = [
     schema: Node,
     strategy: nodeStrategy as unknown as ResourceDef['strategy'],
     subresources: [
-      { name: 'proxy', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
       { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] },
     ],
     home: 'cluster',
@@ -159,6 +160,23 @@ export const RESOURCES: ResourceDef[] = [
       { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
       { name: 'status', kind: 'ReplicationController', verbs: ['get', 'patch', 'update'] },
     ],
+  },
+  {
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    kind: 'EndpointSlice',
+    listKind: 'EndpointSliceList',
+    plural: 'endpointslices',
+    singular: 'endpointslice',
+    shortNames: [],
+    categories: [],
+    namespaced: true,
+    verbs: [...ALL_VERBS],
+    schema: EndpointSlice,
+    strategy: endpointSliceStrategy as unknown as ResourceDef['strategy'],
+    home: 'namespace',
+    returnDeletedObject: false,
+    storageVersionHash: 'Nx3SIv6I0mE=',
   },
 ]
 

@@ -61,7 +61,7 @@ export function planCreate(
   const meta = obj.metadata
   if (meta.resourceVersion) {
     return fail(
-      statuses.invalid(def.kind, meta.name ?? '', [fieldError.invalid('metadata.resourceVersion', meta.resourceVersion, 'must be empty')]),
+      statuses.invalid(def.kind, meta.name ?? '', [fieldError.invalid('metadata.resourceVersion', meta.resourceVersion, 'must be empty')], def.group || undefined),
     )
   }
   let generated = false
@@ -125,7 +125,7 @@ export function planUpdate(
     return fail(
       statuses.invalid(def.kind, name, [
         fieldError.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update'),
-      ]),
+      ], def.group || undefined),
     )
   }
   // BeforeUpdate: what no caller may change.

@@ -8,6 +8,9 @@ type Obj = Record<string, any>
 export interface KindUnderTest {
   plural: string
   kind: string
+  /** The API group ('' or unset: core, served under /api/v1) and version (default v1). */
+  group?: string
+  version?: string
   namespaced: boolean
   /** A valid object named `name` carrying these labels. */
   valid(name: string, labels?: Record<string, string>): Obj
@@ -46,10 +49,15 @@ interface Scope {
 }
 
 export function conformanceSuite(k: KindUnderTest) {
+  const version = k.version ?? 'v1'
+  // Built from parts: a tool here once rewrote quoted literals starting with the API root into absolute URLs.
+  const root = k.group ? ['', 'apis', k.group, version].join('/') : ['', 'api', version].join('/')
+  const apiVersion = k.group ? `${k.group}/${version}` : version
+  const groupDetail = k.group ? { group: k.group } : {}
   const scope = async (): Promise<Scope> => {
     const ns = k.namespaced ? await makeNamespace('cf') : ''
     const run = uniq()
-    const collection = k.namespaced ? `/api/v1/namespaces/${ns}/${k.plural}` : `/api/v1/${k.plural}`
+    const collection = k.namespaced ? `${root}/namespaces/${ns}/${k.plural}` : `${root}/${k.plural}`
     return {
       ns,
       run,
@@ -63,7 +71,8 @@ export function conformanceSuite(k: KindUnderTest) {
       labels: (extra = {}) => ({ conformance: run, ...extra }),
     }
   }
-  const qualified = k.plural
+  const qualified = k.group ? `${k.plural}.${k.group}` : k.plural
+  const qualifiedKind = k.group ? `${k.kind}.${k.group}` : k.kind
   const create = async (s: Scope, name: string, labels: Record<string, string> = {}) => {
     const r = await req('POST', s.collection, k.valid(name, s.labels(labels)))
     expect(r.status, r.text).toBe(201)
@@ -93,7 +102,7 @@ export function conformanceSuite(k: KindUnderTest) {
         const r = await req('POST', s.collection, k.valid(name, s.labels()))
         expect(r.status, r.text).toBe(201)
         expect(r.json.kind).toBe(k.kind)
-        expect(r.json.apiVersion).toBe('v1')
+        expect(r.json.apiVersion).toBe(apiVersion)
         expect(r.json.metadata.name).toBe(name)
         expect(r.json.metadata.uid).toMatch(UUID)
         expect(r.json.metadata.creationTimestamp).toMatch(RFC3339_SECONDS)
@@ -138,7 +147,7 @@ export function conformanceSuite(k: KindUnderTest) {
         const name = s.name('missing')
         const g = await req('GET', s.item(name))
         expectStatus(g, 404, 'NotFound', `${qualified} "${name}" not found`)
-        expect(g.json.details).toEqual({ name, kind: k.plural })
+        expect(g.json.details).toEqual({ name, ...groupDetail, kind: k.plural })
       })
 
       it('list answers items in name order with a list resourceVersion at least every item resourceVersion', async () => {
@@ -148,7 +157,7 @@ export function conformanceSuite(k: KindUnderTest) {
         const l = await req('GET', s.list())
         expect(l.status, l.text).toBe(200)
         expect(l.json.kind).toBe(`${k.kind}List`)
-        expect(l.json.apiVersion).toBe('v1')
+        expect(l.json.apiVersion).toBe(apiVersion)
         expect(names(l.json)).toEqual(['a', 'c', 'm', 'x'].map(s.name))
         const listRv = Number(l.json.metadata.resourceVersion)
         expect(l.json.metadata.resourceVersion).toMatch(/^\d+$/)
@@ -169,7 +178,7 @@ export function conformanceSuite(k: KindUnderTest) {
         const first = await create(s, name)
         const r = await req('POST', s.collection, k.valid(name, s.labels()))
         expectStatus(r, 409, 'AlreadyExists', `${qualified} "${name}" already exists`)
-        expect(r.json.details).toEqual({ name, kind: k.plural })
+        expect(r.json.details).toEqual({ name, ...groupDetail, kind: k.plural })
         const g = await req('GET', s.item(name))
         expect(g.json.metadata.uid).toBe(first.metadata.uid)
         expect(g.json.metadata.resourceVersion).toBe(first.metadata.resourceVersion)
@@ -213,10 +222,10 @@ export function conformanceSuite(k: KindUnderTest) {
         const r = await req('POST', s.collection, body)
         expectStatus(r, 422, 'Invalid')
         const name = body.metadata.name
-        expect(r.json.message).toMatch(new RegExp(`^${k.kind} "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is invalid: `))
+        expect(r.json.message).toMatch(new RegExp(`^${qualifiedKind.replace(/\./g, '\\.')} "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is invalid: `))
         expect(r.json.details.name).toBe(name)
         expect(r.json.details.kind).toBe(k.kind)
-        expect(r.json.details.group).toBeUndefined()
+        expect(r.json.details.group).toBe(k.group || undefined)
         expect(Array.isArray(r.json.details.causes)).toBe(true)
         const cause = r.json.details.causes.find((c: any) => c.field === field)
         expect(cause, JSON.stringify(r.json.details.causes)).toBeDefined()
@@ -244,7 +253,7 @@ export function conformanceSuite(k: KindUnderTest) {
 
         it('create in a namespace that does not exist is 404 for the namespace', async () => {
           const ns = `nope-${uniq()}`
-          const r = await req('POST', `/api/v1/namespaces/${ns}/${k.plural}`, k.valid('x'))
+          const r = await req('POST', `${root}/namespaces/${ns}/${k.plural}`, k.valid('x'))
           expectStatus(r, 404, 'NotFound', `namespaces "${ns}" not found`)
         })
       }
@@ -266,7 +275,7 @@ export function conformanceSuite(k: KindUnderTest) {
           'Conflict',
           `Operation cannot be fulfilled on ${qualified} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
         )
-        expect(r.json.details).toEqual({ name, kind: k.plural })
+        expect(r.json.details).toEqual({ name, ...groupDetail, kind: k.plural })
         const g = await req('GET', s.item(name))
         expect(g.json).toEqual(u1.json)
       })
@@ -358,7 +367,7 @@ export function conformanceSuite(k: KindUnderTest) {
         const d = await req('DELETE', s.item(name))
         expect(d.status, d.text).toBe(200)
         if (k.deleteAnswersStatus) {
-          expect(d.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, kind: k.plural, uid: c.metadata.uid } })
+          expect(d.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, ...groupDetail, kind: k.plural, uid: c.metadata.uid } })
         } else {
           expect(d.json.kind).toBe(k.kind)
           expect(d.json.metadata.name).toBe(name)
@@ -470,7 +479,7 @@ export function conformanceSuite(k: KindUnderTest) {
           r,
           400,
           'BadRequest',
-          `${k.kind} in version "v1" cannot be handled as a ${k.kind}: strict decoding error: unknown field "${unknownPath}"`,
+          `${k.kind} in version "${version}" cannot be handled as a ${k.kind}: strict decoding error: unknown field "${unknownPath}"`,
         )
         expect((await req('GET', s.item(name))).status).toBe(404)
       })
@@ -498,7 +507,7 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(text).toContain(`"name":"${name}","name"`)
         const r = await req('POST', `${s.collection}?fieldValidation=Strict`, text)
         expectStatus(r, 400, 'BadRequest')
-        expect(r.json.message).toMatch(new RegExp(`^${k.kind} in version "v1" cannot be handled as a ${k.kind}: strict decoding error: `))
+        expect(r.json.message).toMatch(new RegExp(`^${k.kind} in version "${version}" cannot be handled as a ${k.kind}: strict decoding error: `))
         expect(r.json.message).toContain('duplicate field')
         expect(r.json.message).toContain('name"')
         const w = await req('POST', `${s.collection}?fieldValidation=Warn`, text)
@@ -565,7 +574,7 @@ export function conformanceSuite(k: KindUnderTest) {
       it('an unknown path is 404 Status', async () => {
         const s = await scope()
         const paths = [
-          k.namespaced ? `/api/v1/namespaces/${s.ns}/widgets` : '/api/v1/widgets',
+          k.namespaced ? `${root}/namespaces/${s.ns}/widgets` : `${root}/widgets`,
           `${s.collection}/a/b/c`,
           `${s.collection}/a/nonsense`,
           '/api/v2/pods',
@@ -901,7 +910,7 @@ export function conformanceSuite(k: KindUnderTest) {
           check(`LIST ?${q.slice(0, 80)}`, await req('GET', `${s.collection}?${q}`))
           check(`GET ?${q.slice(0, 80)}`, await req('GET', `${s.item(target)}?${q}`))
           check(`TABLE ?${q.slice(0, 80)}`, await req('GET', `${s.collection}?${q}`, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }))
-          if (k.namespaced) check(`ALL ?${q.slice(0, 80)}`, await req('GET', `/api/v1/${k.plural}?${q}`))
+          if (k.namespaced) check(`ALL ?${q.slice(0, 80)}`, await req('GET', `${root}/${k.plural}?${q}`))
           check(`POST ?${q.slice(0, 80)}`, await req('POST', `${s.collection}?${q}`, k.valid(s.name('gq'), s.labels())))
           check(`PUT ?${q.slice(0, 80)}`, await req('PUT', `${s.item(target)}?${q}`, { ...c, metadata: { ...c.metadata, resourceVersion: undefined } }))
           check(`DELETE ?${q.slice(0, 80)}`, await req('DELETE', `${s.item('nobody')}?${q}`))

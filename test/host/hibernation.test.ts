@@ -7,7 +7,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, openWatch, pod, req, sleep, type WatchStream } from '../helpers'
+import { BASE, makeNamespace, openWatch, pod, req, sleep, type WatchStream, leftSelector } from '../helpers'
 
 /** A pod no scheduler picks up, so nothing but the test changes it (and no kubelet alarm is ever set). */
 const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
@@ -136,7 +136,7 @@ describe('a chunked HTTP watch across eviction of the namespace Durable Object',
 
   it('a label-selector watch keeps its filter across eviction (it lives in the socket attachment)', async () => {
     const ns = await makeNamespace('hib-sel')
-    await create(ns, 'a', { app: 'web' })
+    const a = await create(ns, 'a', { app: 'web' })
     await withWatch(`${podPath(ns)}?watch=true&labelSelector=app%3Dweb&timeoutSeconds=30`, async (w) => {
       expect((await w.take(1)).map(brief)).toEqual([['ADDED', 'a', expect.any(String)]])
       await evictDurableObject(stub(ns))
@@ -144,8 +144,8 @@ describe('a chunked HTTP watch across eviction of the namespace Durable Object',
       const b = await create(ns, 'b', { app: 'web' })
       expect(await w.next()).toEqual({ type: 'ADDED', object: b })
       await evictDurableObject(stub(ns))
-      const out = await relabel(ns, 'a', { app: 'db' }) // stops matching: DELETED with the final state
-      expect(await w.next()).toEqual({ type: 'DELETED', object: out })
+      const out = await relabel(ns, 'a', { app: 'db' }) // stops matching: DELETED with the last matching state
+      expect(await w.next()).toEqual({ type: 'DELETED', object: leftSelector(a, out) })
       const into = await relabel(ns, 'other', { app: 'web' }) // starts matching: ADDED
       expect(await w.next()).toEqual({ type: 'ADDED', object: into })
       expect(await w.next(300)).toBeNull()

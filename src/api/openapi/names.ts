@@ -11,6 +11,7 @@ import * as event from '../../schema/event'
 import * as service from '../../schema/service'
 import * as endpoints from '../../schema/endpoints'
 import * as replicationController from '../../schema/replication-controller'
+import * as endpointSlice from '../../schema/endpoint-slice'
 import * as wireTypes from './wire-types'
 
 type Schema = z.ZodType
@@ -33,6 +34,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [service, CORE_V1],
   [endpoints, CORE_V1],
   [replicationController, CORE_V1],
+  [endpointSlice, 'io.k8s.api.discovery.v1'],
   [wireTypes, META_V1],
 ]
 

@@ -46,7 +46,7 @@ export function applyPatch(
     return fail(statuses.badRequest('the patch did not produce an object'))
   }
   try {
-    const checked = checkShape<KubeObject>(def.schema, patched, handlingPrefix(def.kind, apiVersionOf(def)), validation, null)
+    const checked = checkShape<KubeObject>(def.schema, patched, handlingPrefix(def.kind, def.version), validation, null)
     checked.value.metadata ??= {}
     return ok({ object: checked.value, warnings: checked.warnings })
   } catch (e) {
@@ -54,7 +54,7 @@ export function applyPatch(
     // Strict decoding of a patched object is an Invalid "patch" field in kube, not the BadRequest a body gets.
     const strict = e.status.message?.indexOf('strict decoding error:') ?? -1
     if (strict >= 0) {
-      return fail(statuses.invalid(def.kind, current.metadata.name ?? '', [fieldError.invalid('patch', body, e.status.message!.slice(strict))]))
+      return fail(statuses.invalid(def.kind, current.metadata.name ?? '', [fieldError.invalid('patch', body, e.status.message!.slice(strict))], def.group || undefined))
     }
     return fail(e.status)
   }
@@ -62,7 +62,7 @@ export function applyPatch(
 
 /** Parses and shape-checks a server-side apply body (YAML or JSON). It must name its apiVersion and kind. */
 export function decodeApplied(def: ResourceDef, body: string, validation: FieldValidation): Result<{ object: KubeObject; warnings: string[] }> {
-  const prefix = handlingPrefix(def.kind, apiVersionOf(def))
+  const prefix = handlingPrefix(def.kind, def.version)
   try {
     const raw = parseBodyText(body, 'application/yaml', prefix)
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(statuses.badRequest(`${prefix}: the apply body must be an object`))

@@ -127,6 +127,12 @@ describe('v1beta1 write semantics', () => {
   it('PUT replaces desiredState and labels, ignores currentState, and is optimistically locked', async () => {
     const ns = await makeNamespace('b1')
     const created = await req('POST', beta(ns, 'replicationControllers'), { ...seedRC(), desiredState: { ...seedRC().desiredState, replicas: 0 } })
+    // The replication manager writes the RC's status right after the create: read it once that has landed.
+    for (let i = 0; i < 100; i++) {
+      const v1 = await req('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/web-rc`)
+      if (v1.json?.status?.observedGeneration === 1) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
     const got = (await req('GET', beta(ns, 'replicationControllers/web-rc'))).json
     const update = {
       ...got,
