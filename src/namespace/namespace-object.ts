@@ -1,5 +1,5 @@
-// The per-namespace Durable Object: holds one namespace's objects and serializes their writes. A thin host over
-// StoreHost; it only adds namespace admission and the cleanup a namespace deletion asks of it.
+// The per-namespace Durable Object: holds one namespace's objects and serializes their writes (StoreHost), and adds
+// namespace admission, the controllers that run here, pod binding and logs, and the cleanup of namespace deletion.
 import { StoreHost } from '../host/store-host'
 import type { ResourceDef } from '../registry/resource'
 import { fail, ok, statuses, type Result, type Status } from '../registry/status'
@@ -14,7 +14,7 @@ import { LogFollowers } from './log-followers'
 import { GarbageCollector } from './garbage-collector'
 import { podNeedsAttention } from '../registry/pod-lifecycle'
 import { ReplicationManager } from './replication-controller'
-import { podLogRequest, type PodLogOptions } from './pod-logs'
+import { podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { endpointsController } from './endpoints-controller'
 import { endpointSliceController } from './endpointslice-controller'
 import { beginServiceChange, releaseCommitted, type AllocatorStub } from './service-allocation'

@@ -1,18 +1,12 @@
 // Container logs of the simulated kubelet, kept in the namespace DO's SQLite per pod UID and container: lifecycle
 // lines and whatever the container's program echoes. They go when the pod goes, as a node's logs do.
+import type { LogQuery } from '../registry/pod-log-request'
 export interface LogLine {
   seq: number
   ts: string
   line: string
 }
 
-export interface LogQuery {
-  tailLines?: number
-  /** Only lines at or after this time (ms since epoch). */
-  since?: number
-  limitBytes?: number
-  timestamps?: boolean
-}
 
 export class PodLogStore {
   constructor(private readonly sql: SqlStorage) {

@@ -1,7 +1,15 @@
 // Resolving a pods/log request: which container (kube's rules for the default), and the log query from options.
-import type { Stored } from '../registry/store'
-import { fail, ok, statuses, type Result } from '../registry/status'
-import type { LogQuery } from './pod-log-store'
+import type { Stored } from './store'
+import { fail, ok, statuses, type Result } from './status'
+
+/** What part of a container's log to answer. */
+export interface LogQuery {
+  tailLines?: number
+  /** Only lines at or after this time (ms since epoch). */
+  since?: number
+  limitBytes?: number
+  timestamps?: boolean
+}
 
 type Obj = Record<string, any>
 
