@@ -82,6 +82,7 @@ function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n
     }
   }
   for (const [f, order] of orders) {
+    checkOrderAgrees(patch[f], order, mergeKeyOf(field(n, f)))
     const list = result[f]
     const live = original[f]
     if (Array.isArray(list)) result[f] = normalizeOrder(list, order, Array.isArray(live) ? live : [], mergeKeyOf(field(n, f)))
@@ -161,4 +162,26 @@ function normalizeOrder(merged: Json[], patchOrder: Json[], original: Json[], ke
     }
   }
   return out
+}
+
+/**
+ * The items a patch lists must appear in `$setElementOrder` in the same relative order (apimachinery's
+ * validatePatchWithSetOrderList): a patch that contradicts its own order directive is malformed.
+ */
+function checkOrderAgrees(list: Json | undefined, order: Json[], key: string | undefined) {
+  if (!Array.isArray(list)) return
+  const id = (x: Json) => (key && isObject(x) ? JSON.stringify(x[key]) : JSON.stringify(x))
+  const rank = new Map(order.map((o, i) => [id(o), i]))
+  let last = -1
+  for (const item of list) {
+    if (isObject(item) && item.$patch === 'delete') continue
+    const r = rank.get(id(item))
+    if (r === undefined || r < last) {
+      throw new PatchError(
+        `The order in patch list:\n${JSON.stringify(list)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}`,
+        400,
+      )
+    }
+    last = r
+  }
 }

@@ -427,7 +427,7 @@ describe('strategic merge patch: list directives', () => {
   })
 
   // apimachinery validatePatchWithSetOrderList: "the order in patch list: ... doesn't match $setElementOrder list: ...".
-  it.fails('$setElementOrder that contradicts the patch list order is an error (fixture "should check if order in $setElementOrder and patch list match") [bug: accepted]', () => {
+  it('$setElementOrder that contradicts the patch list order is an error (fixture "should check if order in $setElementOrder and patch list match") [bug: accepted]', () => {
     const live = livePod()
     container(live, 'nginx').env = [{ name: 'A' }, { name: 'C' }, { name: 'B' }]
     const e = patchError(live, {
