@@ -4,7 +4,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { D1Log, type LogEntry } from '../log/d1-log'
 import { LocalStore } from './local-store'
 import { WriteQueue, type JobPlan } from './write-queue'
-import { planApply, planCreate, planDelete, planExpiry, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
+import { planApply, planCreate, planDelete, planExpiry, planRemoval, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
 import { listObjects, type ListMode, type ListPage } from '../registry/list'
 import { parseLabelSelector } from '../registry/label-selector'
 import { parseFieldSelector } from '../registry/field-selector'
@@ -153,6 +153,12 @@ export abstract class StoreHost extends DurableObject<Env> {
       const removeAt = e.type === 'MODIFIED' ? this.pendingExpiry.get(`${e.resource}/${e.name}`) : undefined
       if (removeAt !== undefined) {
         this.local.setExpiry(e.resource, e.name, removeAt)
+        hadExpiry = true
+      }
+      // Kinds with a time to live (events) go that long after their last write.
+      const ttl = resourceByPlural(e.resource)?.ttlSeconds
+      if (ttl && e.type !== 'DELETED') {
+        this.local.setExpiry(e.resource, e.name, Date.now() + ttl * 1000)
         hadExpiry = true
       }
     }
@@ -579,7 +585,8 @@ export abstract class StoreHost extends DurableObject<Env> {
         continue
       }
       await this.queue.submit(() => {
-        const change = planExpiry(def, this.strategyContext(), this.local.get(resource, name))
+        const current = this.local.get(resource, name)
+        const change = def.ttlSeconds && current ? planRemoval(def, this.strategyContext(), current) : planExpiry(def, this.strategyContext(), current)
         if (!change) this.local.clearExpiry(resource, name)
         return { changes: change ? [change] : [], finish: () => undefined }
       })

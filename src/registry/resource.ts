@@ -37,6 +37,8 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   returnDeletedObject: boolean
   /** A stable hash of the storage version, for discovery. */
   storageVersionHash?: string
+  /** Objects of the kind are removed this long after their last write (events: kube's default --event-ttl). */
+  ttlSeconds?: number
   /** Subresources the kind serves, for discovery and routing (`status` and `ephemeralcontainers` are generic). */
   subresources?: SubresourceDef[]
 }

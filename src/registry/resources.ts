@@ -102,6 +102,7 @@ export const RESOURCES: ResourceDef[] = [
     strategy: eventStrategy as unknown as ResourceDef['strategy'],
     home: 'namespace',
     returnDeletedObject: false,
+    ttlSeconds: 3600,
     storageVersionHash: 'r2yiGXH7wu8=',
   },
   {
