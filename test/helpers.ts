@@ -1,5 +1,6 @@
 // Shared test helpers: requests through the Worker, JSON bodies, unique namespaces.
 import { exports } from 'cloudflare:workers'
+import { expect } from 'vitest'
 
 export const BASE = 'http://kube.test'
 
@@ -154,3 +155,39 @@ export const leftSelector = (before: any, after: any) => ({
   ...before,
   metadata: { ...before.metadata, resourceVersion: after.metadata.resourceVersion },
 })
+
+const V1 = ['', 'api', 'v1'].join('/')
+
+/** A pod no scheduler takes (schedulerName names none), so nothing but the test changes it. */
+export const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
+
+export const podPath = (ns: string, name = '') => `${V1}/namespaces/${ns}/pods${name ? `/${name}` : ''}`
+
+/** Creates a static pod and answers the stored object (the test fails on anything but 201). */
+export async function createStatic(ns: string, name: string, labels: Record<string, string> = {}) {
+  const r = await req('POST', podPath(ns), staticPod(name, labels))
+  expect(r.status, r.text).toBe(201)
+  return r.json
+}
+
+/** Deletes a pod and answers the deleted object (the test fails on anything but 200). */
+export async function removePod(ns: string, name: string) {
+  const r = await req('DELETE', podPath(ns, name))
+  expect(r.status, r.text).toBe(200)
+  return r.json
+}
+
+/**
+ * Polls until `fn` answers something other than undefined, null or false, and answers that; fails after `ms`.
+ * Called as waitFor(fn, ms?) or waitFor(what, fn, ms?) to name the condition in the failure.
+ */
+export async function waitFor<T>(...args: [string, () => Promise<T | undefined | null | false>, number?] | [() => Promise<T | undefined | null | false>, number?]): Promise<T> {
+  const [what, fn, ms] = typeof args[0] === 'string' ? [args[0], args[1] as () => Promise<T | undefined | null | false>, (args[2] as number | undefined) ?? 10_000] : ['condition', args[0], (args[1] as number | undefined) ?? 10_000]
+  const until = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v !== undefined && v !== null && v !== false) return v
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}

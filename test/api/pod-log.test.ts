@@ -4,20 +4,11 @@
 // program echoes, at the times its sleeps say.
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, pod, req, sleep } from '../helpers'
+import { BASE, makeNamespace, pod, req, sleep, waitFor } from '../helpers'
 
 const V1 = ['', 'api', 'v1'].join('/')
 type Obj = Record<string, any>
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await sleep(25)
-  }
-}
 
 const podPath = (ns: string, name = '') => `${V1}/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 const logPath = (ns: string, name: string, query = '') => `${podPath(ns, name)}/log${query ? `?${query}` : ''}`

@@ -3,30 +3,19 @@
 import { env, exports } from 'cloudflare:workers'
 import { evictDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { BASE, leftSelector, makeNamespace, openWatch, pod, req, sleep, type WatchStream } from '../helpers'
+import { BASE, leftSelector, makeNamespace, openWatch, pod, req, sleep, type WatchStream, staticPod, createStatic as create, removePod as remove } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
-const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
 import { D1Log } from '../../src/log/d1-log'
 
 const podPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io'
 
-async function create(ns: string, name: string, labels: Record<string, string> = {}) {
-  const r = await req('POST', podPath(ns), staticPod(name, labels))
-  expect(r.status, r.text).toBe(201)
-  return r.json
-}
 async function update(ns: string, name: string, change: (o: any) => void) {
   const g = await req('GET', podPath(ns, name))
   const body = structuredClone(g.json)
   change(body)
   const r = await req('PUT', podPath(ns, name), body)
-  expect(r.status, r.text).toBe(200)
-  return r.json
-}
-async function remove(ns: string, name: string) {
-  const r = await req('DELETE', podPath(ns, name))
   expect(r.status, r.text).toBe(200)
   return r.json
 }

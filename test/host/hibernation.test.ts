@@ -7,28 +7,17 @@
 import { env, exports } from 'cloudflare:workers'
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, openWatch, pod, req, sleep, type WatchStream, leftSelector } from '../helpers'
+import { BASE, makeNamespace, openWatch, pod, req, sleep, type WatchStream, leftSelector, staticPod, createStatic as create, removePod as remove } from '../helpers'
 
 /** A pod no scheduler picks up, so nothing but the test changes it (and no kubelet alarm is ever set). */
-const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
 const podPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 const stub = (ns: string) => env.NAMESPACES.getByName(ns)
 const stats = (ns: string) => stub(ns).stats()
 const brief = (e: any) => [e?.type, e?.object?.metadata?.name, e?.object?.metadata?.resourceVersion]
 const rv = (o: any) => Number(o.metadata.resourceVersion)
 
-async function create(ns: string, name: string, labels: Record<string, string> = {}) {
-  const r = await req('POST', podPath(ns), staticPod(name, labels))
-  expect(r.status, r.text).toBe(201)
-  return r.json
-}
 async function relabel(ns: string, name: string, labels: Record<string, string>) {
   const r = await req('PATCH', podPath(ns, name), { metadata: { labels } }, { 'content-type': 'application/merge-patch+json' })
-  expect(r.status, r.text).toBe(200)
-  return r.json
-}
-async function remove(ns: string, name: string) {
-  const r = await req('DELETE', podPath(ns, name))
   expect(r.status, r.text).toBe(200)
   return r.json
 }

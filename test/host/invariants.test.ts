@@ -4,18 +4,12 @@
 import { env } from 'cloudflare:workers'
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req } from '../helpers'
+import { makeNamespace, pod, req, staticPod, createStatic as create } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
-const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
 
 const podPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 
-async function create(ns: string, name: string, labels: Record<string, string> = {}) {
-  const r = await req('POST', podPath(ns), staticPod(name, labels))
-  expect(r.status, r.text).toBe(201)
-  return r.json
-}
 
 const rvOf = (o: any) => Number(o.metadata.resourceVersion)
 const stub = (ns: string) => env.NAMESPACES.getByName(ns)

@@ -2,21 +2,12 @@
 // terminating pods, headless services), and end to end with the simulated kubelet: Endpoints follow pods and services,
 // are deleted with their service, and hand-written Endpoints of selector-less services are left alone.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req } from '../helpers'
+import { makeNamespace, pod, req, waitFor } from '../helpers'
 import { desiredSubsets } from '../../src/namespace/endpoints-controller'
 import { repackSubsets, endpointsCell } from '../../src/registry/strategies/endpoints'
 import type { PodObject } from '../../src/registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../../src/registry/strategies/service/service-types'
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > until) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const svc = (spec: Record<string, unknown>) =>
   ({ metadata: { name: 'web', namespace: 'n' }, spec: { clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ...spec } }) as unknown as ServiceObject

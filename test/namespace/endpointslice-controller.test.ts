@@ -3,20 +3,11 @@
 // selector, named from the service, labelled and owned by it, following pods and selector changes, put back when
 // edited, deleted with the service; hand-written slices are left alone. Also discovery and OpenAPI for the group.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req } from '../helpers'
+import { makeNamespace, pod, req, waitFor } from '../helpers'
 import { desiredSlice } from '../../src/namespace/endpointslice-controller'
 import type { PodObject } from '../../src/registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../../src/registry/strategies/service/service-types'
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > until) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const GV = ['', 'apis', 'discovery.k8s.io', 'v1'].join('/')
 const slicesPath = (ns: string) => `${GV}/namespaces/${ns}/endpointslices`

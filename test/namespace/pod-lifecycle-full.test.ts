@@ -5,21 +5,12 @@
 //
 // Tests in this file share one cluster (three virtual nodes); tests that relabel or cordon nodes restore them.
 import { afterAll, describe, expect, it } from 'vitest'
-import { makeNamespace, openWatch, pod, req, sleep, type WatchStream } from '../helpers'
+import { makeNamespace, openWatch, pod, req, sleep, type WatchStream, waitFor } from '../helpers'
 
 const V1 = ['', 'api', 'v1'].join('/')
 const MERGE = { 'content-type': 'application/merge-patch+json' }
 type Obj = Record<string, any>
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined && v !== null && v !== false) return v
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await sleep(25)
-  }
-}
 
 const podPath = (ns: string, name = '') => `${V1}/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 const getPod = async (ns: string, name: string) => (await req('GET', podPath(ns, name))).json as Obj

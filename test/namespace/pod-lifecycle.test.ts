@@ -1,16 +1,7 @@
 // The simulated cluster end to end with zero delays: scheduled, Running, completion and logs.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req } from '../helpers'
+import { makeNamespace, pod, req, waitFor } from '../helpers'
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > until) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 describe('pod lifecycle on virtual nodes (zero delays)', () => {
   it('schedules, starts, and runs a pod', async () => {

@@ -1,22 +1,8 @@
 // The replication manager through the Worker: scale up and down, replacement, adoption and release, bursts of spec
 // changes, deletion with each propagation policy, status, /scale and /status, the RC strategy's defaults and rules.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, openWatch, pod, req } from '../helpers'
+import { makeNamespace, openWatch, pod, req, waitFor } from '../helpers'
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  let last: unknown
-  for (;;) {
-    try {
-      const v = await fn()
-      if (v !== undefined) return v
-    } catch (e) {
-      last = e
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const rc = (name: string, replicas: number, labels: Record<string, string> = { app: name }, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',

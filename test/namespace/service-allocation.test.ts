@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
-import { makeNamespace, req } from '../helpers'
+import { makeNamespace, req, waitFor } from '../helpers'
 import type { AllocationRow } from '../../src/cluster/allocators/allocation-types'
 import { planAllocation } from '../../src/namespace/service-allocation'
 import type { ServiceObject } from '../../src/registry/strategies/service/service-types'
@@ -20,15 +20,6 @@ const service = (name: string, spec: Record<string, unknown> = {}) => ({
   spec: { selector: { app: name }, ports: [{ port: 80, targetPort: 8080 }], ...spec },
 })
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > until) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 describe('cluster-wide allocation', () => {
   it('150 services created concurrently across 5 namespaces get 150 distinct IPs and node ports, exactly as recorded', async () => {

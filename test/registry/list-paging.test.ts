@@ -4,10 +4,9 @@
 import { env } from 'cloudflare:workers'
 import { evictDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req } from '../helpers'
+import { makeNamespace, pod, req, staticPod, createStatic as create, removePod as remove } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
-const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
 import { D1Log } from '../../src/log/d1-log'
 
 type Page = { items: any[]; rv: string; continue?: string; remaining?: number }
@@ -45,11 +44,6 @@ async function allPages(path: string): Promise<Page[]> {
   return pages
 }
 
-async function create(ns: string, name: string, labels: Record<string, string> = {}) {
-  const r = await req('POST', `/api/v1/namespaces/${ns}/pods`, staticPod(name, labels))
-  expect(r.status, r.text).toBe(201)
-  return r.json
-}
 
 async function relabel(ns: string, name: string, labels: Record<string, string>) {
   const g = await req('GET', `/api/v1/namespaces/${ns}/pods/${name}`)
@@ -58,11 +52,6 @@ async function relabel(ns: string, name: string, labels: Record<string, string>)
   return r.json
 }
 
-async function remove(ns: string, name: string) {
-  const r = await req('DELETE', `/api/v1/namespaces/${ns}/pods/${name}`)
-  expect(r.status, r.text).toBe(200)
-  return r.json
-}
 
 const expectStatus = (r: { status: number; json: any; text: string }, code: number, reason: string, message?: string) => {
   expect(r.status, r.text).toBe(code)

@@ -1,20 +1,11 @@
 // The /api/v1beta1 endpoints through the Worker: the seed's examples round-trip, one store shared with v1, the seed's
 // create/update/delete semantics (currentState ignored, optimistic locking, label updates), creation tokens, errors.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req } from '../../helpers'
+import { makeNamespace, pod, req, waitFor } from '../../helpers'
 import { seedPod, seedRC, seedService } from './examples'
 
 const beta = (ns: string, path: string, extra = '') => `/api/v1beta1/${path}?namespace=${ns}${extra}`
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 /** The fields a client wrote, as a v1beta1 GET shows them (server-set ones aside). */
 function written(o: any) {
