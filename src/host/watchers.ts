@@ -84,32 +84,35 @@ export class Watchers {
       else byResource.set(e.resource, [e])
     }
     const now = Date.now()
-    const reached = new Set<WebSocket>()
+    const bookmarkers = this.ctx.getWebSockets(BOOKMARKS_TAG)
+    // Who got an event only matters to the few watchers that asked for bookmarks.
+    const reached = bookmarkers.length > 0 ? new Set<WebSocket>() : null
     for (const [resource, list] of byResource) {
       // The unfiltered line for each entry is serialized once, whatever the number of watchers.
       const plain = list.map((e) => JSON.stringify({ type: e.type, object: e.object }))
+      const oldest = list[0]!.rv
       for (const ws of this.ctx.getWebSockets(resource)) {
         const spec = this.spec(ws)
         if (!spec) continue
         const f = this.filter(ws, spec)
-        const unfiltered = !f.labelSelector && !f.fieldSelector
+        if (!f.labelSelector && !f.fieldSelector && spec.from < oldest) {
+          // The common case: an unfiltered watcher past its replay gets every line as is.
+          for (const line of plain) if (!this.send(ws, line)) break
+          reached?.add(ws)
+          continue
+        }
         for (let i = 0; i < list.length; i++) {
           const e = list[i]!
           if (e.rv <= spec.from) continue
-          if (unfiltered) {
-            if (!this.send(ws, plain[i]!)) break
-            reached.add(ws)
-            continue
-          }
-          const ev = eventFor(f, e.type, e.object, e.prev)
+          const ev = !f.labelSelector && !f.fieldSelector ? plain[i]! : eventFor(f, e.type, e.object, e.prev)
           if (!ev) continue
           if (!this.send(ws, ev)) break
-          reached.add(ws)
+          reached?.add(ws)
         }
       }
     }
-    for (const ws of this.ctx.getWebSockets(BOOKMARKS_TAG)) {
-      if (reached.has(ws)) continue
+    for (const ws of bookmarkers) {
+      if (reached?.has(ws)) continue
       const spec = this.spec(ws)
       if (!spec?.bookmarks) continue
       if (now - (this.lastBookmark.get(ws) ?? 0) < BOOKMARK_EVERY_MS) continue
