@@ -76,10 +76,12 @@ export class D1Log {
       stmts.push(
         this.db
           .prepare(
-            `INSERT INTO objects (resource, ns, name, rv, object, labels) VALUES (?, ?, ?, last_insert_rowid(), ?, ?)
+            // The object is copied from the change row just written rather than sent a second time.
+            `INSERT INTO objects (resource, ns, name, rv, object, labels)
+             SELECT resource, ns, name, rv, object, ? FROM changes WHERE rv = last_insert_rowid()
              ON CONFLICT (resource, ns, name) DO UPDATE SET rv = excluded.rv, object = excluded.object, labels = excluded.labels`,
           )
-          .bind(c.resource, c.namespace, c.name, encode(c.object), JSON.stringify(labels)),
+          .bind(JSON.stringify(labels)),
       )
       if (c.type === 'MODIFIED' && sameLabels(labels, c.prev?.metadata.labels as Record<string, string> | undefined)) continue
       if (c.type === 'MODIFIED') {
