@@ -103,8 +103,10 @@ export abstract class StoreHost extends DurableObject<Env> {
       catchUp: () => this.catchUp(),
       commit: (changes) => this.log.commit(changes, Date.now()),
       applied: (entries) => this.applied(entries),
+      recover: (changes) => this.recoverBatch(changes),
       commitFailed: (e) => {
         console.error('D1 commit failed', e)
+        this.pendingExpiry.clear()
         return statuses.serviceUnavailable(`the change log is unavailable: ${e instanceof Error ? e.message : String(e)}`)
       },
     })
@@ -244,6 +246,20 @@ export abstract class StoreHost extends DurableObject<Env> {
           this.pokeHub()
         }
       })
+  }
+
+  /**
+   * Whether a batch whose commit threw landed in the log. This host is the only writer of its scope and was caught
+   * up before the flush, so anything in the log past its applied resourceVersion is that batch, or nothing is.
+   */
+  private async recoverBatch(changes: Change[]): Promise<number[] | null> {
+    const found = await this.log.changesFor(this.scope, this.local.currentRv, changes.length + 1)
+    if (found.length === 0) return null
+    const same =
+      found.length === changes.length &&
+      found.every((e, i) => e.resource === changes[i]!.resource && e.name === changes[i]!.name && e.type === changes[i]!.type)
+    if (!same) throw new Error(`the log holds ${found.length} unexpected change(s) of ${this.scope || 'the cluster scope'}`)
+    return found.map((e) => e.rv)
   }
 
   /** Replays committed changes of this scope from the D1 log. */

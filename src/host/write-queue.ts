@@ -33,6 +33,11 @@ export interface WriteQueueHooks {
   commit(changes: Change[]): Promise<number[]>
   /** Applies committed entries locally (synchronously) and lets watchers and controllers see them. */
   applied(entries: LogEntry[]): Promise<void> | void
+  /**
+   * After a commit threw, reads the log to learn whether the batch landed anyway (a lost answer): its
+   * resourceVersions if it did, null if it did not; throws when the log cannot tell either.
+   */
+  recover(changes: Change[]): Promise<number[] | null>
   /** Turns a failed commit into the answer every job of the batch gets (resolved, not thrown: RPC drops errors). */
   commitFailed(error: unknown): unknown
 }
@@ -125,14 +130,26 @@ export class WriteQueue {
       try {
         rvs = await this.hooks.commit(changes)
       } catch (e) {
-        // A timeout may still have committed: catch up from the log before the next write.
-        this.suspect = true
-        const answer = this.hooks.commitFailed(e)
-        for (const b of batch) {
-          await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
-          settleFailed(b.job, answer)
+        // A timeout may still have committed. Answering 503 for a write that landed would release reservations
+        // (cluster IPs, node ports) its object holds and leave its creation token unclaimed, so ask the log first.
+        let landed: number[] | null | undefined
+        try {
+          landed = await this.hooks.recover(changes)
+        } catch (err) {
+          console.error('could not tell whether a failed commit landed', err)
         }
-        return
+        if (landed) {
+          rvs = landed
+        } else {
+          if (landed === undefined) this.suspect = true
+          const answer = this.hooks.commitFailed(e)
+          for (const b of batch) {
+            // Unknown outcome: keep the reservations. A leaked IP is recoverable; two Services on one IP are not.
+            if (landed === null) await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
+            settleFailed(b.job, answer)
+          }
+          return
+        }
       }
       entries = changes.map((c, i) => ({
         rv: rvs[i]!,

@@ -234,15 +234,21 @@ describe('changes the DO applies while catching up from the D1 log reach its ope
     const ns = await makeNamespace('hib-catchup')
     const base = await create(ns, 'base')
     await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${base.metadata.resourceVersion}&timeoutSeconds=30`, async (w) => {
-      // Fault injection: the next D1 commit of this DO goes through, then reports a failure (as a timeout would).
+      // Fault injection: the next D1 commit of this DO goes through, then reports a failure (as a timeout would), and
+      // the log read that would tell the queue it landed fails too: only a later catch-up finds the change.
       await runInDurableObject(stub(ns), (instance) => {
-        const log = (instance as unknown as { log: { commit: (...args: unknown[]) => Promise<number[]> } }).log
+        const log = (instance as unknown as { log: { commit: (...args: unknown[]) => Promise<number[]>; changesFor: (...args: unknown[]) => Promise<unknown> } }).log
         const commit = log.commit.bind(log)
+        const changesFor = log.changesFor.bind(log)
         let armed = true
         log.commit = async (...args: unknown[]) => {
           const rvs = await commit(...args)
           if (armed) {
             armed = false
+            log.changesFor = async () => {
+              log.changesFor = changesFor
+              throw new Error('simulated D1 outage')
+            }
             throw new Error('simulated D1 timeout after the batch committed')
           }
           return rvs
