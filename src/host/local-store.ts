@@ -333,6 +333,7 @@ export class LocalStore {
     return {
       currentRv: this.appliedRv,
       floorRv: this.floorRv,
+      isolated: true,
       async scan(after: string | null, n: number, hint: IndexHint | null): Promise<ListItem[]> {
         let rows: Row[]
         const a = after ?? ''

@@ -40,6 +40,11 @@ export interface ListSource {
   count(after: string | null): Promise<number>
   /** For every key > after changed after rv: its state at rv. */
   changedSince(rv: number, after: string | null): Promise<Map<string, PastState>>
+  /**
+   * True when no write can land between this source's reads (one DO's synchronous SQLite). Otherwise (D1) the
+   * past states are read again after the scan, to put back objects changed or deleted while it ran.
+   */
+  isolated?: boolean
 }
 
 /** The resourceVersion semantics of a list request, already validated by the API layer. */
@@ -56,6 +61,9 @@ export interface ListRequest {
   labelSelector?: LabelSelector
   fieldSelector?: FieldSelector
 }
+
+/** What one scan yields: the page's objects with their keys, and whether more matched beyond the limit. */
+type Scanned = { items: KubeObject[]; keys: string[]; more: boolean }
 
 export interface ListPage {
   items: KubeObject[]
@@ -99,16 +107,40 @@ export async function listObjects(
     }
   }
 
-  // A source whose snapshot rv and scan are separate reads (D1) can see rows newer than the snapshot even when
-  // nothing seemed to change; the first such row makes us load the past states and list again.
-  let past = snapshot < source.currentRv ? await source.changedSince(snapshot, after) : null
-  for (;;) {
-    const result = await scanOnce(past ?? new Map<string, PastState>(), past !== null)
-    if (result !== 'needs-past') return finish(result, past ?? new Map<string, PastState>())
-    past = await source.changedSince(snapshot, after)
+  const past = snapshot < source.currentRv ? await source.changedSince(snapshot, after) : new Map<string, PastState>()
+  const scanned = await scanOnce(past)
+  if (source.isolated) return finish(scanned, past)
+  // A racing source (D1: the snapshot rv, the past states and each chunk are separate reads while other namespaces
+  // commit) can change under the scan. Read the past states again once it is done: every object of the snapshot
+  // changed or deleted meanwhile is in there, and the ones the scan did not take are merged back in. One extra
+  // read, never a rescan, so a busy cluster cannot starve a list.
+  const now = await source.changedSince(snapshot, after)
+  return finish(mergeMissed(scanned, past, now), now)
+
+  function mergeMissed(r: Scanned, before: Map<string, PastState>, now: Map<string, PastState>): Scanned {
+    const taken = new Set(r.keys)
+    // With more pages to come, the scan only answered for keys up to its last one; the next page covers the rest.
+    const last = r.more ? r.keys[r.keys.length - 1] : undefined
+    const missed = [...now.entries()]
+      .filter(([key, p]) => p.atSnapshot !== null && !before.has(key) && !taken.has(key) && (last === undefined || key < last))
+      .filter(([, p]) => matches(p.atSnapshot!))
+    if (missed.length === 0) return r
+    const merged = [...r.keys.map((key, i) => ({ key, object: r.items[i]! })), ...missed.map(([key, p]) => ({ key, object: p.atSnapshot! }))]
+    merged.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    let more = r.more
+    if (limit !== undefined && merged.length > limit) {
+      merged.length = limit
+      more = true
+    }
+    return { items: merged.map((m) => m.object), keys: merged.map((m) => m.key), more }
   }
 
-  async function scanOnce(past: Map<string, PastState>, pastLoaded: boolean): Promise<{ items: KubeObject[]; keys: string[]; more: boolean } | 'needs-past'> {
+  function matches(obj: KubeObject): boolean {
+    if (req.labelSelector && !req.labelSelector.matches((obj.metadata.labels ?? {}) as Record<string, string>)) return false
+    return !req.fieldSelector || req.fieldSelector.matches(strategy.selectableFields(obj))
+  }
+
+  async function scanOnce(past: Map<string, PastState>): Promise<Scanned> {
     const hint = req.labelSelector ? indexableRequirement(req.labelSelector) : null
     // Past states are few (bounded by history); merge them, sorted, into the live scan.
     const pastItems = [...past.entries()]
@@ -149,10 +181,9 @@ export async function listObjects(
         }
         cursor = it.key
         if (past.has(it.key)) continue // changed after the snapshot: its past state stands in for it
-        if (it.rv > snapshot) {
-          if (!pastLoaded) return 'needs-past'
-          continue // created after the snapshot (its history is gone only if compacted meanwhile)
-        }
+        // Newer than the snapshot and unknown to the past states: created after them, or (racing sources only) an
+        // object of the snapshot changed since they were read, which mergeMissed puts back.
+        if (it.rv > snapshot) continue
         if (!take(it.key, it.labels, it.load)) break outer
       }
       // Past states up to the end of this chunk (or all of them, once the scan is exhausted).
@@ -163,7 +194,7 @@ export async function listObjects(
     return { items, keys, more }
   }
 
-  async function finish(r: { items: KubeObject[]; keys: string[]; more: boolean }, past: Map<string, PastState>): Promise<Result<ListPage>> {
+  async function finish(r: Scanned, past: Map<string, PastState>): Promise<Result<ListPage>> {
     const { items, keys, more } = r
   const page: ListPage = { items, resourceVersion: snapshot }
   if (more && keys.length > 0) {
