@@ -271,6 +271,7 @@ export abstract class StoreHost extends DurableObject<Env> {
         // The log no longer reaches back to us: rebuild from the object index.
         const [objects, rv] = await Promise.all([this.log.objectsIn(this.scope), this.log.currentRv()])
         this.local.reset(objects, rv)
+        this.watchers.expireAll(compacted + 1)
         return
       }
       const entries = await this.log.changesFor(this.scope, from, CATCH_UP_PAGE)

@@ -6,6 +6,7 @@ import { parseFieldSelector } from '../registry/field-selector'
 import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf } from '../registry/resource'
 import { bookmark, eventFor, type WatchEvent, type WatchFilter } from '../registry/watch-events'
+import { statuses } from '../registry/status'
 
 /** What a watcher asked for; stored in the socket's attachment (well under its 16 KiB cap: selectors are short). */
 export interface WatchSpec {
@@ -71,6 +72,23 @@ export class Watchers {
         // already closed
       }
       return false
+    }
+  }
+
+  /**
+   * Ends every watch with a 410 Expired ERROR event, as kube does for a watcher its history no longer covers: the
+   * DO rebuilt its objects without the changes in between, so the watchers must re-list.
+   */
+  expireAll(oldest: number) {
+    for (const ws of this.ctx.getWebSockets()) {
+      const spec = this.spec(ws)
+      if (spec && this.send(ws, { type: 'ERROR', object: statuses.tooOldResourceVersion(spec.from, oldest) })) {
+        try {
+          ws.close(1000, 'resource version too old')
+        } catch {
+          // already closed
+        }
+      }
     }
   }
 
