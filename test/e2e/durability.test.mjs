@@ -6,59 +6,17 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
+import { freePort, groupAlive, nodeBin, root, sleep } from './server-process.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const localNode = join(root, 'node_modules', '.bin', 'node')
-// wrangler needs Node >= 22: the node running this file if it is one, else the one npm installed.
-const nodeBin = Number(process.versions.node.split('.')[0]) >= 22 || !existsSync(localNode) ? process.execPath : localNode
 const READY_TIMEOUT_MS = 90_000
 const CLIENTS = 16
 const LOAD_MS = 5000
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const rvOf = (o) => Number(o?.metadata?.resourceVersion)
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.unref()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address()
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-/** Live (non-zombie) members of a process group (as test/e2e/run.mjs checks). */
-function groupAlive(pgid) {
-  if (existsSync('/proc/self/stat')) {
-    for (const ent of readdirSync('/proc')) {
-      if (!/^\d+$/.test(ent)) continue
-      let stat
-      try {
-        stat = readFileSync(`/proc/${ent}/stat`, 'utf8')
-      } catch {
-        continue
-      }
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(f[2]) === pgid && f[0] !== 'Z' && f[0] !== 'X') return true
-    }
-    return false
-  }
-  try {
-    process.kill(-pgid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Every server this file started, so a failure anywhere (or an early exit) still kills them. */
 const servers = new Set()

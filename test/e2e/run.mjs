@@ -9,32 +9,14 @@
 // (symlinks resolved), where kubectl.1.27 … kubectl.1.33 live.
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { kubeconfig } from '../../scripts/kubeconfig.mjs'
+import { freePort, groupAlive, nodeBin, root, sleep } from './server-process.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const e2eDir = join(root, 'test', 'e2e')
 const READY_TIMEOUT_MS = 90_000
 const say = (msg) => process.stderr.write(`[e2e] ${msg}\n`)
-
-// Node >= 22 for wrangler and the tests: npm scripts already run node_modules/.bin/node; a bare `node` may be older.
-const localNode = join(root, 'node_modules', '.bin', 'node')
-const nodeBin = Number(process.versions.node.split('.')[0]) >= 22 || !existsSync(localNode) ? process.execPath : localNode
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.unref()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address()
-      srv.close(() => resolve(port))
-    })
-  })
-}
 
 function findKubectlDir() {
   if (process.env.KUBECTL_DIR) return process.env.KUBECTL_DIR
@@ -53,32 +35,6 @@ function tail(file, lines = 80) {
     return `(cannot read ${file}: ${e.message})`
   }
 }
-
-// Live (non-zombie) members of a process group; falls back to kill(-pgid, 0) where /proc is missing.
-function groupAlive(pgid) {
-  if (existsSync('/proc/self/stat')) {
-    for (const ent of readdirSync('/proc')) {
-      if (!/^\d+$/.test(ent)) continue
-      let stat
-      try {
-        stat = readFileSync(`/proc/${ent}/stat`, 'utf8')
-      } catch {
-        continue
-      }
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ') // state ppid pgrp …
-      if (Number(f[2]) === pgid && f[0] !== 'Z' && f[0] !== 'X') return true
-    }
-    return false
-  }
-  try {
-    process.kill(-pgid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 let server = null
 let stopped = false
