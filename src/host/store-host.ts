@@ -16,10 +16,9 @@ import { statusDefOf } from '../registry/status-subresource'
 import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import type { FieldValidation } from '../registry/decode'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
-import { apiVersionOf } from '../registry/resource'
-import { Watchers, closeQuietly, watchStart } from './watchers'
+import { Watchers, closeQuietly } from './watchers'
+import { openWatchSocket } from './watch-socket'
 import type { Controller, ControllerHost } from './controller'
-import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
 
 /** A list request as it crosses RPC: selectors travel as strings. */
 export interface ListQuery {
@@ -436,73 +435,15 @@ export abstract class StoreHost extends DurableObject<Env> {
     closeQuietly(ws, code)
   }
 
-  /**
-   * Opens a hibernatable watch socket: replays what the watcher asked for (current state as ADDED, or every
-   * change after its resourceVersion, from local history or, further back, the D1 log), then joins it to the
-   * broadcast. All awaiting happens before the socket is accepted; from acceptance to the last replayed event
-   * nothing yields, so no commit can slip between the replay and the live events.
-   */
-  protected async openWatch(url: URL): Promise<Response> {
-    const start = await watchStart(url, () => this.local.currentRv)
-    if (!start) return Response.json(statuses.pathNotFound(), { status: 404 })
-    const { req, def, filter, fromScratch, initial, requested } = start
-
-    const older: LogEntry[] = []
-    let tooOld: WatchEvent | null = null
-    if (!fromScratch) {
-      const stale = await this.ensureFresh(requested)
-      if (stale) return Response.json(stale, { status: stale.code })
-    }
-    if (!fromScratch && !initial && requested < this.local.historyFloor) {
-      const compacted = await this.log.compactedRv()
-      if (requested < compacted) {
-        tooOld = { type: 'ERROR', object: statuses.tooOldResourceVersion(requested, compacted + 1) }
-      } else {
-        // Older than local history: read the D1 log up to where local history takes over.
-        let from = requested
-        while (from < this.local.historyFloor) {
-          const page = await this.log.changesFor(this.scope, from, 1000)
-          if (page.length === 0) break
-          for (const e of page) if (e.rv <= this.local.historyFloor) older.push(e)
-          from = page[page.length - 1]!.rv
-          if (page.length < 1000) break
-        }
-      }
-    }
-
-    // ---- nothing below awaits ----
-    const pair = new WebSocketPair()
-    const [client, server] = [pair[0], pair[1]]
-    const current = this.local.currentRv
-    this.watchers.accept(server, {
-      resource: def.plural,
-      labelSelector: req.labelSelector,
-      fieldSelector: req.fieldSelector,
-      bookmarks: req.bookmarks,
-      from: current,
+  /** Opens a hibernatable watch socket (src/host/watch-socket.ts). */
+  protected openWatch(url: URL): Promise<Response> {
+    return openWatchSocket(url, {
+      local: this.local,
+      log: this.log,
+      watchers: this.watchers,
+      scope: this.scope,
+      ensureFresh: (rv) => this.ensureFresh(rv),
     })
-    if (tooOld) {
-      this.watchers.send(server, tooOld)
-      server.close(1000, 'too old resource version')
-      return new Response(null, { status: 101, webSocket: client })
-    }
-    if (initial) {
-      for (const s of this.local.all(def.plural)) {
-        if (matchesFilter(filter, s.object)) this.watchers.send(server, { type: 'ADDED', object: s.object })
-      }
-      if (req.sendInitialEvents === true) this.watchers.send(server, bookmark(def.kind, apiVersionOf(def), current, true))
-    } else {
-      let last = requested
-      const replay = (e: LogEntry) => {
-        if (e.resource !== def.plural || e.rv <= last) return
-        last = e.rv
-        const ev = eventFor(filter, e.type, e.object, e.prev)
-        if (ev) this.watchers.send(server, ev)
-      }
-      for (const e of older) replay(e)
-      for (const e of this.local.historySince(Math.max(requested, last))) replay(e)
-    }
-    return new Response(null, { status: 101, webSocket: client })
   }
 
   // ---- internals -------------------------------------------------------------------------------------------
