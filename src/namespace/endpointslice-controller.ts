@@ -13,7 +13,8 @@ import type { Change, Stored } from '../registry/store'
 import { planCreate, planRemoval, planUpdate } from '../registry/store'
 import { resourceByPlural } from '../registry/resources'
 import { deepEqual } from '../registry/deep-equal'
-import { compareUtf8, labelSelectorFromMatchLabels } from '../registry/label-selector'
+import { compareUtf8 } from '../registry/go-strings'
+import { labelSelectorFromMatchLabels } from '../registry/label-selector'
 import { generateName } from '../registry/generate-name'
 import {
   CONTROLLER_NAME,

@@ -1,5 +1,5 @@
 // Field selectors: kube's fields.ParseSelector grammar (with its backslash escapes), matching, and the supported-field check.
-import { compareUtf8 } from './label-selector'
+import { compareUtf8 } from './go-strings'
 
 /** One ANDed term. `=` and `==` mean the same; the spelling is kept only for the caller's benefit. */
 export interface FieldRequirement {

@@ -1,4 +1,6 @@
 // Label selectors: kube's labels.Parse grammar, requirement validation with kube's exact error wording, and matching.
+import { compareUtf8, goQuote } from './go-strings'
+import { byteLength, maxLenError } from './validation/names'
 
 /** selection.Operator spellings, as kube prints them (`!` is DoesNotExist, `gt`/`lt` are the numeric comparisons). */
 export type LabelOperator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt'
@@ -29,54 +31,7 @@ export interface MetaV1LabelSelector {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Go string semantics the messages and orderings depend on
-
-/** Orders strings as Go's sort.Strings does (UTF-8 bytes, i.e. code points), which differs from JS `<` past U+D7FF. */
-export function compareUtf8(a: string, b: string): number {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return codePointRank(x) - codePointRank(y)
-  }
-  return a.length - b.length
-}
-
-// Surrogates stand for code points above U+FFFF, so they must rank after U+E000..U+FFFF.
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit)
-
-/** Go's len(): kube's length limits count UTF-8 bytes. */
-function utf8Length(s: string): number {
-  let n = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 0x80) n += 1
-    else if (c < 0x800) n += 2
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4
-      i++
-    } else n += 3
-  }
-  return n
-}
-
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u
-const shortEscapes: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r' }
-
-/** Go's %q (strconv.Quote): unlike JSON it uses \x01, \u00ad, \a and leaves printable non-ASCII alone. */
-export function goQuote(s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0
-    if (ch === '"' || ch === '\\') out += '\\' + ch
-    else if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0x80 && printable.test(ch))) out += ch
-    else if (shortEscapes[cp] !== undefined) out += shortEscapes[cp]
-    else if (cp < 0x80) out += '\\x' + cp.toString(16).padStart(2, '0')
-    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0')
-    else out += '\\U' + cp.toString(16).padStart(8, '0')
-  }
-  return out + '"'
-}
+// Label-selector message helpers
 
 /** Go's %#v of a []string; every empty slice that can reach NewRequirement is a nil one. */
 const goStringSlice = (values: readonly string[]) =>
@@ -111,7 +66,6 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`
 }
 
-const maxLen = (n: number) => `must be no more than ${n} characters`
 
 /** validation.IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name of at most 63. */
 function labelKeyErrors(key: string): string[] {
@@ -127,12 +81,12 @@ function labelKeyErrors(key: string): string[] {
     const prefix = parts[0]!
     if (prefix === '') errs.push('prefix part must be non-empty')
     else {
-      if (utf8Length(prefix) > 253) errs.push(`prefix part ${maxLen(253)}`)
+      if (byteLength(prefix) > 253) errs.push(`prefix part ${maxLenError(253)}`)
       if (!subdomainRe.test(prefix)) errs.push(`prefix part ${regexError(subdomainMsg, subdomainFmt, 'example.com')}`)
     }
   }
   if (name === '') errs.push('name part must be non-empty')
-  else if (utf8Length(name) > 63) errs.push(`name part ${maxLen(63)}`)
+  else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`)
   if (!nameRe.test(name)) errs.push(`name part ${regexError(nameMsg, nameFmt, 'MyName', 'my.name', '123-abc')}`)
   return errs
 }
@@ -140,7 +94,7 @@ function labelKeyErrors(key: string): string[] {
 /** validation.IsValidLabelValue */
 function labelValueErrors(value: string): string[] {
   const errs: string[] = []
-  if (utf8Length(value) > 63) errs.push(maxLen(63))
+  if (byteLength(value) > 63) errs.push(maxLenError(63))
   if (!valueRe.test(value)) errs.push(regexError(valueMsg, valueFmt, 'MyValue', 'my_value', '12345'))
   return errs
 }

@@ -6,7 +6,7 @@ import type { ObjectMeta } from '../../schema/meta'
 import { fieldError, FieldPath, type FieldError } from '../field-errors'
 import { nameIsDNSSubdomain } from '../validation/names'
 import { age } from '../human-duration'
-import { compareUtf8 } from '../label-selector'
+import { compareUtf8 } from '../go-strings'
 import { isValidPortNum, validateDNS1123Label, validateIP, validateQualifiedName, nameIsSubdomain } from './pod/pod-validation-formats'
 import { validateNonSpecialIP } from './service/ip-checks'
 

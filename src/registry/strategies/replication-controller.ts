@@ -13,7 +13,7 @@ import { validatePodSpec } from './pod/pod-validation'
 import type { PodObject } from './pod/pod-types'
 import { deepEqual } from '../deep-equal'
 import { age } from '../human-duration'
-import { compareUtf8 } from '../label-selector'
+import { compareUtf8 } from '../go-strings'
 
 export type RCObject = Omit<ReplicationController, 'metadata'> & { metadata: ObjectMeta }
 

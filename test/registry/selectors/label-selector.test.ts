@@ -1,8 +1,7 @@
 // Label selector tests: grammar, matching, kube's exact error messages, metav1 conversion and index hints.
 import { describe, expect, it } from 'vitest'
+import { compareUtf8, goQuote } from '../../../src/registry/go-strings'
 import {
-  compareUtf8,
-  goQuote,
   indexableRequirement,
   labelSelectorFromMatchLabels,
   labelSelectorFromMetaV1,

@@ -6,6 +6,7 @@ import { fieldError, formatValue, type FieldError, type FieldPath } from '../../
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, maxLenError, regexError } from '../../validation/names'
 import { parseQuantity, canonicalQuantity, compareQuantities, quantityScaledValue, type ParsedQuantity } from '../../../schema/quantity'
 import type { LabelSelector } from './pod-types'
+import { compareUtf8, goQuote } from '../../go-strings'
 
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0'
 export const IS_NOT_POSITIVE_ERROR_MSG = 'must be greater than zero'
@@ -39,13 +40,10 @@ export function notFoundWithDetail(field: string, value: unknown, detail: string
   return { ...fieldError.notFound(field, value), message: `Not found: ${formatValue(value)}: ${detail}` }
 }
 
-/** Go's %q of a string (close enough to strconv.Quote for the printable text validation sees). */
-export const goQuote = (s: string) => JSON.stringify(s)
-
 /** %#v of map[string]string: keys sorted, as fmt prints maps. */
 export function goStringMap(map: Record<string, string> | undefined): string {
   const entries = Object.keys(map ?? {})
-    .sort()
+    .sort(compareUtf8)
     .map((k) => `${goQuote(k)}:${goQuote(map![k]!)}`)
   return `map[string]string{${entries.join(', ')}}`
 }

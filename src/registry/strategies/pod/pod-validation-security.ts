@@ -1,7 +1,8 @@
 // Security context validation: the container-level ValidateSecurityContext and the seccomp, AppArmor and Windows
 // option checks pod-level security contexts share, after kube-apiserver 1.33 pkg/apis/core/validation.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
-import { goPtr, goQuote, goStruct, invalidGo, isValidUnixID, list, nameIsSubdomain, str } from './pod-validation-formats'
+import { goQuote } from '../../go-strings'
+import { goPtr, goStruct, invalidGo, isValidUnixID, list, nameIsSubdomain, str } from './pod-validation-formats'
 import { validateLocalDescendingPath } from './pod-validation-containers'
 import type { AppArmorProfile, SeccompProfile, SecurityContext, WindowsSecurityContextOptions } from './pod-types'
 

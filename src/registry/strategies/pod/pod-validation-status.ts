@@ -2,9 +2,19 @@
 // pkg/apis/core/validation, minus ObjectMetaUpdate (the store's job). Like kube it does not check that container
 // statuses name existing containers, nor that phase is a known value: kube accepts both, and so do we.
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
+import { goQuote } from '../../go-strings'
 import {
-  FIELD_IMMUTABLE_ERROR_MSG, duplicateGo, goQuote, invalidGo, ipFamily, isDualStack, isValidUnixID, list, nameIsSubdomain,
-  str, validateIP, validateQualifiedName,
+  FIELD_IMMUTABLE_ERROR_MSG,
+  duplicateGo,
+  invalidGo,
+  ipFamily,
+  isDualStack,
+  isValidUnixID,
+  list,
+  nameIsSubdomain,
+  str,
+  validateIP,
+  validateQualifiedName,
 } from './pod-validation-formats'
 import { validatePodSpecificAnnotationUpdates } from './pod-validation-update'
 import { effectivePodIPs } from './pod-defaults'

@@ -4,9 +4,22 @@
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { isDNS1123Subdomain } from '../../validation/names'
 import { validateAnnotations, validateLabels } from '../../validation/object-meta'
+import { goQuote } from '../../go-strings'
 import {
-  FILE_MODE_ERROR_MSG, IS_NOT_POSITIVE_ERROR_MSG, goLabelSelector, goPtr, goStruct, goQuote, inclusiveRangeError, invalidGo,
-  isNegativeQuantity, isPositiveQuantity, list, nameIsSubdomain, quantityString, str, validateDNS1123Label,
+  FILE_MODE_ERROR_MSG,
+  IS_NOT_POSITIVE_ERROR_MSG,
+  goLabelSelector,
+  goPtr,
+  goStruct,
+  inclusiveRangeError,
+  invalidGo,
+  isNegativeQuantity,
+  isPositiveQuantity,
+  list,
+  nameIsSubdomain,
+  quantityString,
+  str,
+  validateDNS1123Label,
   validateLabelSelector,
 } from './pod-validation-formats'
 import {

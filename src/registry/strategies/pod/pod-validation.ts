@@ -12,9 +12,20 @@
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import { validateLabels } from '../../validation/object-meta'
 import type { ObjectMeta } from '../../../schema/meta'
+import { goQuote } from '../../go-strings'
 import {
-  MAX_INT32, goPtr, goQuote, goStruct, inclusiveRangeError, invalidGo, isValidUnixID, list, nameIsSubdomain, str,
-  validateDNS1123Label, validateIP, validateQualifiedName,
+  MAX_INT32,
+  goPtr,
+  goStruct,
+  inclusiveRangeError,
+  invalidGo,
+  isValidUnixID,
+  list,
+  nameIsSubdomain,
+  str,
+  validateDNS1123Label,
+  validateIP,
+  validateQualifiedName,
 } from './pod-validation-formats'
 import {
   validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers,

@@ -1,7 +1,7 @@
 // The service table as kubectl prints it (printService): NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE, wide SELECTOR.
 import type { TableConvertor } from '../../strategy'
 import { age } from '../../human-duration'
-import { compareUtf8 } from '../../label-selector'
+import { compareUtf8 } from '../../go-strings'
 import type { ServiceObject } from './service-types'
 
 /** labels.FormatLabels: k=v pairs in key order, or <none>. */

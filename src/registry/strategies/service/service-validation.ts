@@ -2,9 +2,9 @@
 // and wording, plus the IP-family checks kube's allocator makes before allocating (initIPFamilyFields).
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import { validateLabels } from '../../validation/object-meta'
+import { goQuote } from '../../go-strings'
 import {
   duplicateGo,
-  goQuote,
   goStruct,
   invalidGo,
   ipFamily,
