@@ -12,8 +12,9 @@
 //                 and keeps the object from ever being evicted, which would defeat the idle measurement.)
 //    All three go through the same Miniflare entry worker, so kubeflare and its baselines pay the same overhead.
 // 3. Drives them from this process: a pure Node closed-loop load generator (keep-alive http.Agent with BENCH_CONC
-//    sockets and as many async loops, warm-up excluded, per-request latencies), Node 22's global WebSocket and
-//    streamed fetch() for watchers. Per phase it also reads /proc to split CPU between this process, workerd and
+//    sockets and as many async loops, warm-up excluded, per-request latencies); WebSocket watchers on a minimal
+//    RFC 6455 client (bench/ws-client.mjs: no permessage-deflate, like client-go's and the python client's), plus one
+//    row on Node 22's global WebSocket; streamed fetch() for HTTP watchers. Per phase it also reads /proc to split CPU between this process, workerd and
 //    other processes (the machine may be shared; ⚠ marks rows where others used >= 0.25 cores).
 // 4. Prints one Markdown table (plus the machine line) on stdout, progress on stderr, and writes bench/results.json.
 //
@@ -31,6 +32,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { LeanWebSocket } from './ws-client.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const benchDir = join(root, 'bench')
@@ -622,18 +624,22 @@ async function main() {
 
 // ---- watch machinery ---------------------------------------------------------------------------------------------------
 
-/** Collects receipts: latency from the writer's send time (annotation) and from the write's response time. */
+/**
+ * Collects receipts: latency from the writer's send time (annotation) and from the write's response time.
+ * Receive times go into a Float64Array per write, not 100,000 small arrays per phase: the load generator shares
+ * the machine with workerd, so its own garbage collection lands in every latency it records.
+ */
 function makeCollector(expectedWatchers) {
   const sendTimes = new Map() // name -> sent (wall ms)
   const respTimes = new Map() // name -> response received (wall ms)
-  const receipts = [] // [name, recvWall, sentWall]
-  const perWatcher = new Array(expectedWatchers).fill(0)
+  const received = new Map() // name -> { at: Float64Array of receive times (wall ms), n }
+  const perWatcher = new Int32Array(expectedWatchers)
   let parseErrors = 0, otherEvents = 0
   return {
     sendTimes,
     respTimes,
-    receipts,
     perWatcher,
+    count: (name) => received.get(name)?.n ?? 0,
     onLine(idx, line, recv) {
       if (!line) return
       let ev
@@ -645,23 +651,31 @@ function makeCollector(expectedWatchers) {
       }
       const meta = ev?.object?.metadata
       const sent = Number(meta?.annotations?.[SENT])
-      if (!meta || !Number.isFinite(sent) || ev.type !== 'ADDED') {
+      if (!meta || !Number.isFinite(sent) || ev.type !== 'ADDED' || sendTimes.get(meta.name) !== sent) {
         otherEvents++
         return
       }
       perWatcher[idx]++
-      receipts.push([meta.name, recv, sent])
+      let r = received.get(meta.name)
+      if (!r) received.set(meta.name, (r = { at: new Float64Array(expectedWatchers), n: 0 }))
+      if (r.n === r.at.length) {
+        const grown = new Float64Array(r.at.length * 2)
+        grown.set(r.at)
+        r.at = grown
+      }
+      r.at[r.n++] = recv
     },
     stats(names) {
-      const want = new Set(names)
       const fromSend = [], fromResp = []
-      const got = new Map()
-      for (const [name, recv, sent] of receipts) {
-        if (!want.has(name)) continue
-        got.set(name, (got.get(name) ?? 0) + 1)
-        fromSend.push(recv - sent)
+      for (const name of names) {
+        const r = received.get(name)
+        if (!r) continue
+        const sent = sendTimes.get(name)
         const resp = respTimes.get(name)
-        if (resp !== undefined) fromResp.push(recv - resp)
+        for (let i = 0; i < r.n; i++) {
+          fromSend.push(r.at[i] - sent)
+          if (resp !== undefined) fromResp.push(r.at[i] - resp)
+        }
       }
       const expected = names.length * expectedWatchers
       const a = summarize(fromSend), b = summarize(fromResp)
@@ -718,7 +732,7 @@ async function waitFor(cond, timeoutMs, stepMs = 50) {
 }
 
 /** Opens n WebSocket watchers, `batch` at a time; answers the sockets and timing. */
-async function openWebSockets(n, url, col, batch = 50) {
+async function openWebSockets(n, url, col, { batch = 50, client = 'lean' } = {}) {
   const sockets = new Array(n)
   let failed = 0, firstError = ''
   const t = now()
@@ -727,7 +741,7 @@ async function openWebSockets(n, url, col, batch = 50) {
       Array.from({ length: Math.min(batch, n - i) }, (_, j) => {
         const idx = i + j
         return new Promise((resolve) => {
-          const ws = new WebSocket(url)
+          const ws = client === 'node' ? new WebSocket(url) : new LeanWebSocket(url)
           sockets[idx] = ws
           const timer = setTimeout(() => {
             failed++
@@ -740,7 +754,7 @@ async function openWebSockets(n, url, col, batch = 50) {
           })
           ws.addEventListener('error', (e) => {
             clearTimeout(timer)
-            if (ws.readyState !== WebSocket.OPEN) {
+            if (ws.readyState !== 1) {
               failed++
               firstError ||= String(e?.message ?? e?.error ?? 'error')
               resolve()
@@ -751,12 +765,12 @@ async function openWebSockets(n, url, col, batch = 50) {
       }),
     )
   }
-  const open = () => sockets.filter((s) => s && s.readyState === WebSocket.OPEN).length
+  const open = () => sockets.filter((s) => s && s.readyState === 1).length
   return { sockets, failed, firstError, seconds: (now() - t) / 1000, open }
 }
 
 async function closeWebSockets(sockets) {
-  const open = sockets.filter((s) => s && s.readyState === WebSocket.OPEN)
+  const open = sockets.filter((s) => s && s.readyState === 1)
   const closed = Promise.all(open.map((s) => new Promise((r) => { s.addEventListener('close', r); setTimeout(r, 5000) })))
   for (const s of open) s.close(1000, 'bench done')
   await closed
@@ -773,7 +787,10 @@ async function watchPhases(P) {
 
   // --- bare baseline: 1000 hibernatable WebSockets straight from a Durable Object ---
   const writeBare = (col, o) => async (name, sent) => {
-    const msg = JSON.stringify({ type: 'ADDED', object: { ...JSON.parse(probeTemplate()), metadata: { name, annotations: { [SENT]: String(sent) } } } })
+    // The stored pod as kubeflare sends it (the same bytes per event), renamed and stamped.
+    const object = JSON.parse(probeTemplate())
+    object.metadata = { ...object.metadata, name, annotations: { ...object.metadata.annotations, [SENT]: String(sent) } }
+    const msg = JSON.stringify({ type: 'ADDED', object })
     return request({ method: 'POST', path: `/bare/publish?o=${o}`, body: msg })
   }
   if (want('watch')) {
@@ -848,7 +865,7 @@ async function watchPhases(P) {
     // One write after the idle period: does every watcher still get it?
     const post = await pacedWrites('post-idle', 1, 0, (name, sent) =>
       request({ method: 'POST', path: '/api/v1/namespaces/w/pods', body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED) }), col)
-    await waitFor(() => col.receipts.filter((r) => r[0] === 'post-idle-0').length >= o.open(), 10_000)
+    await waitFor(() => col.count('post-idle-0') >= o.open(), 10_000)
     const ps = col.stats(post.names)
     P.idle.postIdleDelivered = ps.delivered
     P.idle.postIdleExpected = ps.expected
@@ -873,6 +890,24 @@ async function watchPhases(P) {
     if (w.failures) problem(`WebSocket watch: ${w.failures} creates failed: ${w.firstFailure}`)
   }
   await closeWebSockets(o.sockets)
+
+  // --- the same with Node's built-in WebSocket (undici): it offers permessage-deflate and workerd accepts, so
+  // every event is compressed once per socket; a heavier client, too. Shown so the main row's client is no secret.
+  if (want('watch')) {
+    const colN = makeCollector(CFG.wsWatchers)
+    const on = await openWebSockets(CFG.wsWatchers, `ws://127.0.0.1:${PORT}/api/v1/namespaces/w/pods?watch=true`, colN, { client: 'node' })
+    say(`kubeflare: ${on.open()}/${CFG.wsWatchers} Node WebSocket watchers open in ${on.seconds.toFixed(1)} s${on.failed ? ` (${on.failed} failed: ${on.firstError})` : ''}`)
+    await sleep(300)
+    const c0 = cpuSample()
+    const w = await pacedWrites('wsn', CFG.writes, CFG.writeIntervalMs, (name, sent) =>
+      request({ method: 'POST', path: '/api/v1/namespaces/w/pods', body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED) }), colN)
+    await waitFor(() => colN.stats(w.names).missing <= 0, 20_000, 200)
+    const cpu = perDelivery(cpuDelta(c0, cpuSample()), colN.stats(w.names).delivered)
+    P.wsNode = { ...colN.stats(w.names), cpu, writeP50: w.writeP50, writeP99: w.writeP99, writeFailures: w.failures }
+    say(`kubeflare WS delivery, Node WebSocket clients: p50 ${fmtMs(P.wsNode.p50)} ms, p99 ${fmtMs(P.wsNode.p99)} ms, ${P.wsNode.delivered}/${P.wsNode.expected} delivered; creates p50 ${fmtMs(w.writeP50)} ms; ${cpuStr(cpu)}`)
+    if (P.wsNode.missing) problem(`WebSocket watch (Node clients): ${P.wsNode.missing} of ${P.wsNode.expected} events not delivered within 20 s`)
+    await closeWebSockets(on.sockets)
+  }
   await sleep(1000)
   try {
     const s3 = await stats()
@@ -945,7 +980,10 @@ async function httpWatchPhases(P) {
     const s = await openStreams(CFG.httpWatchers, '/bare/stream?o=bare-http', col, {})
     const c0 = cpuSample()
     const w = await pacedWrites('bare-h', CFG.writes, CFG.writeIntervalMs, async (name, sent) => {
-      const msg = JSON.stringify({ type: 'ADDED', object: { ...JSON.parse(probeTemplate()), metadata: { name, annotations: { [SENT]: String(sent) } } } })
+      // The stored pod as kubeflare sends it (the same bytes per event), renamed and stamped.
+      const object = JSON.parse(probeTemplate())
+      object.metadata = { ...object.metadata, name, annotations: { ...object.metadata.annotations, [SENT]: String(sent) } }
+      const msg = JSON.stringify({ type: 'ADDED', object })
       return request({ method: 'POST', path: '/bare/publish?o=bare-http', body: msg })
     }, col)
     await waitFor(() => col.stats(w.names).missing <= 0, 15_000, 100)
@@ -1052,18 +1090,24 @@ function renderTable() {
   const del = (r) => (r ? `${r.delivered.toLocaleString('en')}/${r.expected.toLocaleString('en')} delivered` : '')
   const rateLabel = `${CFG.writes} creates, 1 per ${CFG.writeIntervalMs} ms`
   if (P.ws) {
-    const x = ratio(P.ws.p99, P.bareWsRelay?.p99)
+    // kubeflare hands a plain WebSocket watcher the Durable Object's own socket, so "direct" is its bare shape.
+    const x = ratio(P.ws.p99, P.bareWsDirect?.p99)
     rows.push([`Watch delivery, ${CFG.wsWatchers} WebSocket watchers, ${rateLabel}`,
       `${lat(P.ws)}, ${del(P.ws)}; creates p50 ${fmtMs(P.ws.writeP50)} ms${us(P.ws)}${contended(P.ws)}`,
-      `DO→Worker relay→WS: ${lat(P.bareWsRelay)}${us(P.bareWsRelay)}; DO→WS direct: ${lat(P.bareWsDirect)}${us(P.bareWsDirect)}`,
-      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs relay)`, `p99 ≤ 100 ms${ok(P.ws.p99 <= 100)}`])
+      `DO→WS direct: ${lat(P.bareWsDirect)}${us(P.bareWsDirect)}; DO→Worker relay→WS: ${lat(P.bareWsRelay)}${us(P.bareWsRelay)}`,
+      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs direct)`, `p99 ≤ 100 ms${ok(P.ws.p99 <= 100)}`])
+  }
+  if (P.wsNode) {
+    rows.push([`(the same, watchers on Node's built-in WebSocket: permessage-deflate negotiated, heavier client)`,
+      `${lat(P.wsNode)}, ${del(P.wsNode)}; creates p50 ${fmtMs(P.wsNode.writeP50)} ms${us(P.wsNode)}${contended(P.wsNode)}`,
+      '—', '—', '—'])
   }
   if (P.idle?.postIdleDelivered !== undefined) {
-    const x = ratio(P.idle.postIdleP99, P.bareWsRelay?.single?.p99)
+    const x = ratio(P.idle.postIdleP99, P.bareWsDirect?.single?.p99)
     rows.push([`Watch delivery, ${CFG.wsWatchers} WebSocket watchers, one create (unloaded, after the idle window)`,
       `p50 ${fmtMs(P.idle.postIdleP50)} / p99 ${fmtMs(P.idle.postIdleP99)} ms, ${P.idle.postIdleDelivered}/${P.idle.postIdleExpected} delivered; the create took ${fmtMs(P.idle.postIdleWriteMs)} ms`,
-      `one publish, relay: p50 ${fmtMs(P.bareWsRelay?.single?.p50)} / p99 ${fmtMs(P.bareWsRelay?.single?.p99)} ms; direct: p50 ${fmtMs(P.bareWsDirect?.single?.p50)} / p99 ${fmtMs(P.bareWsDirect?.single?.p99)} ms`,
-      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs relay)`, `p99 ≤ 100 ms${ok(P.idle.postIdleP99 <= 100)}`])
+      `one publish, direct: p50 ${fmtMs(P.bareWsDirect?.single?.p50)} / p99 ${fmtMs(P.bareWsDirect?.single?.p99)} ms; relay: p50 ${fmtMs(P.bareWsRelay?.single?.p50)} / p99 ${fmtMs(P.bareWsRelay?.single?.p99)} ms`,
+      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs direct)`, `p99 ≤ 100 ms${ok(P.idle.postIdleP99 <= 100)}`])
   }
   if (P.http) {
     const x = ratio(P.http.p99, P.bareHttp?.p99)
@@ -1123,3 +1167,4 @@ try {
 process.stdout.write('\n' + table + '\n')
 say('wrote bench/results.json')
 process.exit(results.problems.some((p) => p.startsWith('run aborted')) ? 1 : 0)
+
