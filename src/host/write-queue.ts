@@ -21,6 +21,9 @@ interface Job<R> {
   failWith?: (answer: unknown) => R
 }
 
+/** A job and what it planned, on its way into a batch. */
+type Planned = { job: Job<unknown>; plan: JobPlan<unknown> }
+
 function settleFailed<R>(job: Job<R>, answer: unknown) {
   if (job.failWith) job.resolve(job.failWith(answer))
   else job.reject(answer)
@@ -45,17 +48,33 @@ export interface WriteQueueHooks {
 /** Big enough to amortize a D1 round trip, small enough to stay far from D1's statement and time limits. */
 const MAX_BATCH = 64
 
+/**
+ * How long a flush lingers for company once writes have been seen to overlap. Writers spread over many namespaces
+ * reach each namespace's queue one at a time, so without a linger every write pays a whole D1 batch; 5 ms gathered
+ * about 3.7 writes per batch there and cut the CPU per create by a third (README, Performance). A lone writer
+ * never waits.
+ */
+export const LINGER_MS = 5
+
 export class WriteQueue {
   private pending: Job<unknown>[] = []
   private running: Promise<void> | null = null
   private suspect = false
+  /** Writes overlap: the last flush carried several jobs, or a job was queued while its batch was committing. */
+  private overlapping = false
+  /** A batch is between planning and its answers (a write queued now arrived while others were in flight). */
+  private committing = false
 
-  constructor(private readonly hooks: WriteQueueHooks) {}
+  constructor(
+    private readonly hooks: WriteQueueHooks,
+    private readonly lingerMs = LINGER_MS,
+  ) {}
 
   /** Queues a job; plan() runs later, in queue order, against the state every earlier job left. */
   submit<R>(plan: () => JobPlan<R> | Promise<JobPlan<R>>, failWith?: (answer: unknown) => R): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ plan, resolve: resolve as (r: unknown) => void, reject, failWith } as Job<unknown>)
+      if (this.committing) this.overlapping = true
       this.kick()
     })
   }
@@ -90,18 +109,24 @@ export class WriteQueue {
           return
         }
       }
-      // Under load (a flush just ran), give writes already on their way one turn of the event loop to join this
-      // batch: one D1 round trip then carries several of them.
-      if (this.pending.length < MAX_BATCH && Date.now() - this.lastFlush < 50) await new Promise((r) => setTimeout(r, 0))
-      await this.flush()
+      // Under load (a flush just ran), give writes already on their way time to join this batch: one D1 round trip
+      // then carries several of them. Only overlapping writers linger; a lone writer's next write goes at once.
+      if (this.pending.length < MAX_BATCH && Date.now() - this.lastFlush < 50) {
+        const linger = this.overlapping || this.pending.length > 1 ? this.lingerMs : 0
+        await new Promise((r) => setTimeout(r, linger))
+      }
+      this.overlapping = false
+      const jobs = await this.flush()
+      if (jobs > 1) this.overlapping = true
       this.lastFlush = Date.now()
     }
   }
 
   private lastFlush = 0
 
-  private async flush() {
-    const batch: { job: Job<unknown>; plan: JobPlan<unknown> }[] = []
+  /** Plans, commits and answers one batch; answers how many jobs it carried. */
+  private async flush(): Promise<number> {
+    const batch: Planned[] = []
     const touched = new Set<string>()
     while (this.pending.length > 0 && batch.length < MAX_BATCH) {
       const job = this.pending[0]!
@@ -124,6 +149,15 @@ export class WriteQueue {
       batch.push({ job, plan })
     }
     const changes = batch.flatMap((b) => b.plan.changes)
+    this.committing = true
+    try {
+      return await this.commitBatch(batch, changes)
+    } finally {
+      this.committing = false
+    }
+  }
+
+  private async commitBatch(batch: Planned[], changes: Change[]): Promise<number> {
     let entries: LogEntry[] = []
     if (changes.length > 0) {
       let rvs: number[]
@@ -143,12 +177,13 @@ export class WriteQueue {
         } else {
           if (landed === undefined) this.suspect = true
           const answer = this.hooks.commitFailed(e)
+          this.committing = false
           for (const b of batch) {
             // Unknown outcome: keep the reservations. A leaked IP is recoverable; two Services on one IP are not.
             if (landed === null) await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
             settleFailed(b.job, answer)
           }
-          return
+          return batch.length
         }
       }
       entries = changes.map((c, i) => ({
@@ -168,6 +203,8 @@ export class WriteQueue {
         console.error('applying committed changes failed; will catch up from the log', e)
       }
     }
+    // From here on a queued write follows an answer rather than overlapping this batch.
+    this.committing = false
     let at = 0
     for (const b of batch) {
       const mine = entries.slice(at, at + b.plan.changes.length)
@@ -178,5 +215,6 @@ export class WriteQueue {
         b.job.reject(e)
       }
     }
+    return batch.length
   }
 }
