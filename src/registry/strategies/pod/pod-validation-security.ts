@@ -1,10 +1,13 @@
-// Security context validation: the container-level ValidateSecurityContext and the seccomp, AppArmor and Windows
-// option checks pod-level security contexts share, after kube-apiserver 1.33 pkg/apis/core/validation.
+// Security context validation: the container-level ValidateSecurityContext, the pod-level
+// validatePodSpecSecurityContext (sysctls included), and the seccomp, AppArmor and Windows option checks both share,
+// after kube-apiserver 1.33 pkg/apis/core/validation.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { goQuote } from '../../go-strings'
 import { goPtr, goStruct, invalidGo, isValidUnixID, list, nameIsSubdomain, str } from './pod-validation-formats'
-import { validateLocalDescendingPath } from './pod-validation-containers'
-import type { AppArmorProfile, SeccompProfile, SecurityContext, WindowsSecurityContextOptions } from './pod-types'
+import { validateLocalDescendingPath } from './pod-validation-mounts'
+import type {
+  AppArmorProfile, PodSecurityContext, PodSpec, SeccompProfile, SecurityContext, WindowsSecurityContextOptions,
+} from './pod-types'
 
 /** %#v of a *core.SeccompProfile, as the localhostProfile error prints it. */
 function goSeccomp(sp: SeccompProfile): string {
@@ -154,5 +157,65 @@ export function validateSecurityContext(sc: SecurityContext | undefined, path: F
   }
   errs.push(...validateWindowsOptions(sc.windowsOptions, path.child('windowsOptions')))
   errs.push(...validateAppArmorProfileField(sc.appArmorProfile, path.child('appArmorProfile')))
+  return errs
+}
+
+const SYSCTL_RE = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/
+const SYSCTL_RE_TEXT = '^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$'
+
+/** utilsysctl.GetNamespace: which host namespace a namespaced sysctl belongs to. */
+function sysctlNamespace(name: string): 'net' | 'ipc' | '' {
+  const n = name.replaceAll('/', '.')
+  if (n.startsWith('net.')) return 'net'
+  if (['kernel.shmmax', 'kernel.shmall', 'kernel.shmmni', 'kernel.shm_rmid_forced', 'kernel.msgmax', 'kernel.msgmnb', 'kernel.msgmni', 'kernel.sem'].includes(n)) return 'ipc'
+  if (n.startsWith('fs.mqueue.')) return 'ipc'
+  return ''
+}
+
+/**
+ * validatePodSpecSecurityContext. Internally kube keeps hostNetwork, hostPID, hostIPC and shareProcessNamespace in the
+ * security context, which is why the shareProcessNamespace error reads spec.securityContext.shareProcessNamespace.
+ */
+export function validatePodSecurityContext(spec: PodSpec, path: FieldPath): FieldError[] {
+  const sc: PodSecurityContext | undefined = spec.securityContext
+  if (!sc) return []
+  const errs: FieldError[] = []
+  const id = (key: 'fsGroup' | 'runAsUser' | 'runAsGroup') => {
+    const value = sc[key]
+    if (value !== undefined) errs.push(...isValidUnixID(value).map((m) => fieldError.invalid(path.child(key).toString(), value, m)))
+  }
+  id('fsGroup')
+  id('runAsUser')
+  id('runAsGroup')
+  list(sc.supplementalGroups).forEach((gid, g) => {
+    errs.push(...isValidUnixID(gid).map((m) => fieldError.invalid(path.child('supplementalGroups').index(g).toString(), gid, m)))
+  })
+  if (spec.shareProcessNamespace === true && spec.hostPID) {
+    errs.push(fieldError.invalid(path.child('shareProcessNamespace').toString(), true, 'ShareProcessNamespace and HostPID cannot both be enabled'))
+  }
+  const sysctls = new Set<string>()
+  list(sc.sysctls).forEach((s, i) => {
+    const at = path.child('sysctls').index(i).child('name').toString()
+    if (!s.name) errs.push(fieldError.required(at))
+    else if (s.name.length > 253 || !SYSCTL_RE.test(s.name)) {
+      errs.push(fieldError.invalid(at, s.name, `must have at most 253 characters and match regex ${SYSCTL_RE_TEXT}`))
+    } else if (sysctls.has(s.name)) errs.push(fieldError.duplicate(at, s.name))
+    const ns = sysctlNamespace(str(s.name))
+    if (spec.hostNetwork && ns === 'net') errs.push(fieldError.invalid(at, s.name, "may not be specified when 'hostNetwork' is true"))
+    else if (spec.hostIPC && ns === 'ipc') errs.push(fieldError.invalid(at, s.name, "may not be specified when 'hostIPC' is true"))
+    sysctls.add(s.name)
+  })
+  if (sc.fsGroupChangePolicy !== undefined && !['Always', 'OnRootMismatch'].includes(sc.fsGroupChangePolicy)) {
+    errs.push(fieldError.notSupported(path.child('fsGroupChangePolicy').toString(), sc.fsGroupChangePolicy, ['Always', 'OnRootMismatch']))
+  }
+  errs.push(...validateSeccompProfileField(sc.seccompProfile, path.child('seccompProfile')))
+  errs.push(...validateWindowsOptions(sc.windowsOptions, path.child('windowsOptions')))
+  errs.push(...validateAppArmorProfileField(sc.appArmorProfile, path.child('appArmorProfile')))
+  if (sc.supplementalGroupsPolicy !== undefined && !['Merge', 'Strict'].includes(sc.supplementalGroupsPolicy)) {
+    errs.push(fieldError.notSupported(path.child('supplementalGroupsPolicy').toString(), sc.supplementalGroupsPolicy, ['Merge', 'Strict']))
+  }
+  if (sc.seLinuxChangePolicy !== undefined && !['MountOption', 'Recursive'].includes(sc.seLinuxChangePolicy)) {
+    errs.push(fieldError.notSupported(path.child('seLinuxChangePolicy').toString(), sc.seLinuxChangePolicy, ['MountOption', 'Recursive']))
+  }
   return errs
 }

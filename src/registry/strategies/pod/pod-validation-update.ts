@@ -7,9 +7,8 @@ import { clone } from '../../deep-equal'
 import { MAX_INT32, goStringMap, inclusiveRangeError, invalidGo, list, str } from './pod-validation-formats'
 import { goTrimSpace } from './pod-validation-containers'
 import { validateTolerations } from './pod-validation-scheduling'
-import {
-  APPARMOR_ANNOTATION_PREFIX, MIRROR_POD_ANNOTATION, validatePodMetadataAndSpec, validatePodSpecificAnnotations,
-} from './pod-validation'
+import { APPARMOR_ANNOTATION_PREFIX, MIRROR_POD_ANNOTATION, validatePodSpecificAnnotations } from './pod-validation-annotations'
+import { validatePodMetadataAndSpec } from './pod-validation'
 import type { Container, NodeAffinity, NodeSelectorTerm, PodObject, PodSpec, Toleration } from './pod-types'
 
 const specPath = new FieldPath('spec')
