@@ -1,0 +1,155 @@
+// The write verbs' planning, as it runs inside the write queue: which resource row a write plans with, each verb's
+// plan against the current state (create, update, patch, delete), and the job that turns a plan into a commit.
+import type { LogEntry } from '../log/d1-log'
+import { planApply, planCreate, planDelete, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
+import { statuses, fail, ok, type Result, type Status } from '../registry/status'
+import type { ResourceDef } from '../registry/resource'
+import type { StrategyContext } from '../registry/strategy'
+import type { DeleteOptions, KubeObject } from '../schema/meta'
+import { resourceByPlural } from '../registry/resources'
+import { statusDefOf } from '../registry/status-subresource'
+import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
+import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
+import type { CreationTokens } from './creation-tokens'
+import type { PatchOptions, WriteAnswer, WriteOptions } from './rpc-types'
+import type { JobPlan } from './write-queue'
+
+/** A verb's plan: the change to commit (null: nothing to do) or a refusal, and a graceful deletion's removal time. */
+export interface VerbPlan {
+  plan: Result<{ change: Change | null; object: KubeObject; created?: boolean }>
+  removeAt?: number
+}
+
+/** What the verbs plan against: the host's state and its plan-time admission. */
+export interface PlanningHost {
+  /** '' for the cluster scope, the namespace name otherwise. */
+  scope(): string
+  strategyContext(): StrategyContext
+  get(resource: string, name: string): Stored | null
+  exists(resource: string, name: string): boolean
+  /** Create admission, synchronously, at plan time inside the write queue. */
+  admitCreateNow(def: ResourceDef, name: string): Status | null
+}
+
+/** What turning a plan into a queued job needs from the host. */
+export interface JobHost {
+  /** See StoreHost.beginChange. */
+  beginChange(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }>
+  /** Records a graceful deletion's removal time, set once the change applies. */
+  expect(resource: string, name: string, removeAt: number): void
+}
+
+export const managerOf = (opts: WriteOptions): Manager | undefined =>
+  opts.fieldManager ? { name: opts.fieldManager, ...(opts.subresource ? { subresource: opts.subresource } : {}) } : undefined
+
+/** The resource row a write plans with: the kind's own, or that of the subresource it goes through (none: 404). */
+export function defFor(resource: string, subresource: string | undefined): ResourceDef | undefined {
+  const def = resourceByPlural(resource)
+  if (!def || subresource === undefined) return def
+  if (subresource === 'status') return statusDefOf(def)
+  if (subresource === 'ephemeralcontainers') return ephemeralDefOf(def)
+  return undefined
+}
+
+/**
+ * POST: admission again (synchronously, so a create cannot slip in after termination began), the creation token's
+ * twin check, then the generic store's create. `me` is this create's own claim on its token.
+ */
+export function planCreateVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  input: KubeObject,
+  opts: WriteOptions,
+  tokens: CreationTokens,
+  me: symbol,
+): VerbPlan {
+  const token = opts.idempotencyKey
+  const refusedNow = host.admitCreateNow(def, input.metadata?.name ?? '')
+  if (refusedNow) return { plan: fail(refusedNow) }
+  if (token) {
+    const twin = tokens.conflict(token, me, host.scope())
+    if (twin) return { plan: fail(twin) }
+  }
+  const plan = planCreate(def, host.strategyContext(), input, (n) => host.exists(resource, n), managerOf(opts))
+  if (plan.ok && token && !opts.dryRun) {
+    tokens.reserve(token, me, resource, plan.value.name, plan.value.object.metadata.uid ?? '')
+  }
+  return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
+}
+
+/** PUT. */
+export function planUpdateVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, input: KubeObject, opts: WriteOptions): VerbPlan {
+  const plan = planUpdate(def, host.strategyContext(), name, input, host.get(resource, name), managerOf(opts))
+  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+}
+
+/**
+ * PATCH: applies the patch to the current object, then updates as a PUT would (server-side apply may create).
+ * `warnings` are the fieldValidation=Warn findings of decoding the patch, once it decoded.
+ */
+export function planPatchVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  type: PatchType,
+  body: string,
+  opts: PatchOptions,
+): VerbPlan & { warnings?: string[] } {
+  const current = host.get(resource, name)
+  if (type === 'apply') {
+    const applied = decodeApplied(def, body, opts.fieldValidation)
+    if (!applied.ok) return { plan: applied }
+    const warnings = applied.value.warnings
+    // A subresource is never created by applying to it.
+    if (!current && opts.subresource) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)), warnings }
+    if (!current) {
+      const refused = host.admitCreateNow(def, name)
+      if (refused) return { plan: fail(refused), warnings }
+    }
+    const plan = planApply(def, host.strategyContext(), name, applied.value.object, current, (n) => host.exists(resource, n), opts.fieldManager ?? 'unknown', opts.force ?? false, opts.subresource)
+    return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan, warnings }
+  }
+  if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+  const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
+  if (!patched.ok) return { plan: patched }
+  const warnings = patched.value.warnings
+  const plan = planUpdate(def, host.strategyContext(), name, patched.value.object, current, managerOf(opts))
+  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan, warnings }
+}
+
+/** DELETE: a graceful one answers the time its object is due for removal. */
+export function planDeleteVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, options: DeleteOptions): VerbPlan {
+  const plan = planDelete(def, host.strategyContext(), name, host.get(resource, name), options)
+  if (!plan.ok) return { plan }
+  return { plan: ok({ change: plan.value.change, object: plan.value.object }), removeAt: plan.value.removeAt }
+}
+
+/**
+ * Turns a verb's plan into a write-queue job. A dry run plans against the same state but commits nothing; the
+ * would-be object is answered without a resourceVersion.
+ */
+export async function writeJob(host: JobHost, def: ResourceDef, { plan, removeAt }: VerbPlan, opts: WriteOptions): Promise<JobPlan<Result<WriteAnswer>>> {
+  if (!plan.ok) return { changes: [], finish: () => plan }
+  const { change, object, created } = plan.value
+  let rollback: (() => Promise<void>) | undefined
+  if (change) {
+    // Reservations outside this object (cluster-wide IPs and ports) happen after validation, as kube's
+    // BeginCreate/BeginUpdate hooks do, and are undone if the change does not commit.
+    const begun = await host.beginChange(def, change, opts.dryRun ?? false)
+    if (begun.status) return { changes: [], finish: () => fail<WriteAnswer>(begun.status!) }
+    rollback = begun.rollback
+  }
+  if (opts.dryRun || change === null) {
+    if (opts.dryRun) delete object.metadata.resourceVersion
+    await rollback?.()
+    return { changes: [], finish: () => ok({ object: change?.object ?? object, created }) }
+  }
+  if (removeAt !== undefined) host.expect(def.plural, change.name, removeAt)
+  return {
+    changes: [change],
+    finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created }),
+    rollback,
+  } satisfies JobPlan<Result<WriteAnswer>>
+}
