@@ -111,16 +111,20 @@ function parseWranglerToml(text) {
   return out
 }
 
-/** A migration file as single-line statements (D1's exec splits on newlines). */
+/** A migration file as single-line statements (D1's exec splits on newlines); a trigger's body stays whole. */
 function migrationStatements(sql) {
-  return sql
-    .split('\n')
-    .map((l) => l.replace(/--.*$/, '').trim())
-    .filter(Boolean)
-    .join(' ')
-    .split(';')
-    .map((s) => s.trim())
-    .filter(Boolean)
+  const out = []
+  let open = ''
+  for (const part of sql.split('\n').map((l) => l.replace(/--.*$/, '').trim()).filter(Boolean).join(' ').split(';')) {
+    const piece = part.trim()
+    if (!piece && !open) continue
+    open = open ? `${open}; ${piece}` : piece
+    if (/^CREATE\s+TRIGGER\b/i.test(open) && !/\bEND$/i.test(open)) continue
+    out.push(open)
+    open = ''
+  }
+  if (open) out.push(open)
+  return out
 }
 
 function run(cmd, args, opts = {}) {

@@ -29,9 +29,6 @@ interface ObjectRow {
   object: string
 }
 
-/** Bound parameters per statement are capped at 100 by D1; each label row takes 5. */
-const LABELS_PER_INSERT = 20
-
 /** The D1 key order (namespace, name) as one string that sorts the same way: NUL sorts below every name byte. */
 export const clusterKey = (ns: string, name: string) => `${ns}\u0000${name}`
 const splitKey = (key: string): [string, string] => {
@@ -39,63 +36,24 @@ const splitKey = (key: string): [string, string] => {
   return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)]
 }
 
-const sameLabels = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) => {
-  const ak = Object.keys(a ?? {})
-  if (ak.length !== Object.keys(b ?? {}).length) return false
-  return ak.every((k) => b?.[k] === a?.[k])
-}
-
 export class D1Log {
   constructor(private readonly db: D1Database) {}
 
   /**
-   * Appends the changes in order and updates the object and label index, all in one D1 batch (one transaction).
-   * Returns each change's resourceVersion. Either everything commits or nothing does.
+   * Appends the changes in order, all in one D1 batch (one transaction); the `changes_index` trigger (migration
+   * 0002) keeps the object and label index in step inside the same transaction. Returns each change's
+   * resourceVersion. Either everything commits or nothing does.
    */
   async commit(changes: readonly Change[], now: number): Promise<number[]> {
-    const stmts: D1PreparedStatement[] = []
-    const changeIdx: number[] = []
-    for (const c of changes) {
-      changeIdx.push(stmts.length)
-      stmts.push(
-        this.db
-          .prepare(
-            'INSERT INTO changes (resource, ns, name, type, object, prev, prev_rv, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rv',
-          )
-          .bind(c.resource, c.namespace, c.name, c.type, encode(c.object), c.prev ? encode(c.prev) : null, c.prevRv, now),
-      )
-      if (c.type === 'DELETED') {
-        stmts.push(
-          this.db.prepare('DELETE FROM objects WHERE resource = ? AND ns = ? AND name = ?').bind(c.resource, c.namespace, c.name),
-          this.db.prepare('DELETE FROM labels WHERE resource = ? AND ns = ? AND name = ?').bind(c.resource, c.namespace, c.name),
-        )
-        continue
-      }
-      const labels = (c.object.metadata.labels ?? {}) as Record<string, string>
-      // objects and labels are WITHOUT ROWID tables, so last_insert_rowid() is still the change's rv here.
-      stmts.push(
-        this.db
-          .prepare(
-            // The object is copied from the change row just written rather than sent a second time.
-            `INSERT INTO objects (resource, ns, name, rv, object, labels)
-             SELECT resource, ns, name, rv, object, ? FROM changes WHERE rv = last_insert_rowid()
-             ON CONFLICT (resource, ns, name) DO UPDATE SET rv = excluded.rv, object = excluded.object, labels = excluded.labels`,
-          )
-          .bind(JSON.stringify(labels)),
-      )
-      if (c.type === 'MODIFIED' && sameLabels(labels, c.prev?.metadata.labels as Record<string, string> | undefined)) continue
-      if (c.type === 'MODIFIED') {
-        stmts.push(this.db.prepare('DELETE FROM labels WHERE resource = ? AND ns = ? AND name = ?').bind(c.resource, c.namespace, c.name))
-      }
-      const entries = Object.entries(labels)
-      for (let i = 0; i < entries.length; i += LABELS_PER_INSERT) {
-        const part = entries.slice(i, i + LABELS_PER_INSERT)
-        const sql = `INSERT INTO labels (resource, key, value, ns, name) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`
-        stmts.push(this.db.prepare(sql).bind(...part.flatMap(([k, v]) => [c.resource, k, v, c.namespace, c.name])))
-      }
-    }
-    const results = await this.db.batch<{ rv: number }>(stmts)
-    return changeIdx.map((i) => results[i]!.results[0]!.rv)
+    const append = this.db.prepare(
+      'INSERT INTO changes (resource, ns, name, type, object, prev, prev_rv, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rv',
+    )
+    const results = await this.db.batch<{ rv: number }>(
+      changes.map((c) =>
+        append.bind(c.resource, c.namespace, c.name, c.type, encode(c.object), c.prev ? encode(c.prev) : null, c.prevRv, now),
+      ),
+    )
+    return results.map((r) => r.results[0]!.rv)
   }
 
   /** The newest committed resourceVersion, cluster-wide. */

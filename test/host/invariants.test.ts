@@ -430,16 +430,17 @@ describe('D1 failure', () => {
       { name: 'lost', rv: rvOf(lost) },
     ])
   })
-  it('a batch that fails on a later statement (the label index) rolls back whole: no change row, no rv used', async () => {
+  it('a commit that fails after its change row is written (in the label index) rolls back whole: no change row, no rv used', async () => {
     const ns = await makeNamespace('d1half')
     const before = await create(ns, 'before')
     const [{ seq: seqBefore }] = await d1<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
-    await env.DB.prepare('ALTER TABLE labels RENAME TO labels_unavailable').run()
+    // The index trigger runs after the change row is in; make its last step, the label rows, fail.
+    await env.DB.prepare("CREATE TRIGGER labels_unavailable BEFORE INSERT ON labels BEGIN SELECT RAISE(ABORT, 'label index unavailable'); END").run()
     let r: Awaited<ReturnType<typeof req>>
     try {
       r = await req('POST', podPath(ns), staticPod('labelled', { app: 'x' }))
     } finally {
-      await env.DB.prepare('ALTER TABLE labels_unavailable RENAME TO labels').run()
+      await env.DB.prepare('DROP TRIGGER labels_unavailable').run()
     }
     expect(r.status, r.text).toBe(503)
     expect(r.json.reason).toBe('ServiceUnavailable')
