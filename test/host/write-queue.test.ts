@@ -59,7 +59,9 @@ describe('write queue group commit', () => {
     const second = h.write('b')
     release()
     expect(await first).toBe(1)
-    // Arrives after a's flush ended but within the linger: it joins b's batch instead of paying its own.
+    // Arrives a timer turn after a's flush ended, within the linger: it joins b's batch instead of paying its own.
+    // (Without the linger, b's flush would have gone on the first timer turn, alone.)
+    await new Promise((r) => setTimeout(r, 20))
     const third = h.write('c')
     expect(await Promise.all([second, third])).toEqual([2, 3])
     expect(h.batches).toEqual([['a'], ['b', 'c']])
