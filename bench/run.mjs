@@ -637,14 +637,12 @@ function makeCollector(expectedWatchers) {
   const sendTimes = new Map() // name -> sent (wall ms)
   const respTimes = new Map() // name -> response received (wall ms)
   const received = new Map() // name -> { at: Float64Array of receive times (wall ms), n }
-  const perWatcher = new Int32Array(expectedWatchers)
   let parseErrors = 0, otherEvents = 0
   return {
     sendTimes,
     respTimes,
-    perWatcher,
     count: (name) => received.get(name)?.n ?? 0,
-    onLine(idx, line, recv) {
+    onLine(line, recv) {
       if (!line) return
       let ev
       try {
@@ -659,7 +657,6 @@ function makeCollector(expectedWatchers) {
         otherEvents++
         return
       }
-      perWatcher[idx]++
       let r = received.get(meta.name)
       if (!r) received.set(meta.name, (r = { at: new Float64Array(expectedWatchers), n: 0 }))
       if (r.n === r.at.length) {
@@ -764,7 +761,7 @@ async function openWebSockets(n, url, col, { batch = 50, client = 'lean' } = {})
               resolve()
             }
           })
-          ws.addEventListener('message', (e) => col.onLine(idx, typeof e.data === 'string' ? e.data : Buffer.from(e.data).toString('utf8'), wall()))
+          ws.addEventListener('message', (e) => col.onLine(typeof e.data === 'string' ? e.data : Buffer.from(e.data).toString('utf8'), wall()))
         })
       }),
     )
@@ -960,7 +957,7 @@ async function openStreams(n, path, col, headers = {}) {
               buf += dec.decode(value, { stream: true })
               let nl
               while ((nl = buf.indexOf('\n')) >= 0) {
-                col.onLine(idx, buf.slice(0, nl), recv)
+                col.onLine(buf.slice(0, nl), recv)
                 buf = buf.slice(nl + 1)
               }
             }
