@@ -194,6 +194,7 @@ export class WriteQueue {
         object: withRv(c.object, rvs[i]!),
         prev: c.prev && c.prevRv !== null ? withRv(c.prev, c.prevRv) : c.prev,
         prevRv: c.prevRv,
+        text: c.text,
       }))
       try {
         await this.hooks.applied(entries)

@@ -1,5 +1,6 @@
 // The generic store: create, update and delete for every kind, planned as pure functions over the current state.
 // The Durable Object hosts run these plans inside their write queue and commit the resulting Change.
+import type { StoredText } from './stored-json'
 import { fieldError, type FieldError } from './field-errors'
 import { statuses, ok, fail, type Result, type Resource } from './status'
 import type { ResourceDef } from './resource'
@@ -41,6 +42,8 @@ export interface Change {
   prev: KubeObject | null
   /** The resourceVersion prev was stored at; null for ADDED. */
   prevRv: number | null
+  /** object and prev as stored JSON, once something has encoded them (see storedText). Planners leave it unset. */
+  text?: StoredText
 }
 
 export const resourceOf = (def: ResourceDef): Resource => ({ resource: def.plural, group: def.group || undefined })

@@ -16,3 +16,18 @@ export function materialize(json: string, rv: number): KubeObject {
   obj.metadata.resourceVersion = String(rv)
   return obj
 }
+
+/** What a change stores: its object and previous state as encoded JSON (prev null for ADDED). */
+export interface StoredText {
+  object: string
+  prev: string | null
+}
+
+/**
+ * A change's stored JSON, encoded once: the D1 commit encodes it and the local apply of the same change reuses it
+ * (each encode of a pod costs about as much as a SQLite insert). Memoized on the change record, which is planned
+ * and then never edited except for its resourceVersion, which the encoding leaves out.
+ */
+export function storedText(c: { object: KubeObject; prev: KubeObject | null; text?: StoredText }): StoredText {
+  return (c.text ??= { object: encodeStored(c.object), prev: c.prev ? encodeStored(c.prev) : null })
+}
