@@ -4,13 +4,20 @@ import type { KubeObject } from '../schema/meta'
 import type { ChangeType, Stored } from '../registry/store'
 import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'
 import { pastStates, type LogEntry } from '../log/d1-log'
-import { encodeStored as encode, materialize } from '../registry/stored-json'
+import { encodeStored as encode, materialize, storedText } from '../registry/stored-json'
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS objects (
+// An ordinary rowid table: its rows are whole objects, too big for WITHOUT ROWID (which SQLite advises only for rows
+// under about a twentieth of a page); the (resource, name) key is a unique index.
+const objectsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
   resource TEXT NOT NULL, name TEXT NOT NULL, rv INTEGER NOT NULL, labels TEXT NOT NULL, object TEXT NOT NULL,
   PRIMARY KEY (resource, name)
-) WITHOUT ROWID;
+);`
+
+/** The layout below; an object whose `state` records an older one is upgraded when it starts (see upgrade()). */
+const LAYOUT = '2'
+
+const SCHEMA = `
+${objectsTable('objects')}
 CREATE TABLE IF NOT EXISTS labels (
   resource TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (resource, key, value, name)
@@ -53,9 +60,24 @@ export class LocalStore {
     private readonly attend: (resource: string, obj: KubeObject) => boolean = () => false,
   ) {
     sql.exec(SCHEMA)
+    if (this.getState('layout') !== LAYOUT) this.upgrade()
     this.appliedRv = Number(this.getState('applied_rv') ?? 0)
     this.floorRv = Number(this.getState('floor_rv') ?? 0)
     this.historyCount = Number(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM history').one().n)
+  }
+
+  /**
+   * Brings tables written by an older kubeflare to the current layout. Layout 1 kept `objects` WITHOUT ROWID; its
+   * rows move to a rowid table. (A new object runs this once over its empty table.)
+   */
+  private upgrade() {
+    this.storage.transactionSync(() => {
+      this.sql.exec(objectsTable('objects_upgraded'))
+      this.sql.exec('INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects')
+      this.sql.exec('DROP TABLE objects')
+      this.sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
+      this.setState('layout', LAYOUT)
+    })
   }
 
   /** The newest resourceVersion applied here: every change to this scope up to it is reflected. */
@@ -148,7 +170,7 @@ export class LocalStore {
     this.storage.transactionSync(() => {
       for (const e of entries) {
         if (e.rv <= this.appliedRv) continue
-        const json = encode(e.object)
+        const { object: json, prev } = storedText(e)
         this.sql.exec(
           'INSERT INTO history (rv, resource, name, type, object, prev, prev_rv) VALUES (?, ?, ?, ?, ?, ?, ?)',
           e.rv,
@@ -156,7 +178,7 @@ export class LocalStore {
           e.name,
           e.type,
           json,
-          e.prev ? encode(e.prev) : null,
+          prev,
           e.prevRv,
         )
         this.historyCount++

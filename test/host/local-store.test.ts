@@ -1,0 +1,52 @@
+// The Durable Object's own SQLite: an object written by an older kubeflare (layout 1, `objects` WITHOUT ROWID) is
+// upgraded in place when its store starts, and serves the same objects afterwards.
+import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { LocalStore } from '../../src/host/local-store'
+import { encodeStored } from '../../src/registry/stored-json'
+import type { KubeObject } from '../../src/schema/meta'
+
+const pod = (name: string, labels: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'layout', labels },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+})
+
+describe('LocalStore layout upgrade', () => {
+  it('moves layout-1 objects into the rowid table and keeps serving them', async () => {
+    const stub = env.NAMESPACES.getByName(`layout-${Date.now().toString(36)}`)
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql
+      // What kubeflare before layout 2 left behind: objects WITHOUT ROWID, no layout mark.
+      sql.exec('DROP TABLE objects')
+      sql.exec(`CREATE TABLE objects (
+        resource TEXT NOT NULL, name TEXT NOT NULL, rv INTEGER NOT NULL, labels TEXT NOT NULL, object TEXT NOT NULL,
+        PRIMARY KEY (resource, name)) WITHOUT ROWID`)
+      sql.exec("DELETE FROM state WHERE key = 'layout'")
+      const pods = [pod('b', { app: 'x' }), pod('a', { app: 'y' })]
+      pods.forEach((p, i) => sql.exec('INSERT INTO objects (resource, name, rv, labels, object) VALUES (?, ?, ?, ?, ?)', 'pods', p.metadata.name!, 10 + i, JSON.stringify(p.metadata.labels), encodeStored(p)))
+
+      const store = new LocalStore(sql, state.storage, 100)
+      const table = sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql
+      expect(table).not.toMatch(/WITHOUT ROWID/i)
+      expect(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'objects_upgraded'").one().n).toBe(0)
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('2')
+      expect(store.names('pods')).toEqual(['a', 'b'])
+      expect(store.get('pods', 'b')).toEqual({ rv: 10, object: { ...pods[0], metadata: { ...pods[0]!.metadata, resourceVersion: '10' } } })
+      expect(store.exists('pods', 'a')).toBe(true)
+
+      // The key is still unique: applying a change to an existing object updates its one row.
+      const next = pod('a', { app: 'z' })
+      store.apply([{ rv: 20, type: 'MODIFIED', resource: 'pods', namespace: 'layout', name: 'a', object: next, prev: pods[1]!, prevRv: 11 }])
+      expect(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM objects WHERE name = 'a'").one().n).toBe(1)
+      expect(store.get('pods', 'a')?.rv).toBe(20)
+
+      // A second start finds the current layout and leaves the table alone.
+      sql.exec("INSERT INTO objects (resource, name, rv, labels, object) VALUES ('pods', 'c', 21, '{}', ?)", encodeStored(pod('c', {})))
+      const again = new LocalStore(sql, state.storage, 100)
+      expect(again.names('pods')).toEqual(['a', 'b', 'c'])
+    })
+  })
+})
