@@ -54,8 +54,7 @@ export const sameOwner = (o: Owner, manager: string, operation: Owner['operation
   o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '')
 
 /** The paths whose value differs between two objects (present in either). */
-export function changedPaths(next: KubeObject, prev: KubeObject | null, schema: z.ZodType): FieldSet {
-  const nextSet = fieldSetOf(next, schema)
+export function changedPaths(next: KubeObject, prev: KubeObject | null, schema: z.ZodType, nextSet = fieldSetOf(next, schema)): FieldSet {
   if (!prev) return nextSet
   const prevSet = fieldSetOf(prev, schema)
   const changed: FieldSet = new Set()
@@ -89,9 +88,11 @@ export function recordUpdate(
   subresource?: string,
 ): ManagedEntry[] | undefined {
   const owners = readOwners(prev)
-  const changed = scopeToSubresource(changedPaths(next, prev, schema), subresource)
+  // One walk of the new object serves both sets (for a create they are the same fields).
+  const nextSet = fieldSetOf(next, schema)
+  const changed = scopeToSubresource(changedPaths(next, prev, schema, nextSet), subresource)
   if (changed.size === 0) return prev?.metadata.managedFields as ManagedEntry[] | undefined
-  const present = scopeToSubresource(fieldSetOf(next, schema), subresource)
+  const present = prev ? scopeToSubresource(nextSet, subresource) : changed
   let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
   for (const o of owners) {
     if (o === mine) continue
