@@ -5,14 +5,20 @@ export function duplicateFields(text: string): string[] {
   const dups: string[] = []
   let i = 0
   const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++
+    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
   }
+  // Every request body is scanned, so strings are only skipped, and a key is decoded only when it has an escape.
   const str = (): string => {
-    const start = i
-    i++ // opening quote
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+    const start = ++i // past the opening quote
+    let escaped = false
+    while (i < text.length && text.charCodeAt(i) !== 34) {
+      if (text.charCodeAt(i) === 92) {
+        escaped = true
+        i += 2
+      } else i++
+    }
     i++
-    return JSON.parse(text.slice(start, i)) as string
+    return escaped ? (JSON.parse(text.slice(start - 1, i)) as string) : text.slice(start, i - 1)
   }
   const value = (path: string) => {
     ws()
