@@ -47,7 +47,9 @@ export class KubeletController implements Controller {
         this.opts.onPodGone(e.object.metadata.uid ?? '')
         continue
       }
-      names.add(e.name)
+      // Only pods bound to a node have a kubelet; the batch's last entry for a pod is its state now.
+      if ((e.object as Obj).spec?.nodeName) names.add(e.name)
+      else names.delete(e.name)
     }
     const now = Date.now()
     let next: number | null = null
