@@ -59,8 +59,10 @@ export class LocalStore {
     /** Whether a controller still has work with an object: such objects are listed in `attention`. */
     private readonly attend: (resource: string, obj: KubeObject) => boolean = () => false,
   ) {
+    const fresh = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().n === 0
     sql.exec(SCHEMA)
-    if (this.getState('layout') !== LAYOUT) this.upgrade()
+    if (fresh) this.setState('layout', LAYOUT)
+    else if (this.getState('layout') !== LAYOUT) this.upgrade()
     this.appliedRv = Number(this.getState('applied_rv') ?? 0)
     this.floorRv = Number(this.getState('floor_rv') ?? 0)
     this.historyCount = Number(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM history').one().n)
@@ -68,7 +70,7 @@ export class LocalStore {
 
   /**
    * Brings tables written by an older kubeflare to the current layout. Layout 1 kept `objects` WITHOUT ROWID; its
-   * rows move to a rowid table. (A new object runs this once over its empty table.)
+   * rows move to a rowid table. (A new object is created at the current layout and never runs this.)
    */
   private upgrade() {
     this.storage.transactionSync(() => {

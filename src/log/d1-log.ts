@@ -87,7 +87,10 @@ export class D1Log {
     flush()
     const results = await this.db.batch<{ rv: number }>(statements)
     // RETURNING rows come in no promised order, but rv grows with insertion order, which follows the array's.
-    return results.flatMap((r) => r.results.map((row) => row.rv).sort((x, y) => x - y))
+    const rvs = results.flatMap((r) => r.results.map((row) => row.rv).sort((x, y) => x - y))
+    // Never hand out resourceVersions that might belong to other changes; the write queue then asks the log.
+    if (rvs.length !== changes.length) throw new Error(`D1 returned ${rvs.length} resourceVersions for ${changes.length} changes`)
+    return rvs
   }
 
   /** The newest committed resourceVersion, cluster-wide. */

@@ -7,8 +7,8 @@ export function duplicateFields(text: string): string[] {
   const ws = () => {
     for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
   }
-  // Every request body is scanned, so strings are only skipped, and a key is decoded only when it has an escape.
-  const str = (): string => {
+  // Every request body is scanned, so values are only skipped, and a key is decoded only when it has an escape.
+  const str = (decode: boolean): string => {
     const start = ++i // past the opening quote
     let escaped = false
     while (i < text.length && text.charCodeAt(i) !== 34) {
@@ -18,6 +18,7 @@ export function duplicateFields(text: string): string[] {
       } else i++
     }
     i++
+    if (!decode) return ''
     return escaped ? (JSON.parse(text.slice(start - 1, i)) as string) : text.slice(start, i - 1)
   }
   const value = (path: string) => {
@@ -33,7 +34,7 @@ export function duplicateFields(text: string): string[] {
       }
       for (;;) {
         ws()
-        const key = str()
+        const key = str(true)
         const child = path ? `${path}.${key}` : key
         if (seen.has(key)) dups.push(child)
         seen.add(key)
@@ -56,7 +57,7 @@ export function duplicateFields(text: string): string[] {
         if (text[i++] === ']') return
       }
     } else if (c === '"') {
-      str()
+      str(false)
     } else {
       while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++
     }

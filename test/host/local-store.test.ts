@@ -49,4 +49,13 @@ describe('LocalStore layout upgrade', () => {
       expect(again.names('pods')).toEqual(['a', 'b', 'c'])
     })
   })
+
+  it('creates a new object at the current layout', async () => {
+    const stub = env.NAMESPACES.getByName(`layout-new-${Date.now().toString(36)}`)
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('2')
+      expect(sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql).not.toMatch(/WITHOUT ROWID/i)
+    })
+  })
 })
