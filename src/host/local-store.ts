@@ -2,45 +2,11 @@
 // watches and list snapshots), creation tokens, the owner and attention indexes and its bookkeeping.
 import type { KubeObject } from '../schema/meta'
 import type { ChangeType, Stored } from '../registry/store'
-import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'
-import { pastStates, type LogEntry } from '../log/d1-log'
+import type { ListSource } from '../registry/list'
+import type { LogEntry } from '../log/d1-log'
 import { encodeStored as encode, materialize, storedText } from '../registry/stored-json'
-
-// An ordinary rowid table: its rows are whole objects, too big for WITHOUT ROWID (which SQLite advises only for rows
-// under about a twentieth of a page); the (resource, name) key is a unique index.
-const objectsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
-  resource TEXT NOT NULL, name TEXT NOT NULL, rv INTEGER NOT NULL, labels TEXT NOT NULL, object TEXT NOT NULL,
-  PRIMARY KEY (resource, name)
-);`
-
-/** The layout below; an object whose `state` records an older one is upgraded when it starts (see upgrade()). */
-const LAYOUT = '2'
-
-const SCHEMA = `
-${objectsTable('objects')}
-CREATE TABLE IF NOT EXISTS labels (
-  resource TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, name TEXT NOT NULL,
-  PRIMARY KEY (resource, key, value, name)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS history (
-  rv INTEGER PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
-  object TEXT NOT NULL, prev TEXT, prev_rv INTEGER
-);
-CREATE INDEX IF NOT EXISTS history_by_resource ON history (resource, rv);
-CREATE TABLE IF NOT EXISTS expiries (
-  resource TEXT NOT NULL, name TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (resource, name)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS attention (resource TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (resource, name)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS owner_refs (
-  owner_uid TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_name TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL,
-  PRIMARY KEY (owner_uid, resource, name)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS owner_refs_by_dependent ON owner_refs (resource, name);
-CREATE TABLE IF NOT EXISTS creation_tokens (
-  token TEXT PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, uid TEXT NOT NULL, at INTEGER NOT NULL
-) WITHOUT ROWID;
-`
+import { prepareLocalSchema } from './local-schema'
+import { localListSource } from './local-list-source'
 
 type Row = Record<string, SqlStorageValue>
 
@@ -59,27 +25,10 @@ export class LocalStore {
     /** Whether a controller still has work with an object: such objects are listed in `attention`. */
     private readonly attend: (resource: string, obj: KubeObject) => boolean = () => false,
   ) {
-    const fresh = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().n === 0
-    sql.exec(SCHEMA)
-    if (fresh) this.setState('layout', LAYOUT)
-    else if (this.getState('layout') !== LAYOUT) this.upgrade()
+    prepareLocalSchema(sql, storage)
     this.appliedRv = Number(this.getState('applied_rv') ?? 0)
     this.floorRv = Number(this.getState('floor_rv') ?? 0)
     this.historyCount = Number(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM history').one().n)
-  }
-
-  /**
-   * Brings tables written by an older kubeflare to the current layout. Layout 1 kept `objects` WITHOUT ROWID; its
-   * rows move to a rowid table. (A new object is created at the current layout and never runs this.)
-   */
-  private upgrade() {
-    this.storage.transactionSync(() => {
-      this.sql.exec(objectsTable('objects_upgraded'))
-      this.sql.exec('INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects')
-      this.sql.exec('DROP TABLE objects')
-      this.sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
-      this.setState('layout', LAYOUT)
-    })
   }
 
   /** The newest resourceVersion applied here: every change to this scope up to it is reflected. */
@@ -353,53 +302,6 @@ export class LocalStore {
 
   /** A consistent-snapshot list source over one resource of this scope. */
   listSource(resource: string): ListSource {
-    const sql = this.sql
-    return {
-      currentRv: this.appliedRv,
-      floorRv: this.floorRv,
-      isolated: true,
-      async scan(after: string | null, n: number, hint: IndexHint | null): Promise<ListItem[]> {
-        let rows: Row[]
-        const a = after ?? ''
-        if (hint && (hint.values === null || hint.values.length <= 50)) {
-          const valueCond = hint.values === null ? '' : `AND l.value IN (${hint.values.map(() => '?').join(', ')})`
-          rows = sql
-            .exec<Row>(
-              `SELECT o.name, o.rv, o.labels, o.object FROM labels l JOIN objects o ON o.resource = l.resource AND o.name = l.name
-               WHERE l.resource = ? AND l.key = ? ${valueCond} AND l.name > ? ORDER BY l.name LIMIT ?`,
-              resource,
-              hint.key,
-              ...(hint.values ?? []),
-              a,
-              n,
-            )
-            .toArray()
-        } else {
-          rows = sql
-            .exec<Row>('SELECT name, rv, labels, object FROM objects WHERE resource = ? AND name > ? ORDER BY name LIMIT ?', resource, a, n)
-            .toArray()
-        }
-        return rows.map((r) => ({
-          key: r.name as string,
-          rv: r.rv as number,
-          labels: JSON.parse(r.labels as string) as Record<string, string>,
-          load: () => materialize(r.object as string, r.rv as number),
-        }))
-      },
-      async count(after: string | null): Promise<number> {
-        return Number(
-          sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM objects WHERE resource = ? AND name > ?', resource, after ?? '').one().n,
-        )
-      },
-      async changedSince(rv: number, after: string | null): Promise<Map<string, PastState>> {
-        const rows = sql
-          .exec<Row>('SELECT name, type, prev, prev_rv FROM history WHERE resource = ? AND rv > ? ORDER BY rv', resource, rv)
-          .toArray()
-        return pastStates(
-          rows.map((r) => ({ key: r.name as string, type: r.type as ChangeType, prev: r.prev as string | null, prevRv: r.prev_rv as number | null })),
-          after,
-        )
-      },
-    }
+    return localListSource(this.sql, resource, this.appliedRv, this.floorRv)
   }
 }

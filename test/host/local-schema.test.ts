@@ -1,5 +1,5 @@
-// The Durable Object's own SQLite: an object written by an older kubeflare (layout 1, `objects` WITHOUT ROWID) is
-// upgraded in place when its store starts, and serves the same objects afterwards.
+// The tables of a Durable Object's own SQLite (src/host/local-schema.ts): an object written by an older kubeflare
+// (layout 1, `objects` WITHOUT ROWID) is upgraded in place when its store starts, and serves the same objects after.
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'

@@ -1,0 +1,64 @@
+// The tables of a Durable Object's own SQLite (src/host/local-store.ts), and bringing an older object's tables to
+// the current layout when it starts.
+
+// An ordinary rowid table: its rows are whole objects, too big for WITHOUT ROWID (which SQLite advises only for rows
+// under about a twentieth of a page); the (resource, name) key is a unique index.
+const objectsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
+  resource TEXT NOT NULL, name TEXT NOT NULL, rv INTEGER NOT NULL, labels TEXT NOT NULL, object TEXT NOT NULL,
+  PRIMARY KEY (resource, name)
+);`
+
+/** The layout below; an object whose `state` records an older one is upgraded when it starts (see upgrade()). */
+const LAYOUT = '2'
+
+const SCHEMA = `
+${objectsTable('objects')}
+CREATE TABLE IF NOT EXISTS labels (
+  resource TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, name TEXT NOT NULL,
+  PRIMARY KEY (resource, key, value, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history (
+  rv INTEGER PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+  object TEXT NOT NULL, prev TEXT, prev_rv INTEGER
+);
+CREATE INDEX IF NOT EXISTS history_by_resource ON history (resource, rv);
+CREATE TABLE IF NOT EXISTS expiries (
+  resource TEXT NOT NULL, name TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (resource, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS attention (resource TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (resource, name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS owner_refs (
+  owner_uid TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_name TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL,
+  PRIMARY KEY (owner_uid, resource, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS owner_refs_by_dependent ON owner_refs (resource, name);
+CREATE TABLE IF NOT EXISTS creation_tokens (
+  token TEXT PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, uid TEXT NOT NULL, at INTEGER NOT NULL
+) WITHOUT ROWID;
+`
+
+const stateOf = (sql: SqlStorage, key: string) => sql.exec<{ value: string }>('SELECT value FROM state WHERE key = ?', key).toArray()[0]?.value
+const setLayout = (sql: SqlStorage) =>
+  sql.exec("INSERT INTO state (key, value) VALUES ('layout', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", LAYOUT)
+
+/** Creates the tables of a new object at the current layout, or upgrades an older object's. */
+export function prepareLocalSchema(sql: SqlStorage, storage: DurableObjectStorage) {
+  const fresh = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().n === 0
+  sql.exec(SCHEMA)
+  if (fresh) setLayout(sql)
+  else if (stateOf(sql, 'layout') !== LAYOUT) upgrade(sql, storage)
+}
+
+/**
+ * Brings tables written by an older kubeflare to the current layout. Layout 1 kept `objects` WITHOUT ROWID; its rows
+ * move to a rowid table. (A new object is created at the current layout and never runs this.)
+ */
+function upgrade(sql: SqlStorage, storage: DurableObjectStorage) {
+  storage.transactionSync(() => {
+    sql.exec(objectsTable('objects_upgraded'))
+    sql.exec('INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects')
+    sql.exec('DROP TABLE objects')
+    sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
+    setLayout(sql)
+  })
+}
