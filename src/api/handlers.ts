@@ -11,7 +11,7 @@ import { parseFieldSelector } from '../registry/field-selector'
 import { D1Log } from '../log/d1-log'
 import { checkShape, decodeObject, handlingPrefix } from '../registry/decode'
 import { readBodyText, readObjectBody, mediaType } from './body'
-import { dryRun, fieldManager, fieldValidation, listOptions, type ListOptions } from './query'
+import { dryRun, fieldManager, getResourceVersion, fieldValidation, listOptions, optionalQueryFlag, queryFlag, type ListOptions } from './query'
 import { addWarnings, json, statusResponse } from './respond'
 import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
 import { call, hostFor } from './hosts'
@@ -47,7 +47,8 @@ function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
 }
 
 export async function handleGet(c: Ctx, def: ResourceDef, ns: string, name: string) {
-  const obj = unwrap(await call(() => hostFor(c.env, def, ns).get(def.plural, name)))
+  const minRv = getResourceVersion(c)
+  const obj = unwrap(await call(() => hostFor(c.env, def, ns).get(def.plural, name, minRv)))
   return renderObject(c, def, obj)
 }
 
@@ -164,7 +165,7 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
         fieldValidation: validation,
         fieldManager: manager,
         subresource,
-        force: force === 'true' || force === '1',
+        force: queryFlag(c, 'force'),
       }),
     ),
   )
@@ -196,7 +197,8 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
     }
     opts.propagationPolicy = policy
   }
-  if (c.req.query('orphanDependents') !== undefined) opts.orphanDependents = c.req.query('orphanDependents') === 'true'
+  const orphan = optionalQueryFlag(c, 'orphanDependents')
+  if (orphan !== undefined) opts.orphanDependents = orphan
   for (const v of opts.dryRun ?? []) {
     if (v !== 'All') throw new StatusError(statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`))
   }

@@ -7,7 +7,7 @@ import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } fr
 
 /** The RPC surface both hosts share (see host/store-host.ts), as the Worker sees it. */
 export interface HostStub {
-  get(resource: string, name: string): Promise<Result<KubeObject>>
+  get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>>
   list(resource: string, q: ListQuery): Promise<Result<ListPage>>
   create(resource: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   update(resource: string, name: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>

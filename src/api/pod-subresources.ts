@@ -8,6 +8,7 @@ import { DeleteOptions } from '../schema/meta'
 import { checkShape, handlingPrefix } from '../registry/decode'
 import { readObjectBody } from './body'
 import { json, statusResponse } from './respond'
+import { queryFlag } from './query'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, type PodLogOptions } from '../registry/pod-log-request'
@@ -74,8 +75,8 @@ function logOptions(c: Ctx, pod: string): PodLogOptions {
     sinceSeconds: int('sinceSeconds', 1),
     sinceTime: q('sinceTime') || undefined,
     limitBytes: int('limitBytes', 1),
-    timestamps: q('timestamps') === 'true',
-    previous: q('previous') === 'true',
+    timestamps: queryFlag(c, 'timestamps'),
+    previous: queryFlag(c, 'previous'),
   }
   if (opts.sinceSeconds !== undefined && opts.sinceTime !== undefined) {
     throw new StatusError(statuses.invalid('PodLogOptions', pod, [fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified')]))
@@ -90,7 +91,7 @@ const TEXT = { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private
 
 async function podLog(c: Ctx, name: string) {
   const opts = logOptions(c, name)
-  if (c.req.query('follow') !== 'true') {
+  if (!queryFlag(c, 'follow')) {
     const text = unwrap(await call(() => nsStub(c).podLog(name, opts)))
     return new Response(text, { headers: TEXT })
   }

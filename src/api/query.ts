@@ -8,6 +8,7 @@ import { parseLabelSelector } from '../registry/label-selector'
 import { checkFieldSelector, parseFieldSelector } from '../registry/field-selector'
 import type { ResourceDef } from '../registry/resource'
 import { defaultManager } from '../registry/managed-fields/managers'
+import { parseResourceVersion } from '../registry/resource-version'
 
 export interface ListOptions {
   mode: ListMode
@@ -23,17 +24,29 @@ export interface ListOptions {
   sendInitialEvents?: boolean
 }
 
-const isTrue = (v: string | undefined) => v === 'true' || v === '1'
+/**
+ * A boolean query parameter as kube converts it (runtime.Convert_Slice_string_To_bool): absent, `0` or any casing of
+ * `false` is false; anything else, the empty string included, is true. The python client sends `watch=True`.
+ * (`pretty` is the exception: it goes through Go's strconv.ParseBool, see respond.ts.)
+ */
+export function queryFlag(c: Context, name: string): boolean {
+  const v = c.req.query(name)
+  return v !== undefined && v !== '0' && v.toLowerCase() !== 'false'
+}
+
+/** The same rule for a *bool parameter: undefined when absent. */
+export function optionalQueryFlag(c: Context, name: string): boolean | undefined {
+  return c.req.query(name) === undefined ? undefined : queryFlag(c, name)
+}
 
 function invalidListOptions(errors: FieldError[]): never {
   throw new StatusError(statuses.invalid('ListOptions', '', errors, 'meta.k8s.io'))
 }
 
-function parseRv(v: string, field = 'resourceVersion'): number {
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
-    throw new StatusError(statuses.badRequest(`${field}: Invalid value: ${JSON.stringify(v)}: must be a non-negative integer`))
-  }
-  return Number(v)
+function parseRv(v: string): number {
+  const parsed = parseResourceVersion(v)
+  if (!parsed.ok) throw new StatusError(parsed.status)
+  return parsed.value
 }
 
 function parseNonNegative(v: string | undefined, name: string): number | undefined {
@@ -61,13 +74,13 @@ export function checkSelectors(def: ResourceDef, labelSelector: string | undefin
 /** Parses and validates list/watch options the way kube-apiserver does before anything is read. */
 export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): ListOptions {
   const q = (k: string) => c.req.query(k)
-  const watch = forcedWatch || isTrue(q('watch'))
+  const watch = forcedWatch || queryFlag(c, 'watch')
   const rv = q('resourceVersion') || undefined
   const match = q('resourceVersionMatch') || undefined
   const cont = q('continue') || undefined
   const limit = parseNonNegative(q('limit'), 'limit')
   const timeoutSeconds = parseNonNegative(q('timeoutSeconds'), 'timeoutSeconds')
-  const sendInitialEvents = q('sendInitialEvents') === undefined ? undefined : isTrue(q('sendInitialEvents'))
+  const sendInitialEvents = optionalQueryFlag(c, 'sendInitialEvents')
   const labelSelector = q('labelSelector') || undefined
   const fieldSelector = q('fieldSelector') || undefined
 
@@ -99,7 +112,7 @@ export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): 
     throw new StatusError(statuses.badRequest('specifying resource version is not allowed when using continue'))
   }
 
-  const base = { limit, labelSelector, fieldSelector, watch, timeoutSeconds, allowWatchBookmarks: isTrue(q('allowWatchBookmarks')), sendInitialEvents }
+  const base = { limit, labelSelector, fieldSelector, watch, timeoutSeconds, allowWatchBookmarks: queryFlag(c, 'allowWatchBookmarks'), sendInitialEvents }
   if (watch) {
     if (rv !== undefined) parseRv(rv)
     return { ...base, mode: { kind: 'latest' }, resourceVersion: rv }
@@ -112,6 +125,14 @@ export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): 
     return { ...base, mode: { kind: 'exact', rv: n } }
   }
   return { ...base, mode: { kind: 'latest' }, minRv: n }
+}
+
+/** GetOptions.resourceVersion: served from any state at least that new (0 or absent: the latest). */
+export function getResourceVersion(c: Context): number | undefined {
+  const rv = c.req.query('resourceVersion')
+  if (rv === undefined) return undefined
+  const n = parseRv(rv)
+  return n === 0 ? undefined : n
 }
 
 /** dryRun=All, or 400 for anything else kube does not know. */

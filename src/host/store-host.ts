@@ -157,7 +157,12 @@ export abstract class StoreHost extends DurableObject<Env> {
 
   // ---- RPC verbs -------------------------------------------------------------------------------------------
 
-  async get(resource: string, name: string): Promise<Result<KubeObject>> {
+  /** GET; with `minRv`, only once this host has seen that resourceVersion (504 when the cluster has not reached it). */
+  async get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>> {
+    if (minRv !== undefined) {
+      const fresh = await this.ensureFresh(minRv)
+      if (fresh) return fail(fresh)
+    }
     return getObject(this.local, resource, name)
   }
 

@@ -142,9 +142,15 @@ export async function writeJob(host: JobHost, def: ResourceDef, { plan, removeAt
     rollback = begun.rollback
   }
   if (opts.dryRun || change === null) {
-    if (opts.dryRun) delete object.metadata.resourceVersion
+    const answer = change?.object ?? object
+    // A dry run answers what the write would have: kube's dry-run storage keeps the resourceVersion the change was
+    // planned against (so `kubectl diff --server-side` sees no difference), and a create has none yet.
+    if (opts.dryRun && change) {
+      if (change.prevRv !== null) answer.metadata.resourceVersion = String(change.prevRv)
+      else delete answer.metadata.resourceVersion
+    }
     await rollback?.()
-    return { changes: [], finish: () => ok({ object: change?.object ?? object, created }) }
+    return { changes: [], finish: () => ok({ object: answer, created }) }
   }
   if (removeAt !== undefined) host.expect(def.plural, change.name, removeAt)
   return {

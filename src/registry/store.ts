@@ -13,6 +13,7 @@ import { deepEqual, clone } from './deep-equal'
 import { rfc3339 } from './time'
 import { recordUpdate } from './managed-fields/managers'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
+import { parseObjectResourceVersion } from './resource-version'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
 export interface Manager {
@@ -62,11 +63,11 @@ export function planCreate(
   if (!incoming.ok) return incoming
   const obj = incoming.value
   const meta = obj.metadata
-  if (meta.resourceVersion) {
-    return fail(
-      statuses.invalid(def.kind, meta.name ?? '', [fieldError.invalid('metadata.resourceVersion', meta.resourceVersion, 'must be empty')], def.group || undefined),
-    )
-  }
+  // kube's storage refuses a resourceVersion that parses to anything but 0 and ignores one that does not parse. It
+  // answers 500 for this input; bad input is a 400 here, with kube's message.
+  const rv = parseObjectResourceVersion(meta.resourceVersion)
+  if (rv.ok && rv.value !== 0) return fail(statuses.badRequest('resourceVersion should not be set on objects to be created'))
+  delete meta.resourceVersion
   let generated = false
   if (!meta.name && meta.generateName) {
     generated = true
@@ -122,11 +123,16 @@ export function planUpdate(
   meta.name = name
   if (!current) return fail(statuses.notFound(res, name))
   const old = current.object
-  if (meta.resourceVersion) {
-    if (meta.resourceVersion !== String(current.rv)) return fail(statuses.modified(res, name))
+  // A resourceVersion that parses to 0 ("0" included) is no precondition: the update is unconditional where the
+  // kind allows it (kube's Store.Update).
+  const rv = parseObjectResourceVersion(meta.resourceVersion)
+  if (!rv.ok) return rv
+  if (rv.value !== 0) {
+    if (rv.value !== current.rv) return fail(statuses.modified(res, name))
   } else if (!def.strategy.allowUnconditionalUpdate) {
+    // kube names the resource, not the kind, in this one Invalid error.
     return fail(
-      statuses.invalid(def.kind, name, [
+      statuses.invalid(def.plural, name, [
         fieldError.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update'),
       ], def.group || undefined),
     )

@@ -125,13 +125,17 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(r.json.metadata.creationTimestamp).not.toBe(body.metadata.creationTimestamp)
         const withRv = k.valid(s.name('rv'), s.labels())
         withRv.metadata.resourceVersion = '12'
+        // kube's message; kube's code is 500 (its storage error is never converted), ours the 400 bad input gets.
         const bad = await req('POST', s.collection, withRv)
-        expectStatus(bad, 422, 'Invalid')
-        expect(bad.json.details.causes).toContainEqual({
-          reason: 'FieldValueInvalid',
-          field: 'metadata.resourceVersion',
-          message: 'Invalid value: "12": must be empty',
-        })
+        expectStatus(bad, 400, 'BadRequest', 'resourceVersion should not be set on objects to be created')
+        // "0" parses to 0 and an unparsable one is ignored, as kube's storage does.
+        for (const rv of ['0', 'abc']) {
+          const body = k.valid(s.name(`rv${rv}`), s.labels())
+          body.metadata.resourceVersion = rv
+          const r = await req('POST', s.collection, body)
+          expect(r.status, r.text).toBe(201)
+          expect(r.json.metadata.resourceVersion).toMatch(/^[1-9]\d*$/)
+        }
       })
 
       it('get answers the stored object', async () => {
@@ -296,6 +300,36 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(g.json).toEqual(r.json)
       })
 
+      it('PUT with resourceVersion "0" is unconditional; one that does not parse is 400 with strconv\'s words', async () => {
+        const s = await scope()
+        const name = s.name('rv0')
+        const c = await create(s, name)
+        await req('PUT', s.item(name), k.mutate(c))
+        // "0" parses to 0: no precondition, even though the object has moved on (kubectl replace of a Node sends it).
+        const body = k.mutate(c)
+        body.metadata.resourceVersion = '0'
+        const r = await req('PUT', s.item(name), body)
+        expect(r.status, r.text).toBe(200)
+        const dry = await req('PUT', `${s.item(name)}?dryRun=All`, { ...body, metadata: { ...body.metadata, resourceVersion: '0' } })
+        expect(dry.status, dry.text).toBe(200)
+        const bad = await req('PUT', s.item(name), { ...body, metadata: { ...body.metadata, resourceVersion: 'abc' } })
+        expectStatus(bad, 400, 'BadRequest', 'strconv.ParseUint: parsing "abc": invalid syntax')
+      })
+
+      it('GET with a resourceVersion: unparsable is 400, one the cluster has not reached is 504', async () => {
+        const s = await scope()
+        const name = s.name('getrv')
+        const c = await create(s, name)
+        const same = await req('GET', `${s.item(name)}?resourceVersion=${c.metadata.resourceVersion}`)
+        expect(same.status, same.text).toBe(200)
+        expect(same.json).toEqual(c)
+        const bad = await req('GET', `${s.item(name)}?resourceVersion=abc`)
+        expectStatus(bad, 400, 'BadRequest', 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax')
+        const future = await req('GET', `${s.item(name)}?resourceVersion=999999999`)
+        expect(future.status, future.text).toBe(504)
+        expect(future.json.reason).toBe('Timeout')
+      })
+
       it('PUT keeps uid and creationTimestamp whatever the body says', async () => {
         const s = await scope()
         const name = s.name('keep')
@@ -446,10 +480,19 @@ export function conformanceSuite(k: KindUnderTest) {
         const u = await req('PUT', `${s.item(name)}?dryRun=All`, k.mutate(c))
         expect(u.status, u.text).toBe(200)
         expect(k.mutated(u.json)).toBe(true)
+        // What the write would have answered: the resourceVersion it was planned against.
+        expect(u.json.metadata.resourceVersion).toBe(c.metadata.resourceVersion)
         expect((await req('GET', s.item(name))).json).toEqual(c)
+        const p = await req('PATCH', `${s.item(name)}?dryRun=All&fieldManager=dry`, JSON.stringify({ metadata: { labels: { dry: 'run' } } }), {
+          'content-type': 'application/merge-patch+json',
+        })
+        expect(p.status, p.text).toBe(200)
+        expect(p.json.metadata.labels.dry).toBe('run')
+        expect(p.json.metadata.resourceVersion).toBe(c.metadata.resourceVersion)
         const d = await req('DELETE', `${s.item(name)}?dryRun=All`)
         expect(d.status, d.text).toBe(200)
         expect(k.deleteAnswersStatus ? d.json.details.uid : d.json.metadata.uid).toBe(c.metadata.uid)
+        if (!k.deleteAnswersStatus) expect(d.json.metadata.resourceVersion).toBe(c.metadata.resourceVersion)
         const dBody = await req('DELETE', s.item(name), { dryRun: ['All'] })
         expect(dBody.status, dBody.text).toBe(200)
         const g = await req('GET', s.item(name))
@@ -458,6 +501,25 @@ export function conformanceSuite(k: KindUnderTest) {
         // A later real write starts from the untouched object.
         const real = await req('PUT', s.item(name), k.mutate(c))
         expect(real.status, real.text).toBe(200)
+      })
+
+      it('a server-side apply dry run answers what the apply would have, resourceVersion included', async () => {
+        const s = await scope()
+        const name = s.name('dryapply')
+        const body = JSON.stringify(k.valid(name, s.labels()))
+        const applyHeaders = { 'content-type': 'application/apply-patch+yaml' }
+        const first = await req('PATCH', `${s.item(name)}?fieldManager=dry`, body, applyHeaders)
+        expect(first.status, first.text).toBe(201)
+        // An identical apply is a no-op; its dry run answers the stored object exactly (kubectl diff --server-side).
+        const dry = await req('PATCH', `${s.item(name)}?fieldManager=dry&dryRun=All`, body, applyHeaders)
+        expect(dry.status, dry.text).toBe(200)
+        expect(dry.json).toEqual(first.json)
+        // A dry-run apply that creates answers no resourceVersion, as a dry-run create.
+        const other = s.name('dryapply2')
+        const created = await req('PATCH', `${s.item(other)}?fieldManager=dry&dryRun=All`, JSON.stringify(k.valid(other, s.labels())), applyHeaders)
+        expect(created.status, created.text).toBe(201)
+        expect(created.json.metadata.resourceVersion ?? '').toBe('')
+        expect((await req('GET', s.item(other))).status).toBe(404)
       })
 
       it('an unknown dryRun value is 400', async () => {
@@ -667,6 +729,22 @@ export function conformanceSuite(k: KindUnderTest) {
     })
 
     describe('rendering', () => {
+      it('boolean query parameters follow kube: absent, 0 and any casing of false are false, anything else true', async () => {
+        const s = await scope()
+        await create(s, s.name('b'))
+        for (const v of ['False', 'false', '0', 'FALSE']) {
+          const r = await req('GET', `${s.list()}&watch=${v}`)
+          expect(r.status, `watch=${v}: ${r.text}`).toBe(200)
+          expect(r.json.kind, `watch=${v}`).toBe(`${k.kind}List`)
+        }
+        for (const v of ['True', 'true', '1', 'yes', '']) {
+          const r = await req('GET', `${s.list()}&watch=${v}&timeoutSeconds=1`)
+          expect(r.status, `watch=${v}: ${r.text}`).toBe(200)
+          const first = JSON.parse(r.text.split('\n')[0]!)
+          expect(first.type, `watch=${v}`).toBe('ADDED')
+        }
+      })
+
       it('pretty=true indents the JSON', async () => {
         const s = await scope()
         const c = await create(s, s.name('pretty'))
@@ -803,7 +881,7 @@ export function conformanceSuite(k: KindUnderTest) {
         'fieldSelector=a%3Db%3Dc',
         'fieldSelector=metadata.name%3D%5C',
         'fieldSelector=' + encodeURIComponent('metadata.name=x,'.repeat(500)),
-        'watch=maybe',
+        'watch=maybe&timeoutSeconds=1',
         'pretty=banana',
         'includeObject=Everything',
         'dryRun=All&dryRun=Nope',
