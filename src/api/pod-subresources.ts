@@ -9,6 +9,7 @@ import { checkShape, handlingPrefix } from '../registry/decode'
 import { readObjectBody } from './body'
 import { json, statusResponse } from './respond'
 import { queryFlag } from './query'
+import { channelMessage, ERROR_CHANNEL, errorPayload, negotiateProtocol } from './stream-protocols'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, type PodLogOptions } from '../registry/pod-log-request'
@@ -151,12 +152,35 @@ async function streaming(c: Ctx, name: string, what: string) {
   }
   const node = pod.spec?.nodeName
   if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))
-  return statusResponse(
-    c,
-    statuses.badRequest(
-      `${what} is not supported on virtual node ${JSON.stringify(node)}: pod ${name} is simulated by the control plane and has no processes; a real node agent serves ${what} through its tunnel`,
-    ),
-  )
+  const why = `pod ${name} runs on virtual node ${JSON.stringify(node)}, which the control plane simulates: it has no processes (a node agent serves ${what})`
+  return refuseAsKubelet(c, what, why)
+}
+
+/** How the kubelet words a refused stream, per subresource (kubelet's cri/streaming server). */
+const KUBELET_ERRORS: Record<string, string> = {
+  exec: 'error executing command in container',
+  attach: 'error attaching to container',
+  portforward: 'error forwarding port',
+  proxy: 'error trying to reach service',
+}
+
+/**
+ * Refuses as a kubelet does once the stream is set up: a WebSocket client gets its upgrade and then the Status on the
+ * error channel, which every client prints (a failed handshake is only "Handshake status 400" to the python client,
+ * and an unhandled error event to client-node); anything else gets the Status as the HTTP answer.
+ */
+function refuseAsKubelet(c: Ctx, what: string, why: string): Response {
+  const upgrade = c.req.header('upgrade')?.toLowerCase() === 'websocket'
+  const protocol = upgrade ? negotiateProtocol(c.req.header('sec-websocket-protocol'), what) : null
+  // SPDY (kubectl before 1.30) and plain requests cannot get a stream from the edge: the refusal is the answer.
+  if (!protocol) return statusResponse(c, statuses.badRequest(`${what} is not available: ${why}`))
+  const status = statuses.internal(`${KUBELET_ERRORS[what] ?? what}: ${why}`)
+  const pair = new WebSocketPair()
+  const [client, server] = [pair[0], pair[1]]
+  server.accept()
+  server.send(channelMessage(protocol, ERROR_CHANNEL, errorPayload(protocol, status)))
+  server.close(1000, '')
+  return new Response(null, { status: 101, webSocket: client, headers: { 'Sec-WebSocket-Protocol': protocol } })
 }
 
 export function registerPodSubresources(app: App) {

@@ -337,8 +337,57 @@ describe('pods/log?follow=true', () => {
 })
 
 describe('exec, attach, portforward, proxy on virtual nodes', () => {
-  const refusal = (what: string, node: string, name: string) =>
-    `${what} is not supported on virtual node ${JSON.stringify(node)}: pod ${name} is simulated by the control plane and has no processes; a real node agent serves ${what} through its tunnel`
+  const why = (what: string, node: string, name: string) =>
+    `pod ${name} runs on virtual node ${JSON.stringify(node)}, which the control plane simulates: it has no processes (a node agent serves ${what})`
+  const refusal = (what: string, node: string, name: string) => `${what} is not available: ${why(what, node, name)}`
+  const kubeletWords: Record<string, string> = {
+    exec: 'error executing command in container',
+    attach: 'error attaching to container',
+    portforward: 'error forwarding port',
+  }
+
+  /** Opens a WebSocket stream offering `protocols`; answers the negotiated one and every message until close. */
+  async function openStream(path: string, protocols: string) {
+    const res = await exports.default.fetch(new Request(`${BASE}${path}`, { headers: { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': protocols } }))
+    expect(res.status).toBe(101)
+    const ws = res.webSocket!
+    const received: Promise<string | ArrayBuffer>[] = []
+    const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)))
+    // Binary frames arrive as Blobs under the current compatibility date.
+    ws.addEventListener('message', (e) => received.push(e.data instanceof Blob ? e.data.arrayBuffer() : Promise.resolve(e.data as string)))
+    ws.accept()
+    const code = await closed
+    return { protocol: res.headers.get('Sec-WebSocket-Protocol'), messages: await Promise.all(received), code }
+  }
+
+  it('a WebSocket client gets its upgrade, then the kubelet-style Status on the error channel', async () => {
+    const ns = await makeNamespace('exec')
+    await create(ns, pod('web'))
+    const node = (await phaseIs(ns, 'web', 'Running')).spec.nodeName
+    for (const what of ['exec', 'attach']) {
+      // kubectl 1.30+ offers v5 first; client-node and the python client offer v4.
+      for (const offered of ['v5.channel.k8s.io, v4.channel.k8s.io', 'v4.channel.k8s.io']) {
+        const s = await openStream(`${podPath(ns, 'web')}/${what}?command=ls&stdout=true`, offered)
+        expect(s.protocol).toBe(offered.split(',')[0])
+        expect(s.messages).toHaveLength(1)
+        const bytes = new Uint8Array(s.messages[0] as ArrayBuffer)
+        expect(bytes[0]).toBe(3)
+        const message = `${kubeletWords[what]}: ${why(what, node, 'web')}`
+        expect(new TextDecoder().decode(bytes.subarray(1))).toBe(
+          JSON.stringify({ metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }),
+        )
+        expect(s.code).toBe(1000)
+      }
+    }
+    // Before v4 the error channel carries the bare message; base64 protocols send text.
+    const old = await openStream(`${podPath(ns, 'web')}/exec?command=ls`, 'base64.channel.k8s.io')
+    expect(old.protocol).toBe('base64.channel.k8s.io')
+    const text = old.messages[0] as string
+    expect(text[0]).toBe('3')
+    expect(atob(text.slice(1))).toBe(`Internal error occurred: ${kubeletWords.exec}: ${why('exec', node, 'web')}`)
+    const pf = await openStream(`${podPath(ns, 'web')}/portforward?ports=80`, 'portforward.k8s.io')
+    expect(pf.protocol).toBe('portforward.k8s.io')
+  })
 
   it('a running pod: 400 with the virtual-node message, for every verb and method', async () => {
     const ns = await makeNamespace('exec')
