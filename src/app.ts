@@ -10,6 +10,7 @@ import { registerResourceRoutes } from './api/routes'
 import { registerPodSubresources } from './api/pod-subresources'
 import { registerScaleRoutes } from './api/scale'
 import { registerV1beta1 } from './api/v1beta1/routes'
+import { bootstrapGate } from './api/bootstrap-gate'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -34,6 +35,9 @@ export function buildApp() {
   app.get('/healthz', (c) => c.text('ok'))
   app.get('/livez', (c) => c.text('ok'))
   app.get('/readyz', (c) => c.text('ok'))
+  // Every route below reads or writes objects.
+  app.use('/api/*', bootstrapGate)
+  app.use('/apis/*', bootstrapGate)
   registerPodSubresources(app)
   registerScaleRoutes(app)
   registerV1beta1(app)

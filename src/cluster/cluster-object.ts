@@ -34,18 +34,22 @@ export class ClusterObject extends StoreHost {
 
   protected override async start(): Promise<void> {
     await super.start()
-    await this.bootstrap()
-    // The `kubernetes` service is created from the alarm: its namespace object calls back into this one.
-    await this.services.start()
-  }
-
-  private async bootstrap() {
-    await this.bootstrapNamespaces()
+    await this.ensureSystemNamespaces()
     await this.bootstrapNodes()
   }
 
-  private async bootstrapNamespaces() {
-    if (this.local.getState('bootstrapped')) return
+  /**
+   * The Worker calls this before it serves its first API request: the system namespaces (made on start) and what the
+   * `default` namespace keeps (the `kubernetes` service and its endpoints) exist, whatever that request is.
+   */
+  async bootstrap(): Promise<void> {
+    if (this.local.getState('default_bootstrapped')) return
+    await this.env.NAMESPACES.getByName('default').bootstrap()
+    this.local.setState('default_bootstrapped', '1')
+  }
+
+  /** Creates whichever system namespace is missing (kube's system-namespaces controller); only kube-node-lease can go. */
+  private async ensureSystemNamespaces() {
     const def = resourceByPlural('namespaces')!
     await Promise.all(
       SYSTEM_NAMESPACES.map((name) =>
@@ -56,7 +60,6 @@ export class ClusterObject extends StoreHost {
         }),
       ),
     )
-    this.local.setState('bootstrapped', '1')
   }
 
   /** Registers the virtual nodes of wrangler.toml's VIRTUAL_NODES (once; they are ordinary nodes afterwards). */
@@ -186,5 +189,6 @@ export class ClusterObject extends StoreHost {
       await stub.setPhase(null)
     }
     this.local.setState('terminating', still.length > 0 ? JSON.stringify(still) : undefined)
+    if (pending.some((name) => (SYSTEM_NAMESPACES as readonly string[]).includes(name))) await this.ensureSystemNamespaces()
   }
 }

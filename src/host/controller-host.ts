@@ -5,6 +5,9 @@ import type { LogEntry } from '../log/d1-log'
 import type { ControllerHost } from './controller'
 import type { LocalStore } from './local-store'
 import { wakeNoLaterThan } from './expiry'
+import type { Result } from '../registry/status'
+import type { KubeObject } from '../schema/meta'
+import type { WriteAnswer } from './rpc-types'
 
 export function controllerHostOf(host: {
   scope: string
@@ -12,6 +15,7 @@ export function controllerHostOf(host: {
   local: LocalStore
   storage: DurableObjectStorage
   internalWrite(resource: string, name: string, plan: (current: Stored | null) => Change | null): Promise<LogEntry | null>
+  create(resource: string, obj: KubeObject, fieldManager: string): Promise<Result<WriteAnswer>>
 }): ControllerHost {
   const { local } = host
   return {
@@ -23,6 +27,7 @@ export function controllerHostOf(host: {
     dependents: (uid) => local.dependents(uid),
     owners: () => local.owners(),
     write: (resource, name, plan) => host.internalWrite(resource, name, plan),
+    create: (resource, obj, fieldManager) => host.create(resource, obj, fieldManager),
     wakeAt: (at) => wakeNoLaterThan(host.storage, at),
   }
 }

@@ -2,6 +2,9 @@
 // scheduler and the simulated kubelet plug in here.
 import type { LogEntry } from '../log/d1-log'
 import type { Change, Stored } from '../registry/store'
+import type { Result } from '../registry/status'
+import type { KubeObject } from '../schema/meta'
+import type { WriteAnswer } from './rpc-types'
 
 /** What a controller may do with the host it runs in. */
 export interface ControllerHost {
@@ -17,6 +20,11 @@ export interface ControllerHost {
   owners(): { uid: string; kind: string; name: string }[]
   /** Queues an internal write; `plan` sees the current object and answers the change, or null for none. */
   write(resource: string, name: string, plan: (current: Stored | null) => Change | null): Promise<LogEntry | null>
+  /**
+   * Creates through the host's create verb, exactly as a client's create (admission, defaults, validation,
+   * reservations such as cluster IPs, managedFields under `fieldManager`).
+   */
+  create(resource: string, obj: KubeObject, fieldManager: string): Promise<Result<WriteAnswer>>
   /** Asks for a wake-up at `at` (ms since epoch); the host keeps the earliest. */
   wakeAt(at: number): Promise<void>
 }

@@ -141,6 +141,7 @@ export abstract class StoreHost extends DurableObject<Env> {
       local: this.local,
       storage: this.ctx.storage,
       internalWrite: (resource, name, plan) => this.internalWrite(resource, name, plan),
+      create: (resource, obj, fieldManager) => this.create(resource, obj, { fieldManager }),
     })
   }
 

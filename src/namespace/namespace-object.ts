@@ -20,6 +20,7 @@ import { endpointSliceController } from './endpointslice-controller'
 import { beginServiceChange, releaseCommitted, type AllocatorStub } from './service-allocation'
 import type { Change } from '../registry/store'
 import type { LogEntry } from '../log/d1-log'
+import { KubernetesServiceController } from './kubernetes-service-controller'
 
 export type NamespacePhase = 'Active' | 'Terminating'
 
@@ -38,10 +39,13 @@ export class NamespaceObject extends StoreHost {
   // A terminating namespace gets no new pods from its replication controllers.
   private readonly replication = new ReplicationManager({ canCreate: () => this.phase === 'Active' })
   private readonly kubelet: KubeletController
+  /** Only in `default`: the `kubernetes` service and its endpoints. */
+  private readonly kubernetesService: KubernetesServiceController | null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.phase = this.local.getState('phase') as NamespacePhase | undefined
+    this.kubernetesService = this.scope === 'default' ? new KubernetesServiceController(env) : null
     this.logs = new PodLogStore(ctx.storage.sql)
     this.followers = new LogFollowers(ctx)
     this.kubelet = new KubeletController({
@@ -61,7 +65,9 @@ export class NamespaceObject extends StoreHost {
   }
 
   protected override controllers(): readonly Controller[] {
-    return [this.scheduler, this.kubelet, this.gc, endpointsController, endpointSliceController, this.replication]
+    const all: Controller[] = [this.scheduler, this.kubelet, this.gc, endpointsController, endpointSliceController, this.replication]
+    if (this.kubernetesService) all.push(this.kubernetesService)
+    return all
   }
 
   /** The cluster object's service IP and node port allocators. */
@@ -91,12 +97,16 @@ export class NamespaceObject extends StoreHost {
   }
 
   protected async admitCreate(_def: ResourceDef): Promise<Status | null> {
-    if (this.phase === undefined) {
-      const phase = await this.env.CLUSTER.getByName('cluster').namespacePhase(this.scope)
-      // Only a namespace that exists is remembered: the cluster object tells us when that changes.
-      if (phase) this.setPhaseLocally(phase)
-    }
+    await this.learnPhase()
     return this.admitCreateNow()
+  }
+
+  /** Asks the cluster object for this namespace's phase unless it is known. */
+  private async learnPhase() {
+    if (this.phase !== undefined) return
+    const phase = await this.env.CLUSTER.getByName('cluster').namespacePhase(this.scope)
+    // Only a namespace that exists is remembered: the cluster object tells us when that changes.
+    if (phase) this.setPhaseLocally(phase)
   }
 
   protected admitCreateNow(): Status | null {
@@ -149,6 +159,12 @@ export class NamespaceObject extends StoreHost {
     let remaining = 0
     for (const resource of this.local.resources()) remaining += this.local.names(resource).length
     return remaining
+  }
+
+  /** Called by the cluster object before the first API request is served: what kube keeps in this namespace exists. */
+  async bootstrap(): Promise<void> {
+    await this.learnPhase()
+    await this.kubernetesService?.ensure(this.controllerHost)
   }
 
   /** The cluster object says nodes or capacity changed: pods that could not be scheduled get another try. */

@@ -38,6 +38,10 @@ class QueueHost implements ControllerHost {
     return new Promise<LogEntry | null>((resolve) => this.queue.push({ resource, name, plan, resolve }))
   }
   async wakeAt() {}
+  /** The replication manager writes through write(); a create through the verb here would be a regression. */
+  async create(): Promise<never> {
+    throw new Error('unexpected create through the verb')
+  }
   put(resource: string, obj: KubeObject) {
     this.objects.set(`${resource}/${obj.metadata.name}`, { rv: this.rv++, object: obj })
   }

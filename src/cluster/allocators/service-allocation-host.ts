@@ -1,6 +1,6 @@
 // What the cluster Durable Object does for service allocation besides answering reserve/release: scheduling and
 // running the repair pass on its alarm (only while some reservation is unconfirmed or something was released, so an
-// idle cluster object is never woken), and creating the `kubernetes` service in `default` once the namespaces exist.
+// idle cluster object is never woken).
 import type { D1Log } from '../../log/d1-log'
 import type { LocalStore } from '../../host/local-store'
 import type { KubeObject } from '../../schema/meta'
@@ -10,8 +10,6 @@ import { holdingsOf, ownerOf } from '../../registry/strategies/service/service-h
 import type { ServiceObject } from '../../registry/strategies/service/service-types'
 
 const REPAIR_AT = 'svc_repair_at'
-const KUBERNETES_SERVICE = 'kubernetes_service'
-const BOOTSTRAP_RETRY_MS = 1000
 
 export class ServiceAllocationHost {
   readonly allocators: ServiceAllocators
@@ -23,11 +21,6 @@ export class ServiceAllocationHost {
     private readonly local: LocalStore,
   ) {
     this.allocators = new ServiceAllocators(ctx.storage, { serviceCIDR: env.SERVICE_CIDR, nodePortRange: env.NODE_PORT_RANGE })
-  }
-
-  /** On every wake-up: if the `kubernetes` service is still owed, ask for an alarm (no cross-object calls here). */
-  async start(): Promise<void> {
-    if (!this.local.getState(KUBERNETES_SERVICE)) await this.wakeBy(Date.now())
   }
 
   async reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer> {
@@ -61,9 +54,8 @@ export class ServiceAllocationHost {
     return result
   }
 
-  /** Alarm work: the owed `kubernetes` service, then a due repair pass. */
+  /** Alarm work: a due repair pass. */
   async onAlarm(now: number): Promise<void> {
-    if (!this.local.getState(KUBERNETES_SERVICE)) await this.createKubernetesService()
     const due = Number(this.local.getState(REPAIR_AT) ?? 'NaN')
     if (due <= now) {
       this.local.setState(REPAIR_AT, undefined)
@@ -81,33 +73,8 @@ export class ServiceAllocationHost {
 
   /** The earliest alarm this host needs, for the cluster object's alarm scheduling. */
   nextAlarmAt(): number | null {
-    const times: number[] = []
-    if (!this.local.getState(KUBERNETES_SERVICE)) times.push(Date.now() + BOOTSTRAP_RETRY_MS)
     const due = this.local.getState(REPAIR_AT)
-    if (due !== undefined) times.push(Number(due))
-    return times.length ? Math.min(...times) : null
-  }
-
-  /** Creates `default/kubernetes` with the range's first address, through the default namespace's ordinary write path. */
-  private async createKubernetesService() {
-    const body: KubeObject = {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: {
-        type: 'ClusterIP',
-        clusterIP: this.allocators.firstIP,
-        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
-        sessionAffinity: 'None',
-      },
-    }
-    try {
-      const r = await this.env.NAMESPACES.getByName('default').create('services', body, { fieldManager: 'kube-apiserver' })
-      if (r.ok || r.status.code === 409) this.local.setState(KUBERNETES_SERVICE, '1')
-      else console.error('creating the kubernetes service failed; retrying', r.status.message)
-    } catch (e) {
-      console.error('creating the kubernetes service failed; retrying', e)
-    }
+    return due === undefined ? null : Number(due)
   }
 
   private async repairBy(at: number) {

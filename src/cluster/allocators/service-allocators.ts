@@ -3,9 +3,8 @@
 // service holds and re-claims what a service holds but the table lost. Synchronous SQL: no request interleaves.
 import type { Allocated, AllocationFailure, AllocationRequest, AllocationRow, Holding, Pool, ReserveAnswer } from './allocation-types'
 import { AllocationStore } from './allocation-store'
-import { inRange, intToIPv4, ipv4ToInt, parsePortRange, parseServiceCIDR, pickFree, type IntRange, type PortRange, type ServiceCIDR } from './ranges'
+import { DEFAULT_SERVICE_CIDR, inRange, intToIPv4, ipv4ToInt, parsePortRange, parseServiceCIDR, pickFree, type IntRange, type PortRange, type ServiceCIDR } from '../../registry/ip-ranges'
 
-export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12'
 export const DEFAULT_NODE_PORT_RANGE = '30000-32767'
 
 /** How long a repair pass leaves a fresh reservation alone: its service may not have committed yet. */
@@ -42,11 +41,6 @@ export class ServiceAllocators {
     const ports = parsePortRange(config.nodePortRange || DEFAULT_NODE_PORT_RANGE)
     if (!ports) console.error(`NODE_PORT_RANGE ${JSON.stringify(config.nodePortRange)} is not a port range; using ${DEFAULT_NODE_PORT_RANGE}`)
     this.ports = ports ?? parsePortRange(DEFAULT_NODE_PORT_RANGE)!
-  }
-
-  /** The first usable address of the range: the `kubernetes` service's. */
-  get firstIP(): string {
-    return intToIPv4(this.cidr.first)
   }
 
   /** Reserves every value of the request for `owner`, or none. A dry run answers what it would reserve. */

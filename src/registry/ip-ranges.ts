@@ -1,6 +1,7 @@
-// Pure range logic of the service allocators: the service CIDR and the node-port range as integer ranges, kube's
-// static/dynamic split of each (dynamic allocation prefers the upper part, keeping the lower band for addresses and
-// ports users pick themselves), and the choice of a free value given what is taken.
+// Pure range logic of the service allocators and of the addresses the cluster bootstraps: the service CIDR and the
+// node-port range as integer ranges, kube's static/dynamic split of each (dynamic allocation prefers the upper part,
+// keeping the lower band for addresses and ports users pick themselves), and the choice of a free value given what is
+// taken.
 
 /** A contiguous integer range [first, last] with its lower `staticBand` values kept for explicit requests. */
 export interface IntRange {
@@ -33,6 +34,15 @@ export const intToIPv4 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) &
  * Parses an IPv4 service CIDR. Usable addresses exclude the network and broadcast addresses; the static band is
  * min(max(16, size/16), 256) addresses (kube's ServiceIPStaticSubrange), none for ranges of 16 or fewer.
  */
+/** The range kube defaults to when SERVICE_CIDR is unset. */
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12'
+
+/** The first usable address of the service range: the `kubernetes` service's. Falls back to the default range. */
+export function firstServiceIP(serviceCIDR: string | undefined): string {
+  const cidr = parseServiceCIDR(serviceCIDR || DEFAULT_SERVICE_CIDR) ?? parseServiceCIDR(DEFAULT_SERVICE_CIDR)!
+  return intToIPv4(cidr.first)
+}
+
 export function parseServiceCIDR(text: string): ServiceCIDR | null {
   const m = /^([\d.]+)\/(\d{1,2})$/.exec(text.trim())
   if (!m) return null

@@ -1,6 +1,6 @@
 // The allocators' pure range logic: CIDR and port-range parsing with kube's static bands, and picking free values.
 import { describe, expect, it } from 'vitest'
-import { firstFree, intToIPv4, ipv4ToInt, parsePortRange, parseServiceCIDR, pickFree } from '../../src/cluster/allocators/ranges'
+import { firstFree, intToIPv4, ipv4ToInt, parsePortRange, parseServiceCIDR, pickFree } from '../../src/registry/ip-ranges'
 
 describe('service CIDR', () => {
   it('10.96.0.0/12: network and broadcast excluded, a 256-address static band', () => {
