@@ -577,6 +577,15 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(w.headers.get('warning')).toMatch(/^299 - "duplicate field /)
       })
 
+      it('force on a patch that is not an apply is 422, whatever its value', async () => {
+        const s = await scope()
+        const c = await create(s, s.name('force'))
+        for (const v of ['maybe', 'false', 'true']) {
+          const r = await req('PATCH', `${s.item(c.metadata.name)}?force=${v}`, '{}', { 'content-type': 'application/merge-patch+json' })
+          expectStatus(r, 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch')
+        }
+      })
+
       it('an unknown fieldValidation value is 400', async () => {
         const s = await scope()
         const r = await req('POST', `${s.collection}?fieldValidation=Loose`, k.valid(s.name('fvx'), s.labels()))
@@ -697,6 +706,20 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(await sel('tier=web,env!=prod')).toEqual(['b'])
         expect(await sel('env=nothing')).toEqual([])
         expect(await sel('env')).toEqual(['a', 'b', 'c'])
+      })
+
+      it('odd-looking selectors kube accepts: `x in ()` and `x=` select an empty value', async () => {
+        const s = await scope()
+        await create(s, s.name('blank'), { x: '' })
+        await create(s, s.name('full'), { x: 'v' })
+        const sel = async (q: string) => {
+          const r = await req('GET', s.list('', q))
+          expect(r.status, r.text).toBe(200)
+          return r.json.items.map((o: Obj) => o.metadata.name)
+        }
+        expect(await sel('x in ()')).toEqual([s.name('blank')])
+        expect(await sel('x=')).toEqual([s.name('blank')])
+        expect(await sel('x notin ()')).toEqual([s.name('full')])
       })
 
       it('fieldSelector on metadata.name', async () => {
