@@ -1,12 +1,16 @@
 // Server-side apply: merges an applied configuration into the live object by field ownership. Fields another
 // manager owns with a different value conflict (409, one cause per field) unless forced; fields this manager applied
-// before and no longer applies are removed, unless someone else also owns them.
+// before and no longer applies are removed, unless someone else also owns them. kubectl's own manager also moves
+// objects over from client-side apply: it takes over what the last-applied annotation vouches for, and keeps that
+// annotation in step with what it applies.
 import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
 import { deepEqual, clone } from '../deep-equal'
 import { element, field, node, type Node } from '../schema-walk'
 import { rfc3339 } from '../time'
-import { describePath, fieldSetOf, scopeToSubresource, itemKey, listKind, removeAt, splitPath, valueAt, withKeyDefaults, type FieldSet } from './field-set'
+import { describePath, fieldSetOf, innerPathsOf, scopeToSubresource, itemKey, listKind, removeAt, splitPath, valueAt, withKeyDefaults, type FieldSet } from './field-set'
+import { lastAppliedOf, lastAppliedText, setLastApplied } from './last-applied-annotation'
+import { lastAppliedTakeover } from './last-applied-takeover'
 import { readOwners, sameOwner, writeOwners, type ManagedEntry } from './managers'
 
 export interface ApplyConflict {
@@ -14,7 +18,10 @@ export interface ApplyConflict {
   operation: 'Apply' | 'Update'
   subresource?: string
   apiVersion: string
+  /** As kube prints it: `.spec.containers[name="c"].image`. */
   field: string
+  /** The field-set path. */
+  path: string
 }
 
 export type ApplyOutcome =
@@ -22,6 +29,12 @@ export type ApplyOutcome =
   | { ok: false; conflicts: ApplyConflict[] }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The manager `kubectl apply --server-side` uses unless told otherwise. kube migrates from client-side apply for it
+ * alone, so that a user can opt out by naming another manager.
+ */
+const KUBECTL = 'kubectl'
 
 /** Merges `applied` into `live` (null: create) and returns the object with its new managedFields. */
 export function serverSideApply(
@@ -33,8 +46,34 @@ export function serverSideApply(
   now: Date,
   subresource?: string,
 ): ApplyOutcome {
+  let outcome = applyByOwnership(live, applied, schema, manager, force, now, subresource)
+  if (manager !== KUBECTL) return outcome
+  if (!outcome.ok && live) {
+    // Conflicts over values client-side apply set and nobody has changed since are no conflicts: the apply is forced.
+    // Any other conflict stands, and is then the only one reported.
+    const allowed = lastAppliedTakeover(live, schema)
+    if (allowed) {
+      const rest = outcome.conflicts.filter((c) => !allowed.has(c.path))
+      outcome = rest.length > 0 ? { ok: false, conflicts: rest } : applyByOwnership(live, applied, schema, manager, true, now, subresource)
+    }
+  }
+  // Only an annotation already there is kept up to date (the result carries one from the live object or, on a
+  // create, from the applied configuration); ownership of it does not change.
+  if (outcome.ok && lastAppliedOf(outcome.object) !== undefined) setLastApplied(outcome.object, lastAppliedText(applied))
+  return outcome
+}
+
+function applyByOwnership(
+  live: KubeObject | null,
+  applied: KubeObject,
+  schema: z.ZodType,
+  manager: string,
+  force: boolean,
+  now: Date,
+  subresource?: string,
+): ApplyOutcome {
   const appliedSet = scopeToSubresource(fieldSetOf(applied, schema), subresource)
-  const inner = innerOf(appliedSet)
+  const inner = innerPathsOf(appliedSet)
   // Compared and merged with key fields at their defaults (a service port without protocol is the TCP one).
   applied = withKeyDefaults(applied, node(schema)) as KubeObject
   const owners = readOwners(live)
@@ -50,7 +89,7 @@ export function serverSideApply(
         if (inner.has(p)) continue
         const segs = splitPath(p)
         if (deepEqual(valueAt(live, segs), valueAt(applied, segs))) continue
-        conflicts.push({ manager: o.manager, operation: o.operation, subresource: o.subresource, apiVersion: o.apiVersion, field: describePath(segs) })
+        conflicts.push({ manager: o.manager, operation: o.operation, subresource: o.subresource, apiVersion: o.apiVersion, field: describePath(segs), path: p })
         const t = taken.get(o) ?? new Set()
         t.add(p)
         taken.set(o, t)
@@ -87,16 +126,6 @@ export function serverSideApply(
 }
 
 type Owner = ReturnType<typeof readOwners>[number]
-
-/** Paths with other paths of the set below them. */
-function innerOf(set: FieldSet): FieldSet {
-  const out: FieldSet = new Set()
-  for (const p of set) {
-    const segs = splitPath(p)
-    for (let i = 1; i < segs.length; i++) out.add(segs.slice(0, i).join('\u0001'))
-  }
-  return out
-}
 
 const setsEqual = (a: FieldSet, b: FieldSet) => a.size === b.size && [...a].every((p) => b.has(p))
 

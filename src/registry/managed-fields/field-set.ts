@@ -124,6 +124,16 @@ function walk(v: Json, n: Node | null, path: string[], out: FieldSet, root = fal
   out.add(joinPath(path))
 }
 
+/** The paths of a set that have other paths of the set below them (map entries and list items with fields). */
+export function innerPathsOf(set: FieldSet): FieldSet {
+  const out: FieldSet = new Set()
+  for (const p of set) {
+    const segs = splitPath(p)
+    for (let i = 1; i < segs.length; i++) out.add(joinPath(segs.slice(0, i)))
+  }
+  return out
+}
+
 /** FieldsV1 JSON (what managedFields[].fieldsV1 holds) from a field set; owned inner nodes carry the '.' marker. */
 export function toFieldsV1(set: FieldSet): Record<string, unknown> {
   const root: Record<string, unknown> = {}
