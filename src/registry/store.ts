@@ -271,9 +271,10 @@ function track(def: ResourceDef, ctx: StrategyContext, obj: KubeObject, old: Kub
     else delete obj.metadata.managedFields
     return
   }
+  const sent = obj.metadata.managedFields
   delete obj.metadata.managedFields
   const oldForDiff = old ? { ...old, metadata: { ...old.metadata } } : null
-  const entries = recordUpdate(obj, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource)
+  const entries = recordUpdate(obj, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource, sent)
   if (entries) obj.metadata.managedFields = entries
 }
 

@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
 import { deepEqual } from '../deep-equal'
 import { rfc3339 } from '../time'
-import { fieldSetOf, fromFieldsV1, scopeToSubresource, splitPath, toFieldsV1, valueAt, type FieldSet } from './field-set'
+import { fieldSetOf, fromFieldsV1, innerPathsOf, scopeToSubresource, splitPath, toFieldsV1, valueAt, type FieldSet } from './field-set'
 
 export interface ManagedEntry {
   manager: string
@@ -26,7 +26,10 @@ export interface Owner {
 }
 
 export function readOwners(obj: KubeObject | null): Owner[] {
-  const entries = (obj?.metadata.managedFields ?? []) as Partial<ManagedEntry>[]
+  return ownersOf((obj?.metadata.managedFields ?? []) as Partial<ManagedEntry>[])
+}
+
+function ownersOf(entries: Partial<ManagedEntry>[]): Owner[] {
   return entries
     .filter((e) => typeof e.manager === 'string')
     .map((e) => ({
@@ -37,6 +40,37 @@ export function readOwners(obj: KubeObject | null): Owner[] {
       time: e.time ?? '',
       apiVersion: e.apiVersion ?? 'v1',
     }))
+}
+
+/**
+ * Who owned what before an Update when the request says so, as kube decides it (decodeLiveOrNew): the managedFields
+ * the request carries, so a client may rewrite ownership (kubectl does when it moves an object from client-side to
+ * server-side apply); nobody when it carries an empty list or one empty entry. Null, meaning the stored ones, when it
+ * carries none, entries that do not decode, or writes through a subresource.
+ */
+function sentOwners(sent: unknown, prev: KubeObject | null, subresource?: string): Owner[] | null {
+  if (subresource || !Array.isArray(sent) || deepEqual(sent, prev?.metadata.managedFields)) return null
+  if (sent.length === 0 || (sent.length === 1 && isObj(sent[0]) && Object.keys(sent[0]).length === 0)) return []
+  if (!sent.every(decodes)) return null
+  // Entries are keyed by who wrote them (an applier whatever its apiVersion): of two with one key, the later counts.
+  const owners = ownersOf(sent as Partial<ManagedEntry>[])
+  const key = (o: Owner) => JSON.stringify([o.manager, o.operation, o.operation === 'Apply' ? '' : o.apiVersion, o.subresource ?? ''])
+  const last = new Map(owners.map((o) => [key(o), o]))
+  return owners.filter((o) => last.get(key(o)) === o)
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** What kube's DecodeManagedFields accepts. */
+function decodes(e: unknown): boolean {
+  return (
+    isObj(e) &&
+    (e.operation === 'Apply' || e.operation === 'Update') &&
+    typeof e.apiVersion === 'string' &&
+    e.apiVersion !== '' &&
+    e.fieldsType === 'FieldsV1' &&
+    (e.fieldsV1 === undefined || isObj(e.fieldsV1))
+  )
 }
 
 export function writeOwners(owners: Owner[]): ManagedEntry[] | undefined {
@@ -58,7 +92,7 @@ export function changedPaths(next: KubeObject, prev: KubeObject | null, schema: 
   if (!prev) return nextSet
   const prevSet = fieldSetOf(prev, schema)
   const changed: FieldSet = new Set()
-  const inner = innerPaths(nextSet)
+  const inner = innerPathsOf(nextSet)
   for (const p of nextSet) {
     if (!prevSet.has(p)) changed.add(p)
     // A map entry or list item changes by appearing or disappearing; its fields speak for its content.
@@ -68,17 +102,7 @@ export function changedPaths(next: KubeObject, prev: KubeObject | null, schema: 
   return changed
 }
 
-/** Paths that have other paths of the set below them. */
-function innerPaths(set: FieldSet): FieldSet {
-  const out: FieldSet = new Set()
-  for (const p of set) {
-    const segs = splitPath(p)
-    for (let i = 1; i < segs.length; i++) out.add(segs.slice(0, i).join('\u0001'))
-  }
-  return out
-}
-
-/** Records an Update by `manager`: the object's managedFields after the write. */
+/** Records an Update by `manager`: the object's managedFields after the write. `sent`: the request's managedFields. */
 export function recordUpdate(
   next: KubeObject,
   prev: KubeObject | null,
@@ -86,12 +110,14 @@ export function recordUpdate(
   manager: string,
   now: Date,
   subresource?: string,
+  sent?: unknown,
 ): ManagedEntry[] | undefined {
-  const owners = readOwners(prev)
+  const fromRequest = sentOwners(sent, prev, subresource)
+  const owners = fromRequest ?? readOwners(prev)
   // One walk of the new object serves both sets (for a create they are the same fields).
   const nextSet = fieldSetOf(next, schema)
   const changed = scopeToSubresource(changedPaths(next, prev, schema, nextSet), subresource)
-  if (changed.size === 0) return prev?.metadata.managedFields as ManagedEntry[] | undefined
+  if (changed.size === 0) return fromRequest ? writeOwners(fromRequest) : (prev?.metadata.managedFields as ManagedEntry[] | undefined)
   const present = prev ? scopeToSubresource(nextSet, subresource) : changed
   let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
   for (const o of owners) {
