@@ -19,5 +19,6 @@ conformanceSuite({
     return copy
   },
   mutated: (obj) => obj.metadata.annotations?.touched !== undefined,
+  noDeleteCollection: true,
   awaitGone: (name) => pollGone(`/api/v1/namespaces/${name}`),
 })
