@@ -53,8 +53,8 @@ export const EndpointPort = z
 
 export const EndpointSlice = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Schema version of this object: discovery.k8s.io/v1'),
     kind: z.string().optional().describe('Kind of this object: EndpointSlice'),
+    apiVersion: z.string().optional().describe('Schema version of this object: discovery.k8s.io/v1'),
     metadata: ObjectMeta.optional().describe('Standard object metadata'),
     addressType: AddressType.describe('The type of the addresses of this slice: IPv4, IPv6 or FQDN'),
     endpoints: z.array(Endpoint).describe('The endpoints of this slice, at most 1000').meta(atomic),

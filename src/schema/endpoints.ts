@@ -42,8 +42,8 @@ export const EndpointSubset = z
 
 export const Endpoints = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     kind: z.string().optional().describe('Kind of this object: Endpoints'),
+    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     metadata: ObjectMeta.optional().describe('Standard object metadata'),
     subsets: z.array(EndpointSubset).optional().describe('The addresses and ports of the service').meta(atomic),
   })

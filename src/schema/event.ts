@@ -19,8 +19,8 @@ export const EventSeries = z
 
 export const Event = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Versioned schema of this representation'),
     kind: z.string().optional().describe('REST resource this object represents'),
+    apiVersion: z.string().optional().describe('Versioned schema of this representation'),
     metadata: ObjectMeta.optional(),
     involvedObject: ObjectReference.describe('The object the event is about'),
     reason: z.string().optional().describe('Short machine-readable reason for the transition, in CamelCase'),

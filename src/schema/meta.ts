@@ -1,5 +1,6 @@
 // ObjectMeta and the other meta.k8s.io/v1 shapes every kind embeds. Objects are strict: unknown fields surface as
-// `unrecognized_keys` issues, which the decoder turns into fieldValidation warnings or errors.
+// `unrecognized_keys` issues, which the decoder turns into fieldValidation warnings or errors. Every schema declares
+// its fields in the Go type's order (TypeMeta's kind, apiVersion first): responses are written in that order.
 import { z } from 'zod'
 
 /** RFC 3339 timestamp as kube writes it (second precision, UTC). */
@@ -81,10 +82,10 @@ export interface KubeObject {
 }
 
 export const ListMeta = z.strictObject({
+  selfLink: z.string().optional(),
   resourceVersion: z.string().optional(),
   continue: z.string().optional(),
   remainingItemCount: int64.optional(),
-  selfLink: z.string().optional(),
 })
 
 export const Preconditions = z.strictObject({

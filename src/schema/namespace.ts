@@ -35,8 +35,8 @@ export const NamespaceStatus = z
 
 export const Namespace = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Versioned schema of this representation'),
     kind: z.string().optional().describe('REST resource this object represents'),
+    apiVersion: z.string().optional().describe('Versioned schema of this representation'),
     metadata: ObjectMeta.optional(),
     spec: NamespaceSpec.optional(),
     status: NamespaceStatus.optional(),

@@ -116,8 +116,8 @@ export const NodeStatus = z
 
 export const Node = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Versioned schema of this representation'),
     kind: z.string().optional().describe('REST resource this object represents'),
+    apiVersion: z.string().optional().describe('Versioned schema of this representation'),
     metadata: ObjectMeta.optional(),
     spec: NodeSpec.optional(),
     status: NodeStatus.optional(),

@@ -363,8 +363,8 @@ export type PodStatus = z.infer<typeof PodStatus>
 
 export const Pod = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     kind: z.string().optional().describe('Kind of this object: Pod'),
+    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     // Optional on input so a bare create body decodes; the store fills it in and always returns it.
     metadata: ObjectMeta.optional().describe('Standard object metadata'),
     spec: PodSpec.optional().describe('Desired state of the pod'),

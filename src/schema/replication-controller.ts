@@ -53,8 +53,8 @@ export type ReplicationControllerStatus = z.infer<typeof ReplicationControllerSt
 
 export const ReplicationController = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     kind: z.string().optional().describe('Kind of this object: ReplicationController'),
+    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     metadata: ObjectMeta.optional().describe('Standard object metadata'),
     spec: ReplicationControllerSpec.optional().describe('Desired state of the controller'),
     status: ReplicationControllerStatus.optional().describe('Observed state, written by the replication manager'),
@@ -68,8 +68,8 @@ export type ReplicationController = z.infer<typeof ReplicationController>
 
 export const Scale = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Schema version of this object: autoscaling/v1'),
     kind: z.string().optional().describe('Kind of this object: Scale'),
+    apiVersion: z.string().optional().describe('Schema version of this object: autoscaling/v1'),
     metadata: ObjectMeta.optional().describe('Metadata of the scaled object'),
     spec: z
       .strictObject({ replicas: int32.optional().describe('Desired number of instances') })

@@ -138,8 +138,8 @@ export type ServiceStatus = z.infer<typeof ServiceStatus>
 
 export const Service = z
   .strictObject({
-    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     kind: z.string().optional().describe('Kind of this object: Service'),
+    apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     metadata: ObjectMeta.optional().describe('Standard object metadata'),
     spec: ServiceSpec.optional().describe('Desired state of the service'),
     status: ServiceStatus.optional().describe('Observed state, written by the control plane and load-balancer controllers'),
