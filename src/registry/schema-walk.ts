@@ -64,6 +64,14 @@ export function field(n: Node | null, key: string): Node | null {
   return f ? node(f) : null
 }
 
+/** The fields an object node declares, in declaration order (which our schemas keep as Go's struct order). */
+export function fieldNames(n: Node): string[] {
+  return n.kind === 'object' ? Object.keys(defOf(n.schema).shape ?? {}) : []
+}
+
+/** A value the schema leaves open (z.unknown, z.any): raw JSON in Go (FieldsV1, RawExtension), kept as it is. */
+export const isOpaque = (n: Node) => n.kind === 'leaf' && (defOf(n.schema).type === 'unknown' || defOf(n.schema).type === 'any')
+
 /** The element schema of an array node. */
 export function element(n: Node | null): Node | null {
   if (!n || n.kind !== 'array') return null

@@ -1,20 +1,49 @@
-// How objects are stored as JSON everywhere (D1 and Durable Objects): without metadata.resourceVersion, which the
-// row's rv column holds and readers put back.
-import type { KubeObject } from '../schema/meta'
+// How objects are stored as JSON everywhere (D1 and Durable Objects): in Go's field order (so an object read back
+// is already in wire order and responses take the native encoder's fast path), without metadata.resourceVersion,
+// which the row's rv column holds and readers put back in its place.
+import { ObjectMeta, type KubeObject } from '../schema/meta'
+import { fieldNames, node } from './schema-walk'
+import { encodeInGoOrder } from './wire-json'
 
 export function encodeStored(obj: KubeObject): string {
-  const rv = obj.metadata.resourceVersion
-  delete obj.metadata.resourceVersion
-  const s = JSON.stringify(obj)
-  if (rv !== undefined) obj.metadata.resourceVersion = rv
-  return s
+  const meta = obj.metadata
+  const rv = meta.resourceVersion
+  if (rv === undefined) return encodeInGoOrder(obj)
+  // Hidden rather than deleted: deleting and restoring would move the field to the end of metadata.
+  meta.resourceVersion = undefined
+  try {
+    return encodeInGoOrder(obj)
+  } finally {
+    meta.resourceVersion = rv
+  }
 }
 
 /** Parses a stored object and sets its resourceVersion from the row. */
 export function materialize(json: string, rv: number): KubeObject {
   const obj = JSON.parse(json) as KubeObject
-  obj.metadata.resourceVersion = String(rv)
+  obj.metadata = withResourceVersion(obj.metadata, String(rv))
   return obj
+}
+
+/** ObjectMeta's fields that Go writes after resourceVersion. */
+const AFTER_RESOURCE_VERSION = (() => {
+  const names = fieldNames(node(ObjectMeta))
+  return new Set(names.slice(names.indexOf('resourceVersion') + 1))
+})()
+
+/** The metadata with resourceVersion where Go's ObjectMeta declares it, keeping the wire order of the rest. */
+function withResourceVersion(meta: ObjectMeta, rv: string): ObjectMeta {
+  const out: Record<string, unknown> = {}
+  let placed = false
+  for (const k in meta) {
+    if (!placed && AFTER_RESOURCE_VERSION.has(k)) {
+      out.resourceVersion = rv
+      placed = true
+    }
+    if (k !== 'resourceVersion') out[k] = meta[k as keyof ObjectMeta]
+  }
+  if (!placed) out.resourceVersion = rv
+  return out as ObjectMeta
 }
 
 /** What a change stores: its object and previous state as encoded JSON (prev null for ADDED). */
