@@ -1,20 +1,47 @@
-// Rendering: JSON bodies with kube's headers, Status errors, and Warning headers.
+// Rendering: JSON bodies with kube's bytes and headers, Status errors, and Warning headers.
 import type { Context } from 'hono'
 import type { Status } from '../registry/status'
+import { encodeBody } from '../registry/wire-json'
 
 export const NO_CACHE = 'no-cache, private'
 
-/** Serializes like the apiserver: compact JSON, indented with pretty=true. */
+/** Writes an API body as kube's negotiated serializer does: Go's field order, compact with a newline, or indented. */
 export function json(c: Context, body: unknown, code = 200, contentType = 'application/json'): Response {
-  const pretty = c.req.query('pretty') === 'true' || c.req.query('pretty') === '1'
-  const text = pretty ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body)
+  return respond(c, encodeBody(body, isPrettyPrint(c)), code, contentType)
+}
+
+/** A body kube writes with WriteRawJSON (/version): always indented, whatever the request asked. */
+export function rawJson(c: Context, body: unknown): Response {
+  return respond(c, encodeBody(body, true), 200, 'application/json')
+}
+
+export function statusResponse(c: Context, status: Status): Response {
+  return json(c, status, status.code)
+}
+
+function respond(c: Context, text: string, code: number, contentType: string): Response {
   const headers = new Headers({ 'Content-Type': contentType, 'Cache-Control': NO_CACHE })
   for (const w of warningsOf(c)) headers.append('Warning', `299 - ${JSON.stringify(w)}`)
   return new Response(text, { status: code, headers })
 }
 
-export function statusResponse(c: Context, status: Status): Response {
-  return json(c, status, status.code)
+/** strconv.ParseBool's true spellings; anything it cannot parse counts as false. */
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True'])
+
+/**
+ * kube-apiserver's isPrettyPrint (handlers/negotiation): a non-empty `pretty` parameter decides; without one,
+ * requests from curl, Wget and browsers are indented.
+ */
+function isPrettyPrint(c: Context): boolean {
+  const url = c.req.url
+  const q = url.indexOf('?')
+  // As kube: the query is parsed only when it mentions pretty at all.
+  if (q >= 0 && url.includes('pretty', q)) {
+    const v = new URLSearchParams(url.slice(q + 1)).get('pretty')
+    if (v) return GO_TRUE.has(v)
+  }
+  const ua = c.req.header('user-agent') ?? ''
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0')
 }
 
 /** Warnings collected while handling a request, sent as `Warning: 299 - "..."` headers. */

@@ -1,6 +1,6 @@
 // /version: we answer as kube-apiserver 1.33 (the kubectl dispatcher picks its client from this).
 import type { Context } from 'hono'
-import { json } from './respond'
+import { rawJson } from './respond'
 
 export const VERSION_INFO = {
   major: '1',
@@ -18,4 +18,5 @@ export const VERSION_INFO = {
   platform: 'linux/amd64',
 }
 
-export const serveVersion = (c: Context) => json(c, VERSION_INFO)
+// kube writes /version with WriteRawJSON: indented, no newline, whatever the request asks.
+export const serveVersion = (c: Context) => rawJson(c, VERSION_INFO)

@@ -7,9 +7,10 @@ import { statuses, StatusError } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
 import { bookmark } from '../registry/watch-events'
 import { apiVersionOf } from '../registry/resource'
+import { encodeWatchEvent } from '../registry/wire-json'
 import type { ListOptions } from './query'
 import { hostFor } from './hosts'
-import { NO_CACHE } from './respond'
+import { NO_CACHE, json } from './respond'
 import { includeObjectOption, toTable, wantsTable } from './table'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -45,8 +46,15 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   }
   const source = upstream.webSocket
   if (upstream.status !== 101 || !source) {
+    // The host's refusal is a Status: written again here so it gets kube's bytes (and pretty) like any other error.
     const body = await upstream.text()
-    return new Response(body, { status: upstream.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+    let status: unknown
+    try {
+      status = JSON.parse(body)
+    } catch {
+      return new Response(body, { status: upstream.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+    }
+    return json(c, status, upstream.status)
   }
   const table = wantsTable(c.req.header('accept'))
   const websocketClient = c.req.header('upgrade')?.toLowerCase() === 'websocket'
@@ -60,7 +68,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   const include = table ? includeObjectOption(c.req.query('includeObject')) : 'Metadata'
   let first = true
   let lastRv: string | undefined = opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined
-  /** Turns the host's event line into what this client asked for (a Table row when printing). */
+  /** Turns the host's event line (newline included, as kube ends each event) into what this client asked for. */
   const render = (line: string): string => {
     const needRv = opts.allowWatchBookmarks
     if (!table && !needRv) return line
@@ -70,12 +78,12 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     if (!table || ev.type === 'ERROR' || ev.type === 'BOOKMARK') return line
     const t = toTable(def, [ev.object], { resourceVersion: rv }, include, new Date(), first)
     first = false
-    return JSON.stringify({ type: ev.type, object: t })
+    return encodeWatchEvent({ type: ev.type, object: t })
   }
 
   const timeoutMs = (opts.timeoutSeconds && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : defaultTimeoutSeconds()) * 1000
   const finalBookmark = () =>
-    opts.allowWatchBookmarks && lastRv ? JSON.stringify(bookmark(def.kind, apiVersionOf(def), Number(lastRv))) : null
+    opts.allowWatchBookmarks && lastRv ? encodeWatchEvent(bookmark(def.kind, apiVersionOf(def), Number(lastRv))) : null
 
   if (websocketClient) {
     const pair = new WebSocketPair()
@@ -121,7 +129,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   }
   const write = (line: string) => {
     if (done) return
-    const bytes = enc.encode(line + '\n')
+    const bytes = enc.encode(line)
     buffered += bytes.byteLength
     if (buffered > MAX_BUFFERED_BYTES) {
       console.warn('closing a watch that cannot keep up')

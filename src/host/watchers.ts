@@ -7,6 +7,7 @@ import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf } from '../registry/resource'
 import { bookmark, eventFor, type WatchEvent, type WatchFilter } from '../registry/watch-events'
 import { statuses } from '../registry/status'
+import { encodeWatchEvent } from '../registry/wire-json'
 
 /** What a watcher asked for; stored in the socket's attachment (well under its 16 KiB cap: selectors are short). */
 export interface WatchSpec {
@@ -60,10 +61,10 @@ export class Watchers {
     return this.ctx.getWebSockets(resource).length
   }
 
-  /** Sends one event; a socket that cannot take it is closed (its client re-lists and re-watches). */
+  /** Sends one event (or its encoded line); a socket that cannot take it is closed (its client re-lists and re-watches). */
   send(ws: WebSocket, event: WatchEvent | string): boolean {
     try {
-      ws.send(typeof event === 'string' ? event : JSON.stringify(event))
+      ws.send(typeof event === 'string' ? event : encodeWatchEvent(event))
       return true
     } catch {
       try {
@@ -107,7 +108,7 @@ export class Watchers {
     const reached = bookmarkers.length > 0 ? new Set<WebSocket>() : null
     for (const [resource, list] of byResource) {
       // The unfiltered line for each entry is serialized once, whatever the number of watchers.
-      const plain = list.map((e) => JSON.stringify({ type: e.type, object: e.object }))
+      const plain = list.map((e) => encodeWatchEvent({ type: e.type, object: e.object }))
       const oldest = list[0]!.rv
       for (const ws of this.ctx.getWebSockets(resource)) {
         const spec = this.spec(ws)
