@@ -9,8 +9,8 @@ import { listObjects } from '../registry/list'
 import { parseLabelSelector } from '../registry/label-selector'
 import { parseFieldSelector } from '../registry/field-selector'
 import { D1Log } from '../log/d1-log'
-import { checkShape, decodeObject, handlingPrefix } from '../registry/decode'
-import { readBodyText, readObjectBody, mediaType } from './body'
+import { decodeObject, handlingPrefix } from '../registry/decode'
+import { readBody, readBodyText, mediaType } from './body'
 import { dryRun, fieldManager, getResourceVersion, fieldValidation, listOptions, optionalQueryFlag, queryFlag, type ListOptions } from './query'
 import { addWarnings, json, statusResponse } from './respond'
 import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
@@ -95,9 +95,8 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
 
 async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
   const validation = fieldValidation(c)
-  const prefix = handlingPrefix(def.kind, def.version)
-  const body = await readObjectBody(c, prefix)
-  const decoded = checkShape<KubeObject>(def.schema, body.raw, prefix, validation, body.text)
+  const body = await readBody(c, handlingPrefix(def.kind, def.version))
+  const decoded = decodeObject<KubeObject>({ schema: def.schema, group: def.group, version: def.version, kind: def.kind }, body, validation)
   addWarnings(c, decoded.warnings)
   const obj = decoded.value
   obj.metadata ??= {}
@@ -179,7 +178,8 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
   const text = await readBodyText(c)
   if (text.trim() !== '') {
     const t = mediaType(c)
-    opts = decodeObject<DeleteOptions>(DeleteOptions, text, t.includes('yaml') ? t : 'application/json', 'DeleteOptions', 'v1', 'Ignore').value
+    const target = { schema: DeleteOptions, group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' }
+    opts = decodeObject<DeleteOptions>(target, { format: t.includes('yaml') ? 'yaml' : 'json', text }, 'Ignore').value
   }
   const grace = c.req.query('gracePeriodSeconds')
   if (grace !== undefined && grace !== '') {

@@ -5,8 +5,8 @@ import { statuses, StatusError, type Result } from '../registry/status'
 import { fieldError } from '../registry/field-errors'
 import type { KubeObject } from '../schema/meta'
 import { DeleteOptions } from '../schema/meta'
-import { checkShape, handlingPrefix } from '../registry/decode'
-import { readObjectBody } from './body'
+import { decodeObject, handlingPrefix } from '../registry/decode'
+import { readBody } from './body'
 import { json, statusResponse } from './respond'
 import { queryFlag } from './query'
 import { channelMessage, ERROR_CHANNEL, errorPayload, negotiateProtocol } from './stream-protocols'
@@ -42,14 +42,13 @@ function unwrap<T>(r: Result<T>): T {
   return r.value
 }
 
-async function decodeSmall<T>(c: Ctx, schema: z.ZodType, kind: string, version: string): Promise<T> {
-  const prefix = handlingPrefix(kind, version)
-  const body = await readObjectBody(c, prefix)
-  return checkShape<T>(schema, body.raw, prefix, 'Ignore', null).value
+async function decodeSmall<T>(c: Ctx, schema: z.ZodType, group: string, kind: string, accepts?: string[]): Promise<T> {
+  const body = await readBody(c, handlingPrefix(kind, 'v1'))
+  return decodeObject<T>({ schema, group, version: 'v1', kind, accepts }, body, 'Ignore').value
 }
 
 async function bindPod(c: Ctx, name: string) {
-  const binding = await decodeSmall<z.infer<typeof Binding>>(c, Binding, 'Binding', 'v1')
+  const binding = await decodeSmall<z.infer<typeof Binding>>(c, Binding, '', 'Binding')
   if (binding.metadata?.name && binding.metadata.name !== name) {
     throw new StatusError(statuses.badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`))
   }
@@ -124,7 +123,7 @@ async function podLog(c: Ctx, name: string) {
 }
 
 async function evict(c: Ctx, name: string) {
-  const eviction = await decodeSmall<z.infer<typeof Eviction>>(c, Eviction, 'Eviction', 'policy/v1')
+  const eviction = await decodeSmall<z.infer<typeof Eviction>>(c, Eviction, 'policy', 'Eviction', ['policy/v1beta1'])
   if (eviction.metadata?.name && eviction.metadata.name !== name) {
     throw new StatusError(statuses.badRequest(`name in URL does not match name in Eviction object`))
   }

@@ -87,7 +87,8 @@ async function getScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
 }
 
 async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
-  const decoded = decodeObject<KubeObject>(Scale, await readBodyText(c), objectContentType(c), 'Scale', 'autoscaling/v1', fieldValidation(c))
+  const body = { format: objectContentType(c).includes('yaml') ? 'yaml' : 'json', text: await readBodyText(c) } as const
+  const decoded = decodeObject<KubeObject>({ schema: Scale, group: 'autoscaling', version: 'v1', kind: 'Scale' }, body, fieldValidation(c))
   addWarnings(c, decoded.warnings)
   return writeScale(c, def, ns, name, () => decoded.value)
 }

@@ -1,48 +1,228 @@
-// Request-body decoding with kube's fieldValidation semantics: JSON or YAML in, nulls dropped (as Go's decoder treats
-// them), shape checked against the kind's zod schema, unknown and duplicate fields rejected (Strict), reported as
-// warnings (Warn, the default) or dropped (Ignore).
+// Request-body decoding as kube-apiserver's serializer does it (JSON or YAML in, nulls read as Go reads them, type
+// errors, unknown and duplicate fields with kube's fieldValidation semantics), worded as kube words it:
+// `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal ...`, or `the object provided is
+// unrecognized (must be of type Pod): ...` when the body's apiVersion and kind cannot be read.
 import { parse as parseYaml } from 'yaml'
 import type { z } from 'zod'
 import { statuses, StatusError } from './status'
 import { duplicateFields } from './json-scan'
+import { goQuote } from './go-strings'
+import { decodeDocument, type DecodeTarget } from './decoding/decode-document'
+import { goJsonSyntaxError } from './decoding/go-json-syntax'
+import { goTypeOf } from './decoding/go-types'
+import { goUnmarshal, RawNumber } from './decoding/go-unmarshal'
+
+export type { DecodeTarget } from './decoding/decode-document'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
 
-export interface Decoded<T> {
+interface Decoded<T> {
   value: T
   warnings: string[]
 }
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
-
 /** Kubernetes objects are capped near etcd's request limit; bigger bodies are refused before parsing. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024
 
-export function parseBodyText(text: string, contentType: string, what: string): unknown {
-  let value: unknown
-  if (contentType.includes('yaml')) {
-    try {
-      value = parseYaml(text, { uniqueKeys: false, maxAliasCount: 100 }) as unknown
-    } catch (e) {
-      throw new StatusError(statuses.badRequest(`${what}: error converting YAML to JSON: ${(e as Error).message.split('\n')[0]}`))
-    }
-  } else {
-    if (jsonDepthExceeds(text, MAX_DEPTH)) {
-      throw new StatusError(statuses.badRequest(`${what}: json: exceeded max depth of ${MAX_DEPTH}`))
-    }
-    try {
-      value = JSON.parse(text) as unknown
-    } catch (e) {
-      throw new StatusError(statuses.badRequest(`${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`))
-    }
-  }
-  const bad = checkTree(value)
-  if (bad) throw new StatusError(statuses.badRequest(`${what}: ${bad}`))
-  return value
+/** Kubernetes objects are shallow; deeper bodies are refused before any recursive walk can overflow the stack. */
+const MAX_DEPTH = 100
+
+/** A request body as read: JSON or YAML text, or the object a protobuf body decoded to. */
+export type BodyInput = { format: 'json' | 'yaml'; text: string } | { format: 'object'; object: unknown }
+
+/** How kube opens a decoding error that knows the body's kind: `Pod in version "v1" cannot be handled as a Pod`. */
+export const handlingPrefix = (kind: string, version: string, target = kind) => `${kind} in version ${goQuote(version)} cannot be handled as a ${target}`
+
+/** rest.go summarizeData: the body's first 30 bytes when it is a JSON object, else their hex. */
+function summarize(bytes: Uint8Array): string {
+  if (bytes.length === 0) return '<empty>'
+  const head = bytes.subarray(0, 30)
+  const more = bytes.length > 30 ? ' ...' : ''
+  if (bytes[0] !== 0x7b) return [...head].map((b) => b.toString(16).padStart(2, '0')).join('') + more
+  return utf8Lossy(head) + more
 }
 
-/** Kubernetes objects are shallow; deeper bodies are refused before any recursive walk can overflow the stack. */
-export const MAX_DEPTH = 100
+/** Decodes UTF-8 as Go's JSON encoder writes a string: a sequence cut short becomes one U+FFFD per byte. */
+function utf8Lossy(bytes: Uint8Array): string {
+  let end = bytes.length
+  let back = 0
+  while (back < 3 && end - back - 1 >= 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++
+  const lead = bytes[end - back - 1]
+  if (lead !== undefined && lead >= 0xc0) {
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2
+    if (back + 1 < need) end -= back + 1
+  }
+  return new TextDecoder().decode(bytes.subarray(0, end)) + '\ufffd'.repeat(bytes.length - end)
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text)
+
+/** transformDecodeError for a body whose apiVersion and kind could not be read. */
+const unrecognized = (target: DecodeTarget, error: string, body: Uint8Array) =>
+  new StatusError(statuses.badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${error} (${summarize(body)})`))
+
+/** Nesting depth of JSON text (outside strings), without parsing: refuses pathological bodies cheaply. */
+function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
+}
+
+/**
+ * Whether JSON text has a number whose literal Go would read differently from its JS value: a fraction or exponent
+ * (1.0 and 1e3 are not Go ints) or more digits than a double holds exactly. Strings are skipped with indexOf.
+ */
+function hasTellingNumber(text: string): boolean {
+  let i = 0
+  let digits = 0
+  while (i < text.length) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      digits = 0
+      let q = text.indexOf('"', i + 1)
+      for (;;) {
+        if (q < 0) return false
+        let slashes = 0
+        while (text.charCodeAt(q - 1 - slashes) === 92) slashes++
+        if (slashes % 2 === 0) break
+        q = text.indexOf('"', q + 1)
+      }
+      i = q + 1
+      continue
+    }
+    if (c >= 48 && c <= 57) {
+      if (++digits > 15) return true
+    } else {
+      if (digits > 0 && (c === 46 || c === 101 || c === 69)) return true
+      digits = 0
+    }
+    i++
+  }
+  return false
+}
+
+/** Parses JSON text as Go reads it; its syntax errors are Go's (`invalid character 'x' looking for beginning of value`). */
+export function parseGoJson(text: string): { value: unknown } | { error: string } {
+  try {
+    if (!hasTellingNumber(text)) return { value: JSON.parse(text) as unknown }
+    return {
+      value: JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+        typeof value === 'number' && context?.source !== undefined && !/^-?\d{1,15}$/.test(context.source) ? new RawNumber(value, context.source) : value,
+      ) as unknown,
+    }
+  } catch (e) {
+    return { error: goJsonSyntaxError(utf8(text)) ?? (e as Error).message }
+  }
+}
+
+/** Parses YAML as kube's YAML-to-JSON conversion would, refusing cycles and depth past MAX_DEPTH. */
+function parseYamlText(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: parseYaml(text, { uniqueKeys: false, maxAliasCount: 100 }) as unknown }
+  } catch (e) {
+    return { error: `error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}` }
+  }
+}
+
+/** Parses a body for `target`. Bodies too deep or self-referencing (YAML aliases) are refused here, before any walk. */
+function parseBody(target: DecodeTarget, body: BodyInput): unknown {
+  const prefix = handlingPrefix(target.kind, target.version)
+  if (body.format === 'object') {
+    const bad = checkTree(body.object)
+    if (bad) throw new StatusError(statuses.badRequest(`${prefix}: ${bad}`))
+    return body.object
+  }
+  if (body.format === 'json' && jsonDepthExceeds(body.text, MAX_DEPTH)) {
+    throw new StatusError(statuses.badRequest(`${prefix}: json: exceeded max depth of ${MAX_DEPTH}`))
+  }
+  const parsed = body.format === 'json' ? parseGoJson(body.text) : parseYamlText(body.text)
+  if ('error' in parsed) {
+    const error = body.format === 'json' ? `couldn't get version/kind; json parse error: ${parsed.error}` : parsed.error
+    throw unrecognized(target, error, utf8(body.text))
+  }
+  // JSON can neither refer to itself nor (past the depth check) nest too deep; YAML's aliases can do both.
+  if (body.format === 'yaml') {
+    const bad = checkTree(parsed.value)
+    if (bad) throw new StatusError(statuses.badRequest(`${prefix}: ${bad}`))
+  }
+  return parsed.value
+}
+
+/**
+ * Decodes a create or update body into an object of `target`, with fieldValidation semantics. Throws a 400 Status
+ * worded as kube's (rest.go transformDecodeError).
+ */
+export function decodeObject<T>(target: DecodeTarget, body: BodyInput, validation: FieldValidation): Decoded<T> {
+  const doc = parseBody(target, body)
+  const original = () => (body.format === 'object' ? JSON.stringify(body.object) : body.text)
+  const outcome = decodeDocument(target, doc, original)
+  if (!outcome.ok) {
+    if (outcome.gvk === null) throw unrecognized(target, outcome.error, body.format === 'object' ? new Uint8Array() : utf8(body.text))
+    if (outcome.bare) throw new StatusError(statuses.badRequest(outcome.error))
+    throw new StatusError(statuses.badRequest(`${handlingPrefix(outcome.gvk.kind, outcome.gvk.version, target.kind)}: ${outcome.error}`))
+  }
+  if (validation === 'Ignore') return { value: outcome.value as T, warnings: [] }
+  const problems = body.format === 'json' ? duplicateFields(body.text).map((d) => `duplicate field ${JSON.stringify(d)}`) : []
+  problems.push(...outcome.strict)
+  if (problems.length > 0 && validation === 'Strict') {
+    throw new StatusError(statuses.badRequest(`${handlingPrefix(outcome.gvk.kind, outcome.gvk.version, target.kind)}: strict decoding error: ${problems.join(', ')}`))
+  }
+  return { value: outcome.value as T, warnings: problems }
+}
+
+/**
+ * Checks an already-parsed object (a converted v1beta1 body, a last-applied annotation) against a schema with
+ * fieldValidation semantics: Go's decoding of it into the type the prefix names. Throws a 400 Status.
+ */
+export function checkShape<T>(schema: z.ZodType, raw: unknown, prefix: string, validation: FieldValidation, text: string | null): Decoded<T> {
+  const kind = prefix.split(' ')[0]!
+  // A copy: decoding changes the document in place, and callers keep using what they passed.
+  const value = stripNulls(raw) as Record<string, unknown>
+  const result = goUnmarshal(value, goTypeOf(schema, `v1.${kind}`))
+  if (result.error !== null) throw new StatusError(statuses.badRequest(`${prefix}: ${result.error}`))
+  if (validation === 'Ignore') return { value: value as T, warnings: [] }
+  const problems = text === null ? [] : duplicateFields(text).map((d) => `duplicate field ${JSON.stringify(d)}`)
+  problems.push(...result.strict)
+  if (problems.length > 0 && validation === 'Strict') {
+    throw new StatusError(statuses.badRequest(`${prefix}: strict decoding error: ${problems.join(', ')}`))
+  }
+  return { value: value as T, warnings: problems }
+}
+
+/** Parses JSON or YAML text for decoders of their own (v1beta1); errors open with `prefix`. */
+export function parseBodyText(text: string, contentType: string, what: string): unknown {
+  if (!contentType.includes('yaml') && jsonDepthExceeds(text, MAX_DEPTH)) {
+    throw new StatusError(statuses.badRequest(`${what}: json: exceeded max depth of ${MAX_DEPTH}`))
+  }
+  const parsed = contentType.includes('yaml') ? parseYamlText(text) : parseGoJson(text)
+  if ('error' in parsed) {
+    throw new StatusError(statuses.badRequest(`${what}: ${contentType.includes('yaml') ? '' : "couldn't get version/kind; json parse error: "}${parsed.error}`))
+  }
+  const bad = checkTree(parsed.value)
+  if (bad) throw new StatusError(statuses.badRequest(`${what}: ${bad}`))
+  return unwrapNumbers(parsed.value)
+}
+
+/** Replaces the RawNumbers parseGoJson leaves for telling literals by their values. */
+function unwrapNumbers(v: unknown): unknown {
+  if (v instanceof RawNumber) return v.value
+  if (Array.isArray(v)) return v.map(unwrapNumbers)
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>
+    for (const k in o) o[k] = unwrapNumbers(o[k])
+  }
+  return v
+}
 
 /** Removes null-valued object keys, recursively: Go decodes null into a zero value, which is what absence means. */
 export function stripNulls(v: unknown): unknown {
@@ -75,7 +255,7 @@ export function checkTree(root: unknown): string | null {
       onPath.delete(v)
       continue
     }
-    if (!v || typeof v !== 'object') continue
+    if (!v || typeof v !== 'object' || v instanceof RawNumber) continue
     if (depth > MAX_DEPTH) return `the object is nested deeper than ${MAX_DEPTH} levels`
     if (onPath.has(v)) return 'the document refers to itself (recursive alias)'
     if (++seen > 1_000_000) return 'the document has too many nodes'
@@ -86,24 +266,7 @@ export function checkTree(root: unknown): string | null {
   return null
 }
 
-/** Nesting depth of JSON text (outside strings), without parsing: refuses pathological bodies cheaply. */
-function jsonDepthExceeds(text: string, max: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i++
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 123 || c === 91) {
-      if (++depth > max) return true
-    } else if (c === 125 || c === 93) depth--
-  }
-  return false
-}
-
-/** Formats a zod path like a kube field path: spec.containers[0].name */
+/** Formats a path like a kube field path: spec.containers[0].name */
 export function fieldPath(path: readonly PropertyKey[]): string {
   let s = ''
   for (const p of path) {
@@ -111,84 +274,4 @@ export function fieldPath(path: readonly PropertyKey[]): string {
     else s += s ? `.${String(p)}` : String(p)
   }
   return s
-}
-
-function deleteAt(root: unknown, path: readonly PropertyKey[], key: string) {
-  let cur = root as Record<PropertyKey, unknown>
-  for (const p of path) cur = cur?.[p] as Record<PropertyKey, unknown>
-  if (cur && typeof cur === 'object') delete cur[key]
-}
-
-/** How kube opens every decoding error: `Pod in version "v1" cannot be handled as a Pod`. */
-export const handlingPrefix = (kind: string, version: string) => `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`
-
-/**
- * Decodes a body for a kind. `kind` and `version` name the target in messages, as kube does:
- * `Pod in version "v1" cannot be handled as a Pod: ...`.
- */
-export function decodeObject<T>(
-  schema: z.ZodType,
-  text: string,
-  contentType: string,
-  kind: string,
-  version: string,
-  validation: FieldValidation,
-): Decoded<T> {
-  const prefix = handlingPrefix(kind, version)
-  const raw = parseBodyText(text, contentType, prefix)
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new StatusError(statuses.badRequest(`${prefix}: json: cannot unmarshal ${Array.isArray(raw) ? 'array' : typeof raw} into Go value of type struct`))
-  }
-  return checkShape<T>(schema, raw, prefix, validation, contentType.includes('yaml') ? null : text)
-}
-
-/**
- * Checks an already-parsed object against a kind's schema with fieldValidation semantics (bodies, and the results
- * of patches). `text`, when given, is scanned for duplicate keys, which parsing has already collapsed.
- */
-export function checkShape<T>(schema: z.ZodType, raw: unknown, prefix: string, validation: FieldValidation, text: string | null): Decoded<T> {
-  const kind = prefix.split(' ')[0]
-  const bodyKind = (raw as Record<string, unknown>).kind
-  if (typeof bodyKind === 'string' && bodyKind !== '' && bodyKind !== kind) {
-    throw new StatusError(statuses.badRequest(`${prefix}: the kind in the body (${bodyKind}) does not match ${kind}`))
-  }
-  const problems: string[] = []
-  if (validation !== 'Ignore' && text !== null) {
-    for (const d of duplicateFields(text)) problems.push(`duplicate field ${JSON.stringify(d)}`)
-  }
-  const value = stripNulls(raw) as Json
-  const result = schema.safeParse(value)
-  if (!result.success) {
-    // Go decodes any string into an enum-typed field; out-of-set values are the strategy's 422, not a decode error.
-    const fatal = result.error.issues.filter((i) => i.code !== 'unrecognized_keys' && i.code !== 'invalid_value')
-    if (fatal.length > 0) {
-      const first = fatal[0]!
-      const where = fieldPath(first.path)
-      throw new StatusError(statuses.badRequest(`${prefix}: ${where ? `${where}: ` : ''}${describeIssue(first)}`))
-    }
-    for (const issue of result.error.issues) {
-      if (issue.code !== 'unrecognized_keys') continue
-      for (const key of issue.keys) {
-        problems.push(`unknown field ${JSON.stringify(fieldPath([...issue.path, key]))}`)
-        deleteAt(value, issue.path, key)
-      }
-    }
-  }
-  if (problems.length > 0 && validation === 'Strict') {
-    throw new StatusError(statuses.badRequest(`${prefix}: strict decoding error: ${problems.join(', ')}`))
-  }
-  // The checked input, not zod's output: key order and values stay as sent.
-  return { value: value as T, warnings: validation === 'Warn' ? problems : [] }
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') return `expected ${issue.expected}, got ${receivedType(issue.input)}`
-  if (issue.code === 'invalid_value') return `unsupported value ${JSON.stringify(issue.input)}`
-  return issue.message
-}
-
-function receivedType(v: unknown): string {
-  if (v === undefined) return 'nothing'
-  if (Array.isArray(v)) return 'array'
-  return typeof v
 }

@@ -3,65 +3,88 @@
 /** Paths of duplicated keys, printed like field paths: `spec.containers[0].image`. Assumes the text is valid JSON. */
 export function duplicateFields(text: string): string[] {
   const dups: string[] = []
+  // The path to the current value as segments (keys, indices), joined only when a duplicate is found: every Warn
+  // and Strict body is scanned, and almost none has one.
+  const path: (string | number)[] = []
   let i = 0
   const ws = () => {
     for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
   }
-  // Every request body is scanned, so values are only skipped, and a key is decoded only when it has an escape.
+  // Strings are skipped with indexOf (a quote is the end unless an odd run of backslashes precedes it); a key is
+  // decoded only when it has an escape.
   const str = (decode: boolean): string => {
     const start = ++i // past the opening quote
-    let escaped = false
-    while (i < text.length && text.charCodeAt(i) !== 34) {
-      if (text.charCodeAt(i) === 92) {
-        escaped = true
-        i += 2
-      } else i++
+    for (;;) {
+      const q = text.indexOf('"', i)
+      if (q < 0) {
+        i = text.length
+        break
+      }
+      let slashes = 0
+      while (text.charCodeAt(q - 1 - slashes) === 92) slashes++
+      i = q + 1
+      if (slashes % 2 === 0) break
     }
-    i++
     if (!decode) return ''
-    return escaped ? (JSON.parse(text.slice(start - 1, i)) as string) : text.slice(start, i - 1)
+    const raw = text.slice(start, i - 1)
+    return raw.includes('\\') ? (JSON.parse(text.slice(start - 1, i)) as string) : raw
   }
-  const value = (path: string) => {
+  const printed = (key: string) => {
+    let s = ''
+    for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${p}` : p
+    return s ? `${s}.${key}` : key
+  }
+  const value = () => {
     ws()
-    const c = text[i]
-    if (c === '{') {
+    const c = text.charCodeAt(i)
+    if (c === 123 /* { */) {
       i++
-      const seen = new Set<string>()
       ws()
-      if (text[i] === '}') {
+      if (text.charCodeAt(i) === 125) {
         i++
         return
       }
+      let seen: Set<string> | null = null
+      let first: string | null = null
       for (;;) {
         ws()
         const key = str(true)
-        const child = path ? `${path}.${key}` : key
-        if (seen.has(key)) dups.push(child)
-        seen.add(key)
+        // Most objects have a handful of keys; a Set is made only for the second one on.
+        if (first === null) first = key
+        else {
+          seen ??= new Set([first])
+          if (seen.has(key)) dups.push(printed(key))
+          seen.add(key)
+        }
         ws()
         i++ // colon
-        value(child)
+        path.push(key)
+        value()
+        path.pop()
         ws()
-        if (text[i++] === '}') return
+        if (text.charCodeAt(i++) === 125) return
       }
-    } else if (c === '[') {
+    } else if (c === 91 /* [ */) {
       i++
       ws()
-      if (text[i] === ']') {
+      if (text.charCodeAt(i) === 93) {
         i++
         return
       }
       for (let n = 0; ; n++) {
-        value(`${path}[${n}]`)
+        path.push(n)
+        value()
+        path.pop()
         ws()
-        if (text[i++] === ']') return
+        if (text.charCodeAt(i++) === 93) return
       }
-    } else if (c === '"') {
+    } else if (c === 34) {
       str(false)
     } else {
-      while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++
+      // A number or literal ends at a delimiter or whitespace.
+      for (let d = text.charCodeAt(i); i < text.length && d !== 44 && d !== 93 && d !== 125 && d > 32; d = text.charCodeAt(++i));
     }
   }
-  value('')
+  value()
   return dups
 }

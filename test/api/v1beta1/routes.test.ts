@@ -197,9 +197,10 @@ describe('v1beta1 write semantics', () => {
     const badType = await req('POST', beta(ns, 'replicationControllers'), { id: 'x', desiredState: { replicas: 'two' } })
     expect(badType.status).toBe(400)
     expect(badType.json.message).toContain('desiredState.replicas')
+    // A missing field is never a decoding error: Go's decoder leaves the port zero, and validation answers.
     const noPort = await req('POST', beta(ns, 'services'), { ...seedService(), port: undefined })
-    expect(noPort.status).toBe(400)
-    expect(noPort.json.message).toBe('Service in version "v1beta1" cannot be handled as a Service: port: expected number, got nothing')
+    expect(noPort.status).toBe(422)
+    expect(noPort.json.message).toBe('Service "web" is invalid: port: Invalid value: 0: must be between 1 and 65535, inclusive')
     expect((await req('PATCH', beta(ns, 'pods/web'), {})).status).toBe(405)
   })
 
