@@ -1,36 +1,53 @@
-// Applies a PATCH body of any of the three patch types to the current object and checks the result's shape with
-// fieldValidation, as kube-apiserver's patcher does before handing the object to the update path.
+// Applies a PATCH body of any of the three patch types to the current object and decodes the result as
+// kube-apiserver's patcher does (handlers/patch.go) before handing the object to the update path: JSON and merge
+// patches through the decoder, strategic merge patches through the unstructured converter. Their failures are 422
+// `"" is invalid: patch: Invalid value: ...`, quoting the patched JSON or the patch itself.
+import { parse as parseYaml } from 'yaml'
 import type { ResourceDef } from '../resource'
 import type { KubeObject } from '../../schema/meta'
-import { fail, ok, statuses, StatusError, type Result } from '../status'
-import { fieldError } from '../field-errors'
-import { checkShape, handlingPrefix, parseBodyText, type FieldValidation } from '../decode'
+import { fail, ok, statuses, type Result, type Status } from '../status'
+import type { FieldError } from '../field-errors'
+import { checkTree, type FieldValidation } from '../decode'
+import { duplicateFields } from '../json-scan'
+import { goQuote } from '../go-strings'
 import { apiVersionOf } from '../resource'
 import { node } from '../schema-walk'
+import { decodeDocument } from '../decoding/decode-document'
+import { goV } from '../decoding/go-format'
+import { goTypeOf } from '../decoding/go-types'
+import { goUnmarshal } from '../decoding/go-unmarshal'
+import { typedApplyErrors } from '../decoding/typed-apply'
+import { convertFromUnstructured } from '../decoding/unstructured-convert'
 import { jsonPatch } from './json-patch'
 import { mergePatch, type Json } from './merge-patch'
 import { strategicMergePatch } from './strategic-merge-patch'
 import { PatchError } from './patch-error'
+import { readPatch } from './patch-body'
+import { jsonPatchedText, mergePatchedText } from './patched-json'
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply'
 
-export function applyPatch(
-  def: ResourceDef,
-  current: KubeObject,
-  type: PatchType,
-  body: string,
-  validation: FieldValidation,
-): Result<{ object: KubeObject; warnings: string[] }> {
-  let patch: Json
-  try {
-    patch = JSON.parse(body) as Json
-  } catch (e) {
-    return fail(statuses.badRequest(`error decoding patch: ${(e as Error).message}`))
-  }
+type Patched = Result<{ object: KubeObject; warnings: string[] }>
+
+/** errors.NewInvalid(schema.GroupKind{}, "", {field.Invalid("patch", value, detail)}): no kind, no name. */
+function invalidPatch(value: string, detail: string): Status {
+  const cause: FieldError = { type: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${goQuote(value)}: ${detail}` }
+  return { ...statuses.invalid('', '', [cause]), details: { causes: [{ reason: cause.type, message: cause.message, field: cause.field }] } }
+}
+
+/** A strategic merge patch, as `fmt.Sprintf("%+v", patchMap)` prints the map it was decoded into. */
+const printedPatch = (patch: Json) => goV(patch, 'preserveInts')
+
+const goTypeOfDef = (def: ResourceDef) => goTypeOf(def.schema, `v1.${def.kind}`)
+
+export function applyPatch(def: ResourceDef, current: KubeObject, type: PatchType, body: string, validation: FieldValidation): Patched {
+  if (type === 'apply') return fail(statuses.badRequest('apply patches are not applied here'))
+  const read = readPatch(type, body, validation)
+  if (!read.ok) return fail(read.status)
+  const { patch } = read
   let patched: Json
   try {
     const doc = structuredClone(current) as unknown as Json
-    if (type === 'apply') throw new PatchError('apply patches are not applied here', 400)
     if (type === 'json') patched = jsonPatch(doc, patch)
     else if (type === 'merge') patched = mergePatch(doc, patch)
     else patched = strategicMergePatch(doc, patch, node(def.schema))
@@ -42,45 +59,92 @@ export function applyPatch(
     }
     throw e
   }
-  if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
-    return fail(statuses.badRequest('the patch did not produce an object'))
-  }
-  try {
-    const checked = checkShape<KubeObject>(def.schema, patched, handlingPrefix(def.kind, def.version), validation, null)
-    checked.value.metadata ??= {}
-    return ok({ object: checked.value, warnings: checked.warnings })
-  } catch (e) {
-    if (!(e instanceof StatusError)) throw e
-    // Strict decoding of a patched object is an Invalid "patch" field in kube, not the BadRequest a body gets.
-    const strict = e.status.message?.indexOf('strict decoding error:') ?? -1
-    if (strict >= 0) {
-      return fail(statuses.invalid(def.kind, current.metadata.name ?? '', [fieldError.invalid('patch', body, e.status.message!.slice(strict))], def.group || undefined))
-    }
-    return fail(e.status)
-  }
+  if (type === 'strategic') return convertStrategic(def, patched, patch, read.strict, validation)
+  const patchedText = () =>
+    type === 'json'
+      ? jsonPatchedText(current as unknown as Json, goTypeOfDef(def), patch as { op: string; path: string; from?: string; value?: Json }[])
+      : mergePatchedText(current as unknown as Json, goTypeOfDef(def), patch)
+  const target = { schema: def.schema, group: def.group, version: def.version, kind: def.kind }
+  const outcome = decodeDocument(target, patched, patchedText)
+  if (!outcome.ok) return fail(invalidPatch(patchedText(), outcome.error))
+  return finish(outcome.value as KubeObject, [...read.strict, ...outcome.strict], validation, patchedText)
 }
 
-/** Parses and shape-checks a server-side apply body (YAML or JSON). It must name its apiVersion and kind. */
-export function decodeApplied(def: ResourceDef, body: string, validation: FieldValidation): Result<{ object: KubeObject; warnings: string[] }> {
-  const prefix = handlingPrefix(def.kind, def.version)
+/** Strict errors of a patch: warnings (Warn), or the patch's refusal (Strict). */
+function finish(object: KubeObject, strict: string[], validation: FieldValidation, quoted: () => string): Patched {
+  if (strict.length > 0 && validation === 'Strict') return fail(invalidPatch(quoted(), `strict decoding error: ${strict.join(', ')}`))
+  object.metadata ??= {}
+  return ok({ object, warnings: validation === 'Warn' ? strict : [] })
+}
+
+/** The merged map becomes the object through the unstructured converter (handlers/patch.go applyPatchToObject). */
+function convertStrategic(def: ResourceDef, merged: Json, patch: Json, strict: string[], validation: FieldValidation): Patched {
+  const doc = merged as Record<string, unknown>
+  const type = goTypeOfDef(def)
+  const converted = convertFromUnstructured(doc, type, 'preserveInts')
+  if (converted.error !== null) return fail(invalidPatch(printedPatch(patch), converted.error))
+  // The converter fills a typed object: what is left of the map's nulls and unknown fields goes, as in Go.
+  goUnmarshal(doc, type)
+  // The object is of the endpoint's kind whatever the map said (its TypeMeta is not read).
+  doc.apiVersion = apiVersionOf(def)
+  doc.kind = def.kind
+  return finish(doc as KubeObject, [...strict, ...(validation === 'Ignore' ? [] : converted.strict)], validation, () => printedPatch(patch))
+}
+
+const groupVersionKind = (group: string, version: string, kind: string) => `${group}/${version}, Kind=${kind}`
+
+/** The object the applied configuration names: Unstructured.GroupVersionKind(), empty when apiVersion is unreadable. */
+function appliedKind(doc: Record<string, unknown>): string {
+  const apiVersion = typeof doc.apiVersion === 'string' ? doc.apiVersion : ''
+  const kind = typeof doc.kind === 'string' ? doc.kind : ''
+  const slashes = apiVersion.split('/').length - 1
+  if (slashes > 1) return groupVersionKind('', '', '')
+  if (slashes === 0) return groupVersionKind('', apiVersion, kind)
+  const [group, version] = apiVersion.split('/') as [string, string]
+  return groupVersionKind(group, version, kind)
+}
+
+/**
+ * Parses and checks a server-side apply body (YAML or JSON) as the apply patcher and field manager do: YAML into a
+ * map, the object type, managedFields, then the typed conversion and the conversion to the endpoint's Go type.
+ */
+export function decodeApplied(def: ResourceDef, body: string, validation: FieldValidation): Patched {
+  let parsed: unknown
   try {
-    const raw = parseBodyText(body, 'application/yaml', prefix)
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail(statuses.badRequest(`${prefix}: the apply body must be an object`))
-    const r = raw as Record<string, unknown>
-    if (!r.apiVersion) return fail(statuses.badRequest(`${prefix}: Object 'apiVersion' is missing in '${body.slice(0, 200)}'`))
-    if (r.apiVersion !== apiVersionOf(def)) {
-      return fail(statuses.badRequest(`the API version in the data (${String(r.apiVersion)}) does not match the expected API version (${apiVersionOf(def)})`))
-    }
-    if ((r.metadata as Record<string, unknown> | undefined)?.managedFields !== undefined) {
-      return fail(statuses.badRequest('metadata.managedFields must be nil'))
-    }
-    if (!r.kind) return fail(statuses.badRequest(`${prefix}: Object 'Kind' is missing in '${body.slice(0, 200)}'`))
-    const checked = checkShape<KubeObject>(def.schema, raw, prefix, validation, body.trimStart().startsWith('{') ? body : null)
-    checked.value.metadata ??= {}
-    delete checked.value.metadata.managedFields
-    return ok({ object: checked.value, warnings: checked.warnings })
+    parsed = parseYaml(body, { uniqueKeys: false, maxAliasCount: 100 }) as unknown
   } catch (e) {
-    if (e instanceof StatusError) return fail(e.status)
-    throw e
+    return fail(statuses.badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`))
   }
+  if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+    const kind = Array.isArray(parsed) ? 'array' : typeof parsed === 'boolean' ? 'bool' : typeof parsed
+    return fail(statuses.badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`))
+  }
+  const bad = checkTree(parsed)
+  if (bad) return fail(statuses.badRequest(`error decoding YAML: ${bad}`))
+  const doc = (parsed ?? {}) as Record<string, unknown>
+  const gvk = appliedKind(doc)
+  const expected = groupVersionKind(def.group, def.version, def.kind)
+  if (gvk !== expected) return fail(statuses.badRequest(`invalid object type: ${gvk}`))
+  const metadata = (doc.metadata ?? {}) as Record<string, unknown>
+  if (metadata.managedFields !== undefined && metadata.managedFields !== null) return fail(statuses.badRequest('metadata.managedFields must be nil'))
+  const type = goTypeOfDef(def)
+  const named = `${typeof metadata.namespace === 'string' ? metadata.namespace : ''}/${typeof metadata.name === 'string' ? metadata.name : ''}; ${gvk}`
+  const typed = typedApplyErrors(doc, type)
+  // kube answers these with a 500 (kubernetes#122480); they are the client's mistake, so a 400 here.
+  if (typed.length === 1) return fail(statuses.badRequest(`failed to create typed patch object (${named}): ${typed[0]}`))
+  if (typed.length > 1) return fail(statuses.badRequest(`failed to create typed patch object (${named}): errors:\n  ${typed.join('\n  ')}`))
+  const converted = convertFromUnstructured(doc, type, 'floats')
+  if (converted.error !== null) {
+    return fail(statuses.badRequest(`failed to convert new object (${named}) to proper version: unable to convert unstructured object to ${expected}: ${converted.error}`))
+  }
+  // An applied configuration names only the fields its manager owns: no zero values are filled in.
+  const decoded = goUnmarshal(doc, type, false)
+  const strict = validation === 'Ignore' ? [] : [...(body.trimStart().startsWith('{') ? duplicateFields(body).map((d) => `duplicate field ${JSON.stringify(d)}`) : []), ...decoded.strict]
+  if (strict.length > 0 && validation === 'Strict') {
+    return fail(statuses.badRequest(`${def.kind} in version ${goQuote(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(', ')}`))
+  }
+  const object = doc as KubeObject
+  object.metadata ??= {}
+  delete object.metadata.managedFields
+  return ok({ object, warnings: validation === 'Warn' ? strict : [] })
 }

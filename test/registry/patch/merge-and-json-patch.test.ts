@@ -381,7 +381,12 @@ describe('JSON patch over HTTP', () => {
     const b = await req('PATCH', path, { op: 'add', path: '/metadata/labels/x', value: 'y' }, JSONP)
     expect(b.status, b.text).toBe(400)
     expect(b.json.reason).toBe('BadRequest')
-    expect(b.json.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch')
+    // handlers/patch.go: Strict and Warn (the default) first decode the operations strictly into []jsonPatchOp;
+    // Ignore goes straight to jsonpatch.DecodePatch.
+    expect(b.json.message).toBe('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp')
+    const c = await req('PATCH', `${path}?fieldValidation=Ignore`, { op: 'add', path: '/metadata/labels/x', value: 'y' }, JSONP)
+    expect(c.status, c.text).toBe(400)
+    expect(c.json.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch')
   })
 
   it('a test-only patch changes nothing: 200, same resourceVersion', async () => {
