@@ -617,6 +617,115 @@ export function conformanceSuite(k: KindUnderTest) {
         expectStatus(r, 400, 'BadRequest')
       })
 
+      // rest.go transformDecodeError: a body whose apiVersion and kind cannot be read is "unrecognized", with Go's
+      // encoding/json syntax error and the body's first 30 bytes (hex unless it starts with '{').
+      it('unreadable bodies: the object provided is unrecognized, with Go\'s parse error and a summary', async () => {
+        const s = await scope()
+        const head = `the object provided is unrecognized (must be of type ${k.kind}): couldn't get version/kind; json parse error: `
+        const findKind = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
+        const cases: [string, string][] = [
+          ['{', 'unexpected end of JSON input ({)'],
+          ['', 'unexpected end of JSON input (<empty>)'],
+          ['{"a":1,}', `invalid character '}' looking for beginning of object key string ({"a":1,})`],
+          ['{"metadata" {}}', `invalid character '{' after object key ({"metadata" {}})`],
+          ['not json', `invalid character 'o' in literal null (expecting 'u') (6e6f74206a736f6e)`],
+          ['[]', `json: cannot unmarshal array into Go value of type ${findKind} (5b5d)`],
+          ['"a string"', `json: cannot unmarshal string into Go value of type ${findKind} (226120737472696e6722)`],
+          ['42', `json: cannot unmarshal number into Go value of type ${findKind} (3432)`],
+          ['{"kind":5}', `json: cannot unmarshal number into Go struct field .kind of type string ({"kind":5})`],
+        ]
+        for (const [text, tail] of cases) expectStatus(await req('POST', s.collection, text, JSON_CT), 400, 'BadRequest', head + tail)
+      })
+
+      it('an apiVersion or kind the scheme does not know: no kind is registered', async () => {
+        const s = await scope()
+        const gv = (v: string) => (k.group ? `${k.group}/${v}` : v)
+        const scheme = 'in scheme "pkg/api/legacyscheme/scheme.go:30"'
+        const v2 = await req('POST', s.collection, { ...k.valid(s.name('v2'), s.labels()), apiVersion: gv('v2') })
+        expectStatus(v2, 400, 'BadRequest', `${k.kind} in version "v2" cannot be handled as a ${k.kind}: no kind "${k.kind}" is registered for version "${gv('v2')}" ${scheme}`)
+        const widget = await req('POST', s.collection, { ...k.valid(s.name('w'), s.labels()), apiVersion, kind: 'Widget' })
+        expectStatus(widget, 400, 'BadRequest', `Widget in version "${version}" cannot be handled as a ${k.kind}: no kind "Widget" is registered for version "${apiVersion}" ${scheme}`)
+        expect((await req('GET', s.item(s.name('v2')))).status).toBe(404)
+      })
+
+      it('a kind the scheme knows but this endpoint is not: unknown conversion', async () => {
+        const s = await scope()
+        const other = k.kind === 'Pod' ? 'Service' : 'Pod'
+        const internal = `${k.group ? k.group.split('.')[0] : 'core'}.${k.kind}`
+        const r = await req('POST', s.collection, { ...k.valid(s.name('conv'), s.labels()), apiVersion: 'v1', kind: other })
+        expectStatus(r, 400, 'BadRequest', `${other} in version "v1" cannot be handled as a ${k.kind}: converting (v1.${other}) to (${internal}): unknown conversion`)
+        const secret = await req('POST', s.collection, { ...k.valid(s.name('sec'), s.labels()), apiVersion: 'v1', kind: 'Secret' })
+        expectStatus(secret, 400, 'BadRequest', `Secret in version "v1" cannot be handled as a ${k.kind}: converting (v1.Secret) to (${internal}): unknown conversion`)
+      })
+
+      it('type mismatches name the Go struct, the JSON path and the Go type', async () => {
+        const s = await scope()
+        const asKind = `${k.kind} in version "${version}" cannot be handled as a ${k.kind}: `
+        const valid = k.valid(s.name('t'), s.labels())
+        const cases: [Obj, string][] = [
+          [{ ...valid, metadata: 'x' }, `json: cannot unmarshal string into Go struct field ${k.kind}.metadata of type v1.ObjectMeta`],
+          [{ ...valid, metadata: { ...valid.metadata, labels: { a: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
+          [{ ...valid, metadata: { ...valid.metadata, finalizers: 'x' } }, 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string'],
+          [{ ...valid, metadata: { ...valid.metadata, generation: 1.5 } }, 'json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.metadata.generation of type int64'],
+          [{ ...valid, metadata: { ...valid.metadata, creationTimestamp: 'yesterday' } }, 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
+        ]
+        for (const [body, tail] of cases) expectStatus(await req('POST', s.collection, body), 400, 'BadRequest', asKind + tail)
+      })
+
+      it('nulls are what Go decodes them to: an absent name, an empty finalizer; validation answers (422), not the decoder', async () => {
+        const s = await scope()
+        const valid = k.valid(s.name('null'), s.labels())
+        const noName = await req('POST', s.collection, { ...valid, metadata: { ...valid.metadata, name: null } })
+        expectStatus(noName, 422, 'Invalid')
+        expect(noName.json.details.causes).toContainEqual({ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' })
+        const emptyFinalizer = await req('POST', s.collection, { ...valid, metadata: { ...valid.metadata, finalizers: [null] } })
+        expectStatus(emptyFinalizer, 422, 'Invalid')
+        expect(emptyFinalizer.json.details.causes.every((c: any) => c.field.startsWith('metadata.finalizers')), emptyFinalizer.text).toBe(true)
+        expect((await req('GET', s.item(valid.metadata.name))).status).toBe(404)
+      })
+
+      it('patches whose result has the wrong types: 422 "patch: Invalid value", nothing stored', async () => {
+        const s = await scope()
+        const c = await create(s, s.name('p'))
+        const invalid = ' "" is invalid: patch: Invalid value: '
+        const expectPatchInvalid = (r: { status: number; json: any; text: string }, detail: string, value?: string) => {
+          expectStatus(r, 422, 'Invalid')
+          expect(r.json.message.startsWith(invalid), r.text).toBe(true)
+          expect(r.json.message.endsWith(`: ${detail}`), r.text).toBe(true)
+          if (value !== undefined) expect(r.json.message).toBe(`${invalid}${JSON.stringify(value)}: ${detail}`)
+          expect(r.json.details).toEqual({ causes: [{ reason: 'FieldValueInvalid', message: r.json.message.slice(' "" is invalid: patch: '.length), field: 'patch' }] })
+        }
+        const item = s.item(c.metadata.name)
+        expectPatchInvalid(
+          await req('PATCH', item, { metadata: { labels: { a: 1 } } }, { 'content-type': 'application/merge-patch+json' }),
+          'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+        )
+        expectPatchInvalid(
+          await req('PATCH', item, [{ op: 'replace', path: '/metadata/labels', value: 5 }], { 'content-type': 'application/json-patch+json' }),
+          'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+        )
+        expectPatchInvalid(
+          await req('PATCH', item, { metadata: { labels: 'x' } }, { 'content-type': 'application/strategic-merge-patch+json' }),
+          'cannot restore map from string',
+          'map[metadata:map[labels:x]]',
+        )
+        expectPatchInvalid(
+          await req('PATCH', item, { metadata: { finalizers: [1] } }, { 'content-type': 'application/strategic-merge-patch+json' }),
+          'cannot convert int64 to string',
+          'map[metadata:map[finalizers:[1]]]',
+        )
+        const applied = `apiVersion: ${apiVersion}\nkind: ${k.kind}\nmetadata:\n  name: ${c.metadata.name}\n  labels: {a: 1}\n`
+        const apply = await req('PATCH', `${item}?fieldManager=m`, applied, { 'content-type': 'application/apply-patch+yaml' })
+        expectStatus(
+          apply,
+          400,
+          'BadRequest',
+          `failed to create typed patch object (/${c.metadata.name}; ${k.group ?? ''}/${version}, Kind=${k.kind}): .metadata.labels.a: expected string, got &value.valueUnstructured{Value:1}`,
+        )
+        const got = (await req('GET', item)).json
+        expect(got.metadata.labels).toEqual(c.metadata.labels)
+      })
+
       it('a wrong Content-Type is 415 UnsupportedMediaType', async () => {
         const s = await scope()
         const text = JSON.stringify(k.valid(s.name('ct'), s.labels()))
