@@ -6,8 +6,7 @@ import { statuses, StatusError, type Result } from '../registry/status'
 import { DeleteOptions, type KubeObject } from '../schema/meta'
 import type { ListPage } from '../registry/list'
 import { listObjects } from '../registry/list'
-import { parseLabelSelector } from '../registry/label-selector'
-import { parseFieldSelector } from '../registry/field-selector'
+import { selectorsFrom } from '../registry/selectors'
 import { D1Log } from '../log/d1-log'
 import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody, readBodyText, mediaType } from './body'
@@ -61,15 +60,7 @@ export async function handleList(c: Ctx, def: ResourceDef, ns: string | null, fo
 }
 
 function listInHost(env: Env, def: ResourceDef, ns: string, opts: ListOptions) {
-  return call(() =>
-    hostFor(env, def, ns).list(def.plural, {
-      mode: opts.mode,
-      limit: opts.limit,
-      labelSelector: opts.labelSelector,
-      fieldSelector: opts.fieldSelector,
-      minRv: opts.minRv,
-    }),
-  )
+  return call(() => hostFor(env, def, ns).list(def.plural, { mode: opts.mode, limit: opts.limit, selectors: opts.selectors, minRv: opts.minRv }))
 }
 
 async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOptions): Promise<Result<ListPage>> {
@@ -81,14 +72,7 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
     source = await log.listSource(def.plural)
     if (opts.minRv > source.currentRv) return { ok: false, status: statuses.tooLargeResourceVersion(opts.minRv, source.currentRv) }
   }
-  const labelSelector = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : undefined
-  const fieldSelector = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector) : undefined
-  const page = await listObjects(source, def.strategy, {
-    mode: opts.mode,
-    limit: opts.limit,
-    labelSelector: labelSelector?.ok ? labelSelector.selector : undefined,
-    fieldSelector: fieldSelector?.ok ? fieldSelector.selector : undefined,
-  })
+  const page = await listObjects(source, def.strategy, { mode: opts.mode, limit: opts.limit, ...selectorsFrom(opts.selectors) })
   if (page.ok && opts.minRv !== undefined) page.value.resourceVersion = Math.max(page.value.resourceVersion, opts.minRv)
   return page
 }
@@ -221,7 +205,7 @@ export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: strin
     await call(() =>
       hostFor(c.env, def, ns).deleteCollection(
         def.plural,
-        { mode: { kind: 'latest' }, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+        { mode: { kind: 'latest' }, selectors: opts.selectors },
         del,
         { dryRun: isDryRun },
       ),

@@ -1,12 +1,13 @@
-// Reaching the Durable Object that owns a kind's objects, with infrastructure failures turned into 503 Status.
+// Reaching the Durable Object that owns a kind's objects, through the one typed interface both hosts serve, with
+// infrastructure failures turned into 503 Status.
+import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import type { ListPage } from '../registry/list'
 import type { ResourceDef } from '../registry/resource'
 import { statuses, type Result } from '../registry/status'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
-import type { ListPage } from '../registry/list'
-import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/store-host'
 
-/** The RPC surface both hosts share (see host/store-host.ts), as the Worker sees it. */
-export interface HostStub {
+/** The verbs every host serves (src/namespace/namespace-object.ts, src/cluster/cluster-object.ts), and its watch socket. */
+export interface HostApi {
   get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>>
   list(resource: string, q: ListQuery): Promise<Result<ListPage>>
   create(resource: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
@@ -14,12 +15,11 @@ export interface HostStub {
   patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>>
   delete(resource: string, name: string, options: DeleteOptions, opts: WriteOptions): Promise<Result<WriteAnswer>>
   deleteCollection(resource: string, q: ListQuery, options: DeleteOptions, opts: WriteOptions): Promise<Result<ListPage>>
-  fetch(request: RequestInfo | URL, init?: RequestInit): Promise<Response>
+  fetch(request: Request | string, init?: RequestInit): Promise<Response>
 }
 
-export function hostFor(env: Env, def: ResourceDef, namespace: string): HostStub {
-  if (def.home === 'cluster') return env.CLUSTER.getByName('cluster') as unknown as HostStub
-  return env.NAMESPACES.getByName(namespace) as unknown as HostStub
+export function hostFor(env: Env, def: ResourceDef, namespace: string): HostApi {
+  return def.home === 'cluster' ? env.CLUSTER.getByName('cluster') : env.NAMESPACES.getByName(namespace)
 }
 
 /** Calls a host; a thrown RPC error (object overloaded, reset, unreachable) becomes a retryable 503. */

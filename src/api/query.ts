@@ -4,8 +4,7 @@ import { fieldError, type FieldError } from '../registry/field-errors'
 import { statuses, StatusError } from '../registry/status'
 import type { ListMode } from '../registry/list'
 import type { FieldValidation } from '../registry/decode'
-import { parseLabelSelector } from '../registry/label-selector'
-import { checkFieldSelector, parseFieldSelector } from '../registry/field-selector'
+import { parseSelectors, type Selectors } from '../registry/selectors'
 import type { ResourceDef } from '../registry/resource'
 import { defaultManager } from '../registry/managed-fields/managers'
 import { parseResourceVersion } from '../registry/resource-version'
@@ -14,8 +13,7 @@ export interface ListOptions {
   mode: ListMode
   minRv?: number
   limit?: number
-  labelSelector?: string
-  fieldSelector?: string
+  selectors: Selectors
   watch: boolean
   /** The resourceVersion a watch starts after; undefined = "start with the current state". */
   resourceVersion?: string
@@ -57,18 +55,11 @@ function parseNonNegative(v: string | undefined, name: string): number | undefin
   return n
 }
 
-/** Refuses (400) a selector kube could not parse, or a field selector naming a field the kind does not support. */
-export function checkSelectors(def: ResourceDef, labelSelector: string | undefined, fieldSelector: string | undefined) {
-  if (labelSelector) {
-    const parsed = parseLabelSelector(labelSelector)
-    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
-  }
-  if (fieldSelector) {
-    const parsed = parseFieldSelector(fieldSelector)
-    if (!parsed.ok) throw new StatusError(statuses.badRequest(parsed.message))
-    const unsupported = checkFieldSelector(parsed.selector, def.strategy.fieldSelectorNames)
-    if (unsupported) throw new StatusError(statuses.badRequest(unsupported))
-  }
+/** The labelSelector and fieldSelector parameters, parsed (400 with kube's message when they do not parse). */
+export function selectorsOf(def: ResourceDef, labelSelector: string | undefined, fieldSelector: string | undefined): Selectors {
+  const parsed = parseSelectors(def.strategy, labelSelector, fieldSelector)
+  if (!parsed.ok) throw new StatusError(parsed.status)
+  return parsed.value
 }
 
 /** Parses and validates list/watch options the way kube-apiserver does before anything is read. */
@@ -81,10 +72,7 @@ export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): 
   const limit = parseNonNegative(q('limit'), 'limit')
   const timeoutSeconds = parseNonNegative(q('timeoutSeconds'), 'timeoutSeconds')
   const sendInitialEvents = optionalQueryFlag(c, 'sendInitialEvents')
-  const labelSelector = q('labelSelector') || undefined
-  const fieldSelector = q('fieldSelector') || undefined
-
-  checkSelectors(def, labelSelector, fieldSelector)
+  const selectors = selectorsOf(def, q('labelSelector') || undefined, q('fieldSelector') || undefined)
 
   const errors: FieldError[] = []
   if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {
@@ -112,7 +100,7 @@ export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): 
     throw new StatusError(statuses.badRequest('specifying resource version is not allowed when using continue'))
   }
 
-  const base = { limit, labelSelector, fieldSelector, watch, timeoutSeconds, allowWatchBookmarks: queryFlag(c, 'allowWatchBookmarks'), sendInitialEvents }
+  const base = { limit, selectors, watch, timeoutSeconds, allowWatchBookmarks: queryFlag(c, 'allowWatchBookmarks'), sendInitialEvents }
   if (watch) {
     if (rv !== undefined) parseRv(rv)
     return { ...base, mode: { kind: 'latest' }, resourceVersion: rv }

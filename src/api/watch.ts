@@ -9,7 +9,8 @@ import { bookmark } from '../registry/watch-events'
 import { apiVersionOf } from '../registry/resource'
 import { encodeWatchEvent } from '../registry/wire-json'
 import type { ListOptions } from './query'
-import { hostFor } from './hosts'
+import { hostFor, type HostApi } from './hosts'
+import { watchUrl } from '../registry/watch-request'
 import { NO_CACHE, json } from './respond'
 import { includeObjectOption, toTable, wantsTable } from './table'
 
@@ -28,19 +29,16 @@ const STREAM_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': NO
 const defaultTimeoutSeconds = () => 1800 + Math.floor(Math.random() * 1800)
 
 export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, opts: ListOptions): Promise<Response> {
-  const params = new URLSearchParams({
+  const url = watchUrl({
     resource: def.plural,
-    rv: opts.resourceVersion ?? '',
-    label: opts.labelSelector ?? '',
-    field: opts.fieldSelector ?? '',
-    bookmarks: opts.allowWatchBookmarks ? '1' : '',
-    initial: opts.sendInitialEvents === undefined ? '' : String(opts.sendInitialEvents),
+    ask: { resourceVersion: opts.resourceVersion ?? '', sendInitialEvents: opts.sendInitialEvents },
+    selectors: opts.selectors,
+    bookmarks: opts.allowWatchBookmarks,
   })
-  const target =
-    ns === null && def.namespaced ? c.env.WATCH_HUB.getByName('hub') : (hostFor(c.env, def, ns ?? '') as unknown as DurableObjectStub)
+  const target: Pick<HostApi, 'fetch'> = ns === null && def.namespaced ? c.env.WATCH_HUB.getByName('hub') : hostFor(c.env, def, ns ?? '')
   let upstream: Response
   try {
-    upstream = await target.fetch(`https://watch.internal/watch?${params}`, { headers: { Upgrade: 'websocket' } })
+    upstream = await target.fetch(url, { headers: { Upgrade: 'websocket' } })
   } catch (e) {
     throw new StatusError(statuses.serviceUnavailable(`watch could not be started: ${e instanceof Error ? e.message : String(e)}`))
   }

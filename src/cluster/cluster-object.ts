@@ -1,41 +1,109 @@
-// The cluster Durable Object: cluster-scoped objects (namespaces, nodes), the scheduling ledger and the service
-// allocators. It creates the system namespaces and virtual nodes on first start and drives namespace deletion.
-import { StoreHost } from '../host/store-host'
-import type { LogEntry } from '../log/d1-log'
-import type { ResourceDef } from '../registry/resource'
-import type { Status } from '../registry/status'
-import { planCreate, planRemoval } from '../registry/store'
-import { resourceByPlural } from '../registry/resources'
-import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
-import type { NamespacePhase } from '../namespace/namespace-object'
-import { Scheduling, type NodeFacts, type ScheduleRequest } from './scheduling'
-import { parseVirtualNodes, virtualNode } from '../registry/virtual-nodes'
+// The cluster Durable Object: cluster-scoped objects (namespaces, nodes) on the generic host, plus the scheduling
+// ledger and the service allocators the namespace objects call (ClusterApi). It creates the system namespaces and
+// virtual nodes, tells namespace objects their phase, and drives namespace deletion.
+import { DurableObject } from 'cloudflare:workers'
+import { durableParts } from '../host/durable-parts'
+import { ObjectHost } from '../host/object-host'
+import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import { closeQuietly } from '../host/watchers'
+import { D1Log } from '../log/d1-log'
+import { namespaceApi } from '../namespace/namespace-api'
+import type { ListPage } from '../registry/list'
 import type { ScheduleResult } from '../registry/scheduling'
-import { ServiceAllocationHost } from './allocators/service-allocation-host'
+import { statuses, type Result } from '../registry/status'
+import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
+import { parseVirtualNodes, virtualNode } from '../registry/virtual-nodes'
+import { readWatchRequest } from '../registry/watch-request'
+import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
+import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
+import type { ClusterApi, NamespacePhase } from './cluster-api'
+import { ClusterPolicy } from './cluster-policy'
+import { Scheduling, type NodeFacts, type ScheduleRequest } from './scheduling'
 
-const TERMINATION_RETRY_MS = 1000
-
-export class ClusterObject extends StoreHost {
+export class ClusterObject extends DurableObject<Env> implements ClusterApi {
+  private readonly host: ObjectHost
   private readonly scheduling: Scheduling
   /** Service cluster IPs and node ports (src/cluster/allocators/). */
   private readonly services: ServiceAllocationHost
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.scheduling = new Scheduling(ctx.storage.sql, this.local, env)
-    this.services = new ServiceAllocationHost(ctx, env, this.log, this.local)
+    const parts = durableParts(ctx, env, () => false)
+    this.scheduling = new Scheduling(ctx.storage.sql, parts.local.objects, env)
+    this.services = new ServiceAllocationHost(ctx.storage, env, new D1Log(env.DB), parts.local.state, parts.alarms)
+    const policy = new ClusterPolicy({
+      services: this.services,
+      scheduling: this.scheduling,
+      namespaces: (name) => namespaceApi(env, name),
+      state: parts.local.state,
+      alarms: parts.alarms,
+      removeNamespace: (name) => this.host.remove('namespaces', name),
+      ensureSystemNamespaces: () => this.ensureSystemNamespaces(),
+    })
+    this.host = new ObjectHost({ ...parts, scope: '', policy, controllers: [] })
+    void ctx.blockConcurrencyWhile(async () => {
+      await this.host.start()
+      await this.ensureSystemNamespaces()
+      await this.bootstrapNodes()
+    })
   }
 
-  protected get scope(): string {
-    return ''
+  // ---- the verbs every host serves (src/api/hosts.ts) --------------------------------------------------------
+
+  async get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>> {
+    return this.host.get(resource, name, minRv)
   }
 
-  protected override async start(): Promise<void> {
-    await super.start()
-    await this.ensureSystemNamespaces()
-    await this.bootstrapNodes()
+  async list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
+    return this.host.list(resource, q)
+  }
+
+  async create(resource: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    return this.host.create(resource, obj, opts)
+  }
+
+  async update(resource: string, name: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    return this.host.update(resource, name, obj, opts)
+  }
+
+  async patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>> {
+    return this.host.patch(resource, name, type, body, opts)
+  }
+
+  async delete(resource: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    return this.host.delete(resource, name, options, opts)
+  }
+
+  async deleteCollection(resource: string, q: ListQuery, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<ListPage>> {
+    return this.host.deleteCollection(resource, q, options, opts)
+  }
+
+  async stats() {
+    return this.host.stats()
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    const req = request.headers.get('upgrade') === 'websocket' ? readWatchRequest(new URL(request.url)) : null
+    if (!req) return Response.json(statuses.pathNotFound(), { status: 404 })
+    const opening = await this.host.watch(req)
+    if ('refused' in opening) return Response.json(opening.refused, { status: opening.refused.code })
+    const pair = new WebSocketPair()
+    opening.accept(pair[1])
+    return new Response(null, { status: 101, webSocket: pair[0] })
+  }
+
+  override async webSocketMessage(): Promise<void> {
+    // Watch clients have nothing to say; kube ignores what they send.
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    closeQuietly(ws, code)
+  }
+
+  override async alarm(): Promise<void> {
+    await this.host.alarm()
   }
 
   /**
@@ -43,44 +111,43 @@ export class ClusterObject extends StoreHost {
    * `default` namespace keeps (the `kubernetes` service and its endpoints) exist, whatever that request is.
    */
   async bootstrap(): Promise<void> {
-    if (this.local.getState('default_bootstrapped')) return
-    await this.env.NAMESPACES.getByName('default').bootstrap()
-    this.local.setState('default_bootstrapped', '1')
+    if (this.host.state.get('default_bootstrapped')) return
+    await namespaceApi(this.env, 'default').bootstrap()
+    this.host.state.set('default_bootstrapped', '1')
   }
 
   /** Creates whichever system namespace is missing (kube's system-namespaces controller); only kube-node-lease can go. */
   private async ensureSystemNamespaces() {
-    const def = resourceByPlural('namespaces')!
     await Promise.all(
-      SYSTEM_NAMESPACES.map((name) =>
-        this.queue.submit(() => {
-          if (this.local.exists('namespaces', name)) return { changes: [], finish: () => undefined }
-          const plan = planCreate(def, this.strategyContext(), { metadata: { name } }, () => false)
-          return { changes: plan.ok ? [plan.value] : [], finish: () => undefined }
-        }),
-      ),
+      SYSTEM_NAMESPACES.map(async (name) => {
+        if (this.host.objects.exists('namespaces', name)) return
+        const r = await this.host.create('namespaces', { metadata: { name } })
+        if (!r.ok && r.status.code !== 409) console.error(`system namespace ${name} was refused`, r.status.message)
+      }),
     )
   }
 
   /** Registers the virtual nodes of wrangler.toml's VIRTUAL_NODES (once; they are ordinary nodes afterwards). */
   private async bootstrapNodes() {
-    if (this.local.getState('nodes_bootstrapped')) return
-    const def = resourceByPlural('nodes')!
+    if (this.host.state.get('nodes_bootstrapped')) return
     const configs = parseVirtualNodes(this.env.VIRTUAL_NODES)
     await Promise.all(
-      configs.map((config, i) =>
-        this.queue.submit(() => {
-          if (this.local.exists('nodes', config.name)) return { changes: [], finish: () => undefined }
-          const plan = planCreate(def, this.strategyContext(), virtualNode(config, i, new Date()), () => false)
-          if (!plan.ok) console.error(`virtual node ${config.name} was refused`, plan.status.message)
-          return { changes: plan.ok ? [plan.value] : [], finish: () => undefined }
-        }),
-      ),
+      configs.map(async (config, i) => {
+        if (this.host.objects.exists('nodes', config.name)) return
+        const r = await this.host.create('nodes', virtualNode(config, i, new Date()))
+        if (!r.ok && r.status.code !== 409) console.error(`virtual node ${config.name} was refused`, r.status.message)
+      }),
     )
-    this.local.setState('nodes_bootstrapped', '1')
+    this.host.state.set('nodes_bootstrapped', '1')
   }
 
-  // ---- scheduling, for namespace objects ---------------------------------------------------------------------
+  // ---- ClusterApi: scheduling --------------------------------------------------------------------------------
+
+  async namespacePhase(name: string): Promise<NamespacePhase | null> {
+    const ns = this.host.objects.get('namespaces', name)
+    if (!ns) return null
+    return ((ns.object.status as { phase?: NamespacePhase } | undefined)?.phase ?? 'Active') as NamespacePhase
+  }
 
   async schedulePod(req: ScheduleRequest): Promise<ScheduleResult> {
     return this.scheduling.schedulePod(req)
@@ -102,14 +169,12 @@ export class ClusterObject extends StoreHost {
     return this.scheduling.nodeFacts(name)
   }
 
-  // ---- service IPs and node ports, for namespace objects ------------------------------------------------------
+  // ---- ClusterApi: service IPs and node ports ----------------------------------------------------------------
 
-  /** Reserves a service's cluster IPs and node ports for `owner` (`ns/name/uid`), all or none; dry runs only check. */
   async reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer> {
     return this.services.reserve(owner, request, dryRun)
   }
 
-  /** Frees what `owner` holds of `what` (everything it holds when null). */
   async release(owner: string, what: Allocated | null): Promise<Allocated> {
     return this.services.release(owner, what)
   }
@@ -122,73 +187,5 @@ export class ClusterObject extends StoreHost {
   /** Runs the allocation repair pass now (tests, operators); graceMs protects reservations younger than it. */
   async repairAllocations(graceMs?: number): Promise<RepairResult> {
     return this.services.repair(graceMs)
-  }
-
-  protected async admitCreate(): Promise<Status | null> {
-    return null
-  }
-
-  protected admitCreateNow(_def: ResourceDef): Status | null {
-    return null
-  }
-
-  /** What a namespace's Durable Object asks before its first write. */
-  async namespacePhase(name: string): Promise<NamespacePhase | null> {
-    const ns = this.local.get('namespaces', name)
-    if (!ns) return null
-    return ((ns.object.status as { phase?: NamespacePhase } | undefined)?.phase ?? 'Active') as NamespacePhase
-  }
-
-  protected override async applied(entries: LogEntry[]): Promise<void> {
-    await super.applied(entries)
-    // New or changed nodes may make room for pods that could not be scheduled.
-    if (entries.some((e) => e.resource === 'nodes')) this.scheduling.wakeWaiting()
-    for (const e of entries) {
-      if (e.resource !== 'namespaces') continue
-      const stub = this.env.NAMESPACES.getByName(e.name)
-      if (e.type === 'ADDED') await stub.setPhase('Active')
-      else if (e.type === 'MODIFIED' && (e.object.status as { phase?: string } | undefined)?.phase === 'Terminating') {
-        await stub.setPhase('Terminating')
-        await this.markTerminating(e.name)
-      }
-    }
-  }
-
-  private async markTerminating(name: string) {
-    const pending = new Set(JSON.parse(this.local.getState('terminating') ?? '[]') as string[])
-    pending.add(name)
-    this.local.setState('terminating', JSON.stringify([...pending]))
-    await this.ctx.storage.setAlarm(Date.now())
-  }
-
-  protected override nextAlarmAt(): number | null {
-    const pending = JSON.parse(this.local.getState('terminating') ?? '[]') as string[]
-    const terminating = pending.length > 0 ? Date.now() + TERMINATION_RETRY_MS : null
-    const services = this.services.nextAlarmAt()
-    if (terminating === null || services === null) return terminating ?? services
-    return Math.min(terminating, services)
-  }
-
-  protected override async onAlarm(now: number): Promise<void> {
-    await this.services.onAlarm(now)
-    const pending = JSON.parse(this.local.getState('terminating') ?? '[]') as string[]
-    if (pending.length === 0) return
-    const def = resourceByPlural('namespaces')!
-    const still: string[] = []
-    for (const name of pending) {
-      const stub = this.env.NAMESPACES.getByName(name)
-      const remaining = await stub.terminate()
-      if (remaining > 0) {
-        still.push(name)
-        continue
-      }
-      await this.queue.submit(() => {
-        const current = this.local.get('namespaces', name)
-        return { changes: current ? [planRemoval(def, this.strategyContext(), current)] : [], finish: () => undefined }
-      })
-      await stub.setPhase(null)
-    }
-    this.local.setState('terminating', still.length > 0 ? JSON.stringify(still) : undefined)
-    if (pending.some((name) => (SYSTEM_NAMESPACES as readonly string[]).includes(name))) await this.ensureSystemNamespaces()
   }
 }

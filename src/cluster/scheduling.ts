@@ -1,6 +1,7 @@
 // The cluster side of scheduling: picks nodes for pods against the node ledger, hands out pod IPs from node pod
 // CIDRs, and wakes namespaces whose pods wait for room when nodes or capacity change.
-import type { LocalStore } from '../host/local-store'
+import type { ObjectStore } from '../host/object-store'
+import { namespaceApi } from '../namespace/namespace-api'
 import { NodeLedger } from './node-ledger'
 import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds, type ScheduleResult } from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
@@ -29,7 +30,7 @@ export class Scheduling {
 
   constructor(
     sql: SqlStorage,
-    private readonly local: LocalStore,
+    private readonly local: ObjectStore,
     private readonly env: Env,
   ) {
     this.ledger = new NodeLedger(sql)
@@ -108,7 +109,7 @@ export class Scheduling {
   /** Asks every namespace with unschedulable pods to try again (after node changes or freed capacity). */
   wakeWaiting() {
     for (const ns of this.ledger.takeWaiting()) {
-      this.env.NAMESPACES.getByName(ns)
+      namespaceApi(this.env, ns)
         .retryScheduling()
         .catch((e: unknown) => console.error(`waking namespace ${ns} for scheduling failed`, e))
     }

@@ -2,15 +2,18 @@
 // D1 change log in resourceVersion order, so events from different namespaces are never reordered or lost. Hosts
 // poke it after each commit; with no watchers a poke costs nothing, and idle watchers hibernate.
 import { DurableObject } from 'cloudflare:workers'
-import { D1Log, type LogEntry } from '../log/d1-log'
-import { Watchers, closeQuietly, watchStart } from '../host/watchers'
+import { D1Log } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
+import { Watchers, closeQuietly } from '../host/watchers'
+import { HibernatingMembership } from '../host/watch-membership'
 import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf } from '../registry/resource'
 import { statuses } from '../registry/status'
 import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
-import { parseLabelSelector } from '../registry/label-selector'
-import { parseFieldSelector } from '../registry/field-selector'
+import { selectorsFrom, watchFilter } from '../registry/selectors'
 import { listObjects } from '../registry/list'
+import { readWatchRequest } from '../registry/watch-request'
+import { decideWatchStart } from '../registry/watch-start'
 
 const PAGE = 1000
 
@@ -25,7 +28,7 @@ export class WatchHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.log = new D1Log(env.DB)
-    this.watchers = new Watchers(ctx)
+    this.watchers = new Watchers(new HibernatingMembership(ctx))
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -57,10 +60,8 @@ export class WatchHub extends DurableObject<Env> {
   }
 
   override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade') !== 'websocket') return Response.json(statuses.pathNotFound(), { status: 404 })
     const url = new URL(request.url)
-    if (url.pathname !== '/watch' || request.headers.get('upgrade') !== 'websocket') {
-      return Response.json(statuses.pathNotFound(), { status: 404 })
-    }
     return this.serial(() => this.join(url))
   }
 
@@ -71,52 +72,38 @@ export class WatchHub extends DurableObject<Env> {
   }
 
   private async join(url: URL): Promise<Response> {
-    const start = await watchStart(url, () => this.log.currentRv())
-    if (!start) return Response.json(statuses.pathNotFound(), { status: 404 })
-    const { req, def, filter, fromScratch, initial, requested } = start
+    const req = readWatchRequest(url)
+    const def = req ? resourceByPlural(req.resource) : undefined
+    if (!req || !def) return Response.json(statuses.pathNotFound(), { status: 404 })
     // Bring live delivery up to date first, so the replay below ends where the live stream continues.
     await this.deliver()
-
+    const [compactedRv, currentRv] = await Promise.all([this.log.compactedRv(), this.log.currentRv()])
+    const plan = decideWatchStart(req.ask, { currentRv, compactedRv })
+    if (plan.kind === 'refused') return Response.json(plan.status, { status: plan.status.code })
+    const filter = watchFilter(def.strategy, req.selectors)
     const events: WatchEvent[] = []
     let from: number
-    let closeAfter = false
-    if (initial) {
-      const label = req.labelSelector ? parseLabelSelector(req.labelSelector) : undefined
-      const field = req.fieldSelector ? parseFieldSelector(req.fieldSelector) : undefined
-      const source = await this.log.listSource(def.plural)
-      if (!fromScratch && requested > source.currentRv) {
-        return Response.json(statuses.tooLargeResourceVersion(requested, source.currentRv), { status: 504 })
-      }
-      const page = await listObjects(source, def.strategy, {
-        mode: { kind: 'latest' },
-        labelSelector: label?.ok ? label.selector : undefined,
-        fieldSelector: field?.ok ? field.selector : undefined,
-      })
+    if (plan.kind === 'initial') {
+      const page = await listObjects(await this.log.listSource(def.plural), def.strategy, { mode: { kind: 'latest' }, ...selectorsFrom(req.selectors) })
       if (!page.ok) return Response.json(page.status, { status: page.status.code })
       from = page.value.resourceVersion
       for (const obj of page.value.items) if (matchesFilter(filter, obj)) events.push({ type: 'ADDED', object: obj })
-      if (req.sendInitialEvents === true) events.push(bookmark(def.kind, apiVersionOf(def), from, true))
+      if (plan.endBookmark) events.push(bookmark(def.kind, apiVersionOf(def), from, true))
+    } else if (plan.kind === 'expired') {
+      from = currentRv
+      events.push({ type: 'ERROR', object: plan.status })
     } else {
-      const [compacted, current] = await Promise.all([this.log.compactedRv(), this.log.currentRv()])
-      if (requested > current) {
-        return Response.json(statuses.tooLargeResourceVersion(requested, current), { status: 504 })
-      }
-      from = requested
-      if (requested < compacted) {
-        events.push({ type: 'ERROR', object: statuses.tooOldResourceVersion(requested, compacted + 1) })
-        closeAfter = true
-      } else {
-        for (;;) {
-          const page = await this.log.changesOf(def.plural, from, PAGE)
-          for (const e of page) {
-            const ev = eventFor(filter, e.type, e.object, e.prev)
-            if (ev) events.push(ev)
-          }
-          if (page.length > 0) from = page[page.length - 1]!.rv
-          if (page.length < PAGE) break
+      from = plan.after
+      for (;;) {
+        const page = await this.log.changesOf(def.plural, from, PAGE)
+        for (const e of page) {
+          const ev = eventFor(filter, e.type, e.object, e.prev)
+          if (ev) events.push(ev)
         }
-        from = Math.max(from, current)
+        if (page.length > 0) from = page[page.length - 1]!.rv
+        if (page.length < PAGE) break
       }
+      from = Math.max(from, currentRv)
     }
     // With other watchers the cursor stays: they still need what lies between it and this joiner's position.
     this.cursor ??= from
@@ -125,17 +112,10 @@ export class WatchHub extends DurableObject<Env> {
 
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
-    this.watchers.accept(server, {
-      resource: def.plural,
-      labelSelector: req.labelSelector,
-      fieldSelector: req.fieldSelector,
-      bookmarks: req.bookmarks,
-      from,
-    })
+    this.watchers.accept(server, { resource: def.plural, selectors: req.selectors, bookmarks: req.bookmarks, from })
     for (const ev of events) this.watchers.send(server, ev)
-    if (closeAfter) server.close(1000, 'too old resource version')
+    if (plan.kind === 'expired') server.close(1000, 'too old resource version')
     return new Response(null, { status: 101, webSocket: client })
   }
 }
 
-export type { LogEntry }

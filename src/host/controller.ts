@@ -1,30 +1,46 @@
-// Controllers that run inside a host, driven by its own commits (never by polling): endpoints, replication, the
-// scheduler and the simulated kubelet plug in here.
-import type { LogEntry } from '../log/d1-log'
-import type { Change, Stored } from '../registry/store'
+// Controllers run inside a host, driven by its own commits and by its alarm (never by polling), and write through the
+// host's verbs like any client (kube's controllers write through the API): strategies, admission, validation and
+// managedFields apply to their writes, and an update's read-modify-write runs next to the state, where it cannot
+// conflict.
+import type { LogEntry, Stored } from '../registry/store'
 import type { Result } from '../registry/status'
-import type { KubeObject } from '../schema/meta'
-import type { WriteAnswer } from './rpc-types'
+import type { DeleteOptions, KubeObject } from '../schema/meta'
+import type { WriteAnswer, WriteOptions } from './rpc-types'
+
+/**
+ * A change to make to the current object (a copy, free to edit): the object to write, or null for none. It runs
+ * when the write is planned, against the newest state, so there is nothing to retry (kube's GuaranteedUpdate).
+ */
+export type Mutation = (current: KubeObject) => KubeObject | null
+
+/**
+ * What a level-triggered controller wants of one object, decided against its newest state (null: it is absent) when
+ * the write is planned: create it, replace it, delete it, or leave it (null).
+ */
+export type Desired = { create: KubeObject } | { update: KubeObject } | { delete: DeleteOptions } | null
 
 /** What a controller may do with the host it runs in. */
 export interface ControllerHost {
   readonly scope: string
-  readonly env: Env
   get(resource: string, name: string): Stored | null
   all(resource: string): Stored[]
-  /** The objects of a resource a controller still has work with (see StoreHost.needsAttention). */
+  /** The objects of a resource a controller still has work with (see HostPolicy.needsAttention). */
   attending(resource: string): Stored[]
   /** Objects whose ownerReferences name this uid. */
   dependents(uid: string): { resource: string; name: string }[]
   /** Every owner (uid, kind, name) that objects here name. */
   owners(): { uid: string; kind: string; name: string }[]
-  /** Queues an internal write; `plan` sees the current object and answers the change, or null for none. */
-  write(resource: string, name: string, plan: (current: Stored | null) => Change | null): Promise<LogEntry | null>
+  /** POST, exactly as a client's. */
+  create(resource: string, obj: KubeObject, opts?: WriteOptions): Promise<Result<WriteAnswer>>
   /**
-   * Creates through the host's create verb, exactly as a client's create (admission, defaults, validation,
-   * reservations such as cluster IPs, managedFields under `fieldManager`).
+   * PUT of `mutate(current)` (through `opts.subresource` when given): 404 when the object is gone, null when the
+   * mutation declines to change it.
    */
-  create(resource: string, obj: KubeObject, fieldManager: string): Promise<Result<WriteAnswer>>
+  update(resource: string, name: string, mutate: Mutation, opts?: WriteOptions): Promise<Result<WriteAnswer | null>>
+  /** Whichever write `decide` asks for, planned against the newest state (null answer: nothing was written). */
+  reconcile(resource: string, name: string, decide: (current: KubeObject | null) => Desired, opts?: WriteOptions): Promise<Result<WriteAnswer | null>>
+  /** DELETE, exactly as a client's. */
+  delete(resource: string, name: string, options?: DeleteOptions, opts?: WriteOptions): Promise<Result<WriteAnswer>>
   /** Asks for a wake-up at `at` (ms since epoch); the host keeps the earliest. */
   wakeAt(at: number): Promise<void>
 }

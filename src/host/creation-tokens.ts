@@ -2,7 +2,7 @@
 // repeat of the token answers AlreadyExists pointing at what the first create made.
 import { statuses, type Status } from '../registry/status'
 import { resourceByPlural } from '../registry/resources'
-import type { LocalStore } from './local-store'
+import type { TokenStore } from './object-store'
 
 /** The answer to a repeated creation token: AlreadyExists pointing at what the first create made. */
 function tokenConflict(token: string, seen: { resource: string; name: string; uid: string }, scope: string): Status {
@@ -24,12 +24,12 @@ export class CreationTokens {
   /** Tokens of creates planned but not yet committed: a duplicate queued behind its twin must see them. */
   private readonly pending = new Map<string, { resource: string; name: string; uid: string; owner: symbol }>()
 
-  constructor(private readonly local: LocalStore) {}
+  constructor(private readonly tokens: TokenStore) {}
 
   /** The refusal for a create (`me`) whose token another create already holds, committed or only planned. */
   conflict(token: string, me: symbol, scope: string): Status | null {
     const pending = this.pending.get(token)
-    const seen = (pending && pending.owner !== me ? pending : null) ?? this.local.creationToken(token)
+    const seen = (pending && pending.owner !== me ? pending : null) ?? this.tokens.find(token)
     return seen ? tokenConflict(token, seen, scope) : null
   }
 
@@ -44,7 +44,7 @@ export class CreationTokens {
     if (pending?.owner === me) {
       this.pending.delete(token)
       // Only a committed create claims its token; a refused or failed one leaves it free for the retry.
-      if (committed) this.local.recordCreationToken(token, pending.resource, pending.name, pending.uid, Date.now())
+      if (committed) this.tokens.record(token, pending.resource, pending.name, pending.uid, Date.now())
     }
   }
 }

@@ -1,5 +1,5 @@
-// When a host asks D1 to compact the change log (D1Log.compact does the work).
-import type { D1Log } from '../log/d1-log'
+// When a host asks the change log to compact itself (D1Log.compact does the work).
+import type { ChangeLog } from './change-log'
 
 /** How often (in resourceVersions) a host checks whether the D1 change log needs compacting. */
 const COMPACT_EVERY = 1000
@@ -8,7 +8,7 @@ export class CompactionTrigger {
   private lastCheck = 0
 
   constructor(
-    private readonly log: D1Log,
+    private readonly log: ChangeLog,
     private readonly env: Env,
   ) {}
 
@@ -16,7 +16,8 @@ export class CompactionTrigger {
    * Keeps the D1 change log bounded (CHANGE_LOG_RETAIN entries). Whichever host's commit crosses the next
    * thousand triggers a small compaction step, off the write path; history below the floor then answers 410.
    */
-  afterCommit(rv: number): void {
+  afterCommit(entries: readonly { rv: number }[]): void {
+    const rv = entries[entries.length - 1]?.rv ?? 0
     const bucket = Math.floor(rv / COMPACT_EVERY)
     if (bucket <= this.lastCheck) return
     this.lastCheck = bucket

@@ -1,14 +1,14 @@
-// The argument and answer types of the hosts' RPC verbs (StoreHost), as the Worker's handlers see them.
+// The argument and answer types of the hosts' RPC verbs (src/host/object-host.ts), as the Worker's handlers see them.
 import type { ListMode } from '../registry/list'
+import type { Selectors } from '../registry/selectors'
 import type { KubeObject } from '../schema/meta'
 import type { FieldValidation } from '../registry/decode'
 
-/** A list request as it crosses RPC: selectors travel as strings. */
+/** A list request as it crosses RPC: selectors travel parsed (src/registry/selectors.ts). */
 export interface ListQuery {
   mode: ListMode
   limit?: number
-  labelSelector?: string
-  fieldSelector?: string
+  selectors?: Selectors
   /** resourceVersion with NotOlderThan semantics: the list must reflect at least this. */
   minRv?: number
 }
@@ -37,4 +37,8 @@ export interface WriteAnswer {
   created?: boolean
   /** fieldValidation=Warn findings made inside the host (patch results), for Warning headers. */
   warnings?: string[]
+  /** A controller's mutation chose to change nothing (src/host/controller.ts). */
+  declined?: boolean
+  /** The write changed nothing: no commit, the object keeps its resourceVersion. */
+  unchanged?: boolean
 }

@@ -1,74 +1,44 @@
-// Hibernatable WebSocket watchers inside a Durable Object: accept with tags, keep each watcher's filter in its
-// attachment (so it survives eviction), and fan committed changes out as watch events.
-import type { LogEntry } from '../log/d1-log'
-import { parseLabelSelector } from '../registry/label-selector'
-import { parseFieldSelector } from '../registry/field-selector'
+// A host's watchers: joining a watch (with or without bookmarks) and fanning committed changes out to every watcher
+// of their resource as watch events, with kube's selector crossing, at most one bookmark per watcher every 10 s on
+// commits it does not see, and 410 Expired for all when the host lost history. Membership is a part of its own
+// (src/host/watch-membership.ts), so the same fan-out runs over hibernating WebSockets and in-memory sockets.
+import type { LogEntry } from '../registry/store'
 import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf } from '../registry/resource'
 import { bookmark, eventFor, type WatchEvent, type WatchFilter } from '../registry/watch-events'
+import { watchFilter } from '../registry/selectors'
 import { statuses } from '../registry/status'
 import { encodeWatchEvent } from '../registry/wire-json'
-
-/** What a watcher asked for; stored in the socket's attachment (well under its 16 KiB cap: selectors are short). */
-export interface WatchSpec {
-  resource: string
-  labelSelector?: string
-  fieldSelector?: string
-  bookmarks: boolean
-  /** Changes at or below this resourceVersion were already sent during the watcher's replay. */
-  from: number
-}
+import { BOOKMARKS_TAG, type WatchMembership, type WatchSocket, type WatchSpec } from './watch-membership'
 
 /** Bookmarks ride on commits a watcher does not see, at most this often, so idle watchers never wake anything. */
 const BOOKMARK_EVERY_MS = 10_000
-const BOOKMARKS_TAG = 'bookmarks'
+/** Every watch socket carries this tag: the host may hold other sockets (pod log followers). */
+const WATCH_TAG = 'watch'
 
 export class Watchers {
-  private filters = new WeakMap<WebSocket, WatchFilter>()
-  /** Attachments never change after accept: deserializing one per socket per commit is the fan-out's main cost. */
-  private specs = new WeakMap<WebSocket, WatchSpec | null>()
-  private lastBookmark = new WeakMap<WebSocket, number>()
+  private readonly filters = new WeakMap<WatchSocket, WatchFilter>()
+  private readonly lastBookmark = new WeakMap<WatchSocket, number>()
 
-  constructor(private readonly ctx: DurableObjectState) {}
+  constructor(private readonly members: WatchMembership) {}
 
-  /** Accepts the server end; call it and the replay sends without an await between, so no commit interleaves. */
-  accept(ws: WebSocket, spec: WatchSpec) {
-    // The bookmarks tag lets a commit find the few watchers that want bookmarks without visiting every socket.
-    this.ctx.acceptWebSocket(ws, spec.bookmarks ? [spec.resource, BOOKMARKS_TAG] : [spec.resource])
-    ws.serializeAttachment(spec)
-    this.specs.set(ws, spec)
-  }
-
-  spec(ws: WebSocket): WatchSpec | null {
-    let spec = this.specs.get(ws)
-    if (spec === undefined) {
-      spec = (ws.deserializeAttachment() as WatchSpec | null) ?? null
-      this.specs.set(ws, spec)
-    }
-    return spec
-  }
-
-  filter(ws: WebSocket, spec: WatchSpec): WatchFilter {
-    let f = this.filters.get(ws)
-    if (!f) {
-      f = filterFor(spec)
-      this.filters.set(ws, f)
-    }
-    return f
+  /** Joins a socket; call it and the replay's sends without an await between, so no commit interleaves. */
+  accept(socket: WatchSocket, spec: WatchSpec) {
+    this.members.add(socket, spec, spec.bookmarks ? [WATCH_TAG, spec.resource, BOOKMARKS_TAG] : [WATCH_TAG, spec.resource])
   }
 
   count(resource?: string): number {
-    return this.ctx.getWebSockets(resource).length
+    return this.members.sockets(resource ?? WATCH_TAG).length
   }
 
   /** Sends one event (or its encoded line); a socket that cannot take it is closed (its client re-lists and re-watches). */
-  send(ws: WebSocket, event: WatchEvent | string): boolean {
+  send(socket: WatchSocket, event: WatchEvent | string): boolean {
     try {
-      ws.send(typeof event === 'string' ? event : encodeWatchEvent(event))
+      socket.send(typeof event === 'string' ? event : encodeWatchEvent(event))
       return true
     } catch {
       try {
-        ws.close(1011, 'watcher could not keep up')
+        socket.close(1011, 'watcher could not keep up')
       } catch {
         // already closed
       }
@@ -78,19 +48,28 @@ export class Watchers {
 
   /**
    * Ends every watch with a 410 Expired ERROR event, as kube does for a watcher its history no longer covers: the
-   * DO rebuilt its objects without the changes in between, so the watchers must re-list.
+   * host rebuilt its objects without the changes in between, so the watchers must re-list.
    */
   expireAll(oldest: number) {
-    for (const ws of this.ctx.getWebSockets()) {
-      const spec = this.spec(ws)
-      if (spec && this.send(ws, { type: 'ERROR', object: statuses.tooOldResourceVersion(spec.from, oldest) })) {
+    for (const socket of this.members.sockets(WATCH_TAG)) {
+      const spec = this.members.spec(socket)
+      if (spec && this.send(socket, { type: 'ERROR', object: statuses.tooOldResourceVersion(spec.from, oldest) })) {
         try {
-          ws.close(1000, 'resource version too old')
+          socket.close(1000, 'resource version too old')
         } catch {
           // already closed
         }
       }
     }
+  }
+
+  private filter(socket: WatchSocket, spec: WatchSpec): WatchFilter {
+    let f = this.filters.get(socket)
+    if (!f) {
+      f = watchFilter(resourceByPlural(spec.resource)!.strategy, spec.selectors)
+      this.filters.set(socket, f)
+    }
+    return f
   }
 
   /** Delivers committed entries (in rv order) to every watcher of their resources. */
@@ -102,95 +81,55 @@ export class Watchers {
       if (list) list.push(e)
       else byResource.set(e.resource, [e])
     }
-    const now = Date.now()
-    const bookmarkers = this.ctx.getWebSockets(BOOKMARKS_TAG)
+    const bookmarkers = this.members.sockets(BOOKMARKS_TAG)
     // Who got an event only matters to the few watchers that asked for bookmarks.
-    const reached = bookmarkers.length > 0 ? new Set<WebSocket>() : null
-    for (const [resource, list] of byResource) {
-      // The unfiltered line for each entry is serialized once, whatever the number of watchers.
-      const plain = list.map((e) => encodeWatchEvent({ type: e.type, object: e.object }))
-      const oldest = list[0]!.rv
-      for (const ws of this.ctx.getWebSockets(resource)) {
-        const spec = this.spec(ws)
-        if (!spec) continue
-        const f = this.filter(ws, spec)
-        if (!f.labelSelector && !f.fieldSelector && spec.from < oldest) {
-          // The common case: an unfiltered watcher past its replay gets every line as is.
-          for (const line of plain) if (!this.send(ws, line)) break
-          reached?.add(ws)
-          continue
-        }
-        for (let i = 0; i < list.length; i++) {
-          const e = list[i]!
-          if (e.rv <= spec.from) continue
-          const ev = !f.labelSelector && !f.fieldSelector ? plain[i]! : eventFor(f, e.type, e.object, e.prev)
-          if (!ev) continue
-          if (!this.send(ws, ev)) break
-          reached?.add(ws)
-        }
+    const reached = bookmarkers.length > 0 ? new Set<WatchSocket>() : null
+    for (const [resource, list] of byResource) this.deliver(resource, list, reached)
+    this.bookmark(bookmarks(bookmarkers, reached), currentRv)
+  }
+
+  private deliver(resource: string, list: LogEntry[], reached: Set<WatchSocket> | null) {
+    // The unfiltered line for each entry is serialized once, whatever the number of watchers.
+    const plain = list.map((e) => encodeWatchEvent({ type: e.type, object: e.object }))
+    const oldest = list[0]!.rv
+    for (const socket of this.members.sockets(resource)) {
+      const spec = this.members.spec(socket)
+      if (!spec) continue
+      const f = this.filter(socket, spec)
+      const unfiltered = !f.labelSelector && !f.fieldSelector
+      if (unfiltered && spec.from < oldest) {
+        // The common case: an unfiltered watcher past its replay gets every line as is.
+        for (const line of plain) if (!this.send(socket, line)) break
+        reached?.add(socket)
+        continue
+      }
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i]!
+        if (e.rv <= spec.from) continue
+        const ev = unfiltered ? plain[i]! : eventFor(f, e.type, e.object, e.prev)
+        if (!ev) continue
+        if (!this.send(socket, ev)) break
+        reached?.add(socket)
       }
     }
-    for (const ws of bookmarkers) {
-      if (reached?.has(ws)) continue
-      const spec = this.spec(ws)
+  }
+
+  private bookmark(sockets: WatchSocket[], currentRv: number) {
+    const now = Date.now()
+    for (const socket of sockets) {
+      const spec = this.members.spec(socket)
       if (!spec?.bookmarks) continue
-      if (now - (this.lastBookmark.get(ws) ?? 0) < BOOKMARK_EVERY_MS) continue
+      if (now - (this.lastBookmark.get(socket) ?? 0) < BOOKMARK_EVERY_MS) continue
       const def = resourceByPlural(spec.resource)
       if (!def) continue
-      this.lastBookmark.set(ws, now)
-      this.send(ws, bookmark(def.kind, apiVersionOf(def), currentRv))
+      this.lastBookmark.set(socket, now)
+      this.send(socket, bookmark(def.kind, apiVersionOf(def), currentRv))
     }
   }
 }
 
-export function filterFor(spec: Pick<WatchSpec, 'resource' | 'labelSelector' | 'fieldSelector'>): WatchFilter {
-  const def = resourceByPlural(spec.resource)!
-  const label = spec.labelSelector ? parseLabelSelector(spec.labelSelector) : undefined
-  const field = spec.fieldSelector ? parseFieldSelector(spec.fieldSelector) : undefined
-  return {
-    strategy: def.strategy,
-    labelSelector: label?.ok ? label.selector : undefined,
-    fieldSelector: field?.ok ? field.selector : undefined,
-  }
-}
-
-/** Parses the internal /watch request a Worker sends to a host. */
-export function watchRequest(url: URL) {
-  const p = url.searchParams
-  const initial = p.get('initial')
-  return {
-    resource: p.get('resource') ?? '',
-    resourceVersion: p.get('rv') ?? '',
-    labelSelector: p.get('label') || undefined,
-    fieldSelector: p.get('field') || undefined,
-    bookmarks: p.get('bookmarks') === '1',
-    sendInitialEvents: initial === 'true' ? true : initial === 'false' ? false : undefined,
-  }
-}
-
-/** Where a watch starts, as kube defines it, and what it watches; null when the resource is not served. */
-export interface WatchStart {
-  req: ReturnType<typeof watchRequest>
-  def: NonNullable<ReturnType<typeof resourceByPlural>>
-  filter: WatchFilter
-  /** No resourceVersion, or "0". */
-  fromScratch: boolean
-  /** Synthetic ADDED events for the current state come first. */
-  initial: boolean
-  /** Changes after this resourceVersion are replayed (when not initial). */
-  requested: number
-}
-
-export async function watchStart(url: URL, currentRv: () => number | Promise<number>): Promise<WatchStart | null> {
-  const req = watchRequest(url)
-  const def = resourceByPlural(req.resource)
-  if (!def) return null
-  const fromScratch = req.resourceVersion === '' || req.resourceVersion === '0'
-  const initial = fromScratch ? req.sendInitialEvents !== false : req.sendInitialEvents === true
-  // Without a resourceVersion and without initial events, a watch starts at the most recent state.
-  const requested = fromScratch ? (initial ? 0 : await currentRv()) : Number(req.resourceVersion)
-  return { req, def, filter: filterFor(req), fromScratch, initial, requested }
-}
+/** Bookmark candidates: watchers that asked for bookmarks and saw nothing of this commit. */
+const bookmarks = (sockets: WatchSocket[], reached: Set<WatchSocket> | null) => sockets.filter((s) => !reached?.has(s))
 
 /** The peer closed: complete the close handshake (a no-op when the runtime already did). */
 export function closeQuietly(ws: WebSocket, code: number) {

@@ -1,6 +1,6 @@
 // The write verbs' planning, as it runs inside the write queue: which resource row a write plans with, each verb's
 // plan against the current state (create, update, patch, delete), and the job that turns a plan into a commit.
-import type { LogEntry } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
 import { planApply, planCreate, planDelete, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
 import { statuses, fail, ok, type Result, type Status } from '../registry/status'
 import type { ResourceDef } from '../registry/resource'
@@ -9,6 +9,9 @@ import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
 import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
+import { bindingDefOf } from '../registry/binding-subresource'
+import { clone } from '../registry/deep-equal'
+import type { Desired, Mutation } from './controller'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import type { CreationTokens } from './creation-tokens'
 import type { PatchOptions, WriteAnswer, WriteOptions } from './rpc-types'
@@ -16,7 +19,8 @@ import type { JobPlan } from './write-queue'
 
 /** A verb's plan: the change to commit (null: nothing to do) or a refusal, and a graceful deletion's removal time. */
 export interface VerbPlan {
-  plan: Result<{ change: Change | null; object: KubeObject; created?: boolean }>
+  /** `declined`: a mutation chose to change nothing. */
+  plan: Result<{ change: Change | null; object: KubeObject; created?: boolean; declined?: boolean }>
   removeAt?: number
 }
 
@@ -48,6 +52,7 @@ export function defFor(resource: string, subresource: string | undefined): Resou
   if (!def || subresource === undefined) return def
   if (subresource === 'status') return statusDefOf(def)
   if (subresource === 'ephemeralcontainers') return ephemeralDefOf(def)
+  if (subresource === 'binding') return bindingDefOf(def)
   return undefined
 }
 
@@ -119,6 +124,40 @@ export function planPatchVerb(
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan, warnings }
 }
 
+/**
+ * A read-modify-write next to the state (kube's GuaranteedUpdate): `mutate` sees a copy of the newest object when the
+ * write is planned and answers what to PUT, so the update cannot conflict. A mutation that declines plans nothing.
+ */
+export function planMutateVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, mutate: Mutation, opts: WriteOptions): VerbPlan {
+  const current = host.get(resource, name)
+  if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+  const next = mutate(clone(current.object))
+  if (!next) return { plan: ok({ change: null, object: current.object, declined: true }) }
+  next.metadata.resourceVersion = String(current.rv)
+  const plan = planUpdate(def, host.strategyContext(), name, next, current, managerOf(opts))
+  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+}
+
+/** A controller's level-triggered write: whatever `decide` wants given the newest state, planned by its verb. */
+export function planReconcileVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  decide: (current: KubeObject | null) => Desired,
+  opts: WriteOptions,
+): VerbPlan {
+  const current = host.get(resource, name)
+  const desired = decide(current ? clone(current.object) : null)
+  if (!desired) return { plan: ok({ change: null, object: current?.object ?? { metadata: { name } }, declined: true }) }
+  if ('delete' in desired) return planDeleteVerb(host, def, resource, name, desired.delete)
+  if ('update' in desired) return planMutateVerb(host, def, resource, name, () => desired.update, opts)
+  const refused = host.admitCreateNow(def, name)
+  if (refused) return { plan: fail(refused) }
+  const plan = planCreate(def, host.strategyContext(), desired.create, (n) => host.exists(resource, n), managerOf(opts))
+  return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
+}
+
 /** DELETE: a graceful one answers the time its object is due for removal. */
 export function planDeleteVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, options: DeleteOptions): VerbPlan {
   const plan = planDelete(def, host.strategyContext(), name, host.get(resource, name), options)
@@ -132,7 +171,7 @@ export function planDeleteVerb(host: PlanningHost, def: ResourceDef, resource: s
  */
 export async function writeJob(host: JobHost, def: ResourceDef, { plan, removeAt }: VerbPlan, opts: WriteOptions): Promise<JobPlan<Result<WriteAnswer>>> {
   if (!plan.ok) return { changes: [], finish: () => plan }
-  const { change, object, created } = plan.value
+  const { change, object, created, declined } = plan.value
   let rollback: (() => Promise<void>) | undefined
   if (change) {
     // Reservations outside this object (cluster-wide IPs and ports) happen after validation, as kube's
@@ -150,7 +189,8 @@ export async function writeJob(host: JobHost, def: ResourceDef, { plan, removeAt
       else delete answer.metadata.resourceVersion
     }
     await rollback?.()
-    return { changes: [], finish: () => ok({ object: answer, created }) }
+    const unchanged = !opts.dryRun && !declined
+    return { changes: [], finish: () => ok(declined ? { object: answer, declined } : unchanged ? { object: answer, created, unchanged } : { object: answer, created }) }
   }
   if (removeAt !== undefined) host.expect(def.plural, change.name, removeAt)
   return {

@@ -3,7 +3,7 @@
 // in one D1 batch, then applies them locally and resolves the jobs.
 import type { Change } from '../registry/store'
 import { withRv } from '../registry/store'
-import type { LogEntry } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
 
 /** What a job plans: the changes to commit (possibly none) and how to answer once they have resourceVersions. */
 export interface JobPlan<R> {

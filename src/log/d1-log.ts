@@ -1,14 +1,10 @@
 // The only module that speaks SQL to D1: the change log (whose autoincrement id is the resourceVersion), the
 // current-object index with its label index, compaction, and the cluster-wide list source.
-import type { Change } from '../registry/store'
+import type { Change, LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'
+import { pastStates, type IndexHint, type ListItem, type ListSource, type PastState } from '../registry/list'
 import { materialize, storedText } from '../registry/stored-json'
 
-/** A committed change as read back from the log: the change with the resourceVersion D1 gave it. */
-export interface LogEntry extends Change {
-  rv: number
-}
 
 interface ChangeRow {
   rv: number
@@ -237,24 +233,6 @@ export class D1Log {
   }
 }
 
-/** Folds changes after a snapshot (in rv order) into each key's state at the snapshot and whether it lives now. */
-export function pastStates(
-  rows: Iterable<{ key: string; type: Change['type']; prev: string | null; prevRv: number | null }>,
-  after: string | null,
-): Map<string, PastState> {
-  const out = new Map<string, PastState>()
-  for (const r of rows) {
-    if (after !== null && r.key <= after) continue
-    const seen = out.get(r.key)
-    if (seen) {
-      seen.liveNow = r.type !== 'DELETED'
-      continue
-    }
-    const atSnapshot = r.prev !== null && r.prevRv !== null ? materialize(r.prev, r.prevRv) : null
-    out.set(r.key, { atSnapshot, liveNow: r.type !== 'DELETED' })
-  }
-  return out
-}
 
 function toEntry(r: ChangeRow): LogEntry {
   return {

@@ -2,10 +2,8 @@
 // Endpoints object of the same name listing the ready and not-ready addresses of the matching pods and the resolved
 // ports; it deletes the Endpoints of a deleted service. Level-triggered: it computes the desired object from what is
 // stored when its write is planned, and writes only when that differs from the stored one.
-import type { Controller, ControllerHost } from '../host/controller'
-import type { Change, Stored } from '../registry/store'
-import { planCreate, planRemoval, planUpdate } from '../registry/store'
-import { resourceByPlural } from '../registry/resources'
+import type { Controller, ControllerHost, Desired } from '../host/controller'
+import type { KubeObject } from '../schema/meta'
 import { deepEqual } from '../registry/deep-equal'
 import { labelSelectorFromMatchLabels } from '../registry/label-selector'
 import { repackSubsets, type EndpointsObject } from '../registry/strategies/endpoints'
@@ -65,23 +63,21 @@ export function desiredLabels(svc: ServiceObject): Record<string, string> {
 }
 
 /**
- * Plans the write that brings one service's Endpoints to the desired state, or null when nothing needs doing.
- * Without a service, Endpoints go only when the service was just deleted (kube deletes them whoever wrote them) or
- * when this controller wrote them; hand-written Endpoints may come before their service.
+ * What one service's Endpoints should become, or null when nothing needs doing. Without a service, Endpoints go only
+ * when the service was just deleted (kube deletes them whoever wrote them) or when this controller wrote them;
+ * hand-written Endpoints may come before their service.
  */
-export function planEndpoints(host: ControllerHost, name: string, current: Stored | null, now: Date, serviceDeleted = false): Change | null {
-  const def = resourceByPlural('endpoints')!
-  const ctx = { now, namespace: host.scope }
+export function desiredEndpoints(host: ControllerHost, name: string, current: KubeObject | null, now: Date, serviceDeleted = false): Desired {
   const svc = host.get('services', name)?.object as ServiceObject | undefined
   if (!svc) {
-    const ours = current?.object.metadata.annotations?.[LAST_CHANGE_TRIGGER_TIME] !== undefined
-    return current && (serviceDeleted || ours) ? planRemoval(def, ctx, current) : null
+    const ours = current?.metadata.annotations?.[LAST_CHANGE_TRIGGER_TIME] !== undefined
+    return current && (serviceDeleted || ours) ? { delete: {} } : null
   }
   if (!managedService(svc)) return null
   const pods = host.all('pods').map((s) => s.object as PodObject)
   const subsets = desiredSubsets(svc, pods)
   const labels = desiredLabels(svc)
-  const existing = current?.object as EndpointsObject | undefined
+  const existing = current as EndpointsObject | null
   if (existing && deepEqual(existing.subsets ?? [], subsets) && deepEqual(existing.metadata.labels ?? {}, labels)) return null
   const annotations = { ...(existing?.metadata.annotations ?? {}), [LAST_CHANGE_TRIGGER_TIME]: now.toISOString() }
   const body: EndpointsObject = {
@@ -90,16 +86,16 @@ export function planEndpoints(host: ControllerHost, name: string, current: Store
     metadata: existing ? { ...existing.metadata, labels, annotations } : { name, labels, annotations },
   }
   if (subsets.length > 0) body.subsets = subsets
-  const plan = existing ? planUpdate(def, ctx, name, body, current) : planCreate(def, ctx, body, () => false)
-  if (!plan.ok) {
-    console.error(`endpoints controller: ${host.scope}/${name} refused: ${plan.status.message}`)
-    return null
-  }
-  return 'change' in plan.value ? plan.value.change : plan.value
+  return existing ? { update: body } : { create: body }
 }
 
-const sync = (host: ControllerHost, name: string, serviceDeleted = false) =>
-  host.write('endpoints', name, (current) => planEndpoints(host, name, current, new Date(), serviceDeleted))
+/** kube's endpoints controller writes under kube-controller-manager's name. */
+const MANAGER = 'kube-controller-manager'
+
+async function sync(host: ControllerHost, name: string, serviceDeleted = false) {
+  const r = await host.reconcile('endpoints', name, (current) => desiredEndpoints(host, name, current, new Date(), serviceDeleted), { fieldManager: MANAGER })
+  if (!r.ok && r.status.code !== 404) console.error(`endpoints controller: ${host.scope}/${name} refused: ${r.status.message}`)
+}
 
 export const endpointsController: Controller = {
   name: 'endpoints',
@@ -109,7 +105,7 @@ export const endpointsController: Controller = {
   },
   async resync(host) {
     const names = new Set(host.all('services').map((s) => s.object.metadata.name!))
-    // Endpoints this controller wrote for a service deleted while it was not looking (planEndpoints decides).
+    // Endpoints this controller wrote for a service deleted while it was not looking (desiredEndpoints decides).
     for (const ep of host.all('endpoints')) names.add(ep.object.metadata.name!)
     await Promise.all([...names].map((name) => sync(host, name)))
   },

@@ -7,11 +7,9 @@
 // kube splits a service's endpoints over several slices when named target ports resolve differently per pod, or
 // past 100 endpoints; here one slice carries the ports the first pod (by name) resolves, and pods whose ports
 // resolve differently are left out of it.
-import type { Controller, ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
-import type { Change, Stored } from '../registry/store'
-import { planCreate, planRemoval, planUpdate } from '../registry/store'
-import { resourceByPlural } from '../registry/resources'
+import type { Controller, ControllerHost, Desired } from '../host/controller'
+import type { LogEntry, Stored } from '../registry/store'
+import type { KubeObject } from '../schema/meta'
 import { deepEqual } from '../registry/deep-equal'
 import { compareUtf8 } from '../registry/go-strings'
 import { labelSelectorFromMatchLabels } from '../registry/label-selector'
@@ -99,13 +97,11 @@ function slicesOf(host: ControllerHost, service: string): Stored[] {
     .sort((a, b) => compareUtf8(a.object.metadata.name ?? '', b.object.metadata.name ?? ''))
 }
 
-/** Plans the write that brings one slice of a service to the desired state (null: nothing to do). */
-export function planSlice(host: ControllerHost, service: string, name: string, current: Stored | null, now: Date): Change | null {
-  const def = resourceByPlural(RESOURCE)!
-  const ctx = { now, namespace: host.scope }
+/** What one slice of a service should become, against its newest state (null: nothing to do). */
+export function desiredSliceWrite(host: ControllerHost, service: string, name: string, current: KubeObject | null, now: Date): Desired {
   const svc = host.get('services', service)?.object as ServiceObject | undefined
-  if (current && managedSliceService(current.object) !== service) return null // no longer ours to manage
-  if (!svc || !managedService(svc)) return current ? planRemoval(def, ctx, current) : null
+  if (current && managedSliceService(current) !== service) return null // no longer ours to manage
+  if (!svc || !managedService(svc)) return current ? { delete: {} } : null
   // Another slice of the service (created by an earlier write) is the one we keep.
   if (!current && slicesOf(host, service).length > 0) return null
   const desired = desiredSlice(svc, host.all('pods').map((s) => s.object as PodObject))
@@ -113,7 +109,7 @@ export function planSlice(host: ControllerHost, service: string, name: string, c
   // Slices mark only services with clusterIP None as headless (setEndpointSliceLabels).
   if (svc.spec.clusterIP !== 'None') delete labels[HEADLESS_LABEL]
   const owner = { apiVersion: 'v1', kind: 'Service', name: service, uid: svc.metadata.uid!, controller: true, blockOwnerDeletion: true }
-  const existing = current?.object as EndpointSliceObject | undefined
+  const existing = current as EndpointSliceObject | null
   if (
     existing &&
     existing.addressType === desired.addressType &&
@@ -125,27 +121,25 @@ export function planSlice(host: ControllerHost, service: string, name: string, c
     return null
   }
   // The address type of a slice is immutable: a service that changed family gets a new slice.
-  if (existing && existing.addressType !== desired.addressType) return planRemoval(def, ctx, current!)
+  if (existing && existing.addressType !== desired.addressType) return { delete: {} }
   const annotations = { ...(existing?.metadata.annotations ?? {}), [LAST_CHANGE_TRIGGER_TIME]: now.toISOString() }
   const metadata = existing
     ? { ...existing.metadata, labels, annotations, ownerReferences: [owner] }
     : { name, generateName: `${service}-`, labels, annotations, ownerReferences: [owner] }
   const body = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata, ...desired } as EndpointSliceObject
-  const plan = existing ? planUpdate(def, ctx, name, body, current) : planCreate(def, ctx, body, () => false)
-  if (!plan.ok) {
-    console.error(`endpointslice controller: ${host.scope}/${name} refused: ${plan.status.message}`)
-    return null
-  }
-  return 'change' in plan.value ? plan.value.change : plan.value
+  return existing ? { update: body } : { create: body }
 }
+
+/** kube's EndpointSlice controller writes under kube-controller-manager's name. */
+const MANAGER = 'kube-controller-manager'
 
 /** Brings one service's slices to the desired state: keeps the first, removes any others. */
 async function syncService(host: ControllerHost, service: string): Promise<void> {
   const [keep, ...extra] = slicesOf(host, service).map((s) => s.object.metadata.name!)
-  const now = () => new Date()
-  await Promise.all(extra.map((name) => host.write(RESOURCE, name, (cur) => (cur ? planRemoval(resourceByPlural(RESOURCE)!, { now: now(), namespace: host.scope }, cur) : null))))
+  await Promise.all(extra.map((name) => host.delete(RESOURCE, name)))
   const name = keep ?? generateName(`${service}-`)
-  await host.write(RESOURCE, name, (current) => planSlice(host, service, name, current, now()))
+  const r = await host.reconcile(RESOURCE, name, (current) => desiredSliceWrite(host, service, name, current, new Date()), { fieldManager: MANAGER })
+  if (!r.ok && r.status.code !== 404) console.error(`endpointslice controller: ${host.scope}/${name} refused: ${r.status.message}`)
 }
 
 // Syncs of one service run one after another, so a slice created by one is seen by the next (no duplicates).

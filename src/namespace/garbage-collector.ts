@@ -1,25 +1,18 @@
 // The garbage collector for objects in one namespace: dependents go with their owners (Background), are kept and
-// released (Orphan, the `orphan` finalizer), or go first (Foreground, the `foregroundDeletion` finalizer).
+// released (Orphan, the `orphan` finalizer), or go first (Foreground, the `foregroundDeletion` finalizer). It writes
+// through the verbs, as kube's garbage collector writes through the API.
 import type { Controller, ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import type { Change, Stored } from '../registry/store'
-import { planDelete } from '../registry/store'
-import { resourceByPlural, RESOURCES } from '../registry/resources'
-import { clone } from '../registry/deep-equal'
+import { RESOURCES } from '../registry/resources'
 
 /** Kinds that can be owned, in this namespace. */
 const dependentKinds = () => RESOURCES.filter((r) => r.namespaced).map((r) => r.plural)
 
 const ownedBy = (obj: KubeObject, uid: string) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)
 
-function modified(cur: Stored, edit: (o: KubeObject) => void, namespace: string, resource: string): Change {
-  const prev = clone(cur.object)
-  delete prev.metadata.resourceVersion
-  const next = clone(prev)
-  edit(next)
-  return { type: 'MODIFIED', resource, namespace, name: prev.metadata.name!, object: next, prev, prevRv: cur.rv }
-}
+/** The manager kube's garbage collector writes under (kube-controller-manager's user agent). */
+const MANAGER = 'kube-controller-manager'
 
 export class GarbageCollector implements Controller {
   readonly name = 'garbage-collector'
@@ -60,16 +53,17 @@ export class GarbageCollector implements Controller {
     const fin = owner.object.metadata.finalizers ?? []
     if (fin.includes('orphan')) {
       for (const { resource: plural, name: depName } of host.dependents(uid)) {
-        {
-          await host.write(plural, depName, (cur) =>
-            cur && ownedBy(cur.object, uid)
-              ? modified(cur, (o) => {
-                  o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid)
-                  if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
-                }, host.scope, plural)
-              : null,
-          )
-        }
+        await host.update(
+          plural,
+          depName,
+          (o) => {
+            if (!ownedBy(o, uid)) return null
+            o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid)
+            if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
+            return o
+          },
+          { fieldManager: MANAGER },
+        )
       }
       await this.dropFinalizer(host, resource, name, uid, 'orphan')
       return
@@ -113,26 +107,22 @@ export class GarbageCollector implements Controller {
   }
 
   private async remove(host: ControllerHost, resource: string, name: string, policy: 'Background' | 'Foreground' = 'Background') {
-    const def = resourceByPlural(resource)
-    if (!def) return
-    await host.write(resource, name, (cur) => {
-      if (!cur) return null
-      const plan = planDelete(def, { now: new Date(), namespace: host.scope }, name, cur, { propagationPolicy: policy })
-      return plan.ok ? plan.value.change : null
-    })
+    await host.delete(resource, name, { propagationPolicy: policy })
   }
 
+  /** Lets the owner go: the update that clears its last finalizer completes its deletion (store.planUpdate). */
   private async dropFinalizer(host: ControllerHost, resource: string, name: string, uid: string, finalizer: string) {
-    await host.write(resource, name, (cur) => {
-      if (!cur || cur.object.metadata.uid !== uid || !cur.object.metadata.finalizers?.includes(finalizer)) return null
-      const change = modified(cur, (o) => {
-        o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== finalizer)
+    await host.update(
+      resource,
+      name,
+      (o) => {
+        if (o.metadata.uid !== uid || !o.metadata.finalizers?.includes(finalizer)) return null
+        o.metadata.finalizers = o.metadata.finalizers.filter((f) => f !== finalizer)
         if (o.metadata.finalizers.length === 0) delete o.metadata.finalizers
-      }, host.scope, resource)
-      // Clearing the last finalizer of an object being deleted completes the deletion.
-      if (!change.object.metadata.finalizers?.length && !isGraceful(change.object)) change.type = 'DELETED'
-      return change
-    })
+        return o
+      },
+      { fieldManager: MANAGER },
+    )
   }
 }
 
@@ -141,9 +131,6 @@ function ownerExists(host: ControllerHost, ref: { uid: string; kind: string; nam
   const def = RESOURCES.find((r) => r.kind === ref.kind && r.namespaced)
   return def !== undefined && host.get(def.plural, ref.name)?.object.metadata.uid === ref.uid
 }
-
-/** Still inside a grace period (a pod whose kubelet has not confirmed yet): the removal is the kubelet's. */
-const isGraceful = (o: KubeObject) => (o.metadata.deletionGracePeriodSeconds ?? 0) > 0 && Date.parse(o.metadata.deletionTimestamp ?? '') > Date.now()
 
 const LOCAL_KINDS = new Set(RESOURCES.filter((r) => r.namespaced).map((r) => r.kind))
 const isLocalKind = (kind: string) => LOCAL_KINDS.has(kind)

@@ -2,17 +2,15 @@
 // (Running, IPs, conditions, container statuses, logs, events), completion (Succeeded/Failed by the rule in
 // registry/container-program.ts), activeDeadlineSeconds, readiness gates, ephemeral containers, and stopping pods
 // that are being deleted. Level-triggered: every pass recomputes from stored state; alarms bring it back when a
-// stage falls due. Pods on nodes without the virtual-node annotation are left to their real node agent.
+// stage falls due. Pods on nodes without the virtual-node annotation are left to their real node agent. It writes as
+// a kubelet does: pods/status under the `kubelet` manager, deletions with grace 0 and a uid precondition, events.
 import type { Controller, ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
+import { recordEvent } from '../host/record-event'
+import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import type { Change, Stored } from '../registry/store'
-import { planDelete } from '../registry/store'
-import { resourceByPlural } from '../registry/resources'
-import { clone, deepEqual } from '../registry/deep-equal'
 import { desiredReady, ephemeralStatuses, podCompletion, runningStatus, setConditions, terminatedStatus } from '../registry/pod-lifecycle'
 import { containerProgram } from '../registry/container-program'
-import { eventChange, eventName } from '../registry/event-recorder'
+import type { ClusterApi } from '../cluster/cluster-api'
 import type { NodeFacts } from '../cluster/scheduling'
 import { podKey } from './scheduler-controller'
 import type { PodLogStore } from './pod-log-store'
@@ -20,6 +18,7 @@ import type { PodLogStore } from './pod-log-store'
 type Obj = Record<string, any>
 
 export interface KubeletOptions {
+  cluster: () => ClusterApi
   startDelayMs: number
   stopDelayMs: number
   logs: PodLogStore
@@ -29,6 +28,8 @@ export interface KubeletOptions {
 }
 
 const nanoTs = (d: Date) => d.toISOString().replace(/Z$/, '000000Z')
+/** The manager and event component a kubelet writes under. */
+const KUBELET = 'kubelet'
 
 export class KubeletController implements Controller {
   readonly name = 'kubelet'
@@ -72,7 +73,7 @@ export class KubeletController implements Controller {
   private async nodeFacts(host: ControllerHost, node: string): Promise<NodeFacts | null> {
     const cached = this.facts.get(node)
     if (cached && Date.now() - cached.at < 30_000) return cached.facts
-    const facts = await host.env.CLUSTER.getByName('cluster').nodeFacts(node)
+    const facts = await this.opts.cluster().nodeFacts(node)
     this.facts.set(node, { at: Date.now(), facts })
     return facts
   }
@@ -119,13 +120,9 @@ export class KubeletController implements Controller {
           await this.event(host, current.object, facts, 'Normal', 'Killing', `Stopping container ${c.name}`, `spec.containers{${c.name}}`)
         }
       }
-      // The kubelet confirms the stop by deleting with grace 0 (finalizers still hold the object if present).
-      const def = resourceByPlural('pods')!
-      await host.write('pods', name, (cur) => {
-        if (!cur || cur.object.metadata.uid !== uid) return null
-        const plan = planDelete(def, { now: new Date(), namespace: host.scope }, name, cur, { gracePeriodSeconds: 0 })
-        return plan.ok ? plan.value.change : null
-      })
+      // The kubelet confirms the stop by deleting with grace 0 (finalizers still hold the object if present), only the
+      // pod it stopped: a new pod of the same name is not its business.
+      await host.delete('pods', name, { gracePeriodSeconds: 0, preconditions: { uid } })
       return null
     }
 
@@ -134,7 +131,7 @@ export class KubeletController implements Controller {
       const since = Date.parse(scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString())
       const due = since + this.opts.startDelayMs
       if (now < due) return due
-      const ips = await host.env.CLUSTER.getByName('cluster').allocatePodIP(podKey(current.object))
+      const ips = await this.opts.cluster().allocatePodIP(podKey(current.object))
       if (!ips) return null
       const at = new Date()
       const written = await this.writeStatus(host, name, uid, (p) => (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp ? runningStatus(p, ips, at) : null)
@@ -229,29 +226,30 @@ export class KubeletController implements Controller {
     if (written.length) this.opts.onLog(uid, container, written)
   }
 
-  /** Replaces a pod's status (if it is still the same pod and the status changes). */
-  private async writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null) {
-    const entry = await host.write('pods', name, (cur) => statusChange(cur, uid, next))
+  /** Replaces a pod's status through pods/status (if it is still the same pod); answers the pod as written. */
+  private async writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null): Promise<Stored | null> {
+    const r = await host.update(
+      'pods',
+      name,
+      (pod) => {
+        if (pod.metadata.uid !== uid) return null
+        const status = next(pod as Obj)
+        return status ? { ...pod, status } : null
+      },
+      { subresource: 'status', fieldManager: KUBELET },
+    )
+    if (!r.ok) {
+      if (r.status.code !== 404) console.error(`kubelet: writing the status of ${host.scope}/${name} failed`, r.status.message)
+      return null
+    }
+    if (!r.value) return null
     // A pod that stopped ends its log followers (kubectl logs -f returns).
-    const phase = (entry?.object.status as { phase?: string } | undefined)?.phase
+    const phase = (r.value.object.status as { phase?: string } | undefined)?.phase
     if (phase === 'Succeeded' || phase === 'Failed') this.opts.onPodGone(uid)
-    return entry
+    return { rv: Number(r.value.object.metadata.resourceVersion), object: r.value.object }
   }
 
-  private async event(host: ControllerHost, pod: KubeObject, facts: NodeFacts, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string) {
-    const now = new Date()
-    const name = eventName(pod.metadata.name!, now)
-    await host.write('events', name, (existing) => eventChange(pod, { type, reason, message, component: 'kubelet', host: facts.name, fieldPath }, now, existing, name))
+  private event(host: ControllerHost, pod: KubeObject, facts: NodeFacts, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string) {
+    return recordEvent(host, pod, { type, reason, message, component: KUBELET, host: facts.name, fieldPath })
   }
-}
-
-function statusChange(cur: Stored | null, uid: string, next: (pod: Obj) => Obj | null): Change | null {
-  if (!cur || cur.object.metadata.uid !== uid) return null
-  const prev = clone(cur.object) as Obj
-  delete prev.metadata.resourceVersion
-  const status = next(prev)
-  if (!status) return null
-  const obj = { ...clone(prev), status }
-  if (deepEqual(obj, prev)) return null
-  return { type: 'MODIFIED', resource: 'pods', namespace: prev.metadata.namespace, name: prev.metadata.name, object: obj as unknown as KubeObject, prev: prev as KubeObject, prevRv: cur.rv }
 }

@@ -2,7 +2,7 @@
 // namespace first needs them and re-created at once after someone deletes one (kube's bootstrap controller and
 // endpoint reconciler repair them every few seconds). Runs only in the `default` namespace's Durable Object.
 import type { Controller, ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
 import {
   DEFAULT_APISERVER_ADDRESS,
   KUBERNETES_SERVICE,
@@ -51,7 +51,7 @@ export class KubernetesServiceController implements Controller {
     ]
     for (const [resource, body] of wanted) {
       if (host.get(resource, KUBERNETES_SERVICE)) continue
-      const r = await host.create(resource, body, MANAGER)
+      const r = await host.create(resource, body, { fieldManager: MANAGER })
       // 409: someone (a client, a concurrent repair) made it first, which is as good.
       if (!r.ok && r.status.code !== 409) console.error(`bootstrap: creating ${resource}/${KUBERNETES_SERVICE} failed`, r.status.message)
     }

@@ -7,20 +7,20 @@
 // the ones this sync has already planned. A burst of spec changes (2 -> 5 -> 3) therefore never overshoots what the
 // latest spec asks for by more than the writes already committed.
 import type { Controller, ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
+import { recordEvent } from '../host/record-event'
+import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject, ObjectMeta } from '../schema/meta'
 import type { ReplicationControllerStatus } from '../schema/replication-controller'
-import type { Change, Stored } from '../registry/store'
-import { planCreate, planDelete } from '../registry/store'
-import { resourceByPlural } from '../registry/resources'
 import { clone, deepEqual } from '../registry/deep-equal'
 import { generateName } from '../registry/generate-name'
-import { eventChange, eventName, type EventSpec } from '../registry/event-recorder'
+import type { EventSpec } from '../registry/event-recorder'
 import { selectorMatches, type RCObject } from '../registry/strategies/replication-controller'
 import { rfc3339 } from '../registry/time'
 
 const RCS = 'replicationcontrollers'
 const COMPONENT = 'replication-controller'
+/** The manager kube's controllers write objects under (kube-controller-manager's user agent). */
+const MANAGER = 'kube-controller-manager'
 
 type Obj = Record<string, any>
 type OwnerReference = NonNullable<ObjectMeta['ownerReferences']>[number]
@@ -36,14 +36,6 @@ const isTerminal = (p: Obj) => p.status?.phase === 'Succeeded' || p.status?.phas
 const isActive = (p: KubeObject) => !p.metadata.deletionTimestamp && !isTerminal(p as Obj)
 const readyCondition = (p: Obj) => (p.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready')
 const isReady = (p: Obj) => readyCondition(p)?.status === 'True'
-
-function modified(cur: Stored, namespace: string, resource: string, edit: (o: Obj) => void): Change {
-  const prev = clone(cur.object)
-  delete prev.metadata.resourceVersion
-  const next = clone(prev) as Obj
-  edit(next)
-  return { type: 'MODIFIED', resource, namespace, name: prev.metadata.name!, object: next as KubeObject, prev, prevRv: cur.rv }
-}
 
 /** The active pods this RC controls, by name, as committed now. */
 function ownedActive(host: ControllerHost, uid: string): Stored[] {
@@ -151,27 +143,35 @@ export class ReplicationManager implements Controller {
 
   private async adopt(host: ControllerHost, podName: string, rc: RCObject) {
     const ref: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: rc.metadata.name!, uid: rc.metadata.uid!, controller: true, blockOwnerDeletion: true }
-    await host.write('pods', podName, (cur) => {
-      const owner = host.get(RCS, rc.metadata.name!)?.object as RCObject | undefined
-      // Re-checked at plan time: the pod is still an orphan that matches, and the RC is still this one, alive.
-      if (!cur || !isActive(cur.object) || controllerRef(cur.object) || !owner || owner.metadata.uid !== rc.metadata.uid) return null
-      if (owner.metadata.deletionTimestamp || !selectorMatches(owner.spec?.selector, cur.object.metadata.labels)) return null
-      return modified(cur, host.scope, 'pods', (o) => {
-        o.metadata.ownerReferences = [...(o.metadata.ownerReferences ?? []), ref]
-      })
-    })
+    await host.update(
+      'pods',
+      podName,
+      (pod) => {
+        const owner = host.get(RCS, rc.metadata.name!)?.object as RCObject | undefined
+        // Re-checked at plan time: the pod is still an orphan that matches, and the RC is still this one, alive.
+        if (!isActive(pod) || controllerRef(pod) || !owner || owner.metadata.uid !== rc.metadata.uid) return null
+        if (owner.metadata.deletionTimestamp || !selectorMatches(owner.spec?.selector, pod.metadata.labels)) return null
+        pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref]
+        return pod
+      },
+      { fieldManager: MANAGER },
+    )
   }
 
   private async release(host: ControllerHost, podName: string, uid: string) {
-    await host.write('pods', podName, (cur) => {
-      if (!cur || controllerRef(cur.object)?.uid !== uid) return null
-      const owner = host.all(RCS).find((s) => s.object.metadata.uid === uid)?.object as RCObject | undefined
-      if (owner && selectorMatches(owner.spec?.selector, cur.object.metadata.labels)) return null
-      return modified(cur, host.scope, 'pods', (o) => {
-        o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r: OwnerReference) => r.uid !== uid)
-        if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
-      })
-    })
+    await host.update(
+      'pods',
+      podName,
+      (pod) => {
+        if (controllerRef(pod)?.uid !== uid) return null
+        const owner = host.all(RCS).find((s) => s.object.metadata.uid === uid)?.object as RCObject | undefined
+        if (owner && selectorMatches(owner.spec?.selector, pod.metadata.labels)) return null
+        pod.metadata.ownerReferences = (pod.metadata.ownerReferences ?? []).filter((r: OwnerReference) => r.uid !== uid)
+        if (pod.metadata.ownerReferences.length === 0) delete pod.metadata.ownerReferences
+        return pod
+      },
+      { fieldManager: MANAGER },
+    )
   }
 
   /**
@@ -179,7 +179,6 @@ export class ReplicationManager implements Controller {
    * one try, and a spec that shrinks meanwhile stops the rest. Answers the failure message, if any.
    */
   private async createPods(host: ControllerHost, rcName: string, uid: string, count: number): Promise<string | null> {
-    const podsDef = resourceByPlural('pods')!
     const planned = new Set<string>()
     let failure: string | null = null
     let stopped = false
@@ -188,27 +187,32 @@ export class ReplicationManager implements Controller {
       const made = await Promise.all(
         Array.from({ length: size }, async () => {
           const podName = generateName(`${rcName}-`)
-          const entry = await host.write('pods', podName, (cur) => {
-            const rc = host.get(RCS, rcName)?.object as RCObject | undefined
-            if (cur || !rc || rc.metadata.uid !== uid || rc.metadata.deletionTimestamp || !this.opts.canCreate()) return null
-            // Still needed? The committed pods plus those this sync planned, against the spec as it is now.
-            const have = new Set([...ownedActive(host, uid).map((s) => s.object.metadata.name!), ...planned])
-            if (have.size >= (rc.spec?.replicas ?? 1)) return null
-            const plan = planCreate(podsDef, { now: new Date(), namespace: host.scope }, podFromTemplate(rc, podName), (n) => host.get('pods', n) !== null)
-            if (!plan.ok) {
-              failure = plan.status.message ?? 'invalid pod'
-              return null
-            }
-            planned.add(podName)
-            return plan.value
-          })
-          if (!entry) stopped = true
-          return entry
+          const r = await host.reconcile(
+            'pods',
+            podName,
+            (cur) => {
+              const rc = host.get(RCS, rcName)?.object as RCObject | undefined
+              if (cur || !rc || rc.metadata.uid !== uid || rc.metadata.deletionTimestamp || !this.opts.canCreate()) return null
+              // Still needed? The committed pods plus those this sync planned, against the spec as it is now.
+              const have = new Set([...ownedActive(host, uid).map((s) => s.object.metadata.name!), ...planned])
+              if (have.size >= (rc.spec?.replicas ?? 1)) return null
+              planned.add(podName)
+              return { create: podFromTemplate(rc, podName) }
+            },
+            { fieldManager: MANAGER },
+          )
+          if (!r.ok) {
+            planned.delete(podName)
+            failure = r.status.message ?? 'invalid pod'
+            return null
+          }
+          if (!r.value) stopped = true
+          return r.value?.object ?? null
         }),
       )
       const rc = host.get(RCS, rcName)?.object
       if (!rc) break
-      await Promise.all(made.filter((e): e is LogEntry => e !== null).map((e) => this.event(host, rc, 'Normal', 'SuccessfulCreate', `Created pod: ${e.name}`)))
+      await Promise.all(made.filter((p): p is KubeObject => p !== null).map((p) => this.event(host, rc, 'Normal', 'SuccessfulCreate', `Created pod: ${p.metadata.name}`)))
     }
     if (failure) {
       const rc = host.get(RCS, rcName)?.object
@@ -219,78 +223,87 @@ export class ReplicationManager implements Controller {
 
   /** Deletes the `count` pods kube would pick first, each re-checked at plan time against the current spec. */
   private async deletePods(host: ControllerHost, rcName: string, uid: string, count: number) {
-    const podsDef = resourceByPlural('pods')!
     const victims = ownedActive(host, uid).map((s) => s.object).sort(deletionRank).slice(0, count)
     const planned = new Set<string>()
     const done = await Promise.all(
-      victims.map((victim) =>
-        host.write('pods', victim.metadata.name!, (cur) => {
+      victims.map(async (victim) => {
+        const r = await host.reconcile('pods', victim.metadata.name!, (cur) => {
           const rc = host.get(RCS, rcName)?.object as RCObject | undefined
-          if (!cur || !rc || rc.metadata.uid !== uid || cur.object.metadata.uid !== victim.metadata.uid || !isActive(cur.object)) return null
+          if (!cur || !rc || rc.metadata.uid !== uid || cur.metadata.uid !== victim.metadata.uid || !isActive(cur)) return null
           const active = ownedActive(host, uid).filter((s) => !planned.has(s.object.metadata.name!))
           if (active.length <= (rc.spec?.replicas ?? 1)) return null
-          const plan = planDelete(podsDef, { now: new Date(), namespace: host.scope }, cur.object.metadata.name!, cur, {})
-          if (!plan.ok || !plan.value.change) return null
-          planned.add(cur.object.metadata.name!)
-          return plan.value.change
-        }),
-      ),
+          planned.add(cur.metadata.name!)
+          return { delete: {} }
+        })
+        return r.ok && r.value && !r.value.unchanged ? victim.metadata.name! : null
+      }),
     )
     const rc = host.get(RCS, rcName)?.object
     if (!rc) return
-    await Promise.all(done.filter((e): e is LogEntry => e !== null).map((e) => this.event(host, rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${e.name}`)))
+    await Promise.all(done.filter((n): n is string => n !== null).map((n) => this.event(host, rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${n}`)))
   }
 
-  /** calculateStatus over the pods as committed now; written only when it changed. */
+  /** calculateStatus over the pods as committed now, through replicationcontrollers/status; a no-op when unchanged. */
   private async writeStatus(host: ControllerHost, rcName: string, uid: string, failure: string | null) {
     const now = Date.now()
     let wake: number | null = null
-    await host.write(RCS, rcName, (cur) => {
-      if (!cur || cur.object.metadata.uid !== uid) return null
-      const rc = cur.object as RCObject
-      const pods = ownedActive(host, uid).map((s) => s.object as Obj)
-      const templateLabels = rc.spec?.template?.metadata?.labels ?? {}
-      const minReady = (rc.spec?.minReadySeconds ?? 0) * 1000
-      let ready = 0
-      let available = 0
-      for (const p of pods) {
-        if (!isReady(p)) continue
-        ready++
-        const since = Date.parse(readyCondition(p)?.lastTransitionTime ?? '') || 0
-        if (minReady === 0 || since + minReady <= now) available++
-        else wake = Math.min(wake ?? Infinity, since + minReady)
-      }
-      const fullyLabeled = pods.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length
-      // Zero counts are left out, as kube's omitempty leaves them out.
-      const status: ReplicationControllerStatus = { replicas: pods.length }
-      if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled
-      if (ready) status.readyReplicas = ready
-      if (available) status.availableReplicas = available
-      if (rc.metadata.generation !== undefined) status.observedGeneration = rc.metadata.generation
-      const old = rc.status?.conditions?.find((c) => c.type === 'ReplicaFailure')
-      if (failure) {
-        status.conditions = [{
-          type: 'ReplicaFailure',
-          status: 'True',
-          lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : rfc3339(new Date(now)),
-          reason: 'FailedCreate',
-          message: failure,
-        }]
-      }
-      if (deepEqual(rc.status, status)) return null
-      return modified(cur, host.scope, RCS, (o) => {
-        o.status = status
-      })
-    })
+    await host.update(
+      RCS,
+      rcName,
+      (current) => {
+        if (current.metadata.uid !== uid) return null
+        const rc = current as RCObject
+        const computed = calculateStatus(rc, ownedActive(host, uid).map((s) => s.object as Obj), failure, now)
+        wake = computed.wake
+        if (deepEqual(rc.status, computed.status)) return null
+        rc.status = computed.status
+        return rc
+      },
+      { subresource: 'status', fieldManager: MANAGER },
+    )
     // minReadySeconds: come back when the next ready pod becomes available.
     if (wake !== null) await host.wakeAt(wake)
   }
 
-  private async event(host: ControllerHost, rc: KubeObject, type: EventSpec['type'], reason: string, message: string) {
-    const now = new Date()
-    const name = eventName(rc.metadata.name!, now)
-    await host.write('events', name, (existing) => eventChange(rc, { type, reason, message, component: COMPONENT }, now, existing, name))
+  private event(host: ControllerHost, rc: KubeObject, type: EventSpec['type'], reason: string, message: string) {
+    return recordEvent(host, rc, { type, reason, message, component: COMPONENT })
   }
+}
+
+/** kube's calculateStatus over the RC's active pods, and when the next ready pod becomes available (minReadySeconds). */
+function calculateStatus(rc: RCObject, pods: Obj[], failure: string | null, now: number): { status: ReplicationControllerStatus; wake: number | null } {
+  const templateLabels = rc.spec?.template?.metadata?.labels ?? {}
+  const minReady = (rc.spec?.minReadySeconds ?? 0) * 1000
+  let wake: number | null = null
+  let ready = 0
+  let available = 0
+  for (const p of pods) {
+    if (!isReady(p)) continue
+    ready++
+    const since = Date.parse(readyCondition(p)?.lastTransitionTime ?? '') || 0
+    if (minReady === 0 || since + minReady <= now) available++
+    else wake = Math.min(wake ?? Infinity, since + minReady)
+  }
+  const fullyLabeled = pods.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length
+  // Zero counts are left out, as kube's omitempty leaves them out.
+  const status: ReplicationControllerStatus = { replicas: pods.length }
+  if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled
+  if (ready) status.readyReplicas = ready
+  if (available) status.availableReplicas = available
+  if (rc.metadata.generation !== undefined) status.observedGeneration = rc.metadata.generation
+  const old = rc.status?.conditions?.find((c) => c.type === 'ReplicaFailure')
+  if (failure) {
+    status.conditions = [
+      {
+        type: 'ReplicaFailure',
+        status: 'True',
+        lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : rfc3339(new Date(now)),
+        reason: 'FailedCreate',
+        message: failure,
+      },
+    ]
+  }
+  return { status, wake }
 }
 
 /** getPodsFromTemplate: the template's labels, annotations and finalizers, owned by the RC, named `<rc>-xxxxx`. */

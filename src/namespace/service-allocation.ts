@@ -2,7 +2,7 @@
 // allocators before it commits (filled into the planned object, undone if it does not commit), and what a committed
 // change frees (type changes, deletion). Owner of every value: `<namespace>/<name>/<uid>`.
 import type { Change } from '../registry/store'
-import type { LogEntry } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
 import { statuses, type Status } from '../registry/status'
 import { fieldError, type FieldError } from '../registry/field-errors'
 import { goQuote } from '../registry/go-strings'

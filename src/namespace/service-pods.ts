@@ -2,7 +2,7 @@
 // (ShouldPodBeInEndpoints), a pod's address of the service's family, target port resolution (FindPort), and which
 // services a batch of commits may have touched.
 import type { ControllerHost } from '../host/controller'
-import type { LogEntry } from '../log/d1-log'
+import type { LogEntry } from '../registry/store'
 import { labelSelectorFromMatchLabels } from '../registry/label-selector'
 import type { PodObject } from '../registry/strategies/pod/pod-types'
 import type { ServiceObject, ServicePort } from '../registry/strategies/service/service-types'

@@ -1,6 +1,5 @@
 // Building core/v1 Events for what controllers do (Scheduled, Pulled, Started, Killing...), named as kube names them.
 import type { KubeObject } from '../schema/meta'
-import type { Change, Stored } from './store'
 import { rfc3339 } from './time'
 
 export interface EventSpec {
@@ -18,24 +17,13 @@ export function eventName(objectName: string, now: Date): string {
   return `${objectName}.${nanos.toString(16)}`
 }
 
-/**
- * The change recording an event about `obj`. A repeat of the same reason and message about the same object bumps
- * the existing event's count instead of creating another, as kube's event correlator does.
- */
-export function eventChange(obj: KubeObject, spec: EventSpec, now: Date, existing: Stored | null, name: string): Change {
+/** The Event recording something about `obj`, as kube's event recorder creates it (the store adds uid and time). */
+export function eventAbout(obj: KubeObject, spec: EventSpec, now: Date): KubeObject {
   const ts = rfc3339(now)
-  if (existing) {
-    const prev = structuredClone(existing.object)
-    delete prev.metadata.resourceVersion
-    const next = structuredClone(prev) as KubeObject & { count?: number; lastTimestamp?: string }
-    next.count = (next.count ?? 1) + 1
-    next.lastTimestamp = ts
-    return { type: 'MODIFIED', resource: 'events', namespace: obj.metadata.namespace ?? '', name, object: next, prev, prevRv: existing.rv }
-  }
-  const event: KubeObject = {
-    apiVersion: 'v1',
+  return {
     kind: 'Event',
-    metadata: { name, namespace: obj.metadata.namespace, uid: crypto.randomUUID(), creationTimestamp: ts },
+    apiVersion: 'v1',
+    metadata: { name: eventName(obj.metadata.name!, now), namespace: obj.metadata.namespace },
     involvedObject: {
       kind: obj.kind,
       namespace: obj.metadata.namespace,
@@ -52,10 +40,7 @@ export function eventChange(obj: KubeObject, spec: EventSpec, now: Date, existin
     lastTimestamp: ts,
     count: 1,
     type: spec.type,
-    eventTime: null,
     reportingComponent: spec.component,
     reportingInstance: spec.host ?? '',
   }
-  delete (event as Record<string, unknown>).eventTime
-  return { type: 'ADDED', resource: 'events', namespace: obj.metadata.namespace ?? '', name, object: event, prev: null, prevRv: null }
 }

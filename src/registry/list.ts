@@ -5,6 +5,8 @@ import type { FieldSelector } from './field-selector'
 import { indexableRequirement } from './label-selector'
 import { decodeContinue, encodeContinue } from './continue-token'
 import { statuses, ok, fail, type Result } from './status'
+import type { ChangeType } from './store'
+import { materialize } from './stored-json'
 import type { Strategy } from './strategy'
 
 /** A live object as a source yields it: labels up front so most rows are filtered without parsing the object. */
@@ -213,4 +215,23 @@ export async function listObjects(
   }
   return ok(page)
   }
+}
+
+/** Folds changes after a snapshot (in rv order) into each key's state at the snapshot and whether it lives now. */
+export function pastStates(
+  rows: Iterable<{ key: string; type: ChangeType; prev: string | null; prevRv: number | null }>,
+  after: string | null,
+): Map<string, PastState> {
+  const out = new Map<string, PastState>()
+  for (const r of rows) {
+    if (after !== null && r.key <= after) continue
+    const seen = out.get(r.key)
+    if (seen) {
+      seen.liveNow = r.type !== 'DELETED'
+      continue
+    }
+    const atSnapshot = r.prev !== null && r.prevRv !== null ? materialize(r.prev, r.prevRv) : null
+    out.set(r.key, { atSnapshot, liveNow: r.type !== 'DELETED' })
+  }
+  return out
 }

@@ -47,6 +47,11 @@ export interface Change {
   text?: StoredText
 }
 
+/** A committed change: the change with the resourceVersion its commit gave it. */
+export interface LogEntry extends Change {
+  rv: number
+}
+
 export const resourceOf = (def: ResourceDef): Resource => ({ resource: def.plural, group: def.group || undefined })
 
 const GENERATE_ATTEMPTS = 8
@@ -162,8 +167,10 @@ export function planUpdate(
   if (deepEqual(obj, old)) return ok({ change: null, object: old })
   delete meta.resourceVersion
   const prev = stripRv(old)
-  // Clearing the last finalizer of an object being deleted completes the deletion.
-  if (oldMeta.deletionTimestamp && (oldMeta.finalizers?.length ?? 0) > 0 && !(meta.finalizers?.length)) {
+  // An update that leaves no finalizer on an object being deleted without a grace period still running completes
+  // the deletion (kube's ShouldDeleteDuringUpdate); within a grace period the removal stays with its expiry/kubelet.
+  const graceOver = oldMeta.deletionGracePeriodSeconds === undefined || oldMeta.deletionGracePeriodSeconds === 0
+  if (oldMeta.deletionTimestamp && graceOver && !meta.finalizers?.length) {
     return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
   }
   return ok({ change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })

@@ -19,7 +19,7 @@ describe('a catch-up past the compacted log', () => {
       await env.DB.prepare('UPDATE log_meta SET compacted = (SELECT MAX(rv) FROM changes) WHERE id = 1').run()
       try {
         await runInDurableObject(env.NAMESPACES.getByName(ns), (instance) => {
-          ;(instance as unknown as { queue: { markSuspect(): void } }).queue.markSuspect()
+          ;(instance as unknown as { host: { queue: { markSuspect(): void } } }).host.queue.markSuspect()
         })
         const b = await req('POST', podPath(ns), { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' }, spec: { schedulerName: 'kubeflare-test-none', containers: [{ name: 'c', image: 'nginx' }] } })
         expect(b.status, b.text).toBe(201)

@@ -237,7 +237,7 @@ describe('changes the DO applies while catching up from the D1 log reach its ope
       // Fault injection: the next D1 commit of this DO goes through, then reports a failure (as a timeout would), and
       // the log read that would tell the queue it landed fails too: only a later catch-up finds the change.
       await runInDurableObject(stub(ns), (instance) => {
-        const log = (instance as unknown as { log: { commit: (...args: unknown[]) => Promise<number[]>; changesFor: (...args: unknown[]) => Promise<unknown> } }).log
+        const log = (instance as unknown as { host: { log: { commit: (...args: unknown[]) => Promise<number[]>; changesFor: (...args: unknown[]) => Promise<unknown> } } }).host.log
         const commit = log.commit.bind(log)
         const changesFor = log.changesFor.bind(log)
         let armed = true

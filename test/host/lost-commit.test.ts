@@ -17,7 +17,7 @@ type Log = { commit: (...a: unknown[]) => Promise<number[]>; changesFor: (...a: 
 /** Makes the namespace's next commit misbehave: `landed` runs the real commit before throwing. */
 async function breakNextCommit(ns: string, how: { landed: boolean; logUnreadable?: boolean }) {
   await runInDurableObject(env.NAMESPACES.getByName(ns), (instance) => {
-    const log = (instance as unknown as { log: Log }).log
+    const log = (instance as unknown as { host: { log: Log } }).host.log
     const commit = log.commit.bind(log)
     const changesFor = log.changesFor.bind(log)
     log.commit = async (...a: unknown[]) => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { WriteQueue, type JobPlan, type WriteQueueHooks } from '../../src/host/write-queue'
 import type { Change } from '../../src/registry/store'
-import type { LogEntry } from '../../src/log/d1-log'
+import type { LogEntry } from '../../src/registry/store'
 
 const change = (name: string): Change => ({
   type: 'ADDED',

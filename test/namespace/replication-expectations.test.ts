@@ -1,155 +1,88 @@
-// The replication manager's expectations, driven against an in-memory host whose write queue we flush by hand: a
-// spec that shrinks while creates are queued, overlapping triggers, and deletions re-checked when they are planned.
+// The replication manager's expectations, on a real host over the in-memory parts whose change log we hold: a spec
+// that shrinks while creates are in flight, overlapping triggers, and deletions re-checked when they are planned.
 import { describe, expect, it } from 'vitest'
 import { ReplicationManager } from '../../src/namespace/replication-controller'
-import type { ControllerHost } from '../../src/host/controller'
-import type { LogEntry } from '../../src/log/d1-log'
-import type { Change, Stored } from '../../src/registry/store'
 import type { KubeObject } from '../../src/schema/meta'
-
-/** A host whose writes wait until flush(): every queued job is planned against the same state, then all commit. */
-class QueueHost implements ControllerHost {
-  readonly scope = 'ns'
-  readonly env = {} as Env
-  private objects = new Map<string, Stored>()
-  private queue: { resource: string; name: string; plan: (s: Stored | null) => Change | null; resolve: (e: LogEntry | null) => void }[] = []
-  private rv = 1
-  created: string[] = []
-  deleted: string[] = []
-
-  get(resource: string, name: string) {
-    return this.objects.get(`${resource}/${name}`) ?? null
-  }
-  all(resource: string) {
-    return [...this.objects].filter(([k]) => k.startsWith(`${resource}/`)).map(([, v]) => v)
-  }
-  attending(resource: string) {
-    return this.all(resource)
-  }
-  owners() {
-    return []
-  }
-  dependents(uid: string) {
-    return [...this.objects]
-      .filter(([, v]) => (v.object.metadata.ownerReferences ?? []).some((r) => r.uid === uid))
-      .map(([k]) => ({ resource: k.slice(0, k.indexOf('/')), name: k.slice(k.indexOf('/') + 1) }))
-  }
-  write(resource: string, name: string, plan: (s: Stored | null) => Change | null) {
-    return new Promise<LogEntry | null>((resolve) => this.queue.push({ resource, name, plan, resolve }))
-  }
-  async wakeAt() {}
-  /** The replication manager writes through write(); a create through the verb here would be a regression. */
-  async create(): Promise<never> {
-    throw new Error('unexpected create through the verb')
-  }
-  put(resource: string, obj: KubeObject) {
-    this.objects.set(`${resource}/${obj.metadata.name}`, { rv: this.rv++, object: obj })
-  }
-  get pending() {
-    return this.queue.length
-  }
-  /** One group commit: plan every queued job against the same state, then apply them all. */
-  flush() {
-    const jobs = this.queue.splice(0)
-    const planned = jobs.map((j) => ({ j, change: j.plan(this.get(j.resource, j.name)) }))
-    for (const { j, change } of planned) {
-      if (!change) {
-        j.resolve(null)
-        continue
-      }
-      const rv = this.rv++
-      if (change.type === 'DELETED' || change.object.metadata.deletionTimestamp) {
-        if (j.resource === 'pods') this.deleted.push(j.name)
-      } else if (change.type === 'ADDED' && j.resource === 'pods') this.created.push(j.name)
-      if (change.type === 'DELETED') this.objects.delete(`${j.resource}/${j.name}`)
-      else this.objects.set(`${j.resource}/${j.name}`, { rv, object: change.object })
-      j.resolve({ ...change, rv, prevRv: change.prevRv } as LogEntry)
-    }
-  }
-  livePods() {
-    return this.all('pods').filter((s) => !s.object.metadata.deletionTimestamp)
-  }
-}
+import { memoryHost } from '../support/memory-host'
 
 const rc = (replicas: number): KubeObject =>
   ({
-    apiVersion: 'v1',
     kind: 'ReplicationController',
-    metadata: { name: 'web', namespace: 'ns', uid: 'rc-uid', generation: 1 },
+    apiVersion: 'v1',
+    metadata: { name: 'web' },
     spec: { replicas, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
-    status: { replicas: 0 },
   }) as KubeObject
 
-const setReplicas = (host: QueueHost, n: number) => {
-  const cur = host.get('replicationcontrollers', 'web')!.object as any
-  host.put('replicationcontrollers', { ...cur, spec: { ...cur.spec, replicas: n } })
+/** A host with an RC of `replicas`; the manager is not yet running (controllers would race the test's own calls). */
+async function setup(replicas: number) {
+  const manager = new ReplicationManager({ canCreate: () => true })
+  const { host, log } = memoryHost()
+  const created = await host.create('replicationcontrollers', rc(replicas))
+  if (!created.ok) throw new Error(created.status.message)
+  const view = host.controllerView
+  const setReplicas = (n: number) =>
+    host.mutate('replicationcontrollers', 'web', (o) => ({ ...o, spec: { ...(o.spec as object), replicas: n } }))
+  const live = () => view.all('pods').filter((s) => !s.object.metadata.deletionTimestamp)
+  const createdPods = () => log.commits
+  return { manager, host, log, view, setReplicas, live, createdPods }
 }
 
-/** Runs work to completion, flushing the queue whenever it has jobs; `before(i)` runs before the i-th flush. */
-async function drive(host: QueueHost, work: Promise<unknown>, before: (i: number) => void = () => undefined) {
-  let done = false
-  void work.then(() => (done = true))
-  for (let i = 0; !done; ) {
-    await new Promise((r) => setTimeout(r, 0))
-    if (host.pending > 0) before(i++), host.flush()
-    if (i > 200) throw new Error('no progress')
-  }
-  await work
-}
-
-const manager = () => new ReplicationManager({ canCreate: () => true })
+/** Lets queued work move until `work` is done. */
+const settle = (work: Promise<unknown>) => Promise.race([work, new Promise((_, reject) => setTimeout(() => reject(new Error('no progress')), 5000))])
 
 describe('replication expectations', () => {
-  it('a spec that shrinks before the queued creates are planned creates only what it asks for', async () => {
-    const host = new QueueHost()
-    host.put('replicationcontrollers', rc(5))
-    await drive(host, manager().resync(host), (i) => {
-      if (i === 0) setReplicas(host, 3)
-    })
-    expect(host.livePods()).toHaveLength(3)
-    expect(host.created).toHaveLength(3)
-    expect(host.deleted).toHaveLength(0)
+  it('a spec that shrinks while the first creates commit creates only what it asks for', async () => {
+    const t = await setup(5)
+    const release = t.log.hold()
+    const sync = t.manager.resync(t.view)
+    // The first slow-start create is committing; the spec shrinks, queued ahead of the next batch.
+    await new Promise((r) => setTimeout(r, 10))
+    const shrink = t.setReplicas(3)
+    release()
+    await settle(Promise.all([sync, shrink]))
+    expect(t.live()).toHaveLength(3)
   })
 
   it('2 -> 5 -> 3: the creates stop at 3, nothing is deleted', async () => {
-    const host = new QueueHost()
-    host.put('replicationcontrollers', rc(2))
-    const m = manager()
-    await drive(host, m.resync(host))
-    expect(host.created).toHaveLength(2)
-    setReplicas(host, 5)
-    // The first slow-start batch (1 pod) commits, then the spec goes to 3 before the next batch is planned.
-    await drive(host, m.resync(host), (i) => {
-      if (i === 1) setReplicas(host, 3)
-    })
-    expect(host.livePods()).toHaveLength(3)
-    expect(host.created).toHaveLength(3)
-    expect(host.deleted).toHaveLength(0)
+    const t = await setup(2)
+    await settle(t.manager.resync(t.view))
+    expect(t.live()).toHaveLength(2)
+    await t.setReplicas(5)
+    const release = t.log.hold()
+    const sync = t.manager.resync(t.view)
+    await new Promise((r) => setTimeout(r, 10))
+    const shrink = t.setReplicas(3)
+    release()
+    await settle(Promise.all([sync, shrink]))
+    expect(t.live()).toHaveLength(3)
+    expect(t.view.all('pods').filter((s) => s.object.metadata.deletionTimestamp)).toHaveLength(0)
   })
 
   it('overlapping triggers run one sync at a time: never more pods than replicas', async () => {
-    const host = new QueueHost()
-    host.put('replicationcontrollers', rc(4))
-    const m = manager()
-    const rcEntry = { type: 'MODIFIED', resource: 'replicationcontrollers', name: 'web', namespace: 'ns', rv: 1, object: rc(4), prev: null, prevRv: null } as unknown as LogEntry
-    await drive(host, Promise.all([m.onCommitted([rcEntry], host), m.onCommitted([rcEntry], host), m.resync(host)]))
-    expect(host.livePods()).toHaveLength(4)
-    expect(host.created).toHaveLength(4)
+    const t = await setup(4)
+    const entry = { rv: 1, type: 'MODIFIED' as const, resource: 'replicationcontrollers', namespace: 'ns', name: 'web', object: rc(4), prev: null, prevRv: null }
+    await settle(Promise.all([t.manager.onCommitted([entry], t.view), t.manager.onCommitted([entry], t.view), t.manager.resync(t.view)]))
+    expect(t.live()).toHaveLength(4)
   })
 
   it('deletions planned in one batch stop at the spec, even when it grows meanwhile', async () => {
-    const host = new QueueHost()
-    host.put('replicationcontrollers', rc(5))
-    const m = manager()
-    await drive(host, m.resync(host))
-    setReplicas(host, 1)
-    await drive(host, m.resync(host), (i) => {
-      // The deletions are queued for 4 pods; the spec goes back up to 3 before they are planned.
-      if (i === 0) setReplicas(host, 3)
-    })
-    expect(host.livePods()).toHaveLength(3)
-    expect(host.deleted).toHaveLength(2)
-    const status = (host.get('replicationcontrollers', 'web')!.object as any).status
-    expect(status).toMatchObject({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 })
+    const t = await setup(5)
+    await settle(t.manager.resync(t.view))
+    await t.setReplicas(1)
+    const release = t.log.hold()
+    // The spec goes back to 3 in a batch that is committing; the sync still reads 1 and queues four deletions, which
+    // are planned after that batch applied, against a spec of 3.
+    const grow = t.setReplicas(3)
+    await new Promise((r) => setTimeout(r, 10))
+    const sync = t.manager.resync(t.view)
+    await new Promise((r) => setTimeout(r, 10))
+    release()
+    await settle(Promise.all([sync, grow]))
+    expect(t.live()).toHaveLength(3)
+    await settle(t.manager.resync(t.view))
+    const stored = t.view.get('replicationcontrollers', 'web')!.object as any
+    // Two spec changes since the create: generation 3, observed by the last sync.
+    expect(stored.status).toMatchObject({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 3 })
+    expect(stored.metadata.generation).toBe(3)
   })
 })

@@ -169,7 +169,7 @@ describe('requests, refusals, release and reuse', () => {
     const stub = env.NAMESPACES.getByName(ns)
     // Break the next D1 commit of this namespace's object.
     await runInDurableObject(stub, (instance) => {
-      const log = (instance as unknown as { log: { commit: (...a: unknown[]) => Promise<number[]> } }).log
+      const log = (instance as unknown as { host: { log: { commit: (...a: unknown[]) => Promise<number[]> } } }).host.log
       const real = log.commit.bind(log)
       log.commit = async () => {
         log.commit = real

@@ -2,7 +2,7 @@
 // committing. Objects that existed at the snapshot must be listed as they were then, whatever lands in between.
 import { describe, expect, it } from 'vitest'
 import { listObjects, type ListItem, type ListSource, type PastState } from '../../src/registry/list'
-import { pastStates } from '../../src/log/d1-log'
+import { pastStates } from '../../src/registry/list'
 import { parseLabelSelector } from '../../src/registry/label-selector'
 
 type Change = { key: string; type: 'ADDED' | 'MODIFIED' | 'DELETED'; prev: string | null; prevRv: number | null; rv: number }

@@ -6,7 +6,7 @@ import { resourceByPlural } from '../../registry/resources'
 import type { ResourceDef } from '../../registry/resource'
 import type { DeleteOptions, KubeObject } from '../../schema/meta'
 import { checkShape, fieldPath, handlingPrefix, parseBodyText, stripNulls } from '../../registry/decode'
-import { checkSelectors } from '../query'
+import { selectorsOf } from '../query'
 import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
 import { call, hostFor } from '../hosts'
@@ -80,8 +80,8 @@ async function list(c: Ctx, kind: BetaKind) {
   // 2014 clients name the selectors `labels` and `fields`; later ones labelSelector and fieldSelector.
   const labelSelector = c.req.query('labelSelector') || c.req.query('labels') || undefined
   const fieldSelector = c.req.query('fieldSelector') || c.req.query('fields') || undefined
-  checkSelectors(def, labelSelector, fieldSelector)
-  const page = unwrap(kind, await call(() => hostFor(c.env, def, ns).list(def.plural, { mode: { kind: 'latest' }, labelSelector, fieldSelector })))
+  const selectors = selectorsOf(def, labelSelector, fieldSelector)
+  const page = unwrap(kind, await call(() => hostFor(c.env, def, ns).list(def.plural, { mode: { kind: 'latest' }, selectors })))
   return json(c, toBetaList(kind, ns, page.items, page.resourceVersion))
 }
 

@@ -2,7 +2,8 @@
 // running the repair pass on its alarm (only while some reservation is unconfirmed or something was released, so an
 // idle cluster object is never woken).
 import type { D1Log } from '../../log/d1-log'
-import type { LocalStore } from '../../host/local-store'
+import type { Alarms } from '../../host/alarms'
+import type { HostState } from '../../host/object-store'
 import type { KubeObject } from '../../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, Holding, ReserveAnswer } from './allocation-types'
 import { REPAIR_GRACE_MS, ServiceAllocators, type RepairResult } from './service-allocators'
@@ -15,12 +16,13 @@ export class ServiceAllocationHost {
   readonly allocators: ServiceAllocators
 
   constructor(
-    private readonly ctx: DurableObjectState,
-    private readonly env: Env,
+    storage: DurableObjectStorage,
+    env: Env,
     private readonly log: D1Log,
-    private readonly local: LocalStore,
+    private readonly state: HostState,
+    private readonly alarms: Alarms,
   ) {
-    this.allocators = new ServiceAllocators(ctx.storage, { serviceCIDR: env.SERVICE_CIDR, nodePortRange: env.NODE_PORT_RANGE })
+    this.allocators = new ServiceAllocators(storage, { serviceCIDR: env.SERVICE_CIDR, nodePortRange: env.NODE_PORT_RANGE })
   }
 
   async reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer> {
@@ -56,36 +58,35 @@ export class ServiceAllocationHost {
 
   /** Alarm work: a due repair pass. */
   async onAlarm(now: number): Promise<void> {
-    const due = Number(this.local.getState(REPAIR_AT) ?? 'NaN')
+    const due = Number(this.state.get(REPAIR_AT) ?? 'NaN')
     if (due <= now) {
-      this.local.setState(REPAIR_AT, undefined)
+      this.state.set(REPAIR_AT, undefined)
       try {
         await this.repair()
       } catch (e) {
         console.error('service allocation repair failed; retrying later', e)
-        this.local.setState(REPAIR_AT, String(now + REPAIR_GRACE_MS))
+        this.state.set(REPAIR_AT, String(now + REPAIR_GRACE_MS))
         return
       }
       const next = this.allocators.nextRepairAt()
-      if (next !== null) this.local.setState(REPAIR_AT, String(Math.max(next, now + 1000)))
+      if (next !== null) this.state.set(REPAIR_AT, String(Math.max(next, now + 1000)))
     }
   }
 
   /** The earliest alarm this host needs, for the cluster object's alarm scheduling. */
   nextAlarmAt(): number | null {
-    const due = this.local.getState(REPAIR_AT)
+    const due = this.state.get(REPAIR_AT)
     return due === undefined ? null : Number(due)
   }
 
   private async repairBy(at: number) {
-    const due = this.local.getState(REPAIR_AT)
+    const due = this.state.get(REPAIR_AT)
     if (due !== undefined && Number(due) <= at) return
-    this.local.setState(REPAIR_AT, String(at))
+    this.state.set(REPAIR_AT, String(at))
     await this.wakeBy(at)
   }
 
-  private async wakeBy(at: number) {
-    const current = await this.ctx.storage.getAlarm()
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at)
+  private wakeBy(at: number) {
+    return this.alarms.wakeAt(at)
   }
 }

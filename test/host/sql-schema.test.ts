@@ -3,7 +3,9 @@
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { LocalStore } from '../../src/host/local-store'
+import { SqlObjectStore } from '../../src/host/sql-object-store'
+import { SqlHostState } from '../../src/host/sql-host-records'
+import { prepareSqlSchema } from '../../src/host/sql-schema'
 import { encodeStored } from '../../src/registry/stored-json'
 import type { KubeObject } from '../../src/schema/meta'
 
@@ -14,7 +16,7 @@ const pod = (name: string, labels: Record<string, string>): KubeObject => ({
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 })
 
-describe('LocalStore layout upgrade', () => {
+describe('SqlObjectStore layout upgrade', () => {
   it('moves layout-1 objects into the rowid table and keeps serving them', async () => {
     const stub = env.NAMESPACES.getByName(`layout-${Date.now().toString(36)}`)
     await runInDurableObject(stub, (_instance, state) => {
@@ -28,7 +30,8 @@ describe('LocalStore layout upgrade', () => {
       const pods = [pod('b', { app: 'x' }), pod('a', { app: 'y' })]
       pods.forEach((p, i) => sql.exec('INSERT INTO objects (resource, name, rv, labels, object) VALUES (?, ?, ?, ?, ?)', 'pods', p.metadata.name!, 10 + i, JSON.stringify(p.metadata.labels), encodeStored(p)))
 
-      const store = new LocalStore(sql, state.storage, 100)
+      prepareSqlSchema(sql, state.storage)
+      const store = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
       const table = sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql
       expect(table).not.toMatch(/WITHOUT ROWID/i)
       expect(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'objects_upgraded'").one().n).toBe(0)
@@ -45,7 +48,8 @@ describe('LocalStore layout upgrade', () => {
 
       // A second start finds the current layout and leaves the table alone.
       sql.exec("INSERT INTO objects (resource, name, rv, labels, object) VALUES ('pods', 'c', 21, '{}', ?)", encodeStored(pod('c', {})))
-      const again = new LocalStore(sql, state.storage, 100)
+      prepareSqlSchema(sql, state.storage)
+      const again = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
       expect(again.names('pods')).toEqual(['a', 'b', 'c'])
     })
   })

@@ -1,5 +1,5 @@
-// The tables of a Durable Object's own SQLite (src/host/local-store.ts), and bringing an older object's tables to
-// the current layout when it starts.
+// The tables of a Durable Object's own SQLite (src/host/sql-object-store.ts, sql-host-records.ts), and bringing an
+// older object's tables to the current layout when it starts.
 
 // An ordinary rowid table: its rows are whole objects, too big for WITHOUT ROWID (which SQLite advises only for rows
 // under about a twentieth of a page); the (resource, name) key is a unique index.
@@ -42,7 +42,7 @@ const setLayout = (sql: SqlStorage) =>
   sql.exec("INSERT INTO state (key, value) VALUES ('layout', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", LAYOUT)
 
 /** Creates the tables of a new object at the current layout, or upgrades an older object's. */
-export function prepareLocalSchema(sql: SqlStorage, storage: DurableObjectStorage) {
+export function prepareSqlSchema(sql: SqlStorage, storage: DurableObjectStorage) {
   const fresh = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().n === 0
   sql.exec(SCHEMA)
   if (fresh) setLayout(sql)

@@ -1,13 +1,12 @@
 // Consistent-snapshot lists over one resource of a Durable Object's own SQLite: its rows, its label index for a
 // selector's narrowing requirement, and its event history for the state at an older snapshot.
 import type { ChangeType } from '../registry/store'
-import type { IndexHint, ListItem, ListSource, PastState } from '../registry/list'
-import { pastStates } from '../log/d1-log'
+import { pastStates, type IndexHint, type ListItem, type ListSource, type PastState } from '../registry/list'
 import { materialize } from '../registry/stored-json'
 
 type Row = Record<string, SqlStorageValue>
 
-export function localListSource(sql: SqlStorage, resource: string, currentRv: number, floorRv: number): ListSource {
+export function sqlListSource(sql: SqlStorage, resource: string, currentRv: number, floorRv: number): ListSource {
   return {
     currentRv,
     floorRv,

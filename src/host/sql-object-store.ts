@@ -1,33 +1,30 @@
-// A Durable Object's own SQLite: the current objects of its scope, a label index, a bounded event history (for
-// watches and list snapshots), creation tokens, the owner and attention indexes and its bookkeeping.
+// The ObjectStore of a Durable Object over its own SQLite: the current objects of its scope, a label index, a bounded
+// event history (for watches and list snapshots), the owner and attention indexes and the applied mark.
 import type { KubeObject } from '../schema/meta'
-import type { ChangeType, Stored } from '../registry/store'
+import type { ChangeType, LogEntry, Stored } from '../registry/store'
 import type { ListSource } from '../registry/list'
-import type { LogEntry } from '../log/d1-log'
 import { encodeStored as encode, materialize, storedText } from '../registry/stored-json'
-import { prepareLocalSchema } from './local-schema'
-import { localListSource } from './local-list-source'
+import type { Attend, HostState, ObjectStore } from './object-store'
+import { sqlListSource } from './sql-list-source'
 
 type Row = Record<string, SqlStorageValue>
 
-/** How long a creation token is remembered: the contract is "at least 24 hours". */
-export const CREATION_TOKEN_TTL_MS = 25 * 60 * 60 * 1000
-
-export class LocalStore {
+export class SqlObjectStore implements ObjectStore {
   private appliedRv: number
   private floorRv: number
   private historyCount: number
 
+  /** The tables must exist (prepareSqlSchema); `state` holds the applied mark and the history floor. */
   constructor(
     private readonly sql: SqlStorage,
     private readonly storage: DurableObjectStorage,
+    private readonly state: HostState,
     private readonly historyRetain: number,
     /** Whether a controller still has work with an object: such objects are listed in `attention`. */
-    private readonly attend: (resource: string, obj: KubeObject) => boolean = () => false,
+    private readonly attend: Attend = () => false,
   ) {
-    prepareLocalSchema(sql, storage)
-    this.appliedRv = Number(this.getState('applied_rv') ?? 0)
-    this.floorRv = Number(this.getState('floor_rv') ?? 0)
+    this.appliedRv = Number(state.get('applied_rv') ?? 0)
+    this.floorRv = Number(state.get('floor_rv') ?? 0)
     this.historyCount = Number(sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM history').one().n)
   }
 
@@ -39,16 +36,6 @@ export class LocalStore {
   /** Snapshots and watch replays from below this resourceVersion need the D1 log. */
   get historyFloor() {
     return this.floorRv
-  }
-
-  getState(key: string): string | undefined {
-    const rows = this.sql.exec<{ value: string }>('SELECT value FROM state WHERE key = ?', key).toArray()
-    return rows[0]?.value
-  }
-
-  setState(key: string, value: string | undefined) {
-    if (value === undefined) this.sql.exec('DELETE FROM state WHERE key = ?', key)
-    else this.sql.exec('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value)
   }
 
   get(resource: string, name: string): Stored | null {
@@ -156,7 +143,6 @@ export class LocalStore {
         }
         if (e.type === 'DELETED') {
           this.sql.exec('DELETE FROM objects WHERE resource = ? AND name = ?', e.resource, e.name)
-          this.sql.exec('DELETE FROM expiries WHERE resource = ? AND name = ?', e.resource, e.name)
         } else {
           const labels = (e.object.metadata.labels ?? {}) as Record<string, string>
           this.sql.exec(
@@ -174,7 +160,7 @@ export class LocalStore {
         }
         this.appliedRv = e.rv
       }
-      this.setState('applied_rv', String(this.appliedRv))
+      this.state.set('applied_rv', String(this.appliedRv))
       this.trimHistory()
     })
   }
@@ -213,8 +199,8 @@ export class LocalStore {
       this.appliedRv = atRv
       this.floorRv = atRv
       this.historyCount = 0
-      this.setState('applied_rv', String(atRv))
-      this.setState('floor_rv', String(atRv))
+      this.state.set('applied_rv', String(atRv))
+      this.state.set('floor_rv', String(atRv))
     })
   }
 
@@ -222,7 +208,7 @@ export class LocalStore {
   advance(rv: number) {
     if (rv <= this.appliedRv) return
     this.appliedRv = rv
-    this.setState('applied_rv', String(rv))
+    this.state.set('applied_rv', String(rv))
   }
 
   private trimHistory() {
@@ -235,7 +221,7 @@ export class LocalStore {
     this.sql.exec('DELETE FROM history WHERE rv <= ?', cut)
     this.historyCount -= excess
     this.floorRv = Math.max(this.floorRv, cut)
-    this.setState('floor_rv', String(this.floorRv))
+    this.state.set('floor_rv', String(this.floorRv))
   }
 
   /** Events after a resourceVersion from the local history, in order (callers check historyFloor first). */
@@ -255,53 +241,8 @@ export class LocalStore {
       }))
   }
 
-  // Creation tokens (Idempotency-Key): which create a token produced, kept at least CREATION_TOKEN_TTL_MS.
-
-  creationToken(token: string): { resource: string; name: string; uid: string } | null {
-    return (
-      this.sql
-        .exec<{ resource: string; name: string; uid: string }>('SELECT resource, name, uid FROM creation_tokens WHERE token = ?', token)
-        .toArray()[0] ?? null
-    )
-  }
-
-  recordCreationToken(token: string, resource: string, name: string, uid: string, now: number) {
-    this.sql.exec(
-      'INSERT INTO creation_tokens (token, resource, name, uid, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (token) DO NOTHING',
-      token,
-      resource,
-      name,
-      uid,
-      now,
-    )
-    this.sql.exec('DELETE FROM creation_tokens WHERE at < ?', now - CREATION_TOKEN_TTL_MS)
-  }
-
-  // Graceful deletions: when each object is due to be removed.
-  setExpiry(resource: string, name: string, at: number) {
-    this.sql.exec(
-      'INSERT INTO expiries (resource, name, at) VALUES (?, ?, ?) ON CONFLICT (resource, name) DO UPDATE SET at = excluded.at',
-      resource,
-      name,
-      at,
-    )
-  }
-
-  dueExpiries(now: number): { resource: string; name: string }[] {
-    return this.sql.exec<{ resource: string; name: string }>('SELECT resource, name FROM expiries WHERE at <= ?', now).toArray()
-  }
-
-  clearExpiry(resource: string, name: string) {
-    this.sql.exec('DELETE FROM expiries WHERE resource = ? AND name = ?', resource, name)
-  }
-
-  nextExpiry(): number | null {
-    const row = this.sql.exec<{ at: number | null }>('SELECT MIN(at) AS at FROM expiries').one()
-    return row.at ?? null
-  }
-
   /** A consistent-snapshot list source over one resource of this scope. */
   listSource(resource: string): ListSource {
-    return localListSource(this.sql, resource, this.appliedRv, this.floorRv)
+    return sqlListSource(this.sql, resource, this.appliedRv, this.floorRv)
   }
 }

@@ -1,0 +1,26 @@
+// What namespace objects ask of the cluster object: the one typed interface they call it through (ClusterObject
+// implements it; the namespace side gets it from clusterApi(env), no casts).
+import type { ScheduleResult } from '../registry/scheduling'
+import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
+import type { NodeFacts, ScheduleRequest } from './scheduling'
+
+export type NamespacePhase = 'Active' | 'Terminating'
+
+export interface ClusterApi {
+  /** The phase of a namespace, or null when it does not exist. */
+  namespacePhase(name: string): Promise<NamespacePhase | null>
+  /** Picks a node for a pod and reserves its requests there. */
+  schedulePod(req: ScheduleRequest): Promise<ScheduleResult>
+  /** Counts a pod bound elsewhere (created bound, or bound by POST binding) against its node. */
+  assumePod(req: ScheduleRequest, node: string): Promise<void>
+  allocatePodIP(podKey: string): Promise<{ podIP: string; hostIP: string } | null>
+  /** Returns a pod's node reservation and IP. */
+  releasePod(podKey: string): Promise<boolean>
+  nodeFacts(name: string): Promise<NodeFacts | null>
+  /** Reserves a service's cluster IPs and node ports for `owner` (`ns/name/uid`), all or none. */
+  reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer>
+  /** Frees what `owner` holds of `what` (everything it holds when null). */
+  release(owner: string, what: Allocated | null): Promise<Allocated>
+}
+
+export const clusterApi = (env: Env): ClusterApi => env.CLUSTER.getByName('cluster')

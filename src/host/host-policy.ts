@@ -1,0 +1,26 @@
+// What a host's kind of scope adds to the generic host (src/host/object-host.ts): admission, reservations outside the
+// object, work after a commit and on the alarm. The namespace and cluster objects each provide one.
+import type { ResourceDef } from '../registry/resource'
+import type { Status } from '../registry/status'
+import type { Change, LogEntry } from '../registry/store'
+import type { KubeObject } from '../schema/meta'
+
+export interface HostPolicy {
+  /** Create admission before the write is queued (may ask other objects); a Status refuses. */
+  admitCreate(def: ResourceDef, name: string): Promise<Status | null>
+  /** The same check at plan time, synchronously, so a create cannot slip past a change of mind. */
+  admitCreateNow(def: ResourceDef, name: string): Status | null
+  /**
+   * Runs for every planned change before it commits (dry runs too): reserves what the change needs outside this
+   * object and may fill the results into change.object. A Status refuses; rollback undoes it when nothing commits.
+   */
+  beginChange?(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }>
+  /** Runs after a commit applied locally, before its writes are answered (releases, telling other objects). */
+  afterApply?(entries: readonly LogEntry[]): Promise<void>
+  /** Whether a controller still has work with an object (wake-ups look only at those). */
+  needsAttention?(resource: string, obj: KubeObject): boolean
+  /** The earliest time this policy needs the alarm, or null. */
+  nextAlarmAt?(): number | null
+  /** Alarm work of this policy. */
+  onAlarm?(now: number): Promise<void>
+}

@@ -1,0 +1,16 @@
+// What the cluster object asks of a namespace object: the one typed interface it calls them through (NamespaceObject
+// implements it; the cluster side gets it from namespaceApi(env, name), no casts).
+import type { NamespacePhase } from '../cluster/cluster-api'
+
+export interface NamespaceApi {
+  /** The namespace was created (Active), is being deleted (Terminating) or is gone (null). */
+  setPhase(phase: NamespacePhase | null): Promise<void>
+  /** Deletes everything in the namespace; answers how many objects remain (held by finalizers). */
+  terminate(): Promise<number>
+  /** Nodes or capacity changed: unschedulable pods get another try. */
+  retryScheduling(): Promise<void>
+  /** What kube keeps in this namespace exists (the `kubernetes` service in `default`). */
+  bootstrap(): Promise<void>
+}
+
+export const namespaceApi = (env: Env, name: string): NamespaceApi => env.NAMESPACES.getByName(name)

@@ -1,0 +1,76 @@
+// What a namespace adds to the generic host: admission by the namespace's phase (404 when it does not exist, 403 while
+// it terminates), the service IPs and node ports a service change reserves from the cluster object before it commits
+// and frees after, and which objects its controllers still attend to.
+import type { ClusterApi, NamespacePhase } from '../cluster/cluster-api'
+import type { HostPolicy } from '../host/host-policy'
+import type { HostState } from '../host/object-store'
+import { podNeedsAttention } from '../registry/pod-lifecycle'
+import type { ResourceDef } from '../registry/resource'
+import { statuses, type Status } from '../registry/status'
+import type { Change, LogEntry } from '../registry/store'
+import type { KubeObject } from '../schema/meta'
+import { beginServiceChange, releaseCommitted } from './service-allocation'
+
+export class NamespacePolicy implements HostPolicy {
+  /** Cached phase of this namespace; unknown (undefined) is asked of the cluster object. */
+  phase: NamespacePhase | undefined
+  private state: HostState | null = null
+
+  constructor(
+    private readonly scope: string,
+    private readonly cluster: () => ClusterApi,
+  ) {}
+
+  /** The host's durable state, where the known phase is kept across wake-ups. */
+  attach(state: HostState) {
+    this.state = state
+    this.phase = state.get('phase') as NamespacePhase | undefined
+  }
+
+  setPhase(phase: NamespacePhase | undefined) {
+    this.phase = phase
+    this.state?.set('phase', phase)
+  }
+
+  /** Asks the cluster object for this namespace's phase unless it is known. */
+  async learnPhase() {
+    if (this.phase !== undefined) return
+    const phase = await this.cluster().namespacePhase(this.scope)
+    // Only a namespace that exists is remembered: the cluster object tells us when that changes.
+    if (phase) this.setPhase(phase)
+  }
+
+  async admitCreate(): Promise<Status | null> {
+    await this.learnPhase()
+    return this.admitCreateNow()
+  }
+
+  admitCreateNow(): Status | null {
+    if (this.phase === 'Active') return null
+    if (this.phase === 'Terminating') {
+      return statuses.forbidden(
+        { resource: 'namespaces' },
+        this.scope,
+        `unable to create new content in namespace ${this.scope} because it is being terminated`,
+      )
+    }
+    return statuses.notFound({ resource: 'namespaces' }, this.scope)
+  }
+
+  /** Services reserve their cluster IPs and node ports before they commit (released again if they do not). */
+  async beginChange(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }> {
+    return def.plural === 'services' ? beginServiceChange(this.cluster(), change, dryRun) : {}
+  }
+
+  /** After a commit, and before the writes are answered: free what deleted or changed services gave up. */
+  async afterApply(entries: readonly LogEntry[]): Promise<void> {
+    if (entries.some((e) => e.resource === 'services')) await releaseCommitted(this.cluster(), entries)
+  }
+
+  needsAttention(resource: string, obj: KubeObject): boolean {
+    if (resource === 'pods') return podNeedsAttention(obj as Record<string, any>)
+    // Owners whose deletion waits on the garbage collector.
+    const fin = obj.metadata.finalizers ?? []
+    return obj.metadata.deletionTimestamp !== undefined && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
+  }
+}

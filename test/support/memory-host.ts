@@ -1,0 +1,35 @@
+// An ObjectHost assembled from the in-memory twins of every part (no Durable Object, no D1), for unit tests of the
+// host and of controllers: the same verbs, write queue, watchers and controllers the Durable Objects run.
+import { MemoryAlarms } from '../../src/host/alarms'
+import type { Controller } from '../../src/host/controller'
+import type { HostPolicy } from '../../src/host/host-policy'
+import { MemoryChangeLog } from '../../src/host/memory-change-log'
+import { MemoryExpiryStore, MemoryHostState, MemoryObjectStore, MemoryTokenStore } from '../../src/host/memory-object-store'
+import { ObjectHost } from '../../src/host/object-host'
+import { MemoryMembership } from '../../src/host/watch-membership'
+import { Watchers } from '../../src/host/watchers'
+
+/** Admits every create; no reservations, no alarm work. */
+export const openPolicy = (): HostPolicy => ({ admitCreate: async () => null, admitCreateNow: () => null })
+
+export function memoryHost(opts: { scope?: string; policy?: HostPolicy; controllers?: Controller[]; historyRetain?: number; log?: MemoryChangeLog } = {}) {
+  const policy = opts.policy ?? openPolicy()
+  const state = new MemoryHostState()
+  const log = opts.log ?? new MemoryChangeLog()
+  const alarms = new MemoryAlarms()
+  const host = new ObjectHost({
+    scope: opts.scope ?? 'ns',
+    local: {
+      objects: new MemoryObjectStore(state, opts.historyRetain ?? 100, (r, o) => policy.needsAttention?.(r, o) ?? false),
+      state,
+      tokens: new MemoryTokenStore(),
+      expiries: new MemoryExpiryStore(),
+    },
+    log,
+    watchers: new Watchers(new MemoryMembership()),
+    alarms,
+    policy,
+    controllers: opts.controllers ?? [],
+  })
+  return { host, log, alarms }
+}
