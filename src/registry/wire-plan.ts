@@ -18,16 +18,16 @@ export interface StructPlan {
   plans: Plan[]
   index: Map<string, number>
 }
-export interface MapPlan {
+interface MapPlan {
   t: typeof MAP
   value: Plan
 }
-export interface ArrayPlan {
+interface ArrayPlan {
   t: typeof ARRAY
   item: Plan
 }
 /** An embedded runtime.Object: the value's own apiVersion and kind pick its plan. */
-export interface ObjectPlan {
+interface ObjectPlan {
   t: typeof OBJECT
 }
 /** How to write a value; null: as it is (leaves, raw JSON, arrays of leaves, kinds we do not know). */
