@@ -6,9 +6,8 @@ import { groupVersions, registerGroupDiscovery, serveApi, serveApis, serveApiV1 
 import { documentKey } from './api/openapi/operations'
 import { serveVersion } from './api/version'
 import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
-import { registerResourceRoutes } from './api/routes'
+import { dispatch } from './api/dispatch'
 import { registerPodSubresources } from './api/pod-subresources'
-import { registerScaleRoutes } from './api/scale'
 import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
 
@@ -22,6 +21,12 @@ export function buildApp() {
     return statusResponse(c, statuses.internal(err instanceof Error ? err.message : String(err)))
   })
   app.notFound((c) => statusResponse(c, statuses.pathNotFound()))
+  // Go decodes the whole path before splitting it, so an encoded slash separates segments there; here the router
+  // would read it as part of one. Refusing such paths keeps routing and request-info.ts reading every path alike.
+  app.use('*', async (c, next) => {
+    if (/%2f/i.test(new URL(c.req.url).pathname)) return statusResponse(c, statuses.pathNotFound())
+    await next()
+  })
 
   app.get('/version', serveVersion)
   app.get('/api', serveApi)
@@ -30,7 +35,7 @@ export function buildApp() {
   registerGroupDiscovery(app)
   app.get('/openapi/v3', serveOpenApiV3Index)
   // One document per group-version we serve: /openapi/v3/api/v1, /openapi/v3/apis/<group>/<version>.
-  for (const gv of groupVersions()) app.get(`/openapi/v3/${documentKey(gv)}`, serveOpenApiV3)
+  app.get('/openapi/v3/*', serveOpenApiV3)
   app.get('/openapi/v2', serveOpenApiV2)
   app.get('/healthz', (c) => c.text('ok'))
   app.get('/livez', (c) => c.text('ok'))
@@ -39,8 +44,9 @@ export function buildApp() {
   app.use('/api/*', bootstrapGate)
   app.use('/apis/*', bootstrapGate)
   registerPodSubresources(app)
-  registerScaleRoutes(app)
   registerV1beta1(app)
-  registerResourceRoutes(app)
+  // Everything else under /api and /apis: read as kube reads it, served for whatever kind the table holds now.
+  app.all('/api/*', dispatch)
+  app.all('/apis/*', dispatch)
   return app
 }

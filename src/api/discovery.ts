@@ -1,6 +1,7 @@
 // Discovery, generated from the resource table: /api, /apis, /api/v1 (legacy) and aggregated discovery (v2, v2beta1).
 import type { Context } from 'hono'
-import { RESOURCES } from '../registry/resources'
+import { kinds } from '../registry/resources'
+import { statuses } from '../registry/status'
 import { apiVersionOf, type ResourceDef } from '../registry/resource'
 import { json } from './respond'
 
@@ -23,7 +24,7 @@ export interface GroupVersion {
 }
 export function groupVersions(): GroupVersion[] {
   const seen = new Map<string, GroupVersion>()
-  for (const r of RESOURCES) if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version })
+  for (const r of kinds.all()) if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version })
   return [...seen.values()]
 }
 /** The named API groups (everything but core), each with its versions. */
@@ -33,7 +34,7 @@ export const namedGroups = (): { name: string; versions: string[] }[] => {
   return [...groups].map(([name, versions]) => ({ name, versions }))
 }
 
-const resourcesOf = (gv: GroupVersion) => RESOURCES.filter((r) => r.group === gv.group && r.version === gv.version)
+const resourcesOf = (gv: GroupVersion) => kinds.all().filter((r) => r.group === gv.group && r.version === gv.version)
 
 export function apiResourceList(gv: GroupVersion = { group: '', version: 'v1' }) {
   const resources: unknown[] = []
@@ -133,10 +134,14 @@ export function serveApis(c: Context) {
 export const serveApiV1 = (c: Context) => json(c, apiResourceList())
 
 /** GET /apis/<group> (APIGroup) and /apis/<group>/<version> (APIResourceList) for every named group we serve. */
+/** /apis/<group> and /apis/<group>/<version>, answered from the kind table as it is now (404 when not served). */
 export function registerGroupDiscovery(app: { get(path: string, handler: (c: Context) => Response): unknown }) {
-  for (const g of namedGroups()) {
-    const root = ['', 'apis', g.name].join('/')
-    app.get(root, (c) => json(c, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) }))
-    for (const version of g.versions) app.get(`${root}/${version}`, (c) => json(c, apiResourceList({ group: g.name, version })))
-  }
+  app.get('/apis/:group', (c) => {
+    const g = namedGroups().find((x) => x.name === c.req.param('group'))
+    return g ? json(c, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) }) : json(c, statuses.pathNotFound(), 404)
+  })
+  app.get('/apis/:group/:version', (c) => {
+    const gv = { group: c.req.param('group')!, version: c.req.param('version')! }
+    return resourcesOf(gv).length > 0 ? json(c, apiResourceList(gv)) : json(c, statuses.pathNotFound(), 404)
+  })
 }

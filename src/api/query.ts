@@ -28,9 +28,11 @@ export interface ListOptions {
  * (`pretty` is the exception: it goes through Go's strconv.ParseBool, see respond.ts.)
  */
 export function queryFlag(c: Context, name: string): boolean {
-  const v = c.req.query(name)
-  return v !== undefined && v !== '0' && v.toLowerCase() !== 'false'
+  return flagValue(c.req.query(name))
 }
+
+/** The same rule over a parameter's first value (undefined: absent). */
+export const flagValue = (v: string | undefined): boolean => v !== undefined && v !== '0' && v.toLowerCase() !== 'false'
 
 /** The same rule for a *bool parameter: undefined when absent. */
 export function optionalQueryFlag(c: Context, name: string): boolean | undefined {

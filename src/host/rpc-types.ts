@@ -21,6 +21,11 @@ export interface WriteOptions {
   subresource?: string
   /** Creates only: the Idempotency-Key header, a creation token (see README). */
   idempotencyKey?: string
+  /**
+   * Updates only: the body is a v1beta1 object, converted onto the newest stored object when the write is planned
+   * (src/registry/v1beta1/replace.ts).
+   */
+  codec?: 'v1beta1'
 }
 
 export type { PatchType } from '../registry/patch/apply-patch'

@@ -12,6 +12,8 @@ import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import { bindingDefOf } from '../registry/binding-subresource'
 import { clone } from '../registry/deep-equal'
 import type { Desired, Mutation } from './controller'
+import { applyScale, scaleOf, scaleRow, servesScale } from '../registry/scale-subresource'
+import { betaReplacement } from '../registry/v1beta1/replace'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import type { CreationTokens } from './creation-tokens'
 import type { PatchOptions, WriteAnswer, WriteOptions } from './rpc-types'
@@ -53,6 +55,8 @@ export function defFor(resource: string, subresource: string | undefined): Resou
   if (subresource === 'status') return statusDefOf(def)
   if (subresource === 'ephemeralcontainers') return ephemeralDefOf(def)
   if (subresource === 'binding') return bindingDefOf(def)
+  // Scale writes are planned on the kind's own row (planScaleVerb converts).
+  if (subresource === 'scale') return servesScale(def) ? def : undefined
   return undefined
 }
 
@@ -85,6 +89,8 @@ export function planCreateVerb(
 
 /** PUT. */
 export function planUpdateVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, input: KubeObject, opts: WriteOptions): VerbPlan {
+  if (opts.subresource === 'scale') return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts)
+  if (opts.codec === 'v1beta1') return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
   const plan = planUpdate(def, host.strategyContext(), name, input, host.get(resource, name), managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
 }
@@ -116,6 +122,7 @@ export function planPatchVerb(
     const plan = planApply(def, host.strategyContext(), name, applied.value.object, current, (n) => host.exists(resource, n), opts.fieldManager ?? 'unknown', opts.force ?? false, opts.subresource)
     return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan, warnings }
   }
+  if (opts.subresource === 'scale') return planScaleVerb(host, def, resource, name, (view) => applyPatch(scaleRow(def), view, type, body, opts.fieldValidation), opts)
   if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
   const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
   if (!patched.ok) return { plan: patched }
@@ -156,6 +163,56 @@ export function planReconcileVerb(
   if (refused) return { plan: fail(refused) }
   const plan = planCreate(def, host.strategyContext(), desired.create, (n) => host.exists(resource, n), managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
+}
+
+/** An update computed from the newest stored object, or refused; planned like a PUT. */
+function planMutation(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  next: (current: Stored) => Result<KubeObject>,
+  opts: WriteOptions,
+): VerbPlan {
+  const current = host.get(resource, name)
+  if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+  const updated = next(current)
+  if (!updated.ok) return { plan: updated }
+  const plan = planUpdate(def, host.strategyContext(), name, updated.value, current, managerOf({ ...opts, subresource: undefined }))
+  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+}
+
+/**
+ * A write through /scale: `next` makes the Scale to write from the current Scale view (without its resourceVersion,
+ * so one in the answer is the caller's precondition), and only the replicas it names are planned as an update.
+ */
+function planScaleVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  next: (view: KubeObject) => Result<{ object: KubeObject; warnings: string[] }>,
+  opts: WriteOptions,
+): VerbPlan & { warnings?: string[] } {
+  let warnings: string[] = []
+  const planned = planMutation(
+    host,
+    def,
+    resource,
+    name,
+    (current) => {
+      const view = scaleOf(current.object)
+      delete view.metadata.resourceVersion
+      const scale = next(view)
+      if (!scale.ok) return scale
+      warnings = scale.value.warnings
+      const updated = applyScale(def, current.object, current.rv, scale.value.object, name)
+      if (updated.ok) updated.value.metadata.resourceVersion = String(current.rv)
+      return updated
+    },
+    opts,
+  )
+  return { ...planned, warnings }
 }
 
 /** DELETE: a graceful one answers the time its object is due for removal. */

@@ -4,10 +4,10 @@
 import type { Controller, ControllerHost } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import { RESOURCES } from '../registry/resources'
+import { kinds } from '../registry/resources'
 
 /** Kinds that can be owned, in this namespace. */
-const dependentKinds = () => RESOURCES.filter((r) => r.namespaced).map((r) => r.plural)
+const dependentKinds = () => kinds.all().filter((r) => r.namespaced).map((r) => r.plural)
 
 const ownedBy = (obj: KubeObject, uid: string) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)
 
@@ -97,7 +97,7 @@ export class GarbageCollector implements Controller {
   /** A dependent went: an owner waiting in foreground deletion may now be free to go. */
   private async checkForegroundOwners(host: ControllerHost, gone: KubeObject) {
     for (const ref of gone.metadata.ownerReferences ?? []) {
-      const def = RESOURCES.find((r) => r.kind === ref.kind && r.namespaced)
+      const def = kinds.namespacedByKind(ref.kind)
       if (!def) continue
       const owner = host.get(def.plural, ref.name)
       if (owner && owner.object.metadata.uid === ref.uid && owner.object.metadata.finalizers?.includes('foregroundDeletion')) {
@@ -128,9 +128,8 @@ export class GarbageCollector implements Controller {
 
 /** Whether an owner of this kind and uid lives in this namespace. */
 function ownerExists(host: ControllerHost, ref: { uid: string; kind: string; name: string }): boolean {
-  const def = RESOURCES.find((r) => r.kind === ref.kind && r.namespaced)
+  const def = kinds.namespacedByKind(ref.kind)
   return def !== undefined && host.get(def.plural, ref.name)?.object.metadata.uid === ref.uid
 }
 
-const LOCAL_KINDS = new Set(RESOURCES.filter((r) => r.namespaced).map((r) => r.kind))
-const isLocalKind = (kind: string) => LOCAL_KINDS.has(kind)
+const isLocalKind = (kind: string) => kinds.namespacedByKind(kind) !== undefined

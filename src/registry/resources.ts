@@ -1,5 +1,6 @@
-// The resource table: every kind we serve, from which routes, discovery, OpenAPI and the store are generated.
+// The built-in kinds (the rows the kind table starts with) and the table every lookup goes through.
 import type { ResourceDef } from './resource'
+import { KindTable } from './kind-table'
 import { podStrategy } from './strategies/pod/pod-strategy'
 import { namespaceStrategy } from './strategies/namespace'
 import { Pod } from '../schema/pod'
@@ -35,7 +36,7 @@ const row = (r: RowSpec): ResourceDef => ({
   ...r,
 })
 
-export const RESOURCES: ResourceDef[] = [
+const BUILT_INS: ResourceDef[] = [
   row({
     kind: 'Namespace',
     plural: 'namespaces',
@@ -152,6 +153,7 @@ export const RESOURCES: ResourceDef[] = [
   }),
 ]
 
-const byPlural = new Map(RESOURCES.map((r) => [r.plural, r]))
+/** Every kind served, built-in or registered since (src/registry/kind-table.ts). */
+export const kinds = new KindTable(BUILT_INS)
 
-export const resourceByPlural = (plural: string): ResourceDef | undefined => byPlural.get(plural)
+export const resourceByPlural = (plural: string): ResourceDef | undefined => kinds.byPlural(plural)

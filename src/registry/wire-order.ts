@@ -4,7 +4,7 @@
 import type { z } from 'zod'
 import { ListMeta, ObjectMeta } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
-import { RESOURCES } from './resources'
+import { kinds as kindTable } from './resources'
 import { apiVersionOf } from './resource'
 
 export type Shape =
@@ -112,17 +112,22 @@ export const WATCH_EVENT: Shape = { struct: ['type', ['object', 'object']] }
 const listOf = (item: Shape): Shape => ({ struct: [...TYPE_META, ['metadata', ListMeta], ['items', { array: item }]] })
 
 let byKind: Map<string, Shape> | null = null
+let byKindRevision = -1
 
 /** The shape of a top-level body by its apiVersion and kind; undefined for kinds we do not know (written as they are). */
 export function shapeOfKind(apiVersion: unknown, kind: unknown): Shape | undefined {
-  byKind ??= kinds()
+  // Kinds come and go (CustomResourceDefinitions): rebuild when the table changed.
+  if (!byKind || byKindRevision !== kindTable.revision) {
+    byKind = kinds()
+    byKindRevision = kindTable.revision
+  }
   return byKind.get(`${typeof apiVersion === 'string' ? apiVersion : ''}/${typeof kind === 'string' ? kind : ''}`)
 }
 
 function kinds(): Map<string, Shape> {
   const m = new Map<string, Shape>()
   const add = (apiVersion: string, kind: string, s: Shape) => m.set(`${apiVersion}/${kind}`, s)
-  for (const def of RESOURCES) {
+  for (const def of kindTable.all()) {
     add(apiVersionOf(def), def.kind, def.schema)
     add(apiVersionOf(def), def.listKind, listOf(def.schema))
   }

@@ -1,6 +1,6 @@
 // The OpenAPI v3 documents, one per group-version (`api/v1`, `apis/<group>/<version>`), assembled from the resource
 // table and the zod schemas, serialized once per isolate and named by a hash of their text.
-import { RESOURCES } from '../../registry/resources'
+import { kinds } from '../../registry/resources'
 import type { ResourceDef } from '../../registry/resource'
 import { DeleteOptions } from '../../schema/meta'
 import { VERSION_INFO } from '../version'
@@ -63,7 +63,7 @@ export interface ServedDocument {
 /** Rows grouped by document key, in table order. */
 function rowsByDocument(): Map<string, ResourceDef[]> {
   const byKey = new Map<string, ResourceDef[]>()
-  for (const def of RESOURCES) {
+  for (const def of kinds.all()) {
     const key = documentKey(def)
     byKey.set(key, [...(byKey.get(key) ?? []), def])
   }
@@ -76,10 +76,16 @@ export async function hashDocument(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').toUpperCase()
 }
 
-// The table and schemas are fixed for the life of an isolate, so every document is built and hashed once.
+// Every document is built and hashed once per version of the kind table (a CustomResourceDefinition changes it).
 let served: Promise<Map<string, ServedDocument>> | null = null
+let servedRevision = -1
 
 export function servedDocuments(): Promise<Map<string, ServedDocument>> {
+  if (servedRevision !== kinds.revision) {
+    served = null
+    servedV2 = null
+    servedRevision = kinds.revision
+  }
   served ??= (async () => {
     const out = new Map<string, ServedDocument>()
     for (const [key, rows] of rowsByDocument()) {

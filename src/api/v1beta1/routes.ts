@@ -11,14 +11,12 @@ import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
 import { call, hostFor } from '../hosts'
 import { fieldManager } from '../query'
-import { BETA_KINDS, betaDecodeMessage, betaStatus, toBetaList, toBetaObject, toV1Object, type BetaKind } from './kinds'
+import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, type BetaKind } from '../../registry/v1beta1/kinds'
+import { convertedBeta } from '../../registry/v1beta1/replace'
 
 type App = Hono<{ Bindings: Env }>
 type Ctx = Context<{ Bindings: Env }>
 type Json = Record<string, unknown>
-
-/** How many times a PUT without a resourceVersion re-reads and retries when someone else wrote in between. */
-const UNCONDITIONAL_RETRIES = 5
 
 /** The v1beta1 success answer to DELETE, as the seed documents it. */
 const DELETED = { success: true }
@@ -56,24 +54,6 @@ async function decodeBeta(c: Ctx, kind: BetaKind): Promise<Json> {
   return parsed.data as Json
 }
 
-/** The v1 object a v1beta1 body converts to, shape-checked against the v1 schema like any v1 body. */
-function converted(kind: BetaKind, def: ResourceDef, beta: Json, base?: KubeObject): KubeObject {
-  const obj = toV1Object(kind, beta, base)
-  try {
-    return checkShape<KubeObject>(def.schema, obj, handlingPrefix(def.kind, 'v1'), 'Ignore', null).value
-  } catch (e) {
-    if (e instanceof StatusError) throw new StatusError({ ...e.status, message: betaDecodeMessage(kind, e.status.message ?? '') })
-    throw e
-  }
-}
-
-/** resourceVersion as a v1beta1 client sends it: an integer (or numeric string); 0 or absent is unconditional. */
-function wantedVersion(beta: Json): string | undefined {
-  const rv = beta.resourceVersion
-  if (rv === undefined || rv === '' || Number(rv) === 0) return undefined
-  return String(Number(rv))
-}
-
 async function list(c: Ctx, kind: BetaKind) {
   const def = defOf(kind)
   const ns = namespaceOf(c)
@@ -96,7 +76,7 @@ async function create(c: Ctx, kind: BetaKind) {
   const ns = namespaceOf(c)
   const beta = await decodeBeta(c, kind)
   // POST ignores currentState and any server-set fields: the table only writes what a client may set.
-  const obj = converted(kind, def, beta)
+  const obj = unwrap(kind, convertedBeta(kind, def, beta))
   const idempotencyKey = c.req.header('idempotency-key') || undefined
   if (idempotencyKey && idempotencyKey.length > 256) throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
   const answer = unwrap(kind, await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { fieldManager: fieldManager(c), idempotencyKey })))
@@ -105,29 +85,15 @@ async function create(c: Ctx, kind: BetaKind) {
 
 /**
  * PUT replaces desiredState and labels (an omitted field is deleted, currentState is ignored) over the stored object,
- * so fields v1beta1 cannot express survive. A stale resourceVersion is a 409; without one, the merge is retried
- * against the latest object when another write slips in between the read and the write.
+ * so fields v1beta1 cannot express survive: the host converts the body onto its newest object when it plans the write
+ * (src/registry/v1beta1/replace.ts). A stale resourceVersion is a 409; without one the write is unconditional.
  */
 async function replace(c: Ctx, kind: BetaKind, name: string) {
   const def = defOf(kind)
-  const ns = namespaceOf(c)
-  const host = hostFor(c.env, def, ns)
   const beta = await decodeBeta(c, kind)
-  const wanted = wantedVersion(beta)
-  let last: Status | null = null
-  for (let attempt = 0; attempt < UNCONDITIONAL_RETRIES; attempt++) {
-    const current = unwrap(kind, await call(() => host.get(def.plural, name)))
-    if (wanted !== undefined && wanted !== current.metadata.resourceVersion) {
-      throw new StatusError(statuses.modified({ resource: def.plural }, name))
-    }
-    const obj = converted(kind, def, beta, current)
-    obj.metadata.resourceVersion = current.metadata.resourceVersion
-    const r = await call(() => host.update(def.plural, name, obj, { fieldManager: fieldManager(c) }))
-    if (r.ok) return json(c, toBetaObject(kind, r.value.object))
-    last = r.status
-    if (wanted !== undefined || r.status.code !== 409 || r.status.reason !== 'Conflict') break
-  }
-  throw new StatusError(betaStatus(kind, last!))
+  const opts = { fieldManager: fieldManager(c), codec: 'v1beta1' as const }
+  const answer = unwrap(kind, await call(() => hostFor(c.env, def, namespaceOf(c)).update(def.plural, name, beta as KubeObject, opts)))
+  return json(c, toBetaObject(kind, answer.object))
 }
 
 async function remove(c: Ctx, kind: BetaKind, name: string) {

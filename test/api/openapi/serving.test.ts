@@ -4,7 +4,9 @@ import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { BASE, req } from '../../helpers'
 import { buildDocument, hashDocument } from '../../../src/api/openapi/document'
-import { RESOURCES } from '../../../src/registry/resources'
+import { kinds } from '../../../src/registry/resources'
+
+const RESOURCES = kinds.all()
 
 async function currentUrl() {
   const index = await req('GET', '/openapi/v3', undefined, { accept: 'application/json, */*' })

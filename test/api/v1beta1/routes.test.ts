@@ -2,7 +2,7 @@
 // create/update/delete semantics (currentState ignored, optimistic locking, label updates), creation tokens, errors.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req, waitFor } from '../../helpers'
-import { seedPod, seedRC, seedService } from './examples'
+import { seedPod, seedRC, seedService } from '../../registry/v1beta1/examples'
 
 const beta = (ns: string, path: string, extra = '') => `/api/v1beta1/${path}?namespace=${ns}${extra}`
 

@@ -2,7 +2,7 @@
 // v1 object -> v1beta1 object with kind, apiVersion and selfLink; v1beta1 body -> v1 object over the stored one.
 import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
-import type { Status } from '../../registry/status'
+import type { Status } from '../status'
 import { betaField, toBeta, toV1, type Row } from './fields'
 import { POD_ROWS, podPreDecode } from './pod'
 import { RC_ROWS } from './replication-controller'

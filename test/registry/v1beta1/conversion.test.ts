@@ -1,8 +1,8 @@
 // The v1beta1 <-> v1 conversion tables, both directions, update semantics over a stored object, and the mapping of
 // v1 error paths back to v1beta1 ones.
 import { describe, expect, it } from 'vitest'
-import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, toV1Object, type BetaKind } from '../../../src/api/v1beta1/kinds'
-import { betaField, getPath, setPath, unsetPath } from '../../../src/api/v1beta1/fields'
+import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, toV1Object, type BetaKind } from '../../../src/registry/v1beta1/kinds'
+import { betaField, getPath, setPath, unsetPath } from '../../../src/registry/v1beta1/fields'
 import { statuses } from '../../../src/registry/status'
 import type { KubeObject } from '../../../src/schema/meta'
 import { seedPod, seedRC, seedService } from './examples'
