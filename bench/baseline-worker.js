@@ -30,7 +30,7 @@ export class BareObject extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env)
     ctx.storage.sql.exec(
-      'CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, shard TEXT NOT NULL DEFAULT \'\', v TEXT NOT NULL) WITHOUT ROWID;' +
+      "CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, shard TEXT NOT NULL DEFAULT '', v TEXT NOT NULL) WITHOUT ROWID;" +
         'CREATE INDEX IF NOT EXISTS kv_by_shard ON kv (shard)',
     )
   }
@@ -49,17 +49,25 @@ export class BareObject extends DurableObject {
   seed(n, size) {
     this.ctx.storage.transactionSync(() => {
       for (let i = 0; i < n; i++) {
-        this.ctx.storage.sql.exec('INSERT OR REPLACE INTO kv (k, shard, v) VALUES (?, ?, ?)', 'k' + i, String(i % 100), pad(i, size))
+        this.ctx.storage.sql.exec(
+          'INSERT OR REPLACE INTO kv (k, shard, v) VALUES (?, ?, ?)',
+          'k' + i,
+          String(i % 100),
+          pad(i, size),
+        )
       }
     })
     return n
   }
 
   list(shard) {
-    return this.ctx.storage.sql.exec('SELECT v FROM kv WHERE shard = ? ORDER BY k', shard).toArray().map((r) => r.v)
+    return this.ctx.storage.sql
+      .exec('SELECT v FROM kv WHERE shard = ? ORDER BY k', shard)
+      .toArray()
+      .map((r) => r.v)
   }
 
-  async fetch(request) {
+  async fetch(_request) {
     const [client, server] = Object.values(new WebSocketPair())
     this.ctx.acceptWebSocket(server)
     return new Response(null, { status: 101, webSocket: client })
@@ -94,7 +102,9 @@ export class BareObject extends DurableObject {
 }
 
 async function d1seed(db, n, size) {
-  await db.exec('CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, shard TEXT NOT NULL, v TEXT NOT NULL) WITHOUT ROWID')
+  await db.exec(
+    'CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, shard TEXT NOT NULL, v TEXT NOT NULL) WITHOUT ROWID',
+  )
   await db.exec('CREATE INDEX IF NOT EXISTS kv_by_shard ON kv (shard)')
   const stmt = db.prepare('INSERT OR REPLACE INTO kv (k, shard, v) VALUES (?, ?, ?)')
   for (let i = 0; i < n; i += 500) {
@@ -129,18 +139,24 @@ export default {
       case '/d1seed':
         return new Response(String(await d1seed(env.BDB, Number(q.get('n') ?? '1000'), Number(q.get('size') ?? '100'))))
       case '/d1list': {
-        const { results } = await env.BDB.prepare('SELECT v FROM kv WHERE shard = ? ORDER BY k').bind(q.get('shard') ?? '').all()
-        return new Response(`{"items":[${results.map((r) => r.v).join(',')}]}`, { headers: { 'content-type': 'application/json' } })
+        const { results } = await env.BDB.prepare('SELECT v FROM kv WHERE shard = ? ORDER BY k')
+          .bind(q.get('shard') ?? '')
+          .all()
+        return new Response(`{"items":[${results.map((r) => r.v).join(',')}]}`, {
+          headers: { 'content-type': 'application/json' },
+        })
       }
     }
     const hub = env.BARE.get(env.BARE.idFromName(q.get('o') ?? 'watch'))
     switch (url.pathname) {
       case '/watch':
-        if (request.headers.get('upgrade') !== 'websocket') return new Response('expected a websocket upgrade', { status: 426 })
+        if (request.headers.get('upgrade') !== 'websocket')
+          return new Response('expected a websocket upgrade', { status: 426 })
         return hub.fetch('https://bare/watch', { headers: { Upgrade: 'websocket' } })
       case '/wsrelay': {
         // kubeflare's shape: the Worker holds the Durable Object's socket and relays each message to the client's.
-        if (request.headers.get('upgrade') !== 'websocket') return new Response('expected a websocket upgrade', { status: 426 })
+        if (request.headers.get('upgrade') !== 'websocket')
+          return new Response('expected a websocket upgrade', { status: 426 })
         const up = await hub.fetch('https://bare/watch', { headers: { Upgrade: 'websocket' } })
         const source = up.webSocket
         if (!source) return new Response('upstream did not upgrade', { status: 502 })
@@ -151,11 +167,23 @@ export default {
         const end = () => {
           if (done) return
           done = true
-          try { source.close(1000, 'client gone') } catch { /* closed */ }
-          try { server.close(1000, 'done') } catch { /* closed */ }
+          try {
+            source.close(1000, 'client gone')
+          } catch {
+            /* closed */
+          }
+          try {
+            server.close(1000, 'done')
+          } catch {
+            /* closed */
+          }
         }
         source.addEventListener('message', (e) => {
-          try { server.send(e.data) } catch { end() }
+          try {
+            server.send(e.data)
+          } catch {
+            end()
+          }
         })
         source.addEventListener('close', end)
         server.addEventListener('close', end)
@@ -173,14 +201,20 @@ export default {
         const end = () => {
           if (done) return
           done = true
-          try { ws.close(1000, 'client gone') } catch { /* closed */ }
+          try {
+            ws.close(1000, 'client gone')
+          } catch {
+            /* closed */
+          }
           writer.close().catch(() => undefined)
         }
         ws.addEventListener('message', (e) => {
           if (!done) writer.write(enc.encode(String(e.data) + '\n')).catch(end)
         })
         ws.addEventListener('close', end)
-        return new Response(readable, { headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } })
+        return new Response(readable, {
+          headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+        })
       }
       case '/publish':
         return new Response(String(await hub.publish(await request.text())))

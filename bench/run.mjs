@@ -36,11 +36,14 @@ import { LeanWebSocket } from './ws-client.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const benchDir = join(root, 'bench')
-const say = (msg) => process.stderr.write(`[bench ${((performance.now() - T0) / 1000).toFixed(1).padStart(5)}s] ${msg}\n`)
+const say = (msg) =>
+  process.stderr.write(`[bench ${((performance.now() - T0) / 1000).toFixed(1).padStart(5)}s] ${msg}\n`)
 const T0 = performance.now()
 
 if (Number(process.versions.node.split('.')[0]) < 22) {
-  say(`Node ${process.versions.node} is too old (needs >= 22 for wrangler and the global WebSocket). Run \`npm run bench\`, which uses node_modules/.bin/node.`)
+  say(
+    `Node ${process.versions.node} is too old (needs >= 22 for wrangler and the global WebSocket). Run \`npm run bench\`, which uses node_modules/.bin/node.`,
+  )
   process.exit(1)
 }
 
@@ -67,7 +70,9 @@ const HARD_LIMIT_MS = env('BENCH_HARD_LIMIT_S', 540) * 1000
 let mf = null
 const watchdog = setTimeout(async () => {
   say(`hard time limit (${HARD_LIMIT_MS / 1000}s) reached: giving up`)
-  try { await mf?.dispose() } catch {}
+  try {
+    await mf?.dispose()
+  } catch {}
   process.exit(2)
 }, HARD_LIMIT_MS)
 watchdog.unref()
@@ -84,11 +89,19 @@ function pct(sorted, q) {
 function summarize(lat) {
   const s = Float64Array.from(lat).sort()
   const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : NaN
-  return { n: s.length, p50: pct(s, 0.5), p90: pct(s, 0.9), p99: pct(s, 0.99), max: s.length ? s[s.length - 1] : NaN, mean }
+  return {
+    n: s.length,
+    p50: pct(s, 0.5),
+    p90: pct(s, 0.9),
+    p99: pct(s, 0.99),
+    max: s.length ? s[s.length - 1] : NaN,
+    mean,
+  }
 }
 const r1 = (x) => (Number.isFinite(x) ? Math.round(x * 10) / 10 : null)
 const r2 = (x) => (Number.isFinite(x) ? Math.round(x * 100) / 100 : null)
-const fmtMs = (x) => (x === null || !Number.isFinite(x) ? 'n/a' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
+const fmtMs = (x) =>
+  x === null || !Number.isFinite(x) ? 'n/a' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)
 const fmtRate = (x) => (x === null || !Number.isFinite(x) ? 'n/a' : Math.round(x).toString())
 
 function parseWranglerToml(text) {
@@ -116,7 +129,12 @@ function parseWranglerToml(text) {
 function migrationStatements(sql) {
   const out = []
   let open = ''
-  for (const part of sql.split('\n').map((l) => l.replace(/--.*$/, '').trim()).filter(Boolean).join(' ').split(';')) {
+  for (const part of sql
+    .split('\n')
+    .map((l) => l.replace(/--.*$/, '').trim())
+    .filter(Boolean)
+    .join(' ')
+    .split(';')) {
     const piece = part.trim()
     if (!piece && !open) continue
     open = open ? `${open}; ${piece}` : piece
@@ -175,7 +193,8 @@ function cpuSample() {
     for (const pid of workerdPids()) {
       child += readStatJiffies(`/proc/${pid}/stat`)?.jiffies ?? 0
       try {
-        for (const tid of readdirSync(`/proc/${pid}/task`)) threads.set(`${pid}/${tid}`, readStatJiffies(`/proc/${pid}/task/${tid}/stat`)?.jiffies ?? 0)
+        for (const tid of readdirSync(`/proc/${pid}/task`))
+          threads.set(`${pid}/${tid}`, readStatJiffies(`/proc/${pid}/task/${tid}/stat`)?.jiffies ?? 0)
       } catch {}
     }
     return { t: now(), busy, self, child, threads }
@@ -190,7 +209,13 @@ function cpuDelta(a, b) {
   let maxThread = 0
   for (const [k, v] of b.threads) maxThread = Math.max(maxThread, v - (a.threads.get(k) ?? 0))
   const foreign = b.busy - a.busy - (b.self - a.self) - (b.child - a.child)
-  return { seconds: r2(secs), nodeCores: cores(b.self - a.self), workerdCores: cores(b.child - a.child), workerdBusiestThread: cores(maxThread), foreignCores: cores(Math.max(0, foreign)) }
+  return {
+    seconds: r2(secs),
+    nodeCores: cores(b.self - a.self),
+    workerdCores: cores(b.child - a.child),
+    workerdBusiestThread: cores(maxThread),
+    foreignCores: cores(Math.max(0, foreign)),
+  }
 }
 /** workerd CPU microseconds per delivered watch event (per watcher, per write): the fan-out cost. */
 function perDelivery(cpu, delivered) {
@@ -221,7 +246,9 @@ function request({ method = 'GET', path, body, host, headers = {}, timeoutMs = 6
     const req = http.request({ host: '127.0.0.1', port: PORT, method, path, headers: h, agent: useAgent }, (res) => {
       const chunks = []
       res.on('data', (c) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), t: now() - start, end: now() }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), t: now() - start, end: now() }),
+      )
       res.on('error', (e) => resolve({ status: 0, body: String(e), t: now() - start, end: now() }))
     })
     req.on('error', (e) => resolve({ status: 0, body: String(e), t: now() - start, end: now() }))
@@ -237,12 +264,20 @@ const errorKey = (r) => `${r.status} ${r.body.slice(0, 300).replace(/\s+/g, ' ')
  * Closed-loop load: `conc` async loops, each issuing make(loop, seq) back to back for warm-up + measured time.
  * Throughput and latency count the requests that completed inside the measured window.
  */
-async function load(label, make, { conc = CFG.conc, warmS = CFG.warmS, measureS = CFG.measureS, okStatus = (s) => s >= 200 && s < 300 } = {}) {
+async function load(
+  label,
+  make,
+  { conc = CFG.conc, warmS = CFG.warmS, measureS = CFG.measureS, okStatus = (s) => s >= 200 && s < 300 } = {},
+) {
   const start = now()
   const warmEnd = start + warmS * 1000
   const end = warmEnd + measureS * 1000
   const lat = []
-  let ok = 0, bad = 0, warmBad = 0, seq = 0, totalOk = 0
+  let ok = 0,
+    bad = 0,
+    warmBad = 0,
+    seq = 0,
+    totalOk = 0
   const errors = new Map()
   let c0 = null
   const cpuTimer = setTimeout(() => (c0 = cpuSample()), warmS * 1000)
@@ -286,15 +321,20 @@ async function load(label, make, { conc = CFG.conc, warmS = CFG.warmS, measureS 
     max: s.max,
     errorSamples: [...errors].slice(0, 5).map(([k, n]) => ({ count: n, sample: k })),
   }
-  say(`${label}: ${fmtRate(res.rps)} req/s ok, p50 ${fmtMs(res.p50)} ms, p99 ${fmtMs(res.p99)} ms` +
-    (bad || warmBad ? `, ${bad} errors (+${warmBad} in warm-up): ${[...errors.keys()][0]}` : '') + `; ${cpuStr(cpu)}`)
+  say(
+    `${label}: ${fmtRate(res.rps)} req/s ok, p50 ${fmtMs(res.p50)} ms, p99 ${fmtMs(res.p99)} ms` +
+      (bad || warmBad ? `, ${bad} errors (+${warmBad} in warm-up): ${[...errors.keys()][0]}` : '') +
+      `; ${cpuStr(cpu)}`,
+  )
   return res
 }
 
 /** Sequential requests (an unloaded latency sample). */
 async function sequential(label, n, make, check) {
   const lat = []
-  let bytes = 0, bad = 0, first = null
+  let bytes = 0,
+    bad = 0,
+    first = null
   const errors = new Map()
   const c0 = cpuSample()
   for (let i = 0; i < n; i++) {
@@ -311,10 +351,26 @@ async function sequential(label, n, make, check) {
   const cpu = cpuDelta(c0, cpuSample())
   const s = summarize(lat)
   const extra = first && check ? check(first) : {}
-  const res = { label, cpu, n, ok: lat.length, errors: bad, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max, mean: s.mean, bytes, ...extra,
-    errorSamples: [...errors].slice(0, 5).map(([k, c]) => ({ count: c, sample: k })) }
-  say(`${label}: p50 ${fmtMs(res.p50)} ms, p99 ${fmtMs(res.p99)} ms, ${bytes} B/response${bad ? `, ${bad} errors: ${[...errors.keys()][0]}` : ''}` +
-    (extra.items !== undefined ? `, ${extra.items} items` : '') + (cpu && cpu.seconds >= 1 ? `; ${cpuStr(cpu)}` : ''))
+  const res = {
+    label,
+    cpu,
+    n,
+    ok: lat.length,
+    errors: bad,
+    p50: s.p50,
+    p90: s.p90,
+    p99: s.p99,
+    max: s.max,
+    mean: s.mean,
+    bytes,
+    ...extra,
+    errorSamples: [...errors].slice(0, 5).map(([k, c]) => ({ count: c, sample: k })),
+  }
+  say(
+    `${label}: p50 ${fmtMs(res.p50)} ms, p99 ${fmtMs(res.p99)} ms, ${bytes} B/response${bad ? `, ${bad} errors: ${[...errors.keys()][0]}` : ''}` +
+      (extra.items !== undefined ? `, ${extra.items} items` : '') +
+      (cpu && cpu.seconds >= 1 ? `; ${cpuStr(cpu)}` : ''),
+  )
   return res
 }
 
@@ -353,13 +409,20 @@ async function main() {
   // ---- 1. bundle -----------------------------------------------------------------------------------------------------
   const wranglerJs = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
   if (!existsSync(wranglerJs)) throw new Error(`${wranglerJs} is missing: run \`npm ci\` first`)
-  const childEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true' }
+  const childEnv = {
+    ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+  }
   let t = now()
   if (process.env.BENCH_NO_BUNDLE === '1' && existsSync(join(benchDir, 'dist', 'index.js'))) {
     say('BENCH_NO_BUNDLE=1: reusing the existing bench/dist/index.js')
     results.bundle = { reused: true }
   } else {
-    const b = await run(process.execPath, [wranglerJs, 'deploy', '--dry-run', '--outdir', 'bench/dist'], { env: childEnv })
+    const b = await run(process.execPath, [wranglerJs, 'deploy', '--dry-run', '--outdir', 'bench/dist'], {
+      env: childEnv,
+    })
     if (b.code !== 0 || !existsSync(join(benchDir, 'dist', 'index.js'))) {
       process.stderr.write(b.out)
       throw new Error(`bundling failed (exit ${b.code}); BENCH_NO_BUNDLE=1 reuses the last bench/dist/index.js`)
@@ -374,7 +437,12 @@ async function main() {
   const { Miniflare, convertV4MiniflareOptions } = await import('miniflare')
   const toml = parseWranglerToml(readFileSync(join(root, 'wrangler.toml'), 'utf8'))
   // Every wrangler.toml var, with enough virtual nodes that the scheduled-create row never runs out of room.
-  const vars = { ...toml.vars, HISTORY_RETAIN: toml.vars.HISTORY_RETAIN ?? '5000', CHANGE_LOG_RETAIN: toml.vars.CHANGE_LOG_RETAIN ?? '100000', VIRTUAL_NODES: '60' }
+  const vars = {
+    ...toml.vars,
+    HISTORY_RETAIN: toml.vars.HISTORY_RETAIN ?? '5000',
+    CHANGE_LOG_RETAIN: toml.vars.CHANGE_LOG_RETAIN ?? '100000',
+    VIRTUAL_NODES: '60',
+  }
   const logs = []
   const sqlite = { useSQLite: true }
   t = now()
@@ -425,12 +493,16 @@ async function main() {
   )
   const url = await mf.ready
   PORT = Number(new URL(url).port)
-  say(`Miniflare ready on ${url} in ${((now() - t) / 1000).toFixed(1)} s (compatibility_date ${toml.compatibilityDate}, vars ${JSON.stringify(vars)})`)
+  say(
+    `Miniflare ready on ${url} in ${((now() - t) / 1000).toFixed(1)} s (compatibility_date ${toml.compatibilityDate}, vars ${JSON.stringify(vars)})`,
+  )
 
   // D1 migrations
   const db = await mf.getD1Database('DB', 'kubeflare')
   const migDir = join(root, 'migrations')
-  for (const f of readdirSync(migDir).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const f of readdirSync(migDir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     for (const stmt of migrationStatements(readFileSync(join(migDir, f), 'utf8'))) await db.exec(stmt)
     say(`applied migration ${f}`)
   }
@@ -439,18 +511,27 @@ async function main() {
   const v = await request({ path: '/version' })
   if (v.status !== 200) throw new Error(`kubeflare GET /version -> ${v.status} ${v.body.slice(0, 300)}`)
   const n0 = await request({ path: '/bare/noop' })
-  if (n0.status !== 200 || n0.body !== 'ok') throw new Error(`baseline GET /noop -> ${n0.status} ${n0.body.slice(0, 300)}`)
+  if (n0.status !== 200 || n0.body !== 'ok')
+    throw new Error(`baseline GET /noop -> ${n0.status} ${n0.body.slice(0, 300)}`)
 
   // Namespaces the phases use.
   const spread = Array.from({ length: 8 }, (_, i) => `spread-${i}`)
   // The paired rounds write into namespaces of their own, so the rows after them meet the same state as without them.
   const pairSpread = Array.from({ length: 8 }, (_, i) => `pairs-${i}`)
   for (const ns of ['one', ...spread, 'pairs-one', ...pairSpread, 'big', 'w', 'hw']) {
-    const r = await request({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) })
+    const r = await request({
+      method: 'POST',
+      path: '/api/v1/namespaces',
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+    })
     if (r.status !== 201) throw new Error(`creating namespace ${ns}: ${r.status} ${r.body.slice(0, 300)}`)
   }
   // A probe pod: its JSON size sizes the baseline rows and messages, so the bare numbers move the same bytes.
-  const probe = await request({ method: 'POST', path: '/api/v1/namespaces/one/pods', body: podBody('probe', { app: 'load' }, { [SENT]: String(wall()) }) })
+  const probe = await request({
+    method: 'POST',
+    path: '/api/v1/namespaces/one/pods',
+    body: podBody('probe', { app: 'load' }, { [SENT]: String(wall()) }),
+  })
   if (probe.status !== 201) throw new Error(`creating a pod: ${probe.status} ${probe.body.slice(0, 300)}`)
   const podBytes = Buffer.byteLength(probe.body)
   results.podBytes = podBytes
@@ -471,8 +552,11 @@ async function main() {
       if (!d || d.foreignCores < 0.3) break
     }
     results.quietGate = { waitedS: r1((now() - tq) / 1000), foreignCores: d?.foreignCores ?? null }
-    say(`other processes use ${d?.foreignCores ?? '?'} cores (waited ${results.quietGate.waitedS} s for a quiet machine, at most ${maxS} s)`)
-    if (d && d.foreignCores >= 0.3) P_note(`the machine was busy with other processes (${d.foreignCores} cores) when the run started`)
+    say(
+      `other processes use ${d?.foreignCores ?? '?'} cores (waited ${results.quietGate.waitedS} s for a quiet machine, at most ${maxS} s)`,
+    )
+    if (d && d.foreignCores >= 0.3)
+      P_note(`the machine was busy with other processes (${d.foreignCores} cores) when the run started`)
   }
 
   // ---- 3. bare baselines --------------------------------------------------------------------------------------------
@@ -501,10 +585,17 @@ async function main() {
       }
       const settleS = r1((now() - t) / 1000 - 0.5)
       const { results: byType } = await db
-        .prepare('SELECT resource, type, COUNT(*) AS n FROM changes WHERE rv > ? AND rv <= ? GROUP BY resource, type ORDER BY n DESC')
+        .prepare(
+          'SELECT resource, type, COUNT(*) AS n FROM changes WHERE rv > ? AND rv <= ? GROUP BY resource, type ORDER BY n DESC',
+        )
         .bind(fromRv, last)
         .all()
-      const c = await db.prepare("SELECT COUNT(*) AS changes, COUNT(DISTINCT ns || ':' || ts) AS commits FROM changes WHERE rv > ? AND rv <= ?").bind(fromRv, last).first()
+      const c = await db
+        .prepare(
+          "SELECT COUNT(*) AS changes, COUNT(DISTINCT ns || ':' || ts) AS commits FROM changes WHERE rv > ? AND rv <= ?",
+        )
+        .bind(fromRv, last)
+        .first()
       return {
         created,
         changes: c.changes,
@@ -535,20 +626,36 @@ async function main() {
     // Paired rounds: the bare insert and the create row measured back to back, BENCH_PAIRS times. The single rows
     // above sit a minute or more from the bare baseline, and this machine's speed drifts by ±15 % over that much
     // time; a ratio taken within one round cancels the drift. The target is judged on the median of the rounds.
-    for (const [k, path] of [['create1', () => '/api/v1/namespaces/pairs-one/pods'], ['create8', (li) => `/api/v1/namespaces/${pairSpread[li % 8]}/pods`]]) {
+    for (const [k, path] of [
+      ['create1', () => '/api/v1/namespaces/pairs-one/pods'],
+      ['create8', (li) => `/api/v1/namespaces/${pairSpread[li % 8]}/pods`],
+    ]) {
       const rounds = []
       for (let r = 0; r < CFG.pairs; r++) {
         const short = { warmS: 2, measureS: 4 }
-        const bare = await load(`bare DO SQLite insert (paired round ${r + 1})`, () => ({ method: 'POST', path: '/bare/insert', body: '' }), short)
-        const row = await load(`${P[k].label} (paired round ${r + 1})`, (li, i) => ({
-          method: 'POST',
-          path: path(li),
-          body: podBody(`${k}-r${r}-${li}-${i}`, { app: 'load' }, undefined, NOSCHED),
-        }), short)
+        const bare = await load(
+          `bare DO SQLite insert (paired round ${r + 1})`,
+          () => ({ method: 'POST', path: '/bare/insert', body: '' }),
+          short,
+        )
+        const row = await load(
+          `${P[k].label} (paired round ${r + 1})`,
+          (li, i) => ({
+            method: 'POST',
+            path: path(li),
+            body: podBody(`${k}-r${r}-${li}-${i}`, { app: 'load' }, undefined, NOSCHED),
+          }),
+          short,
+        )
         rounds.push({ bare: r1(bare.rps), row: r1(row.rps), ratio: r2(row.rps / bare.rps) })
       }
       const ratios = rounds.map((x) => x.ratio).sort((a, b) => a - b)
-      P[k].paired = { rounds, median: ratios[Math.floor(ratios.length / 2)], min: ratios[0], max: ratios[ratios.length - 1] }
+      P[k].paired = {
+        rounds,
+        median: ratios[Math.floor(ratios.length / 2)],
+        min: ratios[0],
+        max: ratios[ratios.length - 1],
+      }
       say(`${k} paired rounds: ${JSON.stringify(P[k].paired)}`)
     }
     // The whole simulated cluster at work: every create is also scheduled, started and evented.
@@ -573,7 +680,8 @@ async function main() {
   if (want('seed') || want('get') || want('list')) {
     t = now()
     const deadline = t + CFG.seedBudgetS * 1000
-    let next = 0, bad = 0
+    let next = 0,
+      bad = 0
     const lat = []
     const errors = new Map()
     const c0 = cpuSample()
@@ -581,7 +689,11 @@ async function main() {
       while (next < CFG.seedPods && now() < deadline) {
         const i = next++
         const name = `big-${String(i).padStart(5, '0')}`
-        const r = await request({ method: 'POST', path: '/api/v1/namespaces/big/pods', body: podBody(name, { app: 'big', shard: String(i % 100) }, undefined, NOSCHED) })
+        const r = await request({
+          method: 'POST',
+          path: '/api/v1/namespaces/big/pods',
+          body: podBody(name, { app: 'big', shard: String(i % 100) }, undefined, NOSCHED),
+        })
         if (r.status === 201) {
           seeded++
           lat.push(r.t)
@@ -596,33 +708,86 @@ async function main() {
     const cpu = cpuDelta(c0, cpuSample())
     if (cpu && seeded + bad > 0) cpu.workerdMsPerReq = r2((cpu.workerdCores * cpu.seconds * 1000) / (seeded + bad))
     const s = summarize(lat)
-    P.seed = { cpu, pods: seeded, target: CFG.seedPods, seconds: r2(secs), rps: seeded / secs, p50: s.p50, p99: s.p99, errors: bad,
-      errorSamples: [...errors].slice(0, 5).map(([k, n]) => ({ count: n, sample: k })), complete: seeded === CFG.seedPods }
-    say(`seeded ${seeded}/${CFG.seedPods} pods into "big" in ${secs.toFixed(1)} s (${fmtRate(P.seed.rps)} creates/s, p50 ${fmtMs(s.p50)} ms, p99 ${fmtMs(s.p99)} ms)` +
-      (bad ? `, ${bad} errors: ${[...errors.keys()][0]}` : '') + `; ${cpuStr(cpu)}`)
-    {
-      const r = await db.prepare("SELECT COUNT(*) AS changes, COUNT(DISTINCT ts) AS commits FROM changes WHERE ns = 'big'").first()
-      P.seed.writes = { changes: r.changes, commits: r.commits, changesPerCommit: r2(r.changes / Math.max(1, r.commits)) }
+    P.seed = {
+      cpu,
+      pods: seeded,
+      target: CFG.seedPods,
+      seconds: r2(secs),
+      rps: seeded / secs,
+      p50: s.p50,
+      p99: s.p99,
+      errors: bad,
+      errorSamples: [...errors].slice(0, 5).map(([k, n]) => ({ count: n, sample: k })),
+      complete: seeded === CFG.seedPods,
     }
-    if (!P.seed.complete) problem(`seeding stopped at ${seeded}/${CFG.seedPods} pods after ${secs.toFixed(0)} s (budget ${CFG.seedBudgetS} s)`)
+    say(
+      `seeded ${seeded}/${CFG.seedPods} pods into "big" in ${secs.toFixed(1)} s (${fmtRate(P.seed.rps)} creates/s, p50 ${fmtMs(s.p50)} ms, p99 ${fmtMs(s.p99)} ms)` +
+        (bad ? `, ${bad} errors: ${[...errors.keys()][0]}` : '') +
+        `; ${cpuStr(cpu)}`,
+    )
+    {
+      const r = await db
+        .prepare("SELECT COUNT(*) AS changes, COUNT(DISTINCT ts) AS commits FROM changes WHERE ns = 'big'")
+        .first()
+      P.seed.writes = {
+        changes: r.changes,
+        commits: r.commits,
+        changesPerCommit: r2(r.changes / Math.max(1, r.commits)),
+      }
+    }
+    if (!P.seed.complete)
+      problem(
+        `seeding stopped at ${seeded}/${CFG.seedPods} pods after ${secs.toFixed(0)} s (budget ${CFG.seedBudgetS} s)`,
+      )
   }
 
   // ---- 6. get throughput ----------------------------------------------------------------------------------------------
-  if (want('base')) P.bareGet = await load('bare DO get by key', () => ({ path: `/bare/get?k=k${Math.floor(Math.random() * CFG.seedPods)}` }))
+  if (want('base'))
+    P.bareGet = await load('bare DO get by key', () => ({
+      path: `/bare/get?k=k${Math.floor(Math.random() * CFG.seedPods)}`,
+    }))
   if (want('get') && seeded > 0) {
-    P.getPod = await load('get pod', () => ({ path: `/api/v1/namespaces/big/pods/big-${String(Math.floor(Math.random() * seeded)).padStart(5, '0')}` }))
+    P.getPod = await load('get pod', () => ({
+      path: `/api/v1/namespaces/big/pods/big-${String(Math.floor(Math.random() * seeded)).padStart(5, '0')}`,
+    }))
   }
 
   // ---- 7. label-selected lists of the 10k-pod namespace ------------------------------------------------------------
   if (want('list') && seeded > 0) {
     const countItems = (r) => ({ items: JSON.parse(r.body).items.length })
-    if (want('base')) P.bareList = await sequential('bare DO indexed select, 1% of 10k rows', CFG.listN, () => ({ path: '/bare/list?shard=7' }), countItems)
-    P.listNs = await sequential('list big?labelSelector=shard=7 (namespaced)', CFG.listN, () => ({ path: '/api/v1/namespaces/big/pods?labelSelector=shard%3D7' }), countItems)
-    if (want('base')) P.bareD1List = await sequential('bare D1 indexed select, 1% of 10k rows', CFG.listN, () => ({ path: '/bare/d1list?shard=7' }), countItems)
-    P.listAll = await sequential('list /api/v1/pods?labelSelector=shard=7 (cluster-wide)', CFG.listN, () => ({ path: '/api/v1/pods?labelSelector=shard%3D7' }), countItems)
+    if (want('base'))
+      P.bareList = await sequential(
+        'bare DO indexed select, 1% of 10k rows',
+        CFG.listN,
+        () => ({ path: '/bare/list?shard=7' }),
+        countItems,
+      )
+    P.listNs = await sequential(
+      'list big?labelSelector=shard=7 (namespaced)',
+      CFG.listN,
+      () => ({ path: '/api/v1/namespaces/big/pods?labelSelector=shard%3D7' }),
+      countItems,
+    )
+    if (want('base'))
+      P.bareD1List = await sequential(
+        'bare D1 indexed select, 1% of 10k rows',
+        CFG.listN,
+        () => ({ path: '/bare/d1list?shard=7' }),
+        countItems,
+      )
+    P.listAll = await sequential(
+      'list /api/v1/pods?labelSelector=shard=7 (cluster-wide)',
+      CFG.listN,
+      () => ({ path: '/api/v1/pods?labelSelector=shard%3D7' }),
+      countItems,
+    )
     const expect = Math.floor(seeded / 100) + (seeded % 100 > 7 ? 1 : 0)
-    for (const [k, r] of [['namespaced', P.listNs], ['cluster-wide', P.listAll]]) {
-      if (r.items !== undefined && r.items !== expect) problem(`${k} list returned ${r.items} items, expected ${expect}`)
+    for (const [k, r] of [
+      ['namespaced', P.listNs],
+      ['cluster-wide', P.listAll],
+    ]) {
+      if (r.items !== undefined && r.items !== expect)
+        problem(`${k} list returned ${r.items} items, expected ${expect}`)
     }
   }
 
@@ -639,12 +804,18 @@ async function main() {
     await sleep(3000)
     const cpu = cpuDelta(c0, cpuSample())
     P.bigWake = { firstGetMs: r2(first), status: r.status, secondGetMs: r2(r2_.t), cpuFor3s: cpu }
-    say(`first GET in the idle 10k-pod namespace: ${fmtMs(first)} ms (${r.status}), next ${fmtMs(r2_.t)} ms; the 3 s after: ${cpuStr(cpu)}`)
+    say(
+      `first GET in the idle 10k-pod namespace: ${fmtMs(first)} ms (${r.status}), next ${fmtMs(r2_.t)} ms; the 3 s after: ${cpuStr(cpu)}`,
+    )
   }
 
   // ---- logs -------------------------------------------------------------------------------------------------------------
   const errLogs = logs.filter((l) => l.level === 'error' || l.level === 'warn')
-  results.workerLogs = { total: logs.length, errorsOrWarnings: errLogs.length, samples: [...new Set(errLogs.map((l) => l.message.slice(0, 300)))].slice(0, 10) }
+  results.workerLogs = {
+    total: logs.length,
+    errorsOrWarnings: errLogs.length,
+    samples: [...new Set(errLogs.map((l) => l.message.slice(0, 300)))].slice(0, 10),
+  }
   if (errLogs.length) say(`worker logged ${errLogs.length} error/warn lines, e.g. ${errLogs[0].message.slice(0, 200)}`)
 }
 
@@ -659,7 +830,8 @@ function makeCollector(expectedWatchers) {
   const sendTimes = new Map() // name -> sent (wall ms)
   const respTimes = new Map() // name -> response received (wall ms)
   const received = new Map() // name -> { at: Float64Array of receive times (wall ms), n }
-  let parseErrors = 0, otherEvents = 0
+  let parseErrors = 0,
+    otherEvents = 0
   return {
     sendTimes,
     respTimes,
@@ -689,7 +861,8 @@ function makeCollector(expectedWatchers) {
       r.at[r.n++] = recv
     },
     stats(names) {
-      const fromSend = [], fromResp = []
+      const fromSend = [],
+        fromResp = []
       for (const name of names) {
         const r = received.get(name)
         if (!r) continue
@@ -701,14 +874,20 @@ function makeCollector(expectedWatchers) {
         }
       }
       const expected = names.length * expectedWatchers
-      const a = summarize(fromSend), b = summarize(fromResp)
+      const a = summarize(fromSend),
+        b = summarize(fromResp)
       return {
         delivered: fromSend.length,
         expected,
         missing: expected - fromSend.length,
-        p50: a.p50, p90: a.p90, p99: a.p99, max: a.max,
-        afterResponseP50: b.p50, afterResponseP99: b.p99,
-        parseErrors, otherEvents,
+        p50: a.p50,
+        p90: a.p90,
+        p99: a.p99,
+        max: a.max,
+        afterResponseP50: b.p50,
+        afterResponseP99: b.p99,
+        parseErrors,
+        otherEvents,
       }
     },
   }
@@ -719,7 +898,8 @@ async function pacedWrites(label, n, intervalMs, doWrite, col) {
   const names = []
   const pending = []
   const writeLat = []
-  let failures = 0, firstFailure = ''
+  let failures = 0,
+    firstFailure = ''
   const start = now()
   for (let i = 0; i < n; i++) {
     const due = start + i * intervalMs
@@ -757,7 +937,8 @@ async function waitFor(cond, timeoutMs, stepMs = 50) {
 /** Opens n WebSocket watchers, `batch` at a time; answers the sockets and timing. */
 async function openWebSockets(n, url, col, { batch = 50, client = 'lean' } = {}) {
   const sockets = new Array(n)
-  let failed = 0, firstError = ''
+  let failed = 0,
+    firstError = ''
   const t = now()
   for (let i = 0; i < n; i += batch) {
     await Promise.all(
@@ -783,7 +964,9 @@ async function openWebSockets(n, url, col, { batch = 50, client = 'lean' } = {})
               resolve()
             }
           })
-          ws.addEventListener('message', (e) => col.onLine(typeof e.data === 'string' ? e.data : Buffer.from(e.data).toString('utf8'), wall()))
+          ws.addEventListener('message', (e) =>
+            col.onLine(typeof e.data === 'string' ? e.data : Buffer.from(e.data).toString('utf8'), wall()),
+          )
         })
       }),
     )
@@ -794,7 +977,15 @@ async function openWebSockets(n, url, col, { batch = 50, client = 'lean' } = {})
 
 async function closeWebSockets(sockets) {
   const open = sockets.filter((s) => s && s.readyState === 1)
-  const closed = Promise.all(open.map((s) => new Promise((r) => { s.addEventListener('close', r); setTimeout(r, 5000) })))
+  const closed = Promise.all(
+    open.map(
+      (s) =>
+        new Promise((r) => {
+          s.addEventListener('close', r)
+          setTimeout(r, 5000)
+        }),
+    ),
+  )
   for (const s of open) s.close(1000, 'bench done')
   await closed
 }
@@ -809,19 +1000,28 @@ async function watchPhases(P) {
   }
 
   // --- bare baseline: 1000 hibernatable WebSockets straight from a Durable Object ---
-  const writeBare = (col, o) => async (name, sent) => {
+  const writeBare = (_col, o) => async (name, sent) => {
     // The stored pod as kubeflare sends it (the same bytes per event), renamed and stamped.
     const object = JSON.parse(probeTemplate())
-    object.metadata = { ...object.metadata, name, annotations: { ...object.metadata.annotations, [SENT]: String(sent) } }
+    object.metadata = {
+      ...object.metadata,
+      name,
+      annotations: { ...object.metadata.annotations, [SENT]: String(sent) },
+    }
     const msg = JSON.stringify({ type: 'ADDED', object })
     return request({ method: 'POST', path: `/bare/publish?o=${o}`, body: msg })
   }
   if (want('watch')) {
     // Two bare shapes: the DO's socket passed straight to the client, and kubeflare's shape (the Worker relays).
-    for (const [key, path, o] of [['bareWsDirect', '/bare/watch', 'bare-direct'], ['bareWsRelay', '/bare/wsrelay', 'bare-relay']]) {
+    for (const [key, path, o] of [
+      ['bareWsDirect', '/bare/watch', 'bare-direct'],
+      ['bareWsRelay', '/bare/wsrelay', 'bare-relay'],
+    ]) {
       const colB = makeCollector(CFG.wsWatchers)
       const ob = await openWebSockets(CFG.wsWatchers, `ws://127.0.0.1:${PORT}${path}?o=${o}`, colB)
-      say(`${key}: ${ob.open()}/${CFG.wsWatchers} WebSocket watchers open in ${ob.seconds.toFixed(1)} s${ob.failed ? ` (${ob.failed} failed: ${ob.firstError})` : ''}`)
+      say(
+        `${key}: ${ob.open()}/${CFG.wsWatchers} WebSocket watchers open in ${ob.seconds.toFixed(1)} s${ob.failed ? ` (${ob.failed} failed: ${ob.firstError})` : ''}`,
+      )
       await sleep(300)
       const one = await pacedWrites(`${o}-single`, 1, 0, writeBare(colB, o), colB)
       await waitFor(() => colB.stats(one.names).missing <= 0, 10_000)
@@ -830,10 +1030,20 @@ async function watchPhases(P) {
       const wb = await pacedWrites(o, CFG.writes, CFG.writeIntervalMs, writeBare(colB, o), colB)
       await waitFor(() => colB.stats(wb.names).missing <= 0, 15_000, 100)
       const cpu = perDelivery(cpuDelta(c0, cpuSample()), colB.stats(wb.names).delivered)
-      P[key] = { ...colB.stats(wb.names), cpu, open: ob.open(), connectSeconds: r2(ob.seconds), writeP50: wb.writeP50, writeP99: wb.writeP99, writeFailures: wb.failures,
-        single: { p50: single.p50, p99: single.p99, delivered: single.delivered, writeMs: one.writeP50 } }
-      say(`${key} delivery: single write p50 ${fmtMs(single.p50)} / p99 ${fmtMs(single.p99)} ms (publish ${fmtMs(one.writeP50)} ms); ` +
-        `${CFG.writes} writes: p50 ${fmtMs(P[key].p50)} ms, p99 ${fmtMs(P[key].p99)} ms, ${P[key].delivered}/${P[key].expected} delivered, publish p50 ${fmtMs(wb.writeP50)} ms; ${cpuStr(cpu)}`)
+      P[key] = {
+        ...colB.stats(wb.names),
+        cpu,
+        open: ob.open(),
+        connectSeconds: r2(ob.seconds),
+        writeP50: wb.writeP50,
+        writeP99: wb.writeP99,
+        writeFailures: wb.failures,
+        single: { p50: single.p50, p99: single.p99, delivered: single.delivered, writeMs: one.writeP50 },
+      }
+      say(
+        `${key} delivery: single write p50 ${fmtMs(single.p50)} / p99 ${fmtMs(single.p99)} ms (publish ${fmtMs(one.writeP50)} ms); ` +
+          `${CFG.writes} writes: p50 ${fmtMs(P[key].p50)} ms, p99 ${fmtMs(P[key].p99)} ms, ${P[key].delivered}/${P[key].expected} delivered, publish p50 ${fmtMs(wb.writeP50)} ms; ${cpuStr(cpu)}`,
+      )
       await closeWebSockets(ob.sockets)
     }
   }
@@ -842,15 +1052,25 @@ async function watchPhases(P) {
   const col = makeCollector(CFG.wsWatchers)
   const before = await stats()
   const o = await openWebSockets(CFG.wsWatchers, `ws://127.0.0.1:${PORT}/api/v1/namespaces/w/pods?watch=true`, col)
-  P.wsConnect = { watchers: CFG.wsWatchers, open: o.open(), failed: o.failed, seconds: r2(o.seconds), firstError: o.firstError }
-  say(`kubeflare: ${o.open()}/${CFG.wsWatchers} WebSocket watchers open in ${o.seconds.toFixed(1)} s${o.failed ? ` (${o.failed} failed: ${o.firstError})` : ''}`)
+  P.wsConnect = {
+    watchers: CFG.wsWatchers,
+    open: o.open(),
+    failed: o.failed,
+    seconds: r2(o.seconds),
+    firstError: o.firstError,
+  }
+  say(
+    `kubeflare: ${o.open()}/${CFG.wsWatchers} WebSocket watchers open in ${o.seconds.toFixed(1)} s${o.failed ? ` (${o.failed} failed: ${o.firstError})` : ''}`,
+  )
   if (o.failed) problem(`${o.failed} of ${CFG.wsWatchers} WebSocket watches failed to open: ${o.firstError}`)
 
   // --- idle proof ---
   if (want('idle')) {
     await sleep(500) // let the last accepts settle
     const s0 = await stats()
-    say(`idle window starts: stats() = ${JSON.stringify({ wakes: s0.wakes, watchers: s0.watchers })} (${s0.ms.toFixed(1)} ms); no requests for ${CFG.idleS} s`)
+    say(
+      `idle window starts: stats() = ${JSON.stringify({ wakes: s0.wakes, watchers: s0.watchers })} (${s0.ms.toFixed(1)} ms); no requests for ${CFG.idleS} s`,
+    )
     const tIdle = now()
     const cIdle = cpuSample()
     await sleep(CFG.idleS * 1000)
@@ -880,14 +1100,32 @@ async function watchPhases(P) {
       clientSocketsOpenAfter: o.open(),
       connectWakesBefore: before.wakes,
     }
-    say(`idle window ends after ${idleS.toFixed(1)} s: wakes ${s0.wakes} -> ${s1.wakes} (first stats() ${s1.ms.toFixed(1)} ms, second ${s2.ms.toFixed(1)} ms, wakes ${s2.wakes}); ` +
-      `watchers ${s0.watchers} -> ${s1.watchers}; client sockets open ${o.open()}; idle ${cpuStr(idleCpu)}`)
-    if (P.idle.wakesDuringIdle !== 0) problem(`the namespace object woke ${P.idle.wakesDuringIdle} time(s) during ${idleS.toFixed(0)} s of idle watching`)
-    if (!P.idle.evicted) P_note(`the namespace object was not evicted during the ${idleS.toFixed(0)} s idle window (wakes unchanged), so the idle proof is only "no extra wake"`)
+    say(
+      `idle window ends after ${idleS.toFixed(1)} s: wakes ${s0.wakes} -> ${s1.wakes} (first stats() ${s1.ms.toFixed(1)} ms, second ${s2.ms.toFixed(1)} ms, wakes ${s2.wakes}); ` +
+        `watchers ${s0.watchers} -> ${s1.watchers}; client sockets open ${o.open()}; idle ${cpuStr(idleCpu)}`,
+    )
+    if (P.idle.wakesDuringIdle !== 0)
+      problem(
+        `the namespace object woke ${P.idle.wakesDuringIdle} time(s) during ${idleS.toFixed(0)} s of idle watching`,
+      )
+    if (!P.idle.evicted)
+      P_note(
+        `the namespace object was not evicted during the ${idleS.toFixed(0)} s idle window (wakes unchanged), so the idle proof is only "no extra wake"`,
+      )
 
     // One write after the idle period: does every watcher still get it?
-    const post = await pacedWrites('post-idle', 1, 0, (name, sent) =>
-      request({ method: 'POST', path: '/api/v1/namespaces/w/pods', body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED) }), col)
+    const post = await pacedWrites(
+      'post-idle',
+      1,
+      0,
+      (name, sent) =>
+        request({
+          method: 'POST',
+          path: '/api/v1/namespaces/w/pods',
+          body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED),
+        }),
+      col,
+    )
     await waitFor(() => col.count('post-idle-0') >= o.open(), 10_000)
     const ps = col.stats(post.names)
     P.idle.postIdleDelivered = ps.delivered
@@ -895,20 +1133,42 @@ async function watchPhases(P) {
     P.idle.postIdleP50 = ps.p50
     P.idle.postIdleP99 = ps.p99
     P.idle.postIdleWriteMs = post.writeP50
-    say(`post-idle event delivered to ${ps.delivered}/${ps.expected} watchers (p50 ${fmtMs(ps.p50)} ms, p99 ${fmtMs(ps.p99)} ms; the create took ${fmtMs(post.writeP50)} ms)` +
-      (post.failures ? `; create failed: ${post.firstFailure}` : ''))
-    if (ps.missing) problem(`after the idle period ${ps.missing} of ${ps.expected} watchers did not receive the next event`)
+    say(
+      `post-idle event delivered to ${ps.delivered}/${ps.expected} watchers (p50 ${fmtMs(ps.p50)} ms, p99 ${fmtMs(ps.p99)} ms; the create took ${fmtMs(post.writeP50)} ms)` +
+        (post.failures ? `; create failed: ${post.firstFailure}` : ''),
+    )
+    if (ps.missing)
+      problem(`after the idle period ${ps.missing} of ${ps.expected} watchers did not receive the next event`)
   }
 
   // --- 100 paced writes to 1000 WebSocket watchers ---
   if (want('watch')) {
     const c0 = cpuSample()
-    const w = await pacedWrites('ws', CFG.writes, CFG.writeIntervalMs, (name, sent) =>
-      request({ method: 'POST', path: '/api/v1/namespaces/w/pods', body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED) }), col)
+    const w = await pacedWrites(
+      'ws',
+      CFG.writes,
+      CFG.writeIntervalMs,
+      (name, sent) =>
+        request({
+          method: 'POST',
+          path: '/api/v1/namespaces/w/pods',
+          body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED),
+        }),
+      col,
+    )
     await waitFor(() => col.stats(w.names).missing <= 0, 20_000, 200)
     const cpu = perDelivery(cpuDelta(c0, cpuSample()), col.stats(w.names).delivered)
-    P.ws = { ...col.stats(w.names), cpu, writeP50: w.writeP50, writeP99: w.writeP99, writeFailures: w.failures, firstWriteFailure: w.firstFailure }
-    say(`kubeflare WS delivery: p50 ${fmtMs(P.ws.p50)} ms, p99 ${fmtMs(P.ws.p99)} ms, ${P.ws.delivered}/${P.ws.expected} delivered; creates p50 ${fmtMs(w.writeP50)} ms; ${cpuStr(cpu)}`)
+    P.ws = {
+      ...col.stats(w.names),
+      cpu,
+      writeP50: w.writeP50,
+      writeP99: w.writeP99,
+      writeFailures: w.failures,
+      firstWriteFailure: w.firstFailure,
+    }
+    say(
+      `kubeflare WS delivery: p50 ${fmtMs(P.ws.p50)} ms, p99 ${fmtMs(P.ws.p99)} ms, ${P.ws.delivered}/${P.ws.expected} delivered; creates p50 ${fmtMs(w.writeP50)} ms; ${cpuStr(cpu)}`,
+    )
     if (P.ws.missing) problem(`WebSocket watch: ${P.ws.missing} of ${P.ws.expected} events not delivered within 20 s`)
     if (w.failures) problem(`WebSocket watch: ${w.failures} creates failed: ${w.firstFailure}`)
   }
@@ -918,17 +1178,39 @@ async function watchPhases(P) {
   // every event is compressed once per socket; a heavier client, too. Shown so the main row's client is no secret.
   if (want('watch')) {
     const colN = makeCollector(CFG.wsWatchers)
-    const on = await openWebSockets(CFG.wsWatchers, `ws://127.0.0.1:${PORT}/api/v1/namespaces/w/pods?watch=true`, colN, { client: 'node' })
-    say(`kubeflare: ${on.open()}/${CFG.wsWatchers} Node WebSocket watchers open in ${on.seconds.toFixed(1)} s${on.failed ? ` (${on.failed} failed: ${on.firstError})` : ''}`)
+    const on = await openWebSockets(
+      CFG.wsWatchers,
+      `ws://127.0.0.1:${PORT}/api/v1/namespaces/w/pods?watch=true`,
+      colN,
+      { client: 'node' },
+    )
+    say(
+      `kubeflare: ${on.open()}/${CFG.wsWatchers} Node WebSocket watchers open in ${on.seconds.toFixed(1)} s${on.failed ? ` (${on.failed} failed: ${on.firstError})` : ''}`,
+    )
     await sleep(300)
     const c0 = cpuSample()
-    const w = await pacedWrites('wsn', CFG.writes, CFG.writeIntervalMs, (name, sent) =>
-      request({ method: 'POST', path: '/api/v1/namespaces/w/pods', body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED) }), colN)
+    const w = await pacedWrites(
+      'wsn',
+      CFG.writes,
+      CFG.writeIntervalMs,
+      (name, sent) =>
+        request({
+          method: 'POST',
+          path: '/api/v1/namespaces/w/pods',
+          body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED),
+        }),
+      colN,
+    )
     await waitFor(() => colN.stats(w.names).missing <= 0, 20_000, 200)
     const cpu = perDelivery(cpuDelta(c0, cpuSample()), colN.stats(w.names).delivered)
     P.wsNode = { ...colN.stats(w.names), cpu, writeP50: w.writeP50, writeP99: w.writeP99, writeFailures: w.failures }
-    say(`kubeflare WS delivery, Node WebSocket clients: p50 ${fmtMs(P.wsNode.p50)} ms, p99 ${fmtMs(P.wsNode.p99)} ms, ${P.wsNode.delivered}/${P.wsNode.expected} delivered; creates p50 ${fmtMs(w.writeP50)} ms; ${cpuStr(cpu)}`)
-    if (P.wsNode.missing) problem(`WebSocket watch (Node clients): ${P.wsNode.missing} of ${P.wsNode.expected} events not delivered within 20 s`)
+    say(
+      `kubeflare WS delivery, Node WebSocket clients: p50 ${fmtMs(P.wsNode.p50)} ms, p99 ${fmtMs(P.wsNode.p99)} ms, ${P.wsNode.delivered}/${P.wsNode.expected} delivered; creates p50 ${fmtMs(w.writeP50)} ms; ${cpuStr(cpu)}`,
+    )
+    if (P.wsNode.missing)
+      problem(
+        `WebSocket watch (Node clients): ${P.wsNode.missing} of ${P.wsNode.expected} events not delivered within 20 s`,
+      )
     await closeWebSockets(on.sockets)
   }
   await sleep(1000)
@@ -954,10 +1236,11 @@ function probeTemplate() {
 /** Opens n streamed-HTTP watchers (fetch, body read as lines). */
 async function openStreams(n, path, col, headers = {}) {
   const controllers = []
-  let failed = 0, firstError = ''
+  let failed = 0,
+    firstError = ''
   const t = now()
   await Promise.all(
-    Array.from({ length: n }, async (_, idx) => {
+    Array.from({ length: n }, async (_, _idx) => {
       const ac = new AbortController()
       controllers.push(ac)
       try {
@@ -1002,33 +1285,74 @@ async function httpWatchPhases(P) {
     const col = makeCollector(CFG.httpWatchers)
     const s = await openStreams(CFG.httpWatchers, '/bare/stream?o=bare-http', col, {})
     const c0 = cpuSample()
-    const w = await pacedWrites('bare-h', CFG.writes, CFG.writeIntervalMs, async (name, sent) => {
-      // The stored pod as kubeflare sends it (the same bytes per event), renamed and stamped.
-      const object = JSON.parse(probeTemplate())
-      object.metadata = { ...object.metadata, name, annotations: { ...object.metadata.annotations, [SENT]: String(sent) } }
-      const msg = JSON.stringify({ type: 'ADDED', object })
-      return request({ method: 'POST', path: '/bare/publish?o=bare-http', body: msg })
-    }, col)
+    const w = await pacedWrites(
+      'bare-h',
+      CFG.writes,
+      CFG.writeIntervalMs,
+      async (name, sent) => {
+        // The stored pod as kubeflare sends it (the same bytes per event), renamed and stamped.
+        const object = JSON.parse(probeTemplate())
+        object.metadata = {
+          ...object.metadata,
+          name,
+          annotations: { ...object.metadata.annotations, [SENT]: String(sent) },
+        }
+        const msg = JSON.stringify({ type: 'ADDED', object })
+        return request({ method: 'POST', path: '/bare/publish?o=bare-http', body: msg })
+      },
+      col,
+    )
     await waitFor(() => col.stats(w.names).missing <= 0, 15_000, 100)
     const cpu = perDelivery(cpuDelta(c0, cpuSample()), col.stats(w.names).delivered)
-    P.bareHttp = { ...col.stats(w.names), cpu, open: CFG.httpWatchers - s.failed, failed: s.failed, firstError: s.firstError, writeP50: w.writeP50 }
-    say(`bare HTTP-stream delivery: p50 ${fmtMs(P.bareHttp.p50)} ms, p99 ${fmtMs(P.bareHttp.p99)} ms, ${P.bareHttp.delivered}/${P.bareHttp.expected}; ${cpuStr(cpu)}`)
+    P.bareHttp = {
+      ...col.stats(w.names),
+      cpu,
+      open: CFG.httpWatchers - s.failed,
+      failed: s.failed,
+      firstError: s.firstError,
+      writeP50: w.writeP50,
+    }
+    say(
+      `bare HTTP-stream delivery: p50 ${fmtMs(P.bareHttp.p50)} ms, p99 ${fmtMs(P.bareHttp.p99)} ms, ${P.bareHttp.delivered}/${P.bareHttp.expected}; ${cpuStr(cpu)}`,
+    )
     for (const c of s.controllers) c.abort()
   }
   // kubeflare: 100 chunked watchers on namespace hw
   {
     const col = makeCollector(CFG.httpWatchers)
     const s = await openStreams(CFG.httpWatchers, '/api/v1/namespaces/hw/pods?watch=true', col)
-    say(`kubeflare: ${CFG.httpWatchers - s.failed}/${CFG.httpWatchers} streamed watchers open in ${s.seconds.toFixed(1)} s${s.failed ? ` (${s.failed} failed: ${s.firstError})` : ''}`)
+    say(
+      `kubeflare: ${CFG.httpWatchers - s.failed}/${CFG.httpWatchers} streamed watchers open in ${s.seconds.toFixed(1)} s${s.failed ? ` (${s.failed} failed: ${s.firstError})` : ''}`,
+    )
     if (s.failed) problem(`${s.failed} of ${CFG.httpWatchers} HTTP watches failed to open: ${s.firstError}`)
     await sleep(300)
     const c0 = cpuSample()
-    const w = await pacedWrites('http', CFG.writes, CFG.writeIntervalMs, (name, sent) =>
-      request({ method: 'POST', path: '/api/v1/namespaces/hw/pods', body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED) }), col)
+    const w = await pacedWrites(
+      'http',
+      CFG.writes,
+      CFG.writeIntervalMs,
+      (name, sent) =>
+        request({
+          method: 'POST',
+          path: '/api/v1/namespaces/hw/pods',
+          body: podBody(name, { app: 'watch' }, { [SENT]: String(sent) }, NOSCHED),
+        }),
+      col,
+    )
     await waitFor(() => col.stats(w.names).missing <= 0, 15_000, 100)
     const cpu = perDelivery(cpuDelta(c0, cpuSample()), col.stats(w.names).delivered)
-    P.http = { ...col.stats(w.names), cpu, open: CFG.httpWatchers - s.failed, failed: s.failed, writeP50: w.writeP50, writeP99: w.writeP99, writeFailures: w.failures }
-    say(`kubeflare HTTP-stream delivery: p50 ${fmtMs(P.http.p50)} ms, p99 ${fmtMs(P.http.p99)} ms, ${P.http.delivered}/${P.http.expected} delivered; ${cpuStr(cpu)}`)
+    P.http = {
+      ...col.stats(w.names),
+      cpu,
+      open: CFG.httpWatchers - s.failed,
+      failed: s.failed,
+      writeP50: w.writeP50,
+      writeP99: w.writeP99,
+      writeFailures: w.failures,
+    }
+    say(
+      `kubeflare HTTP-stream delivery: p50 ${fmtMs(P.http.p50)} ms, p99 ${fmtMs(P.http.p99)} ms, ${P.http.delivered}/${P.http.expected} delivered; ${cpuStr(cpu)}`,
+    )
     if (P.http.missing) problem(`HTTP watch: ${P.http.missing} of ${P.http.expected} events not delivered within 15 s`)
     for (const c of s.controllers) c.abort()
   }
@@ -1052,7 +1376,9 @@ function renderTable() {
     r
       ? `${fmtRate(r.rps)} req/s (p50 ${fmtMs(r.p50)} / p99 ${fmtMs(r.p99)} ms)${r.errors ? `, ${r.errors} errors` : ''}` +
         (r.cpu?.workerdMsPerReq !== undefined ? `; workerd ${r.cpu.workerdMsPerReq} ms CPU/req` : '') +
-        (r.writes ? `; ${r.writes.changesPerCreate} D1 changes/create, ${r.writes.changesPerCommit} changes/D1 commit` : '')
+        (r.writes
+          ? `; ${r.writes.changesPerCreate} D1 changes/create, ${r.writes.changesPerCommit} changes/D1 commit`
+          : '')
       : 'n/a'
   const lat = (r) => (r ? `p50 ${fmtMs(r.p50)} / p99 ${fmtMs(r.p99)} ms` : 'n/a')
   const ratio = (a, b) => (a && b && Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : null)
@@ -1064,16 +1390,45 @@ function renderTable() {
   }
   const contended = (r) => (r?.cpu && r.cpu.foreignCores >= 0.25 ? ' ⚠' : '')
 
-  rows.push(['Bare no-op Worker, `GET /noop` (32 conc.)', '—', rate(P.bareNoop) + contended(P.bareNoop), 'baseline', ''])
-  rows.push(['Bare DO SQLite insert, RPC `insert()` (32 conc.)', '—', rate(P.bareInsert) + contended(P.bareInsert), 'baseline', ''])
-  rows.push(['Bare DO get by primary key, RPC `get()` (32 conc.)', '—', rate(P.bareGet) + contended(P.bareGet), 'baseline', ''])
-  for (const [k, label] of [['create1', 'Create pod, 1 namespace (32 conc.)'], ['create8', 'Create pod, spread over 8 namespaces (32 conc.)']]) {
+  rows.push([
+    'Bare no-op Worker, `GET /noop` (32 conc.)',
+    '—',
+    rate(P.bareNoop) + contended(P.bareNoop),
+    'baseline',
+    '',
+  ])
+  rows.push([
+    'Bare DO SQLite insert, RPC `insert()` (32 conc.)',
+    '—',
+    rate(P.bareInsert) + contended(P.bareInsert),
+    'baseline',
+    '',
+  ])
+  rows.push([
+    'Bare DO get by primary key, RPC `get()` (32 conc.)',
+    '—',
+    rate(P.bareGet) + contended(P.bareGet),
+    'baseline',
+    '',
+  ])
+  for (const [k, label] of [
+    ['create1', 'Create pod, 1 namespace (32 conc.)'],
+    ['create8', 'Create pod, spread over 8 namespaces (32 conc.)'],
+  ]) {
     if (!P[k]) continue
     const x = ratio(P[k]?.rps, P.bareInsert?.rps)
     const pr = P[k].paired
-    const paired = pr ? `; paired rounds ${pr.median.toFixed(2)}× median (${pr.min.toFixed(2)}–${pr.max.toFixed(2)}×, ${pr.rounds.length} rounds)` : ''
+    const paired = pr
+      ? `; paired rounds ${pr.median.toFixed(2)}× median (${pr.min.toFixed(2)}–${pr.max.toFixed(2)}×, ${pr.rounds.length} rounds)`
+      : ''
     const judged = pr ? pr.median : x
-    rows.push([label, rate(P[k]) + contended(P[k]), `bare DO insert ${fmtRate(P.bareInsert?.rps)} req/s`, fxCpu(x, P[k], P.bareInsert) + paired, `≥ 0.3×${ok(judged === null ? null : judged >= 0.3)}`])
+    rows.push([
+      label,
+      rate(P[k]) + contended(P[k]),
+      `bare DO insert ${fmtRate(P.bareInsert?.rps)} req/s`,
+      fxCpu(x, P[k], P.bareInsert) + paired,
+      `≥ 0.3×${ok(judged === null ? null : judged >= 0.3)}`,
+    ])
   }
   if (P.createSched) {
     const x = ratio(P.createSched.rps, P.bareInsert?.rps)
@@ -1088,7 +1443,13 @@ function renderTable() {
   }
   if (P.createDry) {
     const x = ratio(P.createDry.rps, P.bareInsert?.rps)
-    rows.push(['(decomposition) Create pod with `dryRun=All`: decode + RPC + plan, no D1 commit', rate(P.createDry) + contended(P.createDry), `bare DO insert ${fmtRate(P.bareInsert?.rps)} req/s`, fxCpu(x, P.createDry, P.bareInsert), '—'])
+    rows.push([
+      '(decomposition) Create pod with `dryRun=All`: decode + RPC + plan, no D1 commit',
+      rate(P.createDry) + contended(P.createDry),
+      `bare DO insert ${fmtRate(P.bareInsert?.rps)} req/s`,
+      fxCpu(x, P.createDry, P.bareInsert),
+      '—',
+    ])
   }
   if (P.seed) {
     const x = ratio(P.seed.rps, P.bareInsert?.rps)
@@ -1096,57 +1457,105 @@ function renderTable() {
       `Seed ${P.seed.target.toLocaleString('en')} pods into one namespace through the API (32 conc.; pods no scheduler takes, so 1 change each)`,
       `${P.seed.pods.toLocaleString('en')} pods in ${P.seed.seconds} s = ${fmtRate(P.seed.rps)} req/s (p50 ${fmtMs(P.seed.p50)} / p99 ${fmtMs(P.seed.p99)} ms)${P.seed.errors ? `, ${P.seed.errors} errors` : ''}` +
         (P.seed.cpu?.workerdMsPerReq !== undefined ? `; workerd ${P.seed.cpu.workerdMsPerReq} ms CPU/req` : '') +
-        (P.seed.writes ? `; ${P.seed.writes.changesPerCommit} changes/D1 commit` : '') + contended(P.seed),
-      `bare DO insert ${fmtRate(P.bareInsert?.rps)} req/s`, fxCpu(x, P.seed, P.bareInsert), '—'])
+        (P.seed.writes ? `; ${P.seed.writes.changesPerCommit} changes/D1 commit` : '') +
+        contended(P.seed),
+      `bare DO insert ${fmtRate(P.bareInsert?.rps)} req/s`,
+      fxCpu(x, P.seed, P.bareInsert),
+      '—',
+    ])
   }
   {
     const x = ratio(P.getPod?.rps, P.bareGet?.rps)
-    rows.push([`Get pod by name, ${P.seed?.pods?.toLocaleString('en') ?? '?'}-pod namespace (${CFG.conc} conc.)`, rate(P.getPod) + contended(P.getPod), `bare DO get ${fmtRate(P.bareGet?.rps)} req/s`, fxCpu(x, P.getPod, P.bareGet), `≥ 0.6×${ok(x === null ? null : x >= 0.6)}`])
+    rows.push([
+      `Get pod by name, ${P.seed?.pods?.toLocaleString('en') ?? '?'}-pod namespace (${CFG.conc} conc.)`,
+      rate(P.getPod) + contended(P.getPod),
+      `bare DO get ${fmtRate(P.bareGet?.rps)} req/s`,
+      fxCpu(x, P.getPod, P.bareGet),
+      `≥ 0.6×${ok(x === null ? null : x >= 0.6)}`,
+    ])
   }
   for (const [k, b, label, bl, target] of [
-    ['listNs', 'bareList', `List \`namespaces/big/pods?labelSelector=shard=7\` (${P.seed?.pods?.toLocaleString('en') ?? '?'} pods, 1% match; ${CFG.listN} sequential)`, 'bare DO indexed select of the same 1% of rows', 50],
-    ['listAll', 'bareD1List', `List \`/api/v1/pods?labelSelector=shard=7\` cluster-wide (${CFG.listN} sequential)`, 'bare D1 indexed select of the same 1% of rows', 100],
+    [
+      'listNs',
+      'bareList',
+      `List \`namespaces/big/pods?labelSelector=shard=7\` (${P.seed?.pods?.toLocaleString('en') ?? '?'} pods, 1% match; ${CFG.listN} sequential)`,
+      'bare DO indexed select of the same 1% of rows',
+      50,
+    ],
+    [
+      'listAll',
+      'bareD1List',
+      `List \`/api/v1/pods?labelSelector=shard=7\` cluster-wide (${CFG.listN} sequential)`,
+      'bare D1 indexed select of the same 1% of rows',
+      100,
+    ],
   ]) {
     const r = P[k]
     const x = ratio(r?.p50, P[b]?.p50)
-    rows.push([label, r ? `${lat(r)}, ${r.items ?? '?'} items, ${Math.round((r.bytes ?? 0) / 1024)} KiB${r.errors ? `, ${r.errors} errors` : ''}` : 'n/a',
-      `${bl}: ${lat(P[b])}`, x === null ? 'n/a' : `${x.toFixed(1)}× p50 latency`, `p50 ≤ ${target} ms${ok(r ? r.p50 <= target : null)}`])
+    rows.push([
+      label,
+      r
+        ? `${lat(r)}, ${r.items ?? '?'} items, ${Math.round((r.bytes ?? 0) / 1024)} KiB${r.errors ? `, ${r.errors} errors` : ''}`
+        : 'n/a',
+      `${bl}: ${lat(P[b])}`,
+      x === null ? 'n/a' : `${x.toFixed(1)}× p50 latency`,
+      `p50 ≤ ${target} ms${ok(r ? r.p50 <= target : null)}`,
+    ])
   }
-  const us = (r) => (r?.cpu?.workerdUsPerDelivery !== undefined ? `; workerd ${r.cpu.workerdUsPerDelivery} µs CPU/event` : '')
+  const us = (r) =>
+    r?.cpu?.workerdUsPerDelivery !== undefined ? `; workerd ${r.cpu.workerdUsPerDelivery} µs CPU/event` : ''
   const del = (r) => (r ? `${r.delivered.toLocaleString('en')}/${r.expected.toLocaleString('en')} delivered` : '')
   const rateLabel = `${CFG.writes} creates, 1 per ${CFG.writeIntervalMs} ms`
   if (P.ws) {
     // kubeflare hands a plain WebSocket watcher the Durable Object's own socket, so "direct" is its bare shape.
     const x = ratio(P.ws.p99, P.bareWsDirect?.p99)
-    rows.push([`Watch delivery, ${CFG.wsWatchers} WebSocket watchers, ${rateLabel}`,
+    rows.push([
+      `Watch delivery, ${CFG.wsWatchers} WebSocket watchers, ${rateLabel}`,
       `${lat(P.ws)}, ${del(P.ws)}; creates p50 ${fmtMs(P.ws.writeP50)} ms${us(P.ws)}${contended(P.ws)}`,
       `DO→WS direct: ${lat(P.bareWsDirect)}${us(P.bareWsDirect)}; DO→Worker relay→WS: ${lat(P.bareWsRelay)}${us(P.bareWsRelay)}`,
-      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs direct)`, `p99 ≤ 100 ms${ok(P.ws.p99 <= 100)}`])
+      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs direct)`,
+      `p99 ≤ 100 ms${ok(P.ws.p99 <= 100)}`,
+    ])
   }
   if (P.wsNode) {
-    rows.push([`(the same, watchers on Node's built-in WebSocket: permessage-deflate negotiated, heavier client)`,
+    rows.push([
+      `(the same, watchers on Node's built-in WebSocket: permessage-deflate negotiated, heavier client)`,
       `${lat(P.wsNode)}, ${del(P.wsNode)}; creates p50 ${fmtMs(P.wsNode.writeP50)} ms${us(P.wsNode)}${contended(P.wsNode)}`,
-      '—', '—', '—'])
+      '—',
+      '—',
+      '—',
+    ])
   }
   if (P.idle?.postIdleDelivered !== undefined) {
     const x = ratio(P.idle.postIdleP99, P.bareWsDirect?.single?.p99)
-    rows.push([`Watch delivery, ${CFG.wsWatchers} WebSocket watchers, one create (unloaded, after the idle window)`,
+    rows.push([
+      `Watch delivery, ${CFG.wsWatchers} WebSocket watchers, one create (unloaded, after the idle window)`,
       `p50 ${fmtMs(P.idle.postIdleP50)} / p99 ${fmtMs(P.idle.postIdleP99)} ms, ${P.idle.postIdleDelivered}/${P.idle.postIdleExpected} delivered; the create took ${fmtMs(P.idle.postIdleWriteMs)} ms`,
       `one publish, direct: p50 ${fmtMs(P.bareWsDirect?.single?.p50)} / p99 ${fmtMs(P.bareWsDirect?.single?.p99)} ms; relay: p50 ${fmtMs(P.bareWsRelay?.single?.p50)} / p99 ${fmtMs(P.bareWsRelay?.single?.p99)} ms`,
-      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs direct)`, `p99 ≤ 100 ms${ok(P.idle.postIdleP99 <= 100)}`])
+      x === null ? 'n/a' : `${x.toFixed(1)}× p99 (vs direct)`,
+      `p99 ≤ 100 ms${ok(P.idle.postIdleP99 <= 100)}`,
+    ])
   }
   if (P.http) {
     const x = ratio(P.http.p99, P.bareHttp?.p99)
-    rows.push([`Watch delivery, ${CFG.httpWatchers} HTTP streaming watchers, ${rateLabel}`,
+    rows.push([
+      `Watch delivery, ${CFG.httpWatchers} HTTP streaming watchers, ${rateLabel}`,
       `${lat(P.http)}, ${del(P.http)}; creates p50 ${fmtMs(P.http.writeP50)} ms${us(P.http)}${contended(P.http)}`,
-      `DO→Worker relay→chunked body: ${lat(P.bareHttp)}${us(P.bareHttp)}`, x === null ? 'n/a' : `${x.toFixed(1)}× p99`, `p99 ≤ 100 ms${ok(P.http.p99 <= 100)}`])
+      `DO→Worker relay→chunked body: ${lat(P.bareHttp)}${us(P.bareHttp)}`,
+      x === null ? 'n/a' : `${x.toFixed(1)}× p99`,
+      `p99 ≤ 100 ms${ok(P.http.p99 <= 100)}`,
+    ])
   }
   if (P.idle) {
     const i = P.idle
-    rows.push([`Idle: ${CFG.wsWatchers} WebSocket watchers, ${i.idleSeconds} s without writes`,
+    rows.push([
+      `Idle: ${CFG.wsWatchers} WebSocket watchers, ${i.idleSeconds} s without writes`,
       `namespace DO wakes during idle: **${i.wakesDuringIdle}** (wakes ${i.wakesBefore}→${i.wakesAfter}, minus ${i.ownStatsWakes} by the closing stats() call: cold ${fmtMs(i.statsMsFirstAfter)} ms vs warm ${fmtMs(i.statsMsSecondAfter)} ms); ` +
         `workerd CPU ${i.cpu?.workerdCores ?? '?'} cores; watchers ${i.watchersBefore}→${i.watchersAfter}, client sockets open ${i.clientSocketsOpenAfter}; next event reached ${i.postIdleDelivered ?? '?'}/${i.postIdleExpected ?? '?'}`,
-      '—', '—', `0 wakes${ok(i.wakesDuringIdle === 0 && i.evicted)}`])
+      '—',
+      '—',
+      `0 wakes${ok(i.wakesDuringIdle === 0 && i.evicted)}`,
+    ])
   }
 
   const esc = (c) => String(c).replace(/\|/g, '\\|')
@@ -1160,11 +1569,13 @@ function renderTable() {
     `Machine: nproc ${m.nproc} (${m.cpu}), ${m.memGiB} GiB, Node ${m.node}, miniflare ${pkgVersion('miniflare')} / workerd ${pkgVersion('workerd')}, ${m.date.slice(0, 10)}; ` +
     `one Miniflare on 127.0.0.1 (cf:false, logRequests:false), pure-Node load generator in the same machine; ` +
     `${CFG.warmS} s warm-up + ${CFG.measureS} s measured per throughput row; whole run ${results.runSeconds} s` +
-    (totalCpu ? `; CPU over the run: node ${totalCpu.nodeCores}, workerd ${totalCpu.workerdCores} (busiest thread ${totalCpu.workerdBusiestThread}), other processes ${totalCpu.foreignCores} cores` : '') +
+    (totalCpu
+      ? `; CPU over the run: node ${totalCpu.nodeCores}, workerd ${totalCpu.workerdCores} (busiest thread ${totalCpu.workerdBusiestThread}), other processes ${totalCpu.foreignCores} cores`
+      : '') +
     '.'
   const foot = [
     'Throughput ratios are req/s over the bare baseline; "CPU/req" compares workerd CPU per request, which other load on the machine distorts far less than req/s. ' +
-      'Watch latency = from the writer sending the create (its time is in the pod\'s annotation) to the watcher receiving the event, so it includes the create\'s own commit; bare rows: from sending `POST /publish`. ' +
+      "Watch latency = from the writer sending the create (its time is in the pod's annotation) to the watcher receiving the event, so it includes the create's own commit; bare rows: from sending `POST /publish`. " +
       '⚠ = other processes on the machine used ≥ 0.25 cores during that row. ' +
       `The create rows' targets are judged on their paired rounds: ${CFG.pairs} rounds of a bare insert (2 s warm-up + 4 s) measured right before the create row (the same), whose median ratio cancels the machine's drift between a row and a baseline measured minutes apart.`,
   ]
@@ -1194,4 +1605,3 @@ try {
 process.stdout.write('\n' + table + '\n')
 say('wrote bench/results.json')
 process.exit(results.problems.some((p) => p.startsWith('run aborted')) ? 1 : 0)
-

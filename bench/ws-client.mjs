@@ -7,13 +7,19 @@ import net from 'node:net'
 import { createHash, randomBytes } from 'node:crypto'
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11'
-const CONNECTING = 0, OPEN = 1, CLOSING = 2, CLOSED = 3
+const CONNECTING = 0,
+  OPEN = 1,
+  CLOSING = 2,
+  CLOSED = 3
 
 /** A client frame: FIN set, masked as RFC 6455 requires of clients. */
 function clientFrame(opcode, payload) {
   const mask = randomBytes(4)
   const len = payload.length
-  const head = len < 126 ? Buffer.from([0x80 | opcode, 0x80 | len]) : Buffer.from([0x80 | opcode, 0x80 | 126, len >> 8, len & 0xff])
+  const head =
+    len < 126
+      ? Buffer.from([0x80 | opcode, 0x80 | len])
+      : Buffer.from([0x80 | opcode, 0x80 | 126, len >> 8, len & 0xff])
   const body = Buffer.alloc(len)
   for (let i = 0; i < len; i++) body[i] = payload[i] ^ mask[i & 3]
   return Buffer.concat([head, mask, body])
@@ -85,8 +91,13 @@ export class LeanWebSocket {
       if (end < 0) return
       const head = this.#buf.subarray(0, end).toString('latin1')
       this.#buf = this.#buf.subarray(end + 4)
-      const accept = createHash('sha1').update(this.#key + GUID).digest('base64')
-      if (!/^HTTP\/1\.1 101 /.test(head) || !head.toLowerCase().includes(`sec-websocket-accept: ${accept.toLowerCase()}`)) {
+      const accept = createHash('sha1')
+        .update(this.#key + GUID)
+        .digest('base64')
+      if (
+        !/^HTTP\/1\.1 101 /.test(head) ||
+        !head.toLowerCase().includes(`sec-websocket-accept: ${accept.toLowerCase()}`)
+      ) {
         this.#fail(new Error(`upgrade refused: ${head.split('\r\n')[0]}`))
         return
       }

@@ -19,7 +19,9 @@ if (!existsSync(wranglerJs)) {
   process.exit(1)
 }
 if (Number(process.versions.node.split('.')[0]) < 22) {
-  say(`Node ${process.versions.node} is too old for wrangler (needs >= 22). Run this through \`npm start\`, which uses node_modules/.bin/node.`)
+  say(
+    `Node ${process.versions.node} is too old for wrangler (needs >= 22). Run this through \`npm start\`, which uses node_modules/.bin/node.`,
+  )
   process.exit(1)
 }
 
@@ -95,8 +97,14 @@ function run(args, opts) {
 
 // 1. Migrations (CI=1: "Using fallback value in non-interactive context: yes" instead of a prompt).
 const migrateArgs = [
-  'd1', 'migrations', 'apply', 'DB', '--local',
-  ...(persistOpt?.args ?? []), ...(configOpt?.args ?? []), ...(envOpt?.args ?? []),
+  'd1',
+  'migrations',
+  'apply',
+  'DB',
+  '--local',
+  ...(persistOpt?.args ?? []),
+  ...(configOpt?.args ?? []),
+  ...(envOpt?.args ?? []),
 ]
 say(`applying D1 migrations: wrangler ${migrateArgs.join(' ')}`)
 const mig = await run(migrateArgs, { env: { ...env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -132,7 +140,9 @@ const url = `http://${host}:${port}`
       if (stopping) return
       const local = port === '8787' && host === '127.0.0.1'
       const kc = local ? 'kubeconfig.local.yaml' : `kubeconfig.${port}.yaml`
-      const gen = local ? '' : `    node scripts/kubeconfig.mjs ${port}${host === '127.0.0.1' ? '' : ` ${host}`} > ${kc}\n`
+      const gen = local
+        ? ''
+        : `    node scripts/kubeconfig.mjs ${port}${host === '127.0.0.1' ? '' : ` ${host}`} > ${kc}\n`
       process.stderr.write(
         `\n[kubeflare] ready on ${url} (GET /version -> ${r.status}). Point kubectl at it:\n` +
           gen +

@@ -159,7 +159,8 @@ export const leftSelector = (before: any, after: any) => ({
 const V1 = ['', 'api', 'v1'].join('/')
 
 /** A pod no scheduler takes (schedulerName names none), so nothing but the test changes it. */
-export const staticPod = (name: string, labels: Record<string, string> = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' })
+export const staticPod = (name: string, labels: Record<string, string> = {}) =>
+  pod(name, labels, { schedulerName: 'kubeflare-test-none' })
 
 export const podPath = (ns: string, name = '') => `${V1}/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 
@@ -181,8 +182,15 @@ export async function removePod(ns: string, name: string) {
  * Polls until `fn` answers something other than undefined, null or false, and answers that; fails after `ms`.
  * Called as waitFor(fn, ms?) or waitFor(what, fn, ms?) to name the condition in the failure.
  */
-export async function waitFor<T>(...args: [string, () => Promise<T | undefined | null | false>, number?] | [() => Promise<T | undefined | null | false>, number?]): Promise<T> {
-  const [what, fn, ms] = typeof args[0] === 'string' ? [args[0], args[1] as () => Promise<T | undefined | null | false>, (args[2] as number | undefined) ?? 10_000] : ['condition', args[0], (args[1] as number | undefined) ?? 10_000]
+export async function waitFor<T>(
+  ...args:
+    | [string, () => Promise<T | undefined | null | false>, number?]
+    | [() => Promise<T | undefined | null | false>, number?]
+): Promise<T> {
+  const [what, fn, ms] =
+    typeof args[0] === 'string'
+      ? [args[0], args[1] as () => Promise<T | undefined | null | false>, (args[2] as number | undefined) ?? 10_000]
+      : ['condition', args[0], (args[1] as number | undefined) ?? 10_000]
   const until = Date.now() + ms
   for (;;) {
     const v = await fn()

@@ -36,7 +36,14 @@ export async function readBodyText(c: Context): Promise<string> {
 export function objectContentType(c: Context): string {
   const t = mediaType(c)
   if (t === '') return 'application/json'
-  if (t === 'application/json' || t === 'application/yaml' || t === 'text/yaml' || t === 'application/x-yaml' || t === PROTOBUF) return t
+  if (
+    t === 'application/json' ||
+    t === 'application/yaml' ||
+    t === 'text/yaml' ||
+    t === 'application/x-yaml' ||
+    t === PROTOBUF
+  )
+    return t
   throw new StatusError(statuses.unsupportedMediaType(OBJECT_TYPES))
 }
 

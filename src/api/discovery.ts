@@ -15,7 +15,7 @@ export interface SubresourceDef {
 }
 
 const subresourcesOf = (def: ResourceDef): SubresourceDef[] =>
-  ((def as ResourceDef & { subresources?: SubresourceDef[] }).subresources ?? [])
+  (def as ResourceDef & { subresources?: SubresourceDef[] }).subresources ?? []
 
 /** The group-versions we serve, in table order: core first, then each named group. */
 export interface GroupVersion {
@@ -24,7 +24,8 @@ export interface GroupVersion {
 }
 export function groupVersions(): GroupVersion[] {
   const seen = new Map<string, GroupVersion>()
-  for (const r of kinds.all()) if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version })
+  for (const r of kinds.all())
+    if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version })
   return [...seen.values()]
 }
 /** The named API groups (everything but core), each with its versions. */
@@ -51,14 +52,25 @@ export function apiResourceList(gv: GroupVersion = { group: '', version: 'v1' })
     if (r.storageVersionHash) entry.storageVersionHash = r.storageVersionHash
     resources.push(entry)
     for (const s of subresourcesOf(r)) {
-      const sub: Record<string, unknown> = { name: `${r.plural}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: s.verbs }
+      const sub: Record<string, unknown> = {
+        name: `${r.plural}/${s.name}`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: s.kind,
+        verbs: s.verbs,
+      }
       if (s.group !== undefined) sub.group = s.group
       if (s.version !== undefined) sub.version = s.version
       resources.push(sub)
     }
   }
   // kube-apiserver writes no apiVersion on the legacy core list (/api/v1), and 'v1' on every named group's.
-  return { kind: 'APIResourceList', ...(gv.group ? { apiVersion: 'v1' } : {}), groupVersion: apiVersionOf(gv), resources }
+  return {
+    kind: 'APIResourceList',
+    ...(gv.group ? { apiVersion: 'v1' } : {}),
+    groupVersion: apiVersionOf(gv),
+    resources,
+  }
 }
 
 /** One version of one group in aggregated discovery. */
@@ -120,14 +132,20 @@ function requestedAggregation(accept: string | undefined): 'v2' | 'v2beta1' | nu
 export function serveApi(c: Context) {
   const v = requestedAggregation(c.req.header('accept'))
   // kubectl parses the body by this exact Content-Type; plain application/json would be read as APIVersions.
-  if (v) return json(c, aggregated(v, true), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
+  if (v)
+    return json(c, aggregated(v, true), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
   const host = c.req.header('host') ?? '127.0.0.1:8787'
-  return json(c, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: host }] })
+  return json(c, {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: host }],
+  })
 }
 
 export function serveApis(c: Context) {
   const v = requestedAggregation(c.req.header('accept'))
-  if (v) return json(c, aggregated(v, false), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
+  if (v)
+    return json(c, aggregated(v, false), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
   return json(c, { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups().map(apiGroup) })
 }
 

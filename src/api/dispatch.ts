@@ -5,7 +5,15 @@ import type { Context } from 'hono'
 import type { ResourceDef } from '../registry/resource'
 import { kinds } from '../registry/resources'
 import { statuses } from '../registry/status'
-import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate } from './handlers'
+import {
+  handleCreate,
+  handleDelete,
+  handleDeleteCollection,
+  handleGet,
+  handleList,
+  handlePatch,
+  handleUpdate,
+} from './handlers'
 import { requestInfo, type RequestInfo } from './request-info'
 import { statusResponse } from './respond'
 import { getScale, patchScale, putScale } from './scale'
@@ -13,7 +21,11 @@ import { getScale, patchScale, putScale } from './scale'
 type Ctx = Context<{ Bindings: Env }>
 
 const methodNotAllowed = (c: Ctx) =>
-  statusResponse(c, { ...statuses.methodNotSupported({ resource: '' }, ''), message: 'the server does not allow this method on the requested resource', details: {} })
+  statusResponse(c, {
+    ...statuses.methodNotSupported({ resource: '' }, ''),
+    message: 'the server does not allow this method on the requested resource',
+    details: {},
+  })
 const notFound = (c: Ctx) => statusResponse(c, statuses.pathNotFound())
 
 /** Subresources every kind that declares them gets: planned with a wrapping strategy, served like the object. */
@@ -30,7 +42,12 @@ export async function dispatch(c: Ctx): Promise<Response> {
   const def = kinds.served(info.apiGroup, info.apiVersion, info.resource)
   if (!def) return notFound(c)
   // A namespaced kind has no items outside a namespace, and a cluster-scoped one none inside.
-  if (def.namespaced ? info.namespace === '' && info.parts.length > 1 : info.namespace !== '' && info.resource !== 'namespaces') return notFound(c)
+  if (
+    def.namespaced
+      ? info.namespace === '' && info.parts.length > 1
+      : info.namespace !== '' && info.resource !== 'namespaces'
+  )
+    return notFound(c)
   const ns = def.namespaced ? info.namespace : ''
   if (info.verbViaPathPrefix) return info.verb === 'watch' ? deprecatedWatch(c, def, info) : notFound(c)
   if (info.parts.length > 3) return notFound(c)
@@ -38,8 +55,10 @@ export async function dispatch(c: Ctx): Promise<Response> {
   const method = c.req.method
   if (info.parts.length === 1) {
     if (method === 'GET') return handleList(c, def, def.namespaced && info.namespace === '' ? null : ns)
-    if (method === 'POST' && def.verbs.includes('create') && (ns !== '' || !def.namespaced)) return handleCreate(c, def, ns)
-    if (method === 'DELETE' && def.verbs.includes('deletecollection') && (ns !== '' || !def.namespaced)) return handleDeleteCollection(c, def, ns)
+    if (method === 'POST' && def.verbs.includes('create') && (ns !== '' || !def.namespaced))
+      return handleCreate(c, def, ns)
+    if (method === 'DELETE' && def.verbs.includes('deletecollection') && (ns !== '' || !def.namespaced))
+      return handleDeleteCollection(c, def, ns)
     return methodNotAllowed(c)
   }
   const name = info.parts[1]!
@@ -76,7 +95,10 @@ function deprecatedWatch(c: Ctx, def: ResourceDef, info: RequestInfo): Promise<R
   if (info.parts.length === 2) {
     const url = new URL(c.req.url)
     const existing = url.searchParams.get('fieldSelector')
-    url.searchParams.set('fieldSelector', existing ? `${existing},metadata.name=${info.parts[1]}` : `metadata.name=${info.parts[1]}`)
+    url.searchParams.set(
+      'fieldSelector',
+      existing ? `${existing},metadata.name=${info.parts[1]}` : `metadata.name=${info.parts[1]}`,
+    )
     c.req.raw = new Request(url, c.req.raw)
   }
   const ns = def.namespaced ? (info.namespace === '' ? null : info.namespace) : ''

@@ -10,8 +10,17 @@ import { selectorsFrom } from '../registry/selectors'
 import { D1Log } from '../log/d1-log'
 import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody, readBodyText, mediaType } from './body'
-import { dryRun, fieldManager, getResourceVersion, fieldValidation, listOptions, optionalQueryFlag, queryFlag, type ListOptions } from './query'
-import { addWarnings, json, statusResponse } from './respond'
+import {
+  dryRun,
+  fieldManager,
+  getResourceVersion,
+  fieldValidation,
+  listOptions,
+  optionalQueryFlag,
+  queryFlag,
+  type ListOptions,
+} from './query'
+import { addWarnings, json } from './respond'
 import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
 import { call, hostFor } from './hosts'
 import { apiVersionOf } from '../registry/resource'
@@ -29,7 +38,12 @@ function unwrap<T>(r: Result<T>): T {
 function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
   if (wantsTable(c.req.header('accept'))) {
     const include = includeObjectOption(c.req.query('includeObject'))
-    return json(c, toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include), code, TABLE_CONTENT_TYPE)
+    return json(
+      c,
+      toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include),
+      code,
+      TABLE_CONTENT_TYPE,
+    )
   }
   return json(c, obj, code)
 }
@@ -55,12 +69,22 @@ export async function handleGet(c: Ctx, def: ResourceDef, ns: string, name: stri
 export async function handleList(c: Ctx, def: ResourceDef, ns: string | null, forcedWatch = false) {
   const opts = listOptions(c, def, forcedWatch)
   if (opts.watch) return serveWatch(c, def, ns, opts)
-  const page = ns === null && def.namespaced ? await listAcrossNamespaces(c.env, def, opts) : await listInHost(c.env, def, ns ?? '', opts)
+  const page =
+    ns === null && def.namespaced
+      ? await listAcrossNamespaces(c.env, def, opts)
+      : await listInHost(c.env, def, ns ?? '', opts)
   return renderList(c, def, unwrap(page))
 }
 
 function listInHost(env: Env, def: ResourceDef, ns: string, opts: ListOptions) {
-  return call(() => hostFor(env, def, ns).list(def.plural, { mode: opts.mode, limit: opts.limit, selectors: opts.selectors, minRv: opts.minRv }))
+  return call(() =>
+    hostFor(env, def, ns).list(def.plural, {
+      mode: opts.mode,
+      limit: opts.limit,
+      selectors: opts.selectors,
+      minRv: opts.minRv,
+    }),
+  )
 }
 
 async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOptions): Promise<Result<ListPage>> {
@@ -70,9 +94,14 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
     // kube waits a little for its cache before answering "too large".
     await new Promise((r) => setTimeout(r, 1000))
     source = await log.listSource(def.plural)
-    if (opts.minRv > source.currentRv) return { ok: false, status: statuses.tooLargeResourceVersion(opts.minRv, source.currentRv) }
+    if (opts.minRv > source.currentRv)
+      return { ok: false, status: statuses.tooLargeResourceVersion(opts.minRv, source.currentRv) }
   }
-  const page = await listObjects(source, def.strategy, { mode: opts.mode, limit: opts.limit, ...selectorsFrom(opts.selectors) })
+  const page = await listObjects(source, def.strategy, {
+    mode: opts.mode,
+    limit: opts.limit,
+    ...selectorsFrom(opts.selectors),
+  })
   if (page.ok && opts.minRv !== undefined) page.value.resourceVersion = Math.max(page.value.resourceVersion, opts.minRv)
   return page
 }
@@ -80,7 +109,11 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
 async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
   const validation = fieldValidation(c)
   const body = await readBody(c, handlingPrefix(def.kind, def.version))
-  const decoded = decodeObject<KubeObject>({ schema: def.schema, group: def.group, version: def.version, kind: def.kind }, body, validation)
+  const decoded = decodeObject<KubeObject>(
+    { schema: def.schema, group: def.group, version: def.version, kind: def.kind },
+    body,
+    validation,
+  )
   addWarnings(c, decoded.warnings)
   const obj = decoded.value
   obj.metadata ??= {}
@@ -95,7 +128,13 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
     throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
   }
   const answer = unwrap(
-    await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { dryRun: isDryRun, fieldManager: fieldManager(c), idempotencyKey })),
+    await call(() =>
+      hostFor(c.env, def, ns).create(def.plural, obj, {
+        dryRun: isDryRun,
+        fieldManager: fieldManager(c),
+        idempotencyKey,
+      }),
+    ),
   )
   return renderObject(c, def, answer.object, 201)
 }
@@ -104,7 +143,15 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
 export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, obj, { dryRun: isDryRun, fieldManager: fieldManager(c), subresource })))
+  const answer = unwrap(
+    await call(() =>
+      hostFor(c.env, def, ns).update(def.plural, name, obj, {
+        dryRun: isDryRun,
+        fieldManager: fieldManager(c),
+        subresource,
+      }),
+    ),
+  )
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
 
@@ -130,12 +177,28 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   const force = c.req.query('force')
   if (type === 'apply' && !c.req.query('fieldManager')) {
     throw new StatusError(
-      statuses.invalid('PatchOptions', '', [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }], 'meta.k8s.io'),
+      statuses.invalid(
+        'PatchOptions',
+        '',
+        [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }],
+        'meta.k8s.io',
+      ),
     )
   }
   if (type !== 'apply' && force !== undefined) {
     throw new StatusError(
-      statuses.invalid('PatchOptions', '', [{ type: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }], 'meta.k8s.io'),
+      statuses.invalid(
+        'PatchOptions',
+        '',
+        [
+          {
+            type: 'FieldValueForbidden',
+            field: 'force',
+            message: 'Forbidden: may not be specified for non-apply patch',
+          },
+        ],
+        'meta.k8s.io',
+      ),
     )
   }
   const isDryRun = dryRun(c)
@@ -167,16 +230,28 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
   }
   const grace = c.req.query('gracePeriodSeconds')
   if (grace !== undefined && grace !== '') {
-    if (!/^-?\d+$/.test(grace)) throw new StatusError(statuses.badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(grace)}: must be an integer`))
+    if (!/^-?\d+$/.test(grace))
+      throw new StatusError(
+        statuses.badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(grace)}: must be an integer`),
+      )
     opts.gracePeriodSeconds = Number(grace)
   }
   const policy = c.req.query('propagationPolicy')
   if (policy) {
     if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
       throw new StatusError(
-        statuses.invalid('DeleteOptions', '', [
-          { type: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` },
-        ], 'meta.k8s.io'),
+        statuses.invalid(
+          'DeleteOptions',
+          '',
+          [
+            {
+              type: 'FieldValueNotSupported',
+              field: 'propagationPolicy',
+              message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+            },
+          ],
+          'meta.k8s.io',
+        ),
       )
     }
     opts.propagationPolicy = policy
@@ -184,7 +259,10 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
   const orphan = optionalQueryFlag(c, 'orphanDependents')
   if (orphan !== undefined) opts.orphanDependents = orphan
   for (const v of opts.dryRun ?? []) {
-    if (v !== 'All') throw new StatusError(statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`))
+    if (v !== 'All')
+      throw new StatusError(
+        statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`),
+      )
   }
   return opts
 }
@@ -194,7 +272,15 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).delete(def.plural, name, opts, { dryRun: isDryRun })))
   if (def.returnDeletedObject) return renderObject(c, def, answer.object)
-  return json(c, statuses.success({ name, ...(def.group ? { group: def.group } : {}), kind: def.plural, uid: answer.object.metadata.uid }))
+  return json(
+    c,
+    statuses.success({
+      name,
+      ...(def.group ? { group: def.group } : {}),
+      kind: def.plural,
+      uid: answer.object.metadata.uid,
+    }),
+  )
 }
 
 export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: string) {

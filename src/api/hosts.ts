@@ -14,7 +14,12 @@ export interface HostApi {
   update(resource: string, name: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>>
   delete(resource: string, name: string, options: DeleteOptions, opts: WriteOptions): Promise<Result<WriteAnswer>>
-  deleteCollection(resource: string, q: ListQuery, options: DeleteOptions, opts: WriteOptions): Promise<Result<ListPage>>
+  deleteCollection(
+    resource: string,
+    q: ListQuery,
+    options: DeleteOptions,
+    opts: WriteOptions,
+  ): Promise<Result<ListPage>>
   fetch(request: Request | string, init?: RequestInit): Promise<Response>
 }
 
@@ -28,7 +33,9 @@ export async function call<T>(fn: () => Promise<Result<T>>): Promise<Result<T>> 
     return await fn()
   } catch (e) {
     console.error('durable object call failed', e)
-    const s = statuses.serviceUnavailable(`the storage for this request is temporarily unavailable: ${e instanceof Error ? e.message : String(e)}`)
+    const s = statuses.serviceUnavailable(
+      `the storage for this request is temporarily unavailable: ${e instanceof Error ? e.message : String(e)}`,
+    )
     s.details = { retryAfterSeconds: 1 }
     return { ok: false, status: s }
   }

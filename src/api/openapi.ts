@@ -7,7 +7,8 @@ import { servedDocuments, servedSwaggerV2 } from './openapi/document'
 
 export async function serveOpenApiV3Index(c: Context) {
   const paths: Record<string, { serverRelativeURL: string }> = {}
-  for (const [key, doc] of await servedDocuments()) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` }
+  for (const [key, doc] of await servedDocuments())
+    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` }
   return json(c, { paths })
 }
 
@@ -20,7 +21,10 @@ export async function serveOpenApiV3(c: Context) {
   const hash = c.req.query('hash')
   // As kube-openapi's handler3: a stale hash is redirected to the current document rather than served under it.
   if (hash !== undefined && hash !== doc.hash) {
-    return new Response(null, { status: 301, headers: { Location: `/openapi/v3/${key}?hash=${doc.hash}`, 'Cache-Control': NO_CACHE } })
+    return new Response(null, {
+      status: 301,
+      headers: { Location: `/openapi/v3/${key}?hash=${doc.hash}`, 'Cache-Control': NO_CACHE },
+    })
   }
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Etag: etag, 'Cache-Control': NO_CACHE }
   if (hash !== undefined) {
@@ -29,7 +33,12 @@ export async function serveOpenApiV3(c: Context) {
     headers.Expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString()
     headers.Vary = 'Accept'
   }
-  if (c.req.header('if-none-match')?.split(',').some((t) => t.trim() === etag)) {
+  if (
+    c.req
+      .header('if-none-match')
+      ?.split(',')
+      .some((t) => t.trim() === etag)
+  ) {
     return new Response(null, { status: 304, headers })
   }
   return new Response(doc.text, { headers })
@@ -45,8 +54,13 @@ export async function serveOpenApiV2(c: Context) {
     return new Response(null, {
       status: 200,
       // No literal '@' in the media type: client-go fails with "mime: unexpected content after media subtype".
-      headers: { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Cache-Control': NO_CACHE },
+      headers: {
+        'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+        'Cache-Control': NO_CACHE,
+      },
     })
   }
-  return new Response(await servedSwaggerV2(), { headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+  return new Response(await servedSwaggerV2(), {
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE },
+  })
 }

@@ -50,7 +50,11 @@ async function decodeSmall<T>(c: Ctx, schema: z.ZodType, group: string, kind: st
 async function bindPod(c: Ctx, name: string) {
   const binding = await decodeSmall<z.infer<typeof Binding>>(c, Binding, '', 'Binding')
   if (binding.metadata?.name && binding.metadata.name !== name) {
-    throw new StatusError(statuses.badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`))
+    throw new StatusError(
+      statuses.badRequest(
+        `the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`,
+      ),
+    )
   }
   if (!binding.target?.name) {
     throw new StatusError(statuses.invalid('Binding', name, [fieldError.required('target.name')]))
@@ -64,9 +68,15 @@ function logOptions(c: Ctx, pod: string): PodLogOptions {
   const int = (k: string, min: number) => {
     const v = q(k)
     if (v === undefined || v === '') return undefined
-    if (!/^-?\d+$/.test(v)) throw new StatusError(statuses.badRequest(`${k}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
+    if (!/^-?\d+$/.test(v))
+      throw new StatusError(statuses.badRequest(`${k}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
     const n = Number(v)
-    if (n < min) throw new StatusError(statuses.invalid('PodLogOptions', pod, [fieldError.invalid(k, n, `must be greater than ${min === 0 ? 'or equal to 0' : min - 1}`)]))
+    if (n < min)
+      throw new StatusError(
+        statuses.invalid('PodLogOptions', pod, [
+          fieldError.invalid(k, n, `must be greater than ${min === 0 ? 'or equal to 0' : min - 1}`),
+        ]),
+      )
     return n
   }
   const opts: PodLogOptions = {
@@ -79,10 +89,16 @@ function logOptions(c: Ctx, pod: string): PodLogOptions {
     previous: queryFlag(c, 'previous'),
   }
   if (opts.sinceSeconds !== undefined && opts.sinceTime !== undefined) {
-    throw new StatusError(statuses.invalid('PodLogOptions', pod, [fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified')]))
+    throw new StatusError(
+      statuses.invalid('PodLogOptions', pod, [
+        fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified'),
+      ]),
+    )
   }
   if (opts.sinceTime !== undefined && Number.isNaN(Date.parse(opts.sinceTime))) {
-    throw new StatusError(statuses.badRequest(`sinceTime: Invalid value: ${JSON.stringify(opts.sinceTime)}: must be an RFC 3339 time`))
+    throw new StatusError(
+      statuses.badRequest(`sinceTime: Invalid value: ${JSON.stringify(opts.sinceTime)}: must be an RFC 3339 time`),
+    )
   }
   return opts
 }
@@ -98,7 +114,11 @@ async function podLog(c: Ctx, name: string) {
   const params = new URLSearchParams({ name, options: JSON.stringify(opts) })
   const upstream = await nsStub(c).fetch(`https://log.internal/log?${params}`, { headers: { Upgrade: 'websocket' } })
   const ws = upstream.webSocket
-  if (upstream.status !== 101 || !ws) return new Response(await upstream.text(), { status: upstream.status, headers: { 'Content-Type': 'application/json' } })
+  if (upstream.status !== 101 || !ws)
+    return new Response(await upstream.text(), {
+      status: upstream.status,
+      headers: { 'Content-Type': 'application/json' },
+    })
   ws.accept()
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
   const writer = writable.getWriter()
@@ -132,17 +152,32 @@ async function evict(c: Ctx, name: string) {
   const def = pods()
   const options = eviction.deleteOptions ?? {}
   const isDryRun = c.req.queries('dryRun')?.includes('All') === true || (options.dryRun ?? []).includes('All')
-  unwrap(await call(() => hostFor(c.env, def, c.req.param('namespace')!).delete('pods', name, options, { dryRun: isDryRun })))
+  unwrap(
+    await call(() =>
+      hostFor(c.env, def, c.req.param('namespace')!).delete('pods', name, options, { dryRun: isDryRun }),
+    ),
+  )
   return json(c, statuses.success(undefined, 201), 201)
 }
 
 /** exec, attach, portforward, proxy: validated, then refused for virtual nodes with a clear Status. */
 async function streaming(c: Ctx, name: string, what: string) {
-  const pod = unwrap(await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', name))) as KubeObject & {
-    spec?: { nodeName?: string; containers?: { name: string }[]; initContainers?: { name: string }[]; ephemeralContainers?: { name: string }[] }
+  const pod = unwrap(
+    await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', name)),
+  ) as KubeObject & {
+    spec?: {
+      nodeName?: string
+      containers?: { name: string }[]
+      initContainers?: { name: string }[]
+      ephemeralContainers?: { name: string }[]
+    }
   }
   const container = c.req.query('container')
-  const names = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((x) => x.name)
+  const names = [
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.ephemeralContainers ?? []),
+  ].map((x) => x.name)
   if (container && !names.includes(container)) {
     throw new StatusError(statuses.badRequest(`container ${container} is not valid for pod ${name}`))
   }
@@ -193,7 +228,10 @@ export function registerPodSubresources(app: App) {
     } catch {
       // decoded (and refused) properly below
     }
-    if (!name) throw new StatusError(statuses.invalid('Binding', '', [fieldError.required('metadata.name', 'name or generateName is required')]))
+    if (!name)
+      throw new StatusError(
+        statuses.invalid('Binding', '', [fieldError.required('metadata.name', 'name or generateName is required')]),
+      )
     return bindPod(c, name)
   })
   app.get(`${base}/log`, (c) => podLog(c, c.req.param('name')!))

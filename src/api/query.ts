@@ -51,14 +51,19 @@ function parseRv(v: string): number {
 
 function parseNonNegative(v: string | undefined, name: string): number | undefined {
   if (v === undefined || v === '') return undefined
-  if (!/^-?\d+$/.test(v)) throw new StatusError(statuses.badRequest(`${name}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
+  if (!/^-?\d+$/.test(v))
+    throw new StatusError(statuses.badRequest(`${name}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
   const n = Number(v)
   if (n < 0) invalidListOptions([fieldError.invalid(name, n, 'must be greater than or equal to 0')])
   return n
 }
 
 /** The labelSelector and fieldSelector parameters, parsed (400 with kube's message when they do not parse). */
-export function selectorsOf(def: ResourceDef, labelSelector: string | undefined, fieldSelector: string | undefined): Selectors {
+export function selectorsOf(
+  def: ResourceDef,
+  labelSelector: string | undefined,
+  fieldSelector: string | undefined,
+): Selectors {
   const parsed = parseSelectors(def.strategy, labelSelector, fieldSelector)
   if (!parsed.ok) throw new StatusError(parsed.status)
   return parsed.value
@@ -83,26 +88,52 @@ export function listOptions(c: Context, def: ResourceDef, forcedWatch = false): 
   if (sendInitialEvents !== undefined) {
     if (!watch) errors.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'))
     else if (match !== 'NotOlderThan') {
-      errors.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'))
+      errors.push(
+        fieldError.forbidden(
+          'resourceVersionMatch',
+          'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        ),
+      )
     }
   } else if (watch && match !== undefined) {
-    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'))
+    errors.push(
+      fieldError.forbidden(
+        'resourceVersionMatch',
+        'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      ),
+    )
   }
   if (!watch && match !== undefined && rv === undefined) {
-    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'))
+    errors.push(
+      fieldError.forbidden(
+        'resourceVersionMatch',
+        'resourceVersionMatch is forbidden unless resourceVersion is provided',
+      ),
+    )
   }
   if (!watch && match === 'Exact' && rv === '0') {
-    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'))
+    errors.push(
+      fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+    )
   }
   if (!watch && cont !== undefined && match !== undefined) {
-    errors.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'))
+    errors.push(
+      fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'),
+    )
   }
   if (errors.length > 0) invalidListOptions(errors)
   if (!watch && cont !== undefined && rv !== undefined && rv !== '0') {
     throw new StatusError(statuses.badRequest('specifying resource version is not allowed when using continue'))
   }
 
-  const base = { limit, selectors, watch, timeoutSeconds, allowWatchBookmarks: queryFlag(c, 'allowWatchBookmarks'), sendInitialEvents }
+  const base = {
+    limit,
+    selectors,
+    watch,
+    timeoutSeconds,
+    allowWatchBookmarks: queryFlag(c, 'allowWatchBookmarks'),
+    sendInitialEvents,
+  }
   if (watch) {
     if (rv !== undefined) parseRv(rv)
     return { ...base, mode: { kind: 'latest' }, resourceVersion: rv }
@@ -143,7 +174,9 @@ export function fieldValidation(c: Context): FieldValidation {
   if (v === undefined || v === '') return 'Warn'
   if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v
   throw new StatusError(
-    statuses.badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`),
+    statuses.badRequest(
+      `fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`,
+    ),
   )
 }
 
@@ -152,11 +185,18 @@ export function fieldManager(c: Context): string {
   const v = c.req.query('fieldManager')
   if (v === undefined || v === '') return defaultManager(c.req.header('user-agent'))
   if (v.length > 128) {
-    throw new StatusError(statuses.invalid('PatchOptions', '', [fieldError.tooLong('fieldManager', 128)], 'meta.k8s.io'))
+    throw new StatusError(
+      statuses.invalid('PatchOptions', '', [fieldError.tooLong('fieldManager', 128)], 'meta.k8s.io'),
+    )
   }
   if (!/^[\x20-\x7e]*$/.test(v)) {
     throw new StatusError(
-      statuses.invalid('PatchOptions', '', [fieldError.invalid('fieldManager', v, 'must be a printable string')], 'meta.k8s.io'),
+      statuses.invalid(
+        'PatchOptions',
+        '',
+        [fieldError.invalid('fieldManager', v, 'must be a printable string')],
+        'meta.k8s.io',
+      ),
     )
   }
   return v

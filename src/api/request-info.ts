@@ -28,7 +28,14 @@ const GROUPLESS_PREFIXES = new Set(['api'])
 const SPECIAL_VERBS = new Set(['proxy', 'watch'])
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize'])
 
-const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
+const METHOD_VERBS: Record<string, string> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+}
 
 /** Path segments as Go splits a decoded URL path; null when the path does not decode. */
 function splitPath(pathname: string): { path: string; parts: string[] } | null {
@@ -46,7 +53,11 @@ function splitPath(pathname: string): { path: string; parts: string[] } | null {
  * Reads a request as kube does (k8s.io/apiserver pkg/endpoints/request/requestinfo.go). `query` gives a query
  * parameter's first value. Null when the path is undecodable or names no resource after a /watch/ or /proxy/ prefix.
  */
-export function requestInfo(method: string, pathname: string, query: (name: string) => string | undefined): RequestInfo | null {
+export function requestInfo(
+  method: string,
+  pathname: string,
+  query: (name: string) => string | undefined,
+): RequestInfo | null {
   const split = splitPath(pathname)
   if (!split) return null
   const info: RequestInfo = {

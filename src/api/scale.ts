@@ -33,7 +33,11 @@ export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: strin
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
   const body = { format: objectContentType(c).includes('yaml') ? 'yaml' : 'json', text: await readBodyText(c) } as const
-  const decoded = decodeObject<KubeObject>({ schema: Scale, group: 'autoscaling', version: 'v1', kind: 'Scale' }, body, fieldValidation(c))
+  const decoded = decodeObject<KubeObject>(
+    { schema: Scale, group: 'autoscaling', version: 'v1', kind: 'Scale' },
+    body,
+    fieldValidation(c),
+  )
   addWarnings(c, decoded.warnings)
   const opts = { dryRun: dryRun(c), fieldManager: fieldManager(c), subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, decoded.value, opts)))
@@ -44,7 +48,12 @@ export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: str
   const type = PATCH_TYPES[mediaType(c)]
   if (!type) throw new StatusError(statuses.unsupportedMediaType(Object.keys(PATCH_TYPES)))
   const body = await readBodyText(c)
-  const opts = { dryRun: dryRun(c), fieldManager: fieldManager(c), fieldValidation: fieldValidation(c), subresource: 'scale' }
+  const opts = {
+    dryRun: dryRun(c),
+    fieldManager: fieldManager(c),
+    fieldValidation: fieldValidation(c),
+    subresource: 'scale',
+  }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(def.plural, name, type, body, opts)))
   addWarnings(c, answer.warnings ?? [])
   return json(c, scaleOf(answer.object))

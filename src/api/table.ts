@@ -10,7 +10,11 @@ export function wantsTable(accept: string | undefined): boolean {
   if (!accept) return false
   return accept.split(',').some((part) => {
     const params = part.split(';').map((s) => s.trim())
-    return params.includes('as=Table') && params.includes('g=meta.k8s.io') && (params.includes('v=v1') || params.includes('v=v1beta1'))
+    return (
+      params.includes('as=Table') &&
+      params.includes('g=meta.k8s.io') &&
+      (params.includes('v=v1') || params.includes('v=v1beta1'))
+    )
   })
 }
 
@@ -19,7 +23,11 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object'
 export function includeObjectOption(v: string | undefined): IncludeObject {
   if (v === undefined || v === '' || v === 'Metadata') return 'Metadata'
   if (v === 'None' || v === 'Object') return v
-  throw new StatusError(statuses.badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`))
+  throw new StatusError(
+    statuses.badRequest(
+      `includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`,
+    ),
+  )
 }
 
 function rowObject(obj: KubeObject, include: IncludeObject) {
@@ -35,7 +43,14 @@ export interface TableMeta {
 }
 
 /** A Table of objects; headers=false leaves columnDefinitions null (every watch event after the first). */
-export function toTable(def: ResourceDef, items: KubeObject[], meta: TableMeta, include: IncludeObject, now = new Date(), headers = true) {
+export function toTable(
+  def: ResourceDef,
+  items: KubeObject[],
+  meta: TableMeta,
+  include: IncludeObject,
+  now = new Date(),
+  headers = true,
+) {
   const t = def.strategy.table
   return {
     kind: 'Table',

@@ -35,12 +35,15 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     selectors: opts.selectors,
     bookmarks: opts.allowWatchBookmarks,
   })
-  const target: Pick<HostApi, 'fetch'> = ns === null && def.namespaced ? c.env.WATCH_HUB.getByName('hub') : hostFor(c.env, def, ns ?? '')
+  const target: Pick<HostApi, 'fetch'> =
+    ns === null && def.namespaced ? c.env.WATCH_HUB.getByName('hub') : hostFor(c.env, def, ns ?? '')
   let upstream: Response
   try {
     upstream = await target.fetch(url, { headers: { Upgrade: 'websocket' } })
   } catch (e) {
-    throw new StatusError(statuses.serviceUnavailable(`watch could not be started: ${e instanceof Error ? e.message : String(e)}`))
+    throw new StatusError(
+      statuses.serviceUnavailable(`watch could not be started: ${e instanceof Error ? e.message : String(e)}`),
+    )
   }
   const source = upstream.webSocket
   if (upstream.status !== 101 || !source) {
@@ -50,7 +53,10 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     try {
       status = JSON.parse(body)
     } catch {
-      return new Response(body, { status: upstream.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE } })
+      return new Response(body, {
+        status: upstream.status,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': NO_CACHE },
+      })
     }
     return json(c, status, upstream.status)
   }
@@ -65,7 +71,8 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
 
   const include = table ? includeObjectOption(c.req.query('includeObject')) : 'Metadata'
   let first = true
-  let lastRv: string | undefined = opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined
+  let lastRv: string | undefined =
+    opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined
   /** Turns the host's event line (newline included, as kube ends each event) into what this client asked for. */
   const render = (line: string): string => {
     const needRv = opts.allowWatchBookmarks
@@ -79,7 +86,8 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     return encodeWatchEvent({ type: ev.type, object: t })
   }
 
-  const timeoutMs = (opts.timeoutSeconds && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : defaultTimeoutSeconds()) * 1000
+  const timeoutMs =
+    (opts.timeoutSeconds && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : defaultTimeoutSeconds()) * 1000
   const finalBookmark = () =>
     opts.allowWatchBookmarks && lastRv ? encodeWatchEvent(bookmark(def.kind, apiVersionOf(def), Number(lastRv))) : null
 
@@ -92,12 +100,25 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
       if (done) return
       done = true
       clearTimeout(timer)
-      try { source.close(1000, 'client gone') } catch { /* closed */ }
-      try { server.close(code, reason) } catch { /* closed */ }
+      try {
+        source.close(1000, 'client gone')
+      } catch {
+        /* closed */
+      }
+      try {
+        server.close(code, reason)
+      } catch {
+        /* closed */
+      }
     }
     const timer = setTimeout(() => {
       const b = finalBookmark()
-      if (b) try { server.send(b) } catch { /* closed */ }
+      if (b)
+        try {
+          server.send(b)
+        } catch {
+          /* closed */
+        }
       end(1000, 'timeout')
     }, timeoutMs)
     source.addEventListener('message', (e) => {
@@ -122,7 +143,11 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     if (done) return
     done = true
     clearTimeout(timer)
-    try { source.close(1000, 'client gone') } catch { /* closed */ }
+    try {
+      source.close(1000, 'client gone')
+    } catch {
+      /* closed */
+    }
     writer.close().catch(() => undefined)
   }
   const write = (line: string) => {
@@ -133,7 +158,11 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
       console.warn('closing a watch that cannot keep up')
       done = true
       clearTimeout(timer)
-      try { source.close(1011, 'watcher could not keep up') } catch { /* closed */ }
+      try {
+        source.close(1011, 'watcher could not keep up')
+      } catch {
+        /* closed */
+      }
       writer.abort('too slow').catch(() => undefined)
       return
     }

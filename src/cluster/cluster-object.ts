@@ -68,15 +68,31 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return this.host.update(resource, name, obj, opts)
   }
 
-  async patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>> {
+  async patch(
+    resource: string,
+    name: string,
+    type: PatchType,
+    body: string,
+    opts: PatchOptions,
+  ): Promise<Result<WriteAnswer>> {
     return this.host.patch(resource, name, type, body, opts)
   }
 
-  async delete(resource: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+  async delete(
+    resource: string,
+    name: string,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteAnswer>> {
     return this.host.delete(resource, name, options, opts)
   }
 
-  async deleteCollection(resource: string, q: ListQuery, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<ListPage>> {
+  async deleteCollection(
+    resource: string,
+    q: ListQuery,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<Result<ListPage>> {
     return this.host.deleteCollection(resource, q, options, opts)
   }
 

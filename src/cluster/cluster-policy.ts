@@ -74,7 +74,8 @@ export class ClusterPolicy implements HostPolicy {
       await ns.setPhase(null)
     }
     this.setTerminating(still)
-    if (pending.some((name) => (SYSTEM_NAMESPACES as readonly string[]).includes(name))) await this.parts.ensureSystemNamespaces()
+    if (pending.some((name) => (SYSTEM_NAMESPACES as readonly string[]).includes(name)))
+      await this.parts.ensureSystemNamespaces()
   }
 
   private terminating(): string[] {

@@ -52,7 +52,11 @@ export class NodeLedger {
   /** Resources reserved on each node, and pod counts. */
   usage(): Map<string, { cpuMilli: number; memBytes: number; pods: number }> {
     const out = new Map<string, { cpuMilli: number; memBytes: number; pods: number }>()
-    for (const r of this.sql.exec<Row>('SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n FROM pod_bindings GROUP BY node').toArray()) {
+    for (const r of this.sql
+      .exec<Row>(
+        'SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n FROM pod_bindings GROUP BY node',
+      )
+      .toArray()) {
       out.set(r.node as string, { cpuMilli: Number(r.cpu), memBytes: Number(r.mem), pods: Number(r.n) })
     }
     return out
@@ -94,7 +98,10 @@ export class NodeLedger {
 
   /** Namespaces with pods waiting for room; taking them clears the list. */
   takeWaiting(): string[] {
-    const rows = this.sql.exec<{ ns: string }>('SELECT ns FROM waiting_namespaces').toArray().map((r) => r.ns)
+    const rows = this.sql
+      .exec<{ ns: string }>('SELECT ns FROM waiting_namespaces')
+      .toArray()
+      .map((r) => r.ns)
     this.sql.exec('DELETE FROM waiting_namespaces')
     return rows
   }

@@ -3,7 +3,14 @@
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { NodeLedger } from './node-ledger'
-import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds, type ScheduleResult } from '../registry/scheduling'
+import {
+  nodeAllocatable,
+  podRequests,
+  schedule,
+  type NodeCandidate,
+  type PodNeeds,
+  type ScheduleResult,
+} from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
 

@@ -3,7 +3,6 @@
 // poke it after each commit; with no watchers a poke costs nothing, and idle watchers hibernate.
 import { DurableObject } from 'cloudflare:workers'
 import { D1Log } from '../log/d1-log'
-import type { LogEntry } from '../registry/store'
 import { Watchers, closeQuietly } from '../host/watchers'
 import { HibernatingMembership } from '../host/watch-membership'
 import { resourceByPlural } from '../registry/resources'
@@ -84,7 +83,10 @@ export class WatchHub extends DurableObject<Env> {
     const events: WatchEvent[] = []
     let from: number
     if (plan.kind === 'initial') {
-      const page = await listObjects(await this.log.listSource(def.plural), def.strategy, { mode: { kind: 'latest' }, ...selectorsFrom(req.selectors) })
+      const page = await listObjects(await this.log.listSource(def.plural), def.strategy, {
+        mode: { kind: 'latest' },
+        ...selectorsFrom(req.selectors),
+      })
       if (!page.ok) return Response.json(page.status, { status: page.status.code })
       from = page.value.resourceVersion
       for (const obj of page.value.items) if (matchesFilter(filter, obj)) events.push({ type: 'ADDED', object: obj })
@@ -118,4 +120,3 @@ export class WatchHub extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client })
   }
 }
-

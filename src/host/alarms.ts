@@ -8,11 +8,18 @@ export interface Alarms {
 }
 
 export class DurableAlarms implements Alarms {
+  /** Requests run one after another: two that read the old alarm together would let the later time win. */
+  private chain: Promise<void> = Promise.resolve()
+
   constructor(private readonly storage: DurableObjectStorage) {}
 
-  async wakeAt(at: number): Promise<void> {
-    const current = await this.storage.getAlarm()
-    if (current === null || current > at) await this.storage.setAlarm(at)
+  wakeAt(at: number): Promise<void> {
+    const run = async () => {
+      const current = await this.storage.getAlarm()
+      if (current === null || current > at) await this.storage.setAlarm(at)
+    }
+    this.chain = this.chain.then(run, run)
+    return this.chain
   }
 
   next(): Promise<number | null> {

@@ -58,12 +58,18 @@ export async function catchUp(host: LogFollower): Promise<void> {
  * Whether a batch whose commit threw landed in the log. This host is the only writer of its scope and was caught
  * up before the flush, so anything in the log past its applied resourceVersion is that batch, or nothing is.
  */
-export async function recoverBatch(host: Pick<LogFollower, 'objects' | 'log' | 'scope'>, changes: Change[]): Promise<number[] | null> {
+export async function recoverBatch(
+  host: Pick<LogFollower, 'objects' | 'log' | 'scope'>,
+  changes: Change[],
+): Promise<number[] | null> {
   const found = await host.log.changesFor(host.scope, host.objects.currentRv, changes.length + 1)
   if (found.length === 0) return null
   const same =
     found.length === changes.length &&
-    found.every((e, i) => e.resource === changes[i]!.resource && e.name === changes[i]!.name && e.type === changes[i]!.type)
-  if (!same) throw new Error(`the log holds ${found.length} unexpected change(s) of ${host.scope || 'the cluster scope'}`)
+    found.every(
+      (e, i) => e.resource === changes[i]!.resource && e.name === changes[i]!.name && e.type === changes[i]!.type,
+    )
+  if (!same)
+    throw new Error(`the log holds ${found.length} unexpected change(s) of ${host.scope || 'the cluster scope'}`)
   return found.map((e) => e.rv)
 }

@@ -38,7 +38,12 @@ export interface ControllerHost {
    */
   update(resource: string, name: string, mutate: Mutation, opts?: WriteOptions): Promise<Result<WriteAnswer | null>>
   /** Whichever write `decide` asks for, planned against the newest state (null answer: nothing was written). */
-  reconcile(resource: string, name: string, decide: (current: KubeObject | null) => Desired, opts?: WriteOptions): Promise<Result<WriteAnswer | null>>
+  reconcile(
+    resource: string,
+    name: string,
+    decide: (current: KubeObject | null) => Desired,
+    opts?: WriteOptions,
+  ): Promise<Result<WriteAnswer | null>>
   /** DELETE, exactly as a client's. */
   delete(resource: string, name: string, options?: DeleteOptions, opts?: WriteOptions): Promise<Result<WriteAnswer>>
   /** Asks for a wake-up at `at` (ms since epoch); the host keeps the earliest. */

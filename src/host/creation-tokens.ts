@@ -7,7 +7,9 @@ import type { TokenStore } from './object-store'
 /** The answer to a repeated creation token: AlreadyExists pointing at what the first create made. */
 function tokenConflict(token: string, seen: { resource: string; name: string; uid: string }, scope: string): Status {
   const def = resourceByPlural(seen.resource)
-  const selfLink = def?.namespaced ? `/api/v1/namespaces/${scope}/${seen.resource}/${seen.name}` : `/api/v1/${seen.resource}/${seen.name}`
+  const selfLink = def?.namespaced
+    ? `/api/v1/namespaces/${scope}/${seen.resource}/${seen.name}`
+    : `/api/v1/${seen.resource}/${seen.name}`
   const s = statuses.alreadyExists({ resource: seen.resource }, seen.name)
   s.message = `${seen.resource} ${JSON.stringify(seen.name)} already exists: it was created by an earlier request with Idempotency-Key ${JSON.stringify(token)} (${selfLink})`
   s.details = { ...s.details, uid: seen.uid }

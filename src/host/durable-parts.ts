@@ -12,7 +12,11 @@ import { prepareSqlSchema } from './sql-schema'
 import { HibernatingMembership } from './watch-membership'
 import { Watchers } from './watchers'
 
-export function durableParts(ctx: DurableObjectState, env: Env, attend: Attend): Omit<HostParts, 'scope' | 'policy' | 'controllers'> {
+export function durableParts(
+  ctx: DurableObjectState,
+  env: Env,
+  attend: Attend,
+): Omit<HostParts, 'scope' | 'policy' | 'controllers'> {
   const sql = ctx.storage.sql
   prepareSqlSchema(sql, ctx.storage)
   const state = new SqlHostState(sql)

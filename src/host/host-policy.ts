@@ -14,7 +14,11 @@ export interface HostPolicy {
    * Runs for every planned change before it commits (dry runs too): reserves what the change needs outside this
    * object and may fill the results into change.object. A Status refuses; rollback undoes it when nothing commits.
    */
-  beginChange?(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }>
+  beginChange?(
+    def: ResourceDef,
+    change: Change,
+    dryRun: boolean,
+  ): Promise<{ status?: Status; rollback?: () => Promise<void> }>
   /** Runs after a commit applied locally, before its writes are answered (releases, telling other objects). */
   afterApply?(entries: readonly LogEntry[]): Promise<void>
   /** Whether a controller still has work with an object (wake-ups look only at those). */

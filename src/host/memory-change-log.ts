@@ -72,7 +72,12 @@ export class MemoryChangeLog implements ChangeLog {
   }
 
   async objectsIn(scope: string): Promise<{ resource: string; name: string; rv: number; object: KubeObject }[]> {
-    return [...(this.objects.get(scope)?.values() ?? [])].map((r) => ({ resource: r.change.resource, name: r.change.name, rv: r.rv, object: materialize(r.object, r.rv) }))
+    return [...(this.objects.get(scope)?.values() ?? [])].map((r) => ({
+      resource: r.change.resource,
+      name: r.change.name,
+      rv: r.rv,
+      object: materialize(r.object, r.rv),
+    }))
   }
 
   async compact(retain: number, step = 2000): Promise<number> {

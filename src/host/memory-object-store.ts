@@ -5,7 +5,14 @@ import { pastStates, type IndexHint, type ListItem, type ListSource } from '../r
 import type { LogEntry, Stored } from '../registry/store'
 import { encodeStored, materialize, storedText } from '../registry/stored-json'
 import type { KubeObject } from '../schema/meta'
-import { CREATION_TOKEN_TTL_MS, type Attend, type ExpiryStore, type HostState, type ObjectStore, type TokenStore } from './object-store'
+import {
+  CREATION_TOKEN_TTL_MS,
+  type Attend,
+  type ExpiryStore,
+  type HostState,
+  type ObjectStore,
+  type TokenStore,
+} from './object-store'
 
 interface Row {
   rv: number
@@ -91,7 +98,8 @@ export class MemoryObjectStore implements ObjectStore {
   rebuildAttention() {
     this.attention.clear()
     for (const [resource, rows] of this.objects) {
-      for (const [name, r] of rows) if (this.attend(resource, materialize(r.text, r.rv))) this.attention.add(`${resource}/${name}`)
+      for (const [name, r] of rows)
+        if (this.attend(resource, materialize(r.text, r.rv))) this.attention.add(`${resource}/${name}`)
     }
   }
 
@@ -125,12 +133,24 @@ export class MemoryObjectStore implements ObjectStore {
     for (const e of entries) {
       if (e.rv <= this.appliedRv) continue
       const text = storedText(e)
-      this.history.push({ rv: e.rv, resource: e.resource, name: e.name, type: e.type, object: text.object, prev: text.prev, prevRv: e.prevRv })
+      this.history.push({
+        rv: e.rv,
+        resource: e.resource,
+        name: e.name,
+        type: e.type,
+        object: text.object,
+        prev: text.prev,
+        prevRv: e.prevRv,
+      })
       if (e.type === 'DELETED') {
         this.rows(e.resource).delete(e.name)
         this.index(e.resource, e.name, null)
       } else {
-        this.rows(e.resource).set(e.name, { rv: e.rv, labels: { ...(e.object.metadata.labels ?? {}) }, text: text.object })
+        this.rows(e.resource).set(e.name, {
+          rv: e.rv,
+          labels: { ...(e.object.metadata.labels ?? {}) },
+          text: text.object,
+        })
         this.index(e.resource, e.name, e.object)
       }
       this.appliedRv = e.rv
@@ -145,7 +165,11 @@ export class MemoryObjectStore implements ObjectStore {
     this.ownerRefs.clear()
     this.history = []
     for (const o of objects) {
-      this.rows(o.resource).set(o.name, { rv: o.rv, labels: { ...(o.object.metadata.labels ?? {}) }, text: encodeStored(o.object) })
+      this.rows(o.resource).set(o.name, {
+        rv: o.rv,
+        labels: { ...(o.object.metadata.labels ?? {}) },
+        text: encodeStored(o.object),
+      })
       this.index(o.resource, o.name, o.object)
     }
     this.appliedRv = atRv

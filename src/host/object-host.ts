@@ -78,7 +78,9 @@ export class ObjectHost {
       commitFailed: (e) => {
         console.error('commit to the change log failed', e)
         this.expiries.forget()
-        return statuses.serviceUnavailable(`the change log is unavailable: ${e instanceof Error ? e.message : String(e)}`)
+        return statuses.serviceUnavailable(
+          `the change log is unavailable: ${e instanceof Error ? e.message : String(e)}`,
+        )
       },
     })
     this.controllerView = this.viewForControllers()
@@ -107,7 +109,9 @@ export class ObjectHost {
     const now = Date.now()
     // Level-triggered controllers reconcile on every wake-up; nothing they owe is lost with the process.
     for (const c of this.parts.controllers) {
-      void c.resync?.(this.controllerView, now).catch((e: unknown) => console.error(`controller ${c.name} resync failed`, e))
+      void c
+        .resync?.(this.controllerView, now)
+        .catch((e: unknown) => console.error(`controller ${c.name} resync failed`, e))
     }
   }
 
@@ -147,7 +151,11 @@ export class ObjectHost {
     if (refused) return fail(refused)
     // This create's own claim on its token, so a re-plan (a batch deferred it) does not see itself as a twin.
     const me = Symbol('create')
-    const answer = await this.write(def, () => planCreateVerb(this.planning, def, resource, input, opts, this.tokens, me), opts)
+    const answer = await this.write(
+      def,
+      () => planCreateVerb(this.planning, def, resource, input, opts, this.tokens, me),
+      opts,
+    )
     if (opts.idempotencyKey && !opts.dryRun) this.tokens.settle(opts.idempotencyKey, me, answer.ok)
     return answer
   }
@@ -166,7 +174,12 @@ export class ObjectHost {
   }
 
   /** A controller's level-triggered write (see Desired). */
-  async reconcile(resource: string, name: string, decide: (current: KubeObject | null) => Desired, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+  async reconcile(
+    resource: string,
+    name: string,
+    decide: (current: KubeObject | null) => Desired,
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteAnswer>> {
     const def = defFor(resource, opts.subresource)
     if (!def) return fail(statuses.pathNotFound())
     // Learn what admission needs (a namespace's phase) before planning, in case the decision is a create.
@@ -175,7 +188,13 @@ export class ObjectHost {
   }
 
   /** PATCH: applies the patch to the current object inside the write queue, then updates as a PUT would. */
-  async patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>> {
+  async patch(
+    resource: string,
+    name: string,
+    type: PatchType,
+    body: string,
+    opts: PatchOptions,
+  ): Promise<Result<WriteAnswer>> {
     const def = defFor(resource, opts.subresource)
     if (!def) return fail(statuses.pathNotFound())
     let warnings: string[] = []
@@ -192,14 +211,24 @@ export class ObjectHost {
     return answer
   }
 
-  delete(resource: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+  delete(
+    resource: string,
+    name: string,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteAnswer>> {
     const def = resourceByPlural(resource)
     if (!def) return Promise.resolve(fail(statuses.pathNotFound()))
     return this.write(def, () => planDeleteVerb(this.planning, def, resource, name, options), opts)
   }
 
   /** Deletes every object the query selects (as of now), each as its own DELETE. Answers the deleted objects. */
-  async deleteCollection(resource: string, q: ListQuery, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<ListPage>> {
+  async deleteCollection(
+    resource: string,
+    q: ListQuery,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<Result<ListPage>> {
     const page = await this.list(resource, { ...q, mode: { kind: 'latest' }, limit: undefined })
     if (!page.ok) return page
     const deleted: KubeObject[] = []
@@ -217,7 +246,10 @@ export class ObjectHost {
     if (!def) return Promise.resolve(false)
     return this.queue.submit(() => {
       const current = this.objects.get(resource, name)
-      return { changes: current ? [planRemoval(def, this.strategyContext(), current)] : [], finish: () => current !== null }
+      return {
+        changes: current ? [planRemoval(def, this.strategyContext(), current)] : [],
+        finish: () => current !== null,
+      }
     })
   }
 
@@ -248,7 +280,10 @@ export class ObjectHost {
       beginChange: this.parts.policy.beginChange?.bind(this.parts.policy) ?? (async () => ({})),
       expect: this.expiries.expect.bind(this.expiries),
     }
-    return this.queue.submit<Result<WriteAnswer>>(async () => writeJob(job, def, planner(), opts), (answer) => fail(answer as Status))
+    return this.queue.submit<Result<WriteAnswer>>(
+      async () => writeJob(job, def, planner(), opts),
+      (answer) => fail(answer as Status),
+    )
   }
 
   /** Everything that follows a commit: the local apply, expiries, watchers, the policy, the alarm, controllers. */
@@ -262,7 +297,9 @@ export class ObjectHost {
     if (hadExpiry || this.parts.policy.nextAlarmAt?.() != null) await this.scheduleAlarm()
     for (const c of this.parts.controllers) {
       // Not awaited: controllers queue their own writes behind this commit.
-      c.onCommitted?.(entries, this.controllerView)?.catch((e: unknown) => console.error(`controller ${c.name} failed`, e))
+      c.onCommitted?.(entries, this.controllerView)?.catch((e: unknown) =>
+        console.error(`controller ${c.name} failed`, e),
+      )
     }
   }
 
@@ -295,13 +332,16 @@ export class ObjectHost {
 
   /** Sets the alarm to the earliest expiry or policy time. */
   async scheduleAlarm(): Promise<void> {
-    const times = [this.expiries.next(), this.parts.policy.nextAlarmAt?.() ?? null].filter((t): t is number => t !== null)
+    const times = [this.expiries.next(), this.parts.policy.nextAlarmAt?.() ?? null].filter(
+      (t): t is number => t !== null,
+    )
     if (times.length > 0) await this.parts.alarms.wakeAt(Math.min(...times))
   }
 
   private viewForControllers(): ControllerHost {
     const objects = () => this.objects
-    const declinedAsNull = (r: Result<WriteAnswer>): Result<WriteAnswer | null> => (r.ok && r.value.declined ? ok(null) : r)
+    const declinedAsNull = (r: Result<WriteAnswer>): Result<WriteAnswer | null> =>
+      r.ok && r.value.declined ? ok(null) : r
     return {
       scope: this.scope,
       get: (resource, name) => objects().get(resource, name),
@@ -310,8 +350,10 @@ export class ObjectHost {
       dependents: (uid) => objects().dependents(uid),
       owners: () => objects().owners(),
       create: (resource, obj, opts) => this.create(resource, obj, opts),
-      update: async (resource, name, mutation, opts) => declinedAsNull(await this.mutate(resource, name, mutation, opts)),
-      reconcile: async (resource, name, decide, opts) => declinedAsNull(await this.reconcile(resource, name, decide, opts)),
+      update: async (resource, name, mutation, opts) =>
+        declinedAsNull(await this.mutate(resource, name, mutation, opts)),
+      reconcile: async (resource, name, decide, opts) =>
+        declinedAsNull(await this.reconcile(resource, name, decide, opts)),
       delete: (resource, name, options, opts) => this.delete(resource, name, options, opts),
       wakeAt: (at) => this.parts.alarms.wakeAt(at),
     }

@@ -30,7 +30,11 @@ export async function listLocal(
     const fresh = await ensureFresh(floor)
     if (fresh) return fail(fresh)
   }
-  const page = await listObjects(objects.listSource(resource), def.strategy, { mode: q.mode, limit: q.limit, ...selectorsFrom(q.selectors) })
+  const page = await listObjects(objects.listSource(resource), def.strategy, {
+    mode: q.mode,
+    limit: q.limit,
+    ...selectorsFrom(q.selectors),
+  })
   if (page.ok && q.minRv !== undefined && q.mode.kind !== 'exact') {
     page.value.resourceVersion = Math.max(page.value.resourceVersion, q.minRv)
   }
@@ -38,7 +42,10 @@ export async function listLocal(
 }
 
 /** Waits out in-flight commits, then checks a requested resourceVersion against the cluster's newest. */
-export async function ensureFresh(host: { objects: ObjectStore; queue: WriteQueue; log: ChangeLog }, minRv: number): Promise<Status | null> {
+export async function ensureFresh(
+  host: { objects: ObjectStore; queue: WriteQueue; log: ChangeLog },
+  minRv: number,
+): Promise<Status | null> {
   if (minRv <= host.objects.currentRv) return null
   await host.queue.idle()
   if (minRv <= host.objects.currentRv) return null

@@ -11,7 +11,12 @@ export class SqlHostState implements HostState {
 
   set(key: string, value: string | undefined) {
     if (value === undefined) this.sql.exec('DELETE FROM state WHERE key = ?', key)
-    else this.sql.exec('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value)
+    else
+      this.sql.exec(
+        'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        key,
+        value,
+      )
   }
 }
 
@@ -21,7 +26,10 @@ export class SqlTokenStore implements TokenStore {
   find(token: string): { resource: string; name: string; uid: string } | null {
     return (
       this.sql
-        .exec<{ resource: string; name: string; uid: string }>('SELECT resource, name, uid FROM creation_tokens WHERE token = ?', token)
+        .exec<{ resource: string; name: string; uid: string }>(
+          'SELECT resource, name, uid FROM creation_tokens WHERE token = ?',
+          token,
+        )
         .toArray()[0] ?? null
     )
   }
@@ -52,7 +60,9 @@ export class SqlExpiryStore implements ExpiryStore {
   }
 
   due(now: number): { resource: string; name: string }[] {
-    return this.sql.exec<{ resource: string; name: string }>('SELECT resource, name FROM expiries WHERE at <= ?', now).toArray()
+    return this.sql
+      .exec<{ resource: string; name: string }>('SELECT resource, name FROM expiries WHERE at <= ?', now)
+      .toArray()
   }
 
   clear(resource: string, name: string) {

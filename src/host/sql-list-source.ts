@@ -29,7 +29,12 @@ export function sqlListSource(sql: SqlStorage, resource: string, currentRv: numb
           .toArray()
       } else {
         rows = sql
-          .exec<Row>('SELECT name, rv, labels, object FROM objects WHERE resource = ? AND name > ? ORDER BY name LIMIT ?', resource, a, n)
+          .exec<Row>(
+            'SELECT name, rv, labels, object FROM objects WHERE resource = ? AND name > ? ORDER BY name LIMIT ?',
+            resource,
+            a,
+            n,
+          )
           .toArray()
       }
       return rows.map((r) => ({
@@ -41,15 +46,30 @@ export function sqlListSource(sql: SqlStorage, resource: string, currentRv: numb
     },
     async count(after: string | null): Promise<number> {
       return Number(
-        sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM objects WHERE resource = ? AND name > ?', resource, after ?? '').one().n,
+        sql
+          .exec<{ n: number }>(
+            'SELECT COUNT(*) AS n FROM objects WHERE resource = ? AND name > ?',
+            resource,
+            after ?? '',
+          )
+          .one().n,
       )
     },
     async changedSince(rv: number, after: string | null): Promise<Map<string, PastState>> {
       const rows = sql
-        .exec<Row>('SELECT name, type, prev, prev_rv FROM history WHERE resource = ? AND rv > ? ORDER BY rv', resource, rv)
+        .exec<Row>(
+          'SELECT name, type, prev, prev_rv FROM history WHERE resource = ? AND rv > ? ORDER BY rv',
+          resource,
+          rv,
+        )
         .toArray()
       return pastStates(
-        rows.map((r) => ({ key: r.name as string, type: r.type as ChangeType, prev: r.prev as string | null, prevRv: r.prev_rv as number | null })),
+        rows.map((r) => ({
+          key: r.name as string,
+          type: r.type as ChangeType,
+          prev: r.prev as string | null,
+          prevRv: r.prev_rv as number | null,
+        })),
         after,
       )
     },

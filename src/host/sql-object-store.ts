@@ -40,7 +40,11 @@ export class SqlObjectStore implements ObjectStore {
 
   get(resource: string, name: string): Stored | null {
     const row = this.sql
-      .exec<{ rv: number; object: string }>('SELECT rv, object FROM objects WHERE resource = ? AND name = ?', resource, name)
+      .exec<{ rv: number; object: string }>(
+        'SELECT rv, object FROM objects WHERE resource = ? AND name = ?',
+        resource,
+        name,
+      )
       .toArray()[0]
     return row ? { rv: row.rv, object: materialize(row.object, row.rv) } : null
   }
@@ -68,9 +72,17 @@ export class SqlObjectStore implements ObjectStore {
   rebuildAttention() {
     this.storage.transactionSync(() => {
       this.sql.exec('DELETE FROM attention')
-      for (const r of this.sql.exec<{ resource: string; name: string; rv: number; object: string }>('SELECT resource, name, rv, object FROM objects').toArray()) {
+      for (const r of this.sql
+        .exec<{ resource: string; name: string; rv: number; object: string }>(
+          'SELECT resource, name, rv, object FROM objects',
+        )
+        .toArray()) {
         if (this.attend(r.resource, materialize(r.object, r.rv))) {
-          this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', r.resource, r.name)
+          this.sql.exec(
+            'INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING',
+            r.resource,
+            r.name,
+          )
         }
       }
     })
@@ -78,13 +90,17 @@ export class SqlObjectStore implements ObjectStore {
 
   /** The objects naming `uid` in their ownerReferences (the garbage collector's index). */
   dependents(uid: string): { resource: string; name: string }[] {
-    return this.sql.exec<{ resource: string; name: string }>('SELECT resource, name FROM owner_refs WHERE owner_uid = ?', uid).toArray()
+    return this.sql
+      .exec<{ resource: string; name: string }>('SELECT resource, name FROM owner_refs WHERE owner_uid = ?', uid)
+      .toArray()
   }
 
   /** Every owner some object here names (uid, kind, name): the garbage collector checks they still exist. */
   owners(): { uid: string; kind: string; name: string }[] {
     return this.sql
-      .exec<{ uid: string; kind: string; name: string }>('SELECT DISTINCT owner_uid AS uid, owner_kind AS kind, owner_name AS name FROM owner_refs')
+      .exec<{ uid: string; kind: string; name: string }>(
+        'SELECT DISTINCT owner_uid AS uid, owner_kind AS kind, owner_name AS name FROM owner_refs',
+      )
       .toArray()
   }
 
@@ -93,11 +109,17 @@ export class SqlObjectStore implements ObjectStore {
   }
 
   names(resource: string): string[] {
-    return this.sql.exec<{ name: string }>('SELECT name FROM objects WHERE resource = ? ORDER BY name', resource).toArray().map((r) => r.name)
+    return this.sql
+      .exec<{ name: string }>('SELECT name FROM objects WHERE resource = ? ORDER BY name', resource)
+      .toArray()
+      .map((r) => r.name)
   }
 
   resources(): string[] {
-    return this.sql.exec<{ resource: string }>('SELECT DISTINCT resource FROM objects').toArray().map((r) => r.resource)
+    return this.sql
+      .exec<{ resource: string }>('SELECT DISTINCT resource FROM objects')
+      .toArray()
+      .map((r) => r.resource)
   }
 
   /**
@@ -127,7 +149,11 @@ export class SqlObjectStore implements ObjectStore {
           this.sql.exec('DELETE FROM attention WHERE resource = ? AND name = ?', e.resource, e.name)
         }
         if (e.type !== 'DELETED' && this.attend(e.resource, e.object)) {
-          this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', e.resource, e.name)
+          this.sql.exec(
+            'INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING',
+            e.resource,
+            e.name,
+          )
         }
         if (e.type !== 'DELETED') {
           for (const ref of e.object.metadata.ownerReferences ?? []) {
@@ -155,7 +181,13 @@ export class SqlObjectStore implements ObjectStore {
             json,
           )
           for (const [k, v] of Object.entries(labels)) {
-            this.sql.exec('INSERT INTO labels (resource, key, value, name) VALUES (?, ?, ?, ?)', e.resource, k, v, e.name)
+            this.sql.exec(
+              'INSERT INTO labels (resource, key, value, name) VALUES (?, ?, ?, ?)',
+              e.resource,
+              k,
+              v,
+              e.name,
+            )
           }
         }
         this.appliedRv = e.rv
@@ -168,7 +200,9 @@ export class SqlObjectStore implements ObjectStore {
   /** Replaces everything with a full copy (used when this object fell behind the compacted D1 log). */
   reset(objects: { resource: string; name: string; rv: number; object: KubeObject }[], atRv: number) {
     this.storage.transactionSync(() => {
-      this.sql.exec('DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM owner_refs; DELETE FROM attention;')
+      this.sql.exec(
+        'DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM owner_refs; DELETE FROM attention;',
+      )
       for (const o of objects) {
         const labels = (o.object.metadata.labels ?? {}) as Record<string, string>
         this.sql.exec(
@@ -193,7 +227,11 @@ export class SqlObjectStore implements ObjectStore {
           )
         }
         if (this.attend(o.resource, o.object)) {
-          this.sql.exec('INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING', o.resource, o.name)
+          this.sql.exec(
+            'INSERT INTO attention (resource, name) VALUES (?, ?) ON CONFLICT DO NOTHING',
+            o.resource,
+            o.name,
+          )
         }
       }
       this.appliedRv = atRv
@@ -227,7 +265,11 @@ export class SqlObjectStore implements ObjectStore {
   /** Events after a resourceVersion from the local history, in order (callers check historyFloor first). */
   historySince(afterRv: number, limit = 1_000_000): LogEntry[] {
     return this.sql
-      .exec<Row>('SELECT rv, resource, name, type, object, prev, prev_rv FROM history WHERE rv > ? ORDER BY rv LIMIT ?', afterRv, limit)
+      .exec<Row>(
+        'SELECT rv, resource, name, type, object, prev, prev_rv FROM history WHERE rv > ? ORDER BY rv LIMIT ?',
+        afterRv,
+        limit,
+      )
       .toArray()
       .map((r) => ({
         rv: r.rv as number,

@@ -37,13 +37,19 @@ CREATE TABLE IF NOT EXISTS creation_tokens (
 ) WITHOUT ROWID;
 `
 
-const stateOf = (sql: SqlStorage, key: string) => sql.exec<{ value: string }>('SELECT value FROM state WHERE key = ?', key).toArray()[0]?.value
+const stateOf = (sql: SqlStorage, key: string) =>
+  sql.exec<{ value: string }>('SELECT value FROM state WHERE key = ?', key).toArray()[0]?.value
 const setLayout = (sql: SqlStorage) =>
-  sql.exec("INSERT INTO state (key, value) VALUES ('layout', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", LAYOUT)
+  sql.exec(
+    "INSERT INTO state (key, value) VALUES ('layout', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    LAYOUT,
+  )
 
 /** Creates the tables of a new object at the current layout, or upgrades an older object's. */
 export function prepareSqlSchema(sql: SqlStorage, storage: DurableObjectStorage) {
-  const fresh = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().n === 0
+  const fresh =
+    sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one()
+      .n === 0
   sql.exec(SCHEMA)
   if (fresh) setLayout(sql)
   else if (stateOf(sql, 'layout') !== LAYOUT) upgrade(sql, storage)
@@ -56,7 +62,9 @@ export function prepareSqlSchema(sql: SqlStorage, storage: DurableObjectStorage)
 function upgrade(sql: SqlStorage, storage: DurableObjectStorage) {
   storage.transactionSync(() => {
     sql.exec(objectsTable('objects_upgraded'))
-    sql.exec('INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects')
+    sql.exec(
+      'INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects',
+    )
     sql.exec('DROP TABLE objects')
     sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
     setLayout(sql)

@@ -64,13 +64,19 @@ export async function prepareWatch(req: WatchRequest, host: WatchSocketHost): Pr
     accept(socket) {
       // ---- nothing below awaits ----
       const current = objects.currentRv
-      host.watchers.accept(socket, { resource: def.plural, selectors: req.selectors, bookmarks: req.bookmarks, from: current })
+      host.watchers.accept(socket, {
+        resource: def.plural,
+        selectors: req.selectors,
+        bookmarks: req.bookmarks,
+        from: current,
+      })
       const send = (ev: WatchEvent) => host.watchers.send(socket, ev)
       if (plan.kind === 'expired') {
         send({ type: 'ERROR', object: plan.status })
         socket.close(1000, 'too old resource version')
       } else if (plan.kind === 'initial') {
-        for (const s of objects.all(def.plural)) if (matchesFilter(filter, s.object)) send({ type: 'ADDED', object: s.object })
+        for (const s of objects.all(def.plural))
+          if (matchesFilter(filter, s.object)) send({ type: 'ADDED', object: s.object })
         if (plan.endBookmark) send(bookmark(def.kind, apiVersionOf(def), current, true))
       } else {
         let last = plan.after

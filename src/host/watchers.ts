@@ -24,7 +24,11 @@ export class Watchers {
 
   /** Joins a socket; call it and the replay's sends without an await between, so no commit interleaves. */
   accept(socket: WatchSocket, spec: WatchSpec) {
-    this.members.add(socket, spec, spec.bookmarks ? [WATCH_TAG, spec.resource, BOOKMARKS_TAG] : [WATCH_TAG, spec.resource])
+    this.members.add(
+      socket,
+      spec,
+      spec.bookmarks ? [WATCH_TAG, spec.resource, BOOKMARKS_TAG] : [WATCH_TAG, spec.resource],
+    )
   }
 
   count(resource?: string): number {

@@ -1,7 +1,15 @@
 // The write verbs' planning, as it runs inside the write queue: which resource row a write plans with, each verb's
 // plan against the current state (create, update, patch, delete), and the job that turns a plan into a commit.
 import type { LogEntry } from '../registry/store'
-import { planApply, planCreate, planDelete, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
+import {
+  planApply,
+  planCreate,
+  planDelete,
+  planUpdate,
+  type Change,
+  type Manager,
+  type Stored,
+} from '../registry/store'
 import { statuses, fail, ok, type Result, type Status } from '../registry/status'
 import type { ResourceDef } from '../registry/resource'
 import type { StrategyContext } from '../registry/strategy'
@@ -40,13 +48,19 @@ export interface PlanningHost {
 /** What turning a plan into a queued job needs from the host. */
 export interface JobHost {
   /** See StoreHost.beginChange. */
-  beginChange(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }>
+  beginChange(
+    def: ResourceDef,
+    change: Change,
+    dryRun: boolean,
+  ): Promise<{ status?: Status; rollback?: () => Promise<void> }>
   /** Records a graceful deletion's removal time, set once the change applies. */
   expect(resource: string, name: string, removeAt: number): void
 }
 
 export const managerOf = (opts: WriteOptions): Manager | undefined =>
-  opts.fieldManager ? { name: opts.fieldManager, ...(opts.subresource ? { subresource: opts.subresource } : {}) } : undefined
+  opts.fieldManager
+    ? { name: opts.fieldManager, ...(opts.subresource ? { subresource: opts.subresource } : {}) }
+    : undefined
 
 /** The resource row a write plans with: the kind's own, or that of the subresource it goes through (none: 404). */
 export function defFor(resource: string, subresource: string | undefined): ResourceDef | undefined {
@@ -88,9 +102,18 @@ export function planCreateVerb(
 }
 
 /** PUT. */
-export function planUpdateVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, input: KubeObject, opts: WriteOptions): VerbPlan {
-  if (opts.subresource === 'scale') return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts)
-  if (opts.codec === 'v1beta1') return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
+export function planUpdateVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  input: KubeObject,
+  opts: WriteOptions,
+): VerbPlan {
+  if (opts.subresource === 'scale')
+    return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts)
+  if (opts.codec === 'v1beta1')
+    return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
   const plan = planUpdate(def, host.strategyContext(), name, input, host.get(resource, name), managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
 }
@@ -114,15 +137,37 @@ export function planPatchVerb(
     if (!applied.ok) return { plan: applied }
     const warnings = applied.value.warnings
     // A subresource is never created by applying to it.
-    if (!current && opts.subresource) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)), warnings }
+    if (!current && opts.subresource)
+      return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)), warnings }
     if (!current) {
       const refused = host.admitCreateNow(def, name)
       if (refused) return { plan: fail(refused), warnings }
     }
-    const plan = planApply(def, host.strategyContext(), name, applied.value.object, current, (n) => host.exists(resource, n), opts.fieldManager ?? 'unknown', opts.force ?? false, opts.subresource)
-    return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan, warnings }
+    const plan = planApply(
+      def,
+      host.strategyContext(),
+      name,
+      applied.value.object,
+      current,
+      (n) => host.exists(resource, n),
+      opts.fieldManager ?? 'unknown',
+      opts.force ?? false,
+      opts.subresource,
+    )
+    return {
+      plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan,
+      warnings,
+    }
   }
-  if (opts.subresource === 'scale') return planScaleVerb(host, def, resource, name, (view) => applyPatch(scaleRow(def), view, type, body, opts.fieldValidation), opts)
+  if (opts.subresource === 'scale')
+    return planScaleVerb(
+      host,
+      def,
+      resource,
+      name,
+      (view) => applyPatch(scaleRow(def), view, type, body, opts.fieldValidation),
+      opts,
+    )
   if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
   const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
   if (!patched.ok) return { plan: patched }
@@ -135,7 +180,14 @@ export function planPatchVerb(
  * A read-modify-write next to the state (kube's GuaranteedUpdate): `mutate` sees a copy of the newest object when the
  * write is planned and answers what to PUT, so the update cannot conflict. A mutation that declines plans nothing.
  */
-export function planMutateVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, mutate: Mutation, opts: WriteOptions): VerbPlan {
+export function planMutateVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  mutate: Mutation,
+  opts: WriteOptions,
+): VerbPlan {
   const current = host.get(resource, name)
   if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
   const next = mutate(clone(current.object))
@@ -178,7 +230,14 @@ function planMutation(
   if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
   const updated = next(current)
   if (!updated.ok) return { plan: updated }
-  const plan = planUpdate(def, host.strategyContext(), name, updated.value, current, managerOf({ ...opts, subresource: undefined }))
+  const plan = planUpdate(
+    def,
+    host.strategyContext(),
+    name,
+    updated.value,
+    current,
+    managerOf({ ...opts, subresource: undefined }),
+  )
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
 }
 
@@ -216,7 +275,13 @@ function planScaleVerb(
 }
 
 /** DELETE: a graceful one answers the time its object is due for removal. */
-export function planDeleteVerb(host: PlanningHost, def: ResourceDef, resource: string, name: string, options: DeleteOptions): VerbPlan {
+export function planDeleteVerb(
+  host: PlanningHost,
+  def: ResourceDef,
+  resource: string,
+  name: string,
+  options: DeleteOptions,
+): VerbPlan {
   const plan = planDelete(def, host.strategyContext(), name, host.get(resource, name), options)
   if (!plan.ok) return { plan }
   return { plan: ok({ change: plan.value.change, object: plan.value.object }), removeAt: plan.value.removeAt }
@@ -226,7 +291,12 @@ export function planDeleteVerb(host: PlanningHost, def: ResourceDef, resource: s
  * Turns a verb's plan into a write-queue job. A dry run plans against the same state but commits nothing; the
  * would-be object is answered without a resourceVersion.
  */
-export async function writeJob(host: JobHost, def: ResourceDef, { plan, removeAt }: VerbPlan, opts: WriteOptions): Promise<JobPlan<Result<WriteAnswer>>> {
+export async function writeJob(
+  host: JobHost,
+  def: ResourceDef,
+  { plan, removeAt }: VerbPlan,
+  opts: WriteOptions,
+): Promise<JobPlan<Result<WriteAnswer>>> {
   if (!plan.ok) return { changes: [], finish: () => plan }
   const { change, object, created, declined } = plan.value
   let rollback: (() => Promise<void>) | undefined
@@ -247,7 +317,17 @@ export async function writeJob(host: JobHost, def: ResourceDef, { plan, removeAt
     }
     await rollback?.()
     const unchanged = !opts.dryRun && !declined
-    return { changes: [], finish: () => ok(declined ? { object: answer, declined } : unchanged ? { object: answer, created, unchanged } : { object: answer, created }) }
+    return {
+      changes: [],
+      finish: () =>
+        ok(
+          declined
+            ? { object: answer, declined }
+            : unchanged
+              ? { object: answer, created, unchanged }
+              : { object: answer, created },
+        ),
+    }
   }
   if (removeAt !== undefined) host.expect(def.plural, change.name, removeAt)
   return {

@@ -179,7 +179,8 @@ export class WriteQueue {
           this.committing = false
           for (const b of batch) {
             // Unknown outcome: keep the reservations. A leaked IP is recoverable; two Services on one IP are not.
-            if (landed === null) await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
+            if (landed === null)
+              await b.plan.rollback?.().catch((err: unknown) => console.error('rollback failed', err))
             settleFailed(b.job, answer)
           }
           return batch.length

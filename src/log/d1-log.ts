@@ -5,7 +5,6 @@ import type { KubeObject } from '../schema/meta'
 import { pastStates, type IndexHint, type ListItem, type ListSource, type PastState } from '../registry/list'
 import { materialize, storedText } from '../registry/stored-json'
 
-
 interface ChangeRow {
   rv: number
   resource: string
@@ -36,7 +35,8 @@ const splitKey = (key: string): [string, string] => {
 const APPEND_ROWS = `INSERT INTO changes (resource, ns, name, type, object, prev, prev_rv, ts)
   SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, ?2
   FROM json_each(?1) AS j ORDER BY j.key RETURNING rv`
-const APPEND_ONE = 'INSERT INTO changes (resource, ns, name, type, object, prev, prev_rv, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rv'
+const APPEND_ONE =
+  'INSERT INTO changes (resource, ns, name, type, object, prev, prev_rv, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rv'
 
 /**
  * How many characters of stored JSON one appended-rows parameter carries. D1 caps a bound value at 2 MB; at up to
@@ -60,6 +60,7 @@ export class D1Log {
    * JSON array, because each statement costs D1 far more than the bytes it carries.
    */
   async commit(changes: readonly Change[], now: number): Promise<number[]> {
+    if (changes.length === 0) return []
     const statements: D1PreparedStatement[] = []
     let rows: string[] = []
     let chars = 0
@@ -73,7 +74,11 @@ export class D1Log {
       const size = text.object.length + (text.prev?.length ?? 0)
       if (size > this.chunkChars) {
         flush()
-        statements.push(this.db.prepare(APPEND_ONE).bind(c.resource, c.namespace, c.name, c.type, text.object, text.prev, c.prevRv, now))
+        statements.push(
+          this.db
+            .prepare(APPEND_ONE)
+            .bind(c.resource, c.namespace, c.name, c.type, text.object, text.prev, c.prevRv, now),
+        )
         continue
       }
       if (chars + size > this.chunkChars) flush()
@@ -85,7 +90,8 @@ export class D1Log {
     // RETURNING rows come in no promised order, but rv grows with insertion order, which follows the array's.
     const rvs = results.flatMap((r) => r.results.map((row) => row.rv).sort((x, y) => x - y))
     // Never hand out resourceVersions that might belong to other changes; the write queue then asks the log.
-    if (rvs.length !== changes.length) throw new Error(`D1 returned ${rvs.length} resourceVersions for ${changes.length} changes`)
+    if (rvs.length !== changes.length)
+      throw new Error(`D1 returned ${rvs.length} resourceVersions for ${changes.length} changes`)
     return rvs
   }
 
@@ -128,7 +134,9 @@ export class D1Log {
   /** Every change after a resourceVersion, across the cluster, in order (the watch hub's feed). */
   async changesAfter(afterRv: number, limit: number): Promise<LogEntry[]> {
     const { results } = await this.db
-      .prepare('SELECT rv, resource, ns, name, type, object, prev, prev_rv FROM changes WHERE rv > ? ORDER BY rv LIMIT ?')
+      .prepare(
+        'SELECT rv, resource, ns, name, type, object, prev, prev_rv FROM changes WHERE rv > ? ORDER BY rv LIMIT ?',
+      )
       .bind(afterRv, limit)
       .all<ChangeRow>()
     return results.map(toEntry)
@@ -197,7 +205,9 @@ export class D1Log {
             .bind(resource, hint.key, ...(hint.values ?? []), ...afterBinds, n)
         } else {
           stmt = db
-            .prepare(`SELECT o.ns, o.name, o.rv, o.labels, o.object FROM objects o WHERE o.resource = ? ${cmp} ORDER BY o.ns, o.name LIMIT ?`)
+            .prepare(
+              `SELECT o.ns, o.name, o.rv, o.labels, o.object FROM objects o WHERE o.resource = ? ${cmp} ORDER BY o.ns, o.name LIMIT ?`,
+            )
             .bind(resource, ...afterBinds, n)
         }
         const { results } = await stmt.all<ObjectRow>()
@@ -212,7 +222,10 @@ export class D1Log {
         const [ans, aname] = after === null ? ['', ''] : splitKey(after)
         const row =
           after === null
-            ? await db.prepare('SELECT COUNT(*) AS n FROM objects WHERE resource = ?').bind(resource).first<{ n: number }>()
+            ? await db
+                .prepare('SELECT COUNT(*) AS n FROM objects WHERE resource = ?')
+                .bind(resource)
+                .first<{ n: number }>()
             : await db
                 .prepare('SELECT COUNT(*) AS n FROM objects WHERE resource = ? AND (ns, name) > (?, ?)')
                 .bind(resource, ans, aname)
@@ -232,7 +245,6 @@ export class D1Log {
     }
   }
 }
-
 
 function toEntry(r: ChangeRow): LogEntry {
   return {

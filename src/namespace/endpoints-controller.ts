@@ -11,7 +11,15 @@ import type { EndpointAddress, EndpointPort, EndpointSubset } from '../schema/en
 import type { PodObject } from '../registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../registry/strategies/service/service-types'
 import { CLUSTER_IP_NONE } from '../registry/strategies/service/service-types'
-import { affectedServices, findPort, managedService, podHostname, podIP, podInEndpoints, podReady } from './service-pods'
+import {
+  affectedServices,
+  findPort,
+  managedService,
+  podHostname,
+  podIP,
+  podInEndpoints,
+  podReady,
+} from './service-pods'
 
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless'
 export const LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time'
@@ -67,7 +75,13 @@ export function desiredLabels(svc: ServiceObject): Record<string, string> {
  * when the service was just deleted (kube deletes them whoever wrote them) or when this controller wrote them;
  * hand-written Endpoints may come before their service.
  */
-export function desiredEndpoints(host: ControllerHost, name: string, current: KubeObject | null, now: Date, serviceDeleted = false): Desired {
+export function desiredEndpoints(
+  host: ControllerHost,
+  name: string,
+  current: KubeObject | null,
+  now: Date,
+  serviceDeleted = false,
+): Desired {
   const svc = host.get('services', name)?.object as ServiceObject | undefined
   if (!svc) {
     const ours = current?.metadata.annotations?.[LAST_CHANGE_TRIGGER_TIME] !== undefined
@@ -78,7 +92,8 @@ export function desiredEndpoints(host: ControllerHost, name: string, current: Ku
   const subsets = desiredSubsets(svc, pods)
   const labels = desiredLabels(svc)
   const existing = current as EndpointsObject | null
-  if (existing && deepEqual(existing.subsets ?? [], subsets) && deepEqual(existing.metadata.labels ?? {}, labels)) return null
+  if (existing && deepEqual(existing.subsets ?? [], subsets) && deepEqual(existing.metadata.labels ?? {}, labels))
+    return null
   const annotations = { ...(existing?.metadata.annotations ?? {}), [LAST_CHANGE_TRIGGER_TIME]: now.toISOString() }
   const body: EndpointsObject = {
     apiVersion: 'v1',
@@ -93,8 +108,14 @@ export function desiredEndpoints(host: ControllerHost, name: string, current: Ku
 const MANAGER = 'kube-controller-manager'
 
 async function sync(host: ControllerHost, name: string, serviceDeleted = false) {
-  const r = await host.reconcile('endpoints', name, (current) => desiredEndpoints(host, name, current, new Date(), serviceDeleted), { fieldManager: MANAGER })
-  if (!r.ok && r.status.code !== 404) console.error(`endpoints controller: ${host.scope}/${name} refused: ${r.status.message}`)
+  const r = await host.reconcile(
+    'endpoints',
+    name,
+    (current) => desiredEndpoints(host, name, current, new Date(), serviceDeleted),
+    { fieldManager: MANAGER },
+  )
+  if (!r.ok && r.status.code !== 404)
+    console.error(`endpoints controller: ${host.scope}/${name} refused: ${r.status.message}`)
 }
 
 export const endpointsController: Controller = {

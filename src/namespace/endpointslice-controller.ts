@@ -23,13 +23,24 @@ import {
 import type { SliceEndpoint, SlicePort } from '../schema/endpoint-slice'
 import type { PodObject } from '../registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../registry/strategies/service/service-types'
-import { affectedServices, findPort, managedService, podHostname, podIP, podInEndpoints, podReady, serviceFamily } from './service-pods'
+import {
+  affectedServices,
+  findPort,
+  managedService,
+  podHostname,
+  podIP,
+  podInEndpoints,
+  podReady,
+  serviceFamily,
+} from './service-pods'
 import { HEADLESS_LABEL, LAST_CHANGE_TRIGGER_TIME, desiredLabels } from './endpoints-controller'
 
 const RESOURCE = 'endpointslices'
 
 /** The service a slice this controller manages belongs to, or null for slices it does not manage. */
-export function managedSliceService(obj: { metadata: { labels?: Record<string, string> } } | null | undefined): string | null {
+export function managedSliceService(
+  obj: { metadata: { labels?: Record<string, string> } } | null | undefined,
+): string | null {
   const labels = obj?.metadata.labels
   if (labels?.[MANAGED_BY_LABEL] !== CONTROLLER_NAME) return null
   return labels[SERVICE_NAME_LABEL] ?? null
@@ -65,7 +76,10 @@ function podEndpoint(pod: PodObject, svc: ServiceObject, ip: string): SliceEndpo
 }
 
 /** The addressType, endpoints and ports of a service's one slice over the namespace's pods. */
-export function desiredSlice(svc: ServiceObject, pods: readonly PodObject[]): Pick<EndpointSliceObject, 'addressType' | 'endpoints' | 'ports'> {
+export function desiredSlice(
+  svc: ServiceObject,
+  pods: readonly PodObject[],
+): Pick<EndpointSliceObject, 'addressType' | 'endpoints' | 'ports'> {
   const selector = labelSelectorFromMatchLabels(svc.spec.selector)
   const candidates = pods
     .filter((pod) => selector.matches(pod.metadata.labels) && podInEndpoints(pod, true))
@@ -98,17 +112,37 @@ function slicesOf(host: ControllerHost, service: string): Stored[] {
 }
 
 /** What one slice of a service should become, against its newest state (null: nothing to do). */
-export function desiredSliceWrite(host: ControllerHost, service: string, name: string, current: KubeObject | null, now: Date): Desired {
+export function desiredSliceWrite(
+  host: ControllerHost,
+  service: string,
+  name: string,
+  current: KubeObject | null,
+  now: Date,
+): Desired {
   const svc = host.get('services', service)?.object as ServiceObject | undefined
   if (current && managedSliceService(current) !== service) return null // no longer ours to manage
   if (!svc || !managedService(svc)) return current ? { delete: {} } : null
   // Another slice of the service (created by an earlier write) is the one we keep.
   if (!current && slicesOf(host, service).length > 0) return null
-  const desired = desiredSlice(svc, host.all('pods').map((s) => s.object as PodObject))
-  const labels: Record<string, string> = { ...desiredLabels(svc), [SERVICE_NAME_LABEL]: service, [MANAGED_BY_LABEL]: CONTROLLER_NAME }
+  const desired = desiredSlice(
+    svc,
+    host.all('pods').map((s) => s.object as PodObject),
+  )
+  const labels: Record<string, string> = {
+    ...desiredLabels(svc),
+    [SERVICE_NAME_LABEL]: service,
+    [MANAGED_BY_LABEL]: CONTROLLER_NAME,
+  }
   // Slices mark only services with clusterIP None as headless (setEndpointSliceLabels).
   if (svc.spec.clusterIP !== 'None') delete labels[HEADLESS_LABEL]
-  const owner = { apiVersion: 'v1', kind: 'Service', name: service, uid: svc.metadata.uid!, controller: true, blockOwnerDeletion: true }
+  const owner = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    name: service,
+    uid: svc.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  }
   const existing = current as EndpointSliceObject | null
   if (
     existing &&
@@ -138,8 +172,14 @@ async function syncService(host: ControllerHost, service: string): Promise<void>
   const [keep, ...extra] = slicesOf(host, service).map((s) => s.object.metadata.name!)
   await Promise.all(extra.map((name) => host.delete(RESOURCE, name)))
   const name = keep ?? generateName(`${service}-`)
-  const r = await host.reconcile(RESOURCE, name, (current) => desiredSliceWrite(host, service, name, current, new Date()), { fieldManager: MANAGER })
-  if (!r.ok && r.status.code !== 404) console.error(`endpointslice controller: ${host.scope}/${name} refused: ${r.status.message}`)
+  const r = await host.reconcile(
+    RESOURCE,
+    name,
+    (current) => desiredSliceWrite(host, service, name, current, new Date()),
+    { fieldManager: MANAGER },
+  )
+  if (!r.ok && r.status.code !== 404)
+    console.error(`endpointslice controller: ${host.scope}/${name} refused: ${r.status.message}`)
 }
 
 // Syncs of one service run one after another, so a slice created by one is seen by the next (no duplicates).

@@ -7,7 +7,11 @@ import type { KubeObject } from '../schema/meta'
 import { kinds } from '../registry/resources'
 
 /** Kinds that can be owned, in this namespace. */
-const dependentKinds = () => kinds.all().filter((r) => r.namespaced).map((r) => r.plural)
+const dependentKinds = () =>
+  kinds
+    .all()
+    .filter((r) => r.namespaced)
+    .map((r) => r.plural)
 
 const ownedBy = (obj: KubeObject, uid: string) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)
 
@@ -23,7 +27,10 @@ export class GarbageCollector implements Controller {
       if (e.type === 'DELETED') {
         await this.collectDependents(host, e.object.metadata.uid ?? '')
         await this.checkForegroundOwners(host, e.object)
-      } else if (e.object.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))) {
+      } else if (
+        e.object.metadata.deletionTimestamp &&
+        (fin.includes('orphan') || fin.includes('foregroundDeletion'))
+      ) {
         await this.process(host, e.resource, e.name)
       }
     }
@@ -48,7 +55,7 @@ export class GarbageCollector implements Controller {
   /** An owner with an orphan or foreground finalizer: release or delete its dependents, then let it go. */
   private async process(host: ControllerHost, resource: string, name: string) {
     const owner = host.get(resource, name)
-    if (!owner || !owner.object.metadata.deletionTimestamp) return
+    if (!owner?.object.metadata.deletionTimestamp) return
     const uid = owner.object.metadata.uid ?? ''
     const fin = owner.object.metadata.finalizers ?? []
     if (fin.includes('orphan')) {
@@ -100,13 +107,22 @@ export class GarbageCollector implements Controller {
       const def = kinds.namespacedByKind(ref.kind)
       if (!def) continue
       const owner = host.get(def.plural, ref.name)
-      if (owner && owner.object.metadata.uid === ref.uid && owner.object.metadata.finalizers?.includes('foregroundDeletion')) {
+      if (
+        owner &&
+        owner.object.metadata.uid === ref.uid &&
+        owner.object.metadata.finalizers?.includes('foregroundDeletion')
+      ) {
         await this.process(host, def.plural, ref.name)
       }
     }
   }
 
-  private async remove(host: ControllerHost, resource: string, name: string, policy: 'Background' | 'Foreground' = 'Background') {
+  private async remove(
+    host: ControllerHost,
+    resource: string,
+    name: string,
+    policy: 'Background' | 'Foreground' = 'Background',
+  ) {
     await host.delete(resource, name, { propagationPolicy: policy })
   }
 

@@ -8,7 +8,14 @@ import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import { desiredReady, ephemeralStatuses, podCompletion, runningStatus, setConditions, terminatedStatus } from '../registry/pod-lifecycle'
+import {
+  desiredReady,
+  ephemeralStatuses,
+  podCompletion,
+  runningStatus,
+  setConditions,
+  terminatedStatus,
+} from '../registry/pod-lifecycle'
 import { containerProgram } from '../registry/container-program'
 import type { ClusterApi } from '../cluster/cluster-api'
 import type { NodeFacts } from '../cluster/scheduling'
@@ -70,7 +77,7 @@ export class KubeletController implements Controller {
     if (next !== null) await host.wakeAt(next)
   }
 
-  private async nodeFacts(host: ControllerHost, node: string): Promise<NodeFacts | null> {
+  private async nodeFacts(_host: ControllerHost, node: string): Promise<NodeFacts | null> {
     const cached = this.facts.get(node)
     if (cached && Date.now() - cached.at < 30_000) return cached.facts
     const facts = await this.opts.cluster().nodeFacts(node)
@@ -117,7 +124,15 @@ export class KubeletController implements Controller {
       if ((pod.metadata.finalizers ?? []).length > 0 && pod.metadata.deletionGracePeriodSeconds === 0) return null
       if (phase === 'Running') {
         for (const c of (pod.spec?.containers ?? []) as Obj[]) {
-          await this.event(host, current.object, facts, 'Normal', 'Killing', `Stopping container ${c.name}`, `spec.containers{${c.name}}`)
+          await this.event(
+            host,
+            current.object,
+            facts,
+            'Normal',
+            'Killing',
+            `Stopping container ${c.name}`,
+            `spec.containers{${c.name}}`,
+          )
         }
       }
       // The kubelet confirms the stop by deleting with grace 0 (finalizers still hold the object if present), only the
@@ -127,14 +142,22 @@ export class KubeletController implements Controller {
     }
 
     if (!started) {
-      const scheduled = ((pod.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'PodScheduled' && c.status === 'True')
-      const since = Date.parse(scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString())
+      const scheduled = ((pod.status?.conditions ?? []) as Obj[]).find(
+        (c) => c.type === 'PodScheduled' && c.status === 'True',
+      )
+      const since = Date.parse(
+        scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString(),
+      )
       const due = since + this.opts.startDelayMs
       if (now < due) return due
       const ips = await this.opts.cluster().allocatePodIP(podKey(current.object))
       if (!ips) return null
       const at = new Date()
-      const written = await this.writeStatus(host, name, uid, (p) => (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp ? runningStatus(p, ips, at) : null)
+      const written = await this.writeStatus(host, name, uid, (p) =>
+        (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp
+          ? runningStatus(p, ips, at)
+          : null,
+      )
       if (!written) return null
       // Events are written together so group commit puts them in one D1 batch.
       const events: Promise<unknown>[] = []
@@ -142,10 +165,18 @@ export class KubeletController implements Controller {
         const program = containerProgram(c.command, c.args)
         if (!program.exit) {
           // A program we do not simulate still says it started, so `kubectl logs` shows the container is alive.
-          this.log(uid, c.name, [`kubeflare: container ${c.name} started from image ${c.image} on virtual node ${facts.name}`], at)
+          this.log(
+            uid,
+            c.name,
+            [`kubeflare: container ${c.name} started from image ${c.image} on virtual node ${facts.name}`],
+            at,
+          )
         }
         const path = `spec.${(pod.spec?.initContainers ?? []).includes(c) ? 'initContainers' : 'containers'}{${c.name}}`
-        const pulled = c.imagePullPolicy === 'Always' ? `Successfully pulled image "${c.image}"` : `Container image "${c.image}" already present on machine`
+        const pulled =
+          c.imagePullPolicy === 'Always'
+            ? `Successfully pulled image "${c.image}"`
+            : `Container image "${c.image}" already present on machine`
         events.push(
           this.event(host, written.object, facts, 'Normal', 'Pulled', pulled, path),
           this.event(host, written.object, facts, 'Normal', 'Created', `Created container: ${c.name}`, path),
@@ -165,10 +196,22 @@ export class KubeletController implements Controller {
       if (now >= due) {
         await this.writeStatus(host, name, uid, (p) =>
           p.status?.phase === 'Running'
-            ? terminatedStatus(p, new Date(), { phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline', killed: true })
+            ? terminatedStatus(p, new Date(), {
+                phase: 'Failed',
+                reason: 'DeadlineExceeded',
+                message: 'Pod was active on the node longer than the specified deadline',
+                killed: true,
+              })
             : null,
         )
-        await this.event(host, current.object, facts, 'Normal', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline')
+        await this.event(
+          host,
+          current.object,
+          facts,
+          'Normal',
+          'DeadlineExceeded',
+          'Pod was active on the node longer than the specified deadline',
+        )
         return null
       }
       dues.push(due)
@@ -179,7 +222,9 @@ export class KubeletController implements Controller {
       if (now >= due) {
         this.writeDueLogs(pod, startTime, Number.MAX_SAFE_INTEGER)
         await this.writeStatus(host, name, uid, (p) =>
-          p.status?.phase === 'Running' ? terminatedStatus(p, new Date(), { phase: completion.failed ? 'Failed' : 'Succeeded' }) : null,
+          p.status?.phase === 'Running'
+            ? terminatedStatus(p, new Date(), { phase: completion.failed ? 'Failed' : 'Succeeded' })
+            : null,
         )
         return null
       }
@@ -211,7 +256,13 @@ export class KubeletController implements Controller {
       if (!program.exit || program.output.length === 0) continue
       const written = this.opts.logs.lines(uid, c.name).length
       const due = program.output.slice(written).filter((o) => startTime + o.at * 1000 <= now)
-      if (due.length) this.log(uid, c.name, due.map((o) => o.line), new Date(Math.min(now, Date.now())))
+      if (due.length)
+        this.log(
+          uid,
+          c.name,
+          due.map((o) => o.line),
+          new Date(Math.min(now, Date.now())),
+        )
       const pending = program.output[written + due.length]
       if (pending) {
         const at = startTime + pending.at * 1000
@@ -227,7 +278,12 @@ export class KubeletController implements Controller {
   }
 
   /** Replaces a pod's status through pods/status (if it is still the same pod); answers the pod as written. */
-  private async writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null): Promise<Stored | null> {
+  private async writeStatus(
+    host: ControllerHost,
+    name: string,
+    uid: string,
+    next: (pod: Obj) => Obj | null,
+  ): Promise<Stored | null> {
     const r = await host.update(
       'pods',
       name,
@@ -239,7 +295,8 @@ export class KubeletController implements Controller {
       { subresource: 'status', fieldManager: KUBELET },
     )
     if (!r.ok) {
-      if (r.status.code !== 404) console.error(`kubelet: writing the status of ${host.scope}/${name} failed`, r.status.message)
+      if (r.status.code !== 404)
+        console.error(`kubelet: writing the status of ${host.scope}/${name} failed`, r.status.message)
       return null
     }
     if (!r.value) return null
@@ -249,7 +306,15 @@ export class KubeletController implements Controller {
     return { rv: Number(r.value.object.metadata.resourceVersion), object: r.value.object }
   }
 
-  private event(host: ControllerHost, pod: KubeObject, facts: NodeFacts, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string) {
+  private event(
+    host: ControllerHost,
+    pod: KubeObject,
+    facts: NodeFacts,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    fieldPath?: string,
+  ) {
     return recordEvent(host, pod, { type, reason, message, component: KUBELET, host: facts.name, fieldPath })
   }
 }

@@ -33,7 +33,14 @@ export class KubernetesServiceController implements Controller {
   }
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
-    if (entries.some((e) => e.type === 'DELETED' && e.name === KUBERNETES_SERVICE && (RESOURCES as readonly string[]).includes(e.resource))) {
+    if (
+      entries.some(
+        (e) =>
+          e.type === 'DELETED' &&
+          e.name === KUBERNETES_SERVICE &&
+          (RESOURCES as readonly string[]).includes(e.resource),
+      )
+    ) {
       await this.ensure(host)
     }
   }
@@ -53,7 +60,8 @@ export class KubernetesServiceController implements Controller {
       if (host.get(resource, KUBERNETES_SERVICE)) continue
       const r = await host.create(resource, body, { fieldManager: MANAGER })
       // 409: someone (a client, a concurrent repair) made it first, which is as good.
-      if (!r.ok && r.status.code !== 409) console.error(`bootstrap: creating ${resource}/${KUBERNETES_SERVICE} failed`, r.status.message)
+      if (!r.ok && r.status.code !== 409)
+        console.error(`bootstrap: creating ${resource}/${KUBERNETES_SERVICE} failed`, r.status.message)
     }
   }
 }

@@ -59,7 +59,14 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     })
     // A terminating namespace gets no new pods from its replication controllers.
     const replication = new ReplicationManager({ canCreate: () => this.policy.phase === 'Active' })
-    const controllers: Controller[] = [this.scheduler, kubelet, new GarbageCollector(), endpointsController, endpointSliceController, replication]
+    const controllers: Controller[] = [
+      this.scheduler,
+      kubelet,
+      new GarbageCollector(),
+      endpointsController,
+      endpointSliceController,
+      replication,
+    ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
     // A crash between a commit and the local apply loses nothing: replay the log before serving anything.
@@ -84,15 +91,31 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     return this.host.update(resource, name, obj, opts)
   }
 
-  async patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>> {
+  async patch(
+    resource: string,
+    name: string,
+    type: PatchType,
+    body: string,
+    opts: PatchOptions,
+  ): Promise<Result<WriteAnswer>> {
     return this.host.patch(resource, name, type, body, opts)
   }
 
-  async delete(resource: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+  async delete(
+    resource: string,
+    name: string,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteAnswer>> {
     return this.host.delete(resource, name, options, opts)
   }
 
-  async deleteCollection(resource: string, q: ListQuery, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<Result<ListPage>> {
+  async deleteCollection(
+    resource: string,
+    q: ListQuery,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<Result<ListPage>> {
     return this.host.deleteCollection(resource, q, options, opts)
   }
 
@@ -144,7 +167,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     this.policy.setPhase('Terminating')
     const work: Promise<unknown>[] = []
     for (const resource of this.host.objects.resources()) {
-      for (const name of this.host.objects.names(resource)) work.push(this.host.delete(resource, name, { gracePeriodSeconds: 0 }))
+      for (const name of this.host.objects.names(resource))
+        work.push(this.host.delete(resource, name, { gracePeriodSeconds: 0 }))
     }
     await Promise.all(work)
     let remaining = 0
@@ -191,7 +215,11 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     if (!req.ok) return Response.json(req.status, { status: req.status.code })
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
-    this.followers.accept(server, { uid: req.value.uid, container: req.value.container, timestamps: options.timestamps ?? false })
+    this.followers.accept(server, {
+      uid: req.value.uid,
+      container: req.value.container,
+      timestamps: options.timestamps ?? false,
+    })
     const { text } = this.logs.read(req.value.uid, req.value.container, req.value.query)
     if (text) server.send(text)
     const phase = (current?.object.status as { phase?: string } | undefined)?.phase

@@ -58,7 +58,11 @@ export class NamespacePolicy implements HostPolicy {
   }
 
   /** Services reserve their cluster IPs and node ports before they commit (released again if they do not). */
-  async beginChange(def: ResourceDef, change: Change, dryRun: boolean): Promise<{ status?: Status; rollback?: () => Promise<void> }> {
+  async beginChange(
+    def: ResourceDef,
+    change: Change,
+    dryRun: boolean,
+  ): Promise<{ status?: Status; rollback?: () => Promise<void> }> {
     return def.plural === 'services' ? beginServiceChange(this.cluster(), change, dryRun) : {}
   }
 
@@ -71,6 +75,8 @@ export class NamespacePolicy implements HostPolicy {
     if (resource === 'pods') return podNeedsAttention(obj as Record<string, any>)
     // Owners whose deletion waits on the garbage collector.
     const fin = obj.metadata.finalizers ?? []
-    return obj.metadata.deletionTimestamp !== undefined && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
+    return (
+      obj.metadata.deletionTimestamp !== undefined && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
+    )
   }
 }

@@ -7,7 +7,6 @@ export interface LogLine {
   line: string
 }
 
-
 export class PodLogStore {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS pod_logs (
@@ -17,11 +16,25 @@ export class PodLogStore {
   }
 
   append(uid: string, container: string, lines: readonly string[], ts: string): LogLine[] {
-    const last = this.sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM pod_logs WHERE uid = ? AND container = ?', uid, container).one().seq ?? 0
+    const last =
+      this.sql
+        .exec<{ seq: number | null }>(
+          'SELECT MAX(seq) AS seq FROM pod_logs WHERE uid = ? AND container = ?',
+          uid,
+          container,
+        )
+        .one().seq ?? 0
     const out: LogLine[] = []
     lines.forEach((line, i) => {
       const seq = last + i + 1
-      this.sql.exec('INSERT INTO pod_logs (uid, container, seq, ts, line) VALUES (?, ?, ?, ?, ?)', uid, container, seq, ts, line)
+      this.sql.exec(
+        'INSERT INTO pod_logs (uid, container, seq, ts, line) VALUES (?, ?, ?, ?, ?)',
+        uid,
+        container,
+        seq,
+        ts,
+        line,
+      )
       out.push({ seq, ts, line })
     })
     return out
@@ -29,7 +42,12 @@ export class PodLogStore {
 
   lines(uid: string, container: string, afterSeq = 0): LogLine[] {
     return this.sql
-      .exec<{ seq: number; ts: string; line: string }>('SELECT seq, ts, line FROM pod_logs WHERE uid = ? AND container = ? AND seq > ? ORDER BY seq', uid, container, afterSeq)
+      .exec<{ seq: number; ts: string; line: string }>(
+        'SELECT seq, ts, line FROM pod_logs WHERE uid = ? AND container = ? AND seq > ? ORDER BY seq',
+        uid,
+        container,
+        afterSeq,
+      )
       .toArray()
   }
 

@@ -30,7 +30,8 @@ export interface ReplicationOptions {
   canCreate(): boolean
 }
 
-const controllerRef = (o: KubeObject): OwnerReference | undefined => o.metadata.ownerReferences?.find((r) => r.controller)
+const controllerRef = (o: KubeObject): OwnerReference | undefined =>
+  o.metadata.ownerReferences?.find((r) => r.controller)
 const isTerminal = (p: Obj) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed'
 /** controller.IsPodActive: not finished and not being deleted. */
 const isActive = (p: KubeObject) => !p.metadata.deletionTimestamp && !isTerminal(p as Obj)
@@ -55,10 +56,14 @@ function deletionRank(a: KubeObject, b: KubeObject): number {
   // Both ready: the one ready for less time goes first.
   const readySince = (p: Obj) => Date.parse(readyCondition(p)?.lastTransitionTime ?? '') || 0
   if (isReady(pa) && readySince(pa) !== readySince(pb)) return readySince(pb) - readySince(pa)
-  const restarts = (p: Obj) => (p.status?.containerStatuses ?? []).reduce((n: number, c: Obj) => n + (c.restartCount ?? 0), 0)
+  const restarts = (p: Obj) =>
+    (p.status?.containerStatuses ?? []).reduce((n: number, c: Obj) => n + (c.restartCount ?? 0), 0)
   if (restarts(pa) !== restarts(pb)) return restarts(pb) - restarts(pa)
   // Newer pods go first.
-  return Date.parse(b.metadata.creationTimestamp ?? '') - Date.parse(a.metadata.creationTimestamp ?? '') || (a.metadata.name! < b.metadata.name! ? 1 : -1)
+  return (
+    Date.parse(b.metadata.creationTimestamp ?? '') - Date.parse(a.metadata.creationTimestamp ?? '') ||
+    (a.metadata.name! < b.metadata.name! ? 1 : -1)
+  )
 }
 
 export class ReplicationManager implements Controller {
@@ -83,7 +88,8 @@ export class ReplicationManager implements Controller {
         if (!pod) continue
         for (const { object } of rcs) {
           const rc = object as RCObject
-          if (controllerRef(pod)?.uid === rc.metadata.uid || selectorMatches(rc.spec?.selector, pod.metadata.labels)) names.add(rc.metadata.name!)
+          if (controllerRef(pod)?.uid === rc.metadata.uid || selectorMatches(rc.spec?.selector, pod.metadata.labels))
+            names.add(rc.metadata.name!)
         }
       }
     }
@@ -106,7 +112,9 @@ export class ReplicationManager implements Controller {
         do {
           this.again.delete(name)
           // A failed sync is logged, not thrown: the next trigger or wake-up tries again (alarms must not fail).
-          await this.sync(host, name).catch((e: unknown) => console.error(`replication manager: sync of ${name} failed`, e))
+          await this.sync(host, name).catch((e: unknown) =>
+            console.error(`replication manager: sync of ${name} failed`, e),
+          )
         } while (this.again.has(name))
       } finally {
         this.running.delete(name)
@@ -142,7 +150,14 @@ export class ReplicationManager implements Controller {
   }
 
   private async adopt(host: ControllerHost, podName: string, rc: RCObject) {
-    const ref: OwnerReference = { apiVersion: 'v1', kind: 'ReplicationController', name: rc.metadata.name!, uid: rc.metadata.uid!, controller: true, blockOwnerDeletion: true }
+    const ref: OwnerReference = {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      name: rc.metadata.name!,
+      uid: rc.metadata.uid!,
+      controller: true,
+      blockOwnerDeletion: true,
+    }
     await host.update(
       'pods',
       podName,
@@ -192,7 +207,8 @@ export class ReplicationManager implements Controller {
             podName,
             (cur) => {
               const rc = host.get(RCS, rcName)?.object as RCObject | undefined
-              if (cur || !rc || rc.metadata.uid !== uid || rc.metadata.deletionTimestamp || !this.opts.canCreate()) return null
+              if (cur || !rc || rc.metadata.uid !== uid || rc.metadata.deletionTimestamp || !this.opts.canCreate())
+                return null
               // Still needed? The committed pods plus those this sync planned, against the spec as it is now.
               const have = new Set([...ownedActive(host, uid).map((s) => s.object.metadata.name!), ...planned])
               if (have.size >= (rc.spec?.replicas ?? 1)) return null
@@ -212,7 +228,11 @@ export class ReplicationManager implements Controller {
       )
       const rc = host.get(RCS, rcName)?.object
       if (!rc) break
-      await Promise.all(made.filter((p): p is KubeObject => p !== null).map((p) => this.event(host, rc, 'Normal', 'SuccessfulCreate', `Created pod: ${p.metadata.name}`)))
+      await Promise.all(
+        made
+          .filter((p): p is KubeObject => p !== null)
+          .map((p) => this.event(host, rc, 'Normal', 'SuccessfulCreate', `Created pod: ${p.metadata.name}`)),
+      )
     }
     if (failure) {
       const rc = host.get(RCS, rcName)?.object
@@ -223,13 +243,17 @@ export class ReplicationManager implements Controller {
 
   /** Deletes the `count` pods kube would pick first, each re-checked at plan time against the current spec. */
   private async deletePods(host: ControllerHost, rcName: string, uid: string, count: number) {
-    const victims = ownedActive(host, uid).map((s) => s.object).sort(deletionRank).slice(0, count)
+    const victims = ownedActive(host, uid)
+      .map((s) => s.object)
+      .sort(deletionRank)
+      .slice(0, count)
     const planned = new Set<string>()
     const done = await Promise.all(
       victims.map(async (victim) => {
         const r = await host.reconcile('pods', victim.metadata.name!, (cur) => {
           const rc = host.get(RCS, rcName)?.object as RCObject | undefined
-          if (!cur || !rc || rc.metadata.uid !== uid || cur.metadata.uid !== victim.metadata.uid || !isActive(cur)) return null
+          if (!cur || !rc || rc.metadata.uid !== uid || cur.metadata.uid !== victim.metadata.uid || !isActive(cur))
+            return null
           const active = ownedActive(host, uid).filter((s) => !planned.has(s.object.metadata.name!))
           if (active.length <= (rc.spec?.replicas ?? 1)) return null
           planned.add(cur.metadata.name!)
@@ -240,7 +264,11 @@ export class ReplicationManager implements Controller {
     )
     const rc = host.get(RCS, rcName)?.object
     if (!rc) return
-    await Promise.all(done.filter((n): n is string => n !== null).map((n) => this.event(host, rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${n}`)))
+    await Promise.all(
+      done
+        .filter((n): n is string => n !== null)
+        .map((n) => this.event(host, rc, 'Normal', 'SuccessfulDelete', `Deleted pod: ${n}`)),
+    )
   }
 
   /** calculateStatus over the pods as committed now, through replicationcontrollers/status; a no-op when unchanged. */
@@ -253,7 +281,12 @@ export class ReplicationManager implements Controller {
       (current) => {
         if (current.metadata.uid !== uid) return null
         const rc = current as RCObject
-        const computed = calculateStatus(rc, ownedActive(host, uid).map((s) => s.object as Obj), failure, now)
+        const computed = calculateStatus(
+          rc,
+          ownedActive(host, uid).map((s) => s.object as Obj),
+          failure,
+          now,
+        )
         wake = computed.wake
         if (deepEqual(rc.status, computed.status)) return null
         rc.status = computed.status
@@ -271,7 +304,12 @@ export class ReplicationManager implements Controller {
 }
 
 /** kube's calculateStatus over the RC's active pods, and when the next ready pod becomes available (minReadySeconds). */
-function calculateStatus(rc: RCObject, pods: Obj[], failure: string | null, now: number): { status: ReplicationControllerStatus; wake: number | null } {
+function calculateStatus(
+  rc: RCObject,
+  pods: Obj[],
+  failure: string | null,
+  now: number,
+): { status: ReplicationControllerStatus; wake: number | null } {
   const templateLabels = rc.spec?.template?.metadata?.labels ?? {}
   const minReady = (rc.spec?.minReadySeconds ?? 0) * 1000
   let wake: number | null = null
@@ -284,7 +322,9 @@ function calculateStatus(rc: RCObject, pods: Obj[], failure: string | null, now:
     if (minReady === 0 || since + minReady <= now) available++
     else wake = Math.min(wake ?? Infinity, since + minReady)
   }
-  const fullyLabeled = pods.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length
+  const fullyLabeled = pods.filter((p) =>
+    Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v),
+  ).length
   // Zero counts are left out, as kube's omitempty leaves them out.
   const status: ReplicationControllerStatus = { replicas: pods.length }
   if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled
@@ -312,11 +352,19 @@ function podFromTemplate(rc: RCObject, name: string): KubeObject {
   const meta: ObjectMeta = {
     name,
     generateName: `${rc.metadata.name}-`,
-    ownerReferences: [{ apiVersion: 'v1', kind: 'ReplicationController', name: rc.metadata.name!, uid: rc.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+    ownerReferences: [
+      {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        name: rc.metadata.name!,
+        uid: rc.metadata.uid!,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
   }
   if (t.metadata?.labels) meta.labels = { ...t.metadata.labels }
   if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations }
   if (t.metadata?.finalizers) meta.finalizers = [...t.metadata.finalizers]
   return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: clone(t.spec ?? { containers: [] }) }
 }
-

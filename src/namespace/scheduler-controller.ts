@@ -45,7 +45,11 @@ export class SchedulerController implements Controller {
         continue
       }
       if (e.type === 'ADDED' && wantsScheduling(pod)) await this.schedule(host, e.object.metadata.name!)
-      else if (e.type === 'MODIFIED' && wantsScheduling(pod) && (e.prev as Obj | null)?.spec?.schedulingGates?.length > 0) {
+      else if (
+        e.type === 'MODIFIED' &&
+        wantsScheduling(pod) &&
+        (e.prev as Obj | null)?.spec?.schedulingGates?.length > 0
+      ) {
         await this.schedule(host, e.object.metadata.name!)
       }
     }
@@ -65,18 +69,32 @@ export class SchedulerController implements Controller {
     if (this.inFlight.has(key)) return
     this.inFlight.add(key)
     try {
-      const result = await this.cluster().schedulePod({ podKey: key, ns: host.scope, spec: (current.object as Obj).spec })
+      const result = await this.cluster().schedulePod({
+        podKey: key,
+        ns: host.scope,
+        spec: (current.object as Obj).spec,
+      })
       const uid = current.object.metadata.uid
       const samePod = (pod: KubeObject) => pod.metadata.uid === uid && wantsScheduling(pod)
       if (result.ok) {
-        const bound = await host.update('pods', name, (pod) => (samePod(pod) ? unwrapBinding(bindPod(pod, result.node, undefined, new Date())) : null), {
-          subresource: 'binding',
-        })
+        const bound = await host.update(
+          'pods',
+          name,
+          (pod) => (samePod(pod) ? unwrapBinding(bindPod(pod, result.node, undefined, new Date())) : null),
+          {
+            subresource: 'binding',
+          },
+        )
         if (!bound.ok || !bound.value) {
           await this.cluster().releasePod(key)
           return
         }
-        await recordEvent(host, bound.value.object, { type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${host.scope}/${name} to ${result.node}`, component: SCHEDULER })
+        await recordEvent(host, bound.value.object, {
+          type: 'Normal',
+          reason: 'Scheduled',
+          message: `Successfully assigned ${host.scope}/${name} to ${result.node}`,
+          component: SCHEDULER,
+        })
         return
       }
       const marked = await host.update(
@@ -85,14 +103,22 @@ export class SchedulerController implements Controller {
         (pod) => {
           if (!samePod(pod)) return null
           const p = pod as Obj
-          p.status = { ...(p.status ?? {}), conditions: setConditions(p.status?.conditions, [unschedulableCondition(new Date(), result.message)]) }
+          p.status = {
+            ...(p.status ?? {}),
+            conditions: setConditions(p.status?.conditions, [unschedulableCondition(new Date(), result.message)]),
+          }
           return pod
         },
         { subresource: 'status', fieldManager: SCHEDULER },
       )
       // An unchanged condition is a no-op write, and no second event.
       if (marked.ok && marked.value && !marked.value.unchanged) {
-        await recordEvent(host, marked.value.object, { type: 'Warning', reason: 'FailedScheduling', message: result.message, component: SCHEDULER })
+        await recordEvent(host, marked.value.object, {
+          type: 'Warning',
+          reason: 'FailedScheduling',
+          message: result.message,
+          component: SCHEDULER,
+        })
       }
     } finally {
       this.inFlight.delete(key)

@@ -8,9 +8,20 @@ import { fieldError, type FieldError } from '../registry/field-errors'
 import { goQuote } from '../registry/go-strings'
 import { invalidGo } from '../registry/strategies/pod/pod-validation-formats'
 import type { ServiceObject } from '../registry/strategies/service/service-types'
-import { isHeadless, needsClusterIP, needsHealthCheck, needsNodePort, shouldAllocateNodePorts } from '../registry/strategies/service/service-types'
+import {
+  isHeadless,
+  needsClusterIP,
+  needsHealthCheck,
+  needsNodePort,
+  shouldAllocateNodePorts,
+} from '../registry/strategies/service/service-types'
 import { holdingsOf, ownerOf } from '../registry/strategies/service/service-holdings'
-import type { Allocated, AllocationFailure, AllocationRequest, ReserveAnswer } from '../cluster/allocators/allocation-types'
+import type {
+  Allocated,
+  AllocationFailure,
+  AllocationRequest,
+  ReserveAnswer,
+} from '../cluster/allocators/allocation-types'
 
 /** The cluster object's allocator verbs, as a namespace host calls them. */
 export interface AllocatorStub {
@@ -114,17 +125,25 @@ export function planAllocation(next: ServiceObject, prev: ServiceObject | null):
       if (f.pool === 'ip') {
         if (f.full) return statuses.internal(`failed to allocate a serviceIP: ${f.message}`)
         const ips = `[]string{${(spec.clusterIPs ?? []).map(goQuote).join(', ')}}`
-        return statuses.invalid('Service', name, [invalidGo('spec.clusterIPs', ips, `failed to allocate IP ${f.requested}: ${f.message}`)])
+        return statuses.invalid('Service', name, [
+          invalidGo('spec.clusterIPs', ips, `failed to allocate IP ${f.requested}: ${f.message}`),
+        ])
       }
       const target = portTargets[f.index]!
       if ('healthCheck' in target) {
         if (f.full) return statuses.internal(`failed to allocate a HealthCheck NodePort 0: ${f.message}`)
         // kube answers 500 here; a taken or out-of-range request is the caller's mistake, so it is a 422 like the others.
-        const err: FieldError = fieldError.invalid('spec.healthCheckNodePort', f.requested, `failed to allocate requested HealthCheck NodePort ${f.requested}: ${f.message}`)
+        const err: FieldError = fieldError.invalid(
+          'spec.healthCheckNodePort',
+          f.requested,
+          `failed to allocate requested HealthCheck NodePort ${f.requested}: ${f.message}`,
+        )
         return statuses.invalid('Service', name, [err])
       }
       if (f.full) return statuses.internal(`failed to allocate a nodePort: ${f.message}`)
-      return statuses.invalid('Service', name, [fieldError.invalid(`spec.ports[${target.port}].nodePort`, f.requested, f.message)])
+      return statuses.invalid('Service', name, [
+        fieldError.invalid(`spec.ports[${target.port}].nodePort`, f.requested, f.message),
+      ])
     },
   }
 }
@@ -151,7 +170,11 @@ export async function beginServiceChange(
     answer = await allocators.reserve(owner, plan.request, dryRun)
   } catch (e) {
     console.error('reserving service allocations failed', e)
-    return { status: statuses.serviceUnavailable(`the service IP and port allocators are unavailable: ${e instanceof Error ? e.message : String(e)}`) }
+    return {
+      status: statuses.serviceUnavailable(
+        `the service IP and port allocators are unavailable: ${e instanceof Error ? e.message : String(e)}`,
+      ),
+    }
   }
   if (!answer.ok) return { status: plan.refusal(answer.failure) }
   const reserved: Allocated = { clusterIPs: answer.clusterIPs, nodePorts: answer.nodePorts }
@@ -160,7 +183,9 @@ export async function beginServiceChange(
   return {
     rollback: async () => {
       // Best effort: what a failed release leaves behind, the cluster object's repair pass frees.
-      await allocators.release(owner, reserved).catch((e: unknown) => console.error(`releasing ${owner} after a failed commit failed`, e))
+      await allocators
+        .release(owner, reserved)
+        .catch((e: unknown) => console.error(`releasing ${owner} after a failed commit failed`, e))
     },
   }
 }
@@ -179,6 +204,8 @@ export async function releaseCommitted(allocators: AllocatorStub, entries: reado
     else if (e.type === 'MODIFIED') what = minus(holdingsOf(e.prev as ServiceObject | null), holdingsOf(svc))
     else continue
     if (what && isEmpty(what)) continue
-    await allocators.release(ownerOf(svc), what).catch((err: unknown) => console.error(`releasing allocations of ${ownerOf(svc)} failed`, err))
+    await allocators
+      .release(ownerOf(svc), what)
+      .catch((err: unknown) => console.error(`releasing allocations of ${ownerOf(svc)} failed`, err))
   }
 }

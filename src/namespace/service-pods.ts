@@ -22,7 +22,8 @@ export function podInEndpoints(pod: PodObject, includeTerminating: boolean): boo
   return includeTerminating || !pod.metadata.deletionTimestamp
 }
 
-export const podReady = (pod: PodObject) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
+export const podReady = (pod: PodObject) =>
+  (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
 
 /** The IP family of the service's primary address: its endpoints carry addresses of that family only. */
 export const serviceFamily = (svc: ServiceObject): 4 | 6 => (svc.spec.ipFamilies?.[0] === 'IPv6' ? 6 : 4)
@@ -55,7 +56,11 @@ export function findPort(pod: PodObject, sp: ServicePort): number | null {
  * themselves, services whose selector matches a changed pod (before or after), and whatever `owned` names for the
  * controller's own objects (someone else changed or removed them: put them back).
  */
-export function affectedServices(entries: readonly LogEntry[], host: ControllerHost, owned: (e: LogEntry) => string | null): Map<string, boolean> {
+export function affectedServices(
+  entries: readonly LogEntry[],
+  host: ControllerHost,
+  owned: (e: LogEntry) => string | null,
+): Map<string, boolean> {
   const names = new Map<string, boolean>()
   const add = (name: string, deleted = false) => names.set(name, (names.get(name) ?? false) || deleted)
   let services: ServiceObject[] | null = null

@@ -11,15 +11,25 @@ import type { KubeObject } from '../schema/meta'
 type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { conditions?: Record<string, unknown>[] } }
 
 /** The pod bound to `node` (a copy), or kube's 409 for a pod that cannot be bound. */
-export function bindPod(current: KubeObject, node: string, annotations: Record<string, string> | undefined, now: Date): Result<KubeObject> {
+export function bindPod(
+  current: KubeObject,
+  node: string,
+  annotations: Record<string, string> | undefined,
+  now: Date,
+): Result<KubeObject> {
   const pod = current as Pod
   const name = pod.metadata.name ?? ''
   const res = { resource: 'pods/binding' }
-  if (pod.metadata.deletionTimestamp) return fail(statuses.conflict(res, name, `pod ${name} is being deleted, cannot be assigned to a host`))
-  if (pod.spec?.nodeName) return fail(statuses.conflict(res, name, `pod ${name} is already assigned to node ${JSON.stringify(pod.spec.nodeName)}`))
+  if (pod.metadata.deletionTimestamp)
+    return fail(statuses.conflict(res, name, `pod ${name} is being deleted, cannot be assigned to a host`))
+  if (pod.spec?.nodeName)
+    return fail(
+      statuses.conflict(res, name, `pod ${name} is already assigned to node ${JSON.stringify(pod.spec.nodeName)}`),
+    )
   const next = clone(pod)
   next.spec = { ...next.spec, nodeName: node }
-  if (annotations && Object.keys(annotations).length > 0) next.metadata.annotations = { ...next.metadata.annotations, ...annotations }
+  if (annotations && Object.keys(annotations).length > 0)
+    next.metadata.annotations = { ...next.metadata.annotations, ...annotations }
   next.status = { ...next.status, conditions: setConditions(next.status?.conditions, [scheduledCondition(now)]) }
   return ok(next)
 }

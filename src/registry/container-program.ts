@@ -56,12 +56,12 @@ function sleepSeconds(arg: string | undefined): number | null {
 
 /** printf with %s, %d and %% conversions and backslash escapes; the format repeats while arguments remain. */
 function printf(format: string, args: string[]): string {
-  const escape = (t: string) => t.replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\\\/g, '\\')
+  const unescapeText = (t: string) => t.replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\\\/g, '\\')
   let out = ''
   let i = 0
   do {
     let used = 0
-    out += escape(format).replace(/%([sd%])/g, (_, c: string) => {
+    out += unescapeText(format).replace(/%([sd%])/g, (_, c: string) => {
       if (c === '%') return '%'
       used++
       const v = args[i++] ?? ''
@@ -157,5 +157,7 @@ export function containerProgram(command: string[] | undefined, args: string[] |
   let finite: boolean
   if (SHELLS.has(head) && argv[1] === '-c' && argv[2] !== undefined) finite = runScript(argv[2], state)
   else finite = statement(argv, state) !== null
-  return finite ? { output: state.output, exit: { code: state.code, seconds: state.seconds } } : { output: [], exit: null }
+  return finite
+    ? { output: state.output, exit: { code: state.code, seconds: state.seconds } }
+    : { output: [], exit: null }
 }

@@ -31,7 +31,8 @@ const MAX_DEPTH = 100
 export type BodyInput = { format: 'json' | 'yaml'; text: string } | { format: 'object'; object: unknown }
 
 /** How kube opens a decoding error that knows the body's kind: `Pod in version "v1" cannot be handled as a Pod`. */
-export const handlingPrefix = (kind: string, version: string, target = kind) => `${kind} in version ${goQuote(version)} cannot be handled as a ${target}`
+export const handlingPrefix = (kind: string, version: string, target = kind) =>
+  `${kind} in version ${goQuote(version)} cannot be handled as a ${target}`
 
 /** rest.go summarizeData: the body's first 30 bytes when it is a JSON object, else their hex. */
 function summarize(bytes: Uint8Array): string {
@@ -59,7 +60,11 @@ const utf8 = (text: string) => new TextEncoder().encode(text)
 
 /** transformDecodeError for a body whose apiVersion and kind could not be read. */
 const unrecognized = (target: DecodeTarget, error: string, body: Uint8Array) =>
-  new StatusError(statuses.badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${error} (${summarize(body)})`))
+  new StatusError(
+    statuses.badRequest(
+      `the object provided is unrecognized (must be of type ${target.kind}): ${error} (${summarize(body)})`,
+    ),
+  )
 
 /** Nesting depth of JSON text (outside strings), without parsing: refuses pathological bodies cheaply. */
 function jsonDepthExceeds(text: string, max: number): boolean {
@@ -117,7 +122,9 @@ export function parseGoJson(text: string): { value: unknown } | { error: string 
     if (!hasTellingNumber(text)) return { value: JSON.parse(text) as unknown }
     return {
       value: JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
-        typeof value === 'number' && context?.source !== undefined && !/^-?\d{1,15}$/.test(context.source) ? new RawNumber(value, context.source) : value,
+        typeof value === 'number' && context?.source !== undefined && !/^-?\d{1,15}$/.test(context.source)
+          ? new RawNumber(value, context.source)
+          : value,
       ) as unknown,
     }
   } catch (e) {
@@ -167,15 +174,23 @@ export function decodeObject<T>(target: DecodeTarget, body: BodyInput, validatio
   const original = () => (body.format === 'object' ? JSON.stringify(body.object) : body.text)
   const outcome = decodeDocument(target, doc, original)
   if (!outcome.ok) {
-    if (outcome.gvk === null) throw unrecognized(target, outcome.error, body.format === 'object' ? new Uint8Array() : utf8(body.text))
+    if (outcome.gvk === null)
+      throw unrecognized(target, outcome.error, body.format === 'object' ? new Uint8Array() : utf8(body.text))
     if (outcome.bare) throw new StatusError(statuses.badRequest(outcome.error))
-    throw new StatusError(statuses.badRequest(`${handlingPrefix(outcome.gvk.kind, outcome.gvk.version, target.kind)}: ${outcome.error}`))
+    throw new StatusError(
+      statuses.badRequest(`${handlingPrefix(outcome.gvk.kind, outcome.gvk.version, target.kind)}: ${outcome.error}`),
+    )
   }
   if (validation === 'Ignore') return { value: outcome.value as T, warnings: [] }
-  const problems = body.format === 'json' ? duplicateFields(body.text).map((d) => `duplicate field ${JSON.stringify(d)}`) : []
+  const problems =
+    body.format === 'json' ? duplicateFields(body.text).map((d) => `duplicate field ${JSON.stringify(d)}`) : []
   problems.push(...outcome.strict)
   if (problems.length > 0 && validation === 'Strict') {
-    throw new StatusError(statuses.badRequest(`${handlingPrefix(outcome.gvk.kind, outcome.gvk.version, target.kind)}: strict decoding error: ${problems.join(', ')}`))
+    throw new StatusError(
+      statuses.badRequest(
+        `${handlingPrefix(outcome.gvk.kind, outcome.gvk.version, target.kind)}: strict decoding error: ${problems.join(', ')}`,
+      ),
+    )
   }
   return { value: outcome.value as T, warnings: problems }
 }
@@ -184,7 +199,13 @@ export function decodeObject<T>(target: DecodeTarget, body: BodyInput, validatio
  * Checks an already-parsed object (a converted v1beta1 body, a last-applied annotation) against a schema with
  * fieldValidation semantics: Go's decoding of it into the type the prefix names. Throws a 400 Status.
  */
-export function checkShape<T>(schema: z.ZodType, raw: unknown, prefix: string, validation: FieldValidation, text: string | null): Decoded<T> {
+export function checkShape<T>(
+  schema: z.ZodType,
+  raw: unknown,
+  prefix: string,
+  validation: FieldValidation,
+  text: string | null,
+): Decoded<T> {
   const kind = prefix.split(' ')[0]!
   // A copy: decoding changes the document in place, and callers keep using what they passed.
   const value = stripNulls(raw) as Record<string, unknown>
@@ -206,7 +227,11 @@ export function parseBodyText(text: string, contentType: string, what: string): 
   }
   const parsed = contentType.includes('yaml') ? parseYamlText(text) : parseGoJson(text)
   if ('error' in parsed) {
-    throw new StatusError(statuses.badRequest(`${what}: ${contentType.includes('yaml') ? '' : "couldn't get version/kind; json parse error: "}${parsed.error}`))
+    throw new StatusError(
+      statuses.badRequest(
+        `${what}: ${contentType.includes('yaml') ? '' : "couldn't get version/kind; json parse error: "}${parsed.error}`,
+      ),
+    )
   }
   const bad = checkTree(parsed.value)
   if (bad) throw new StatusError(statuses.badRequest(`${what}: ${bad}`))

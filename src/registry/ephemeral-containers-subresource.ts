@@ -10,7 +10,16 @@ import { nameIsDNSLabel } from './validation/names'
 type Obj = Record<string, any>
 
 /** Fields an ephemeral container may not set (it has no ports, probes, lifecycle or resources of its own). */
-const FORBIDDEN = ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'resizePolicy', 'restartPolicy']
+const FORBIDDEN = [
+  'ports',
+  'livenessProbe',
+  'readinessProbe',
+  'startupProbe',
+  'lifecycle',
+  'resources',
+  'resizePolicy',
+  'restartPolicy',
+]
 
 /** Defaulting leaves empty objects (resources: {}); only a value that says something is refused. */
 const isSet = (v: unknown) => v !== undefined && !(typeof v === 'object' && v !== null && Object.keys(v).length === 0)
@@ -22,12 +31,24 @@ function validateEphemeral(pod: Obj, old: Obj): FieldError[] {
   for (const p of prev) {
     const n = next.find((x) => x.name === p.name)
     if (!n) {
-      errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(p.name)} may not be removed`))
+      errs.push(
+        fieldError.forbidden(
+          'spec.ephemeralContainers',
+          `existing ephemeral containers ${JSON.stringify(p.name)} may not be removed`,
+        ),
+      )
     } else if (!deepEqual(n, p)) {
-      errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(p.name)} may not be changed`))
+      errs.push(
+        fieldError.forbidden(
+          'spec.ephemeralContainers',
+          `existing ephemeral containers ${JSON.stringify(p.name)} may not be changed`,
+        ),
+      )
     }
   }
-  const names = new Set([...((pod.spec?.containers ?? []) as Obj[]), ...((pod.spec?.initContainers ?? []) as Obj[])].map((c) => c.name))
+  const names = new Set(
+    [...((pod.spec?.containers ?? []) as Obj[]), ...((pod.spec?.initContainers ?? []) as Obj[])].map((c) => c.name),
+  )
   next.forEach((c, i) => {
     if (prev.some((p) => p.name === c.name)) return
     const path = `spec.ephemeralContainers[${i}]`
@@ -38,8 +59,12 @@ function validateEphemeral(pod: Obj, old: Obj): FieldError[] {
       names.add(c.name)
     }
     if (!c.image) errs.push(fieldError.required(`${path}.image`))
-    for (const f of FORBIDDEN) if (isSet(c[f])) errs.push(fieldError.forbidden(`${path}.${f}`, 'cannot be set for an Ephemeral Container'))
-    if (c.targetContainerName && !((pod.spec?.containers ?? []) as Obj[]).some((x) => x.name === c.targetContainerName)) {
+    for (const f of FORBIDDEN)
+      if (isSet(c[f])) errs.push(fieldError.forbidden(`${path}.${f}`, 'cannot be set for an Ephemeral Container'))
+    if (
+      c.targetContainerName &&
+      !((pod.spec?.containers ?? []) as Obj[]).some((x) => x.name === c.targetContainerName)
+    ) {
       errs.push(fieldError.notFound(`${path}.targetContainerName`, c.targetContainerName))
     }
   })

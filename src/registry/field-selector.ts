@@ -59,7 +59,8 @@ function unescapeValue(raw: string): { ok: true; value: string } | { ok: false; 
   let escaped = false
   for (const c of raw) {
     if (escaped) {
-      if (c !== '\\' && c !== ',' && c !== '=') return { ok: false, message: `invalid field selector: invalid escape sequence: \\${c}` }
+      if (c !== '\\' && c !== ',' && c !== '=')
+        return { ok: false, message: `invalid field selector: invalid escape sequence: \\${c}` }
       value += c
       escaped = false
     } else if (c === '\\') {

@@ -12,10 +12,19 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 // Surrogates stand for code points above U+FFFF, so they must rank after U+E000..U+FFFF.
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit)
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit
 
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u
-const shortEscapes: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r' }
+const shortEscapes: Record<number, string> = {
+  7: '\\a',
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  11: '\\v',
+  12: '\\f',
+  13: '\\r',
+}
 
 /** Go's %q (strconv.Quote): unlike JSON it uses \x01, \u00ad, \a and leaves printable non-ASCII alone. */
 export function goQuote(s: string): string {

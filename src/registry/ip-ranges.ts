@@ -82,7 +82,12 @@ export function parsePortRange(text: string): PortRange | null {
  * The next free value of [lo, hi] at or after `start`, wrapping around once. `takenFrom(a, b)` answers the taken
  * values of [a, b] in ascending order (the storage reads them with one ordered query).
  */
-export function firstFree(lo: number, hi: number, start: number, takenFrom: (a: number, b: number) => number[]): number | null {
+export function firstFree(
+  lo: number,
+  hi: number,
+  start: number,
+  takenFrom: (a: number, b: number) => number[],
+): number | null {
   if (hi < lo) return null
   const scan = (a: number, b: number): number | null => {
     let expect = a
@@ -99,7 +104,11 @@ export function firstFree(lo: number, hi: number, start: number, takenFrom: (a: 
  * AllocateNext with kube's random-scan-with-offset strategy: a random start in the dynamic (upper) band, then the
  * static band if the upper one is full. `random()` is in [0, 1).
  */
-export function pickFree(r: IntRange, takenFrom: (a: number, b: number) => number[], random: () => number): number | null {
+export function pickFree(
+  r: IntRange,
+  takenFrom: (a: number, b: number) => number[],
+  random: () => number,
+): number | null {
   const dynLo = r.first + r.staticBand
   if (dynLo <= r.last) {
     const start = dynLo + Math.floor(random() * (r.last - dynLo + 1))

@@ -82,7 +82,11 @@ export function duplicateFields(text: string): string[] {
       str(false)
     } else {
       // A number or literal ends at a delimiter or whitespace.
-      for (let d = text.charCodeAt(i); i < text.length && d !== 44 && d !== 93 && d !== 125 && d > 32; d = text.charCodeAt(++i));
+      for (
+        let d = text.charCodeAt(i);
+        i < text.length && d !== 44 && d !== 93 && d !== 125 && d > 32;
+        d = text.charCodeAt(++i)
+      );
     }
   }
   value()

@@ -48,22 +48,27 @@ export function newLabelRequirement(
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) errs.push(invalid('values', goStringSlice(values), "for 'in', 'notin' operators, values set can't be empty"))
+      if (values.length === 0)
+        errs.push(invalid('values', goStringSlice(values), "for 'in', 'notin' operators, values set can't be empty"))
       break
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) errs.push(invalid('values', goStringSlice(values), 'exact-match compatibility requires one single value'))
+      if (values.length !== 1)
+        errs.push(invalid('values', goStringSlice(values), 'exact-match compatibility requires one single value'))
       break
     case 'exists':
     case '!':
-      if (values.length !== 0) errs.push(invalid('values', goStringSlice(values), 'values set must be empty for exists and does not exist'))
+      if (values.length !== 0)
+        errs.push(invalid('values', goStringSlice(values), 'values set must be empty for exists and does not exist'))
       break
     case 'gt':
     case 'lt':
-      if (values.length !== 1) errs.push(invalid('values', goStringSlice(values), "for 'Gt', 'Lt' operators, exactly one value is required"))
+      if (values.length !== 1)
+        errs.push(invalid('values', goStringSlice(values), "for 'Gt', 'Lt' operators, exactly one value is required"))
       values.forEach((v, i) => {
-        if (parseInt64(v) === null) errs.push(invalid(`values[${i}]`, goQuote(v), "for 'Gt', 'Lt' operators, the value must be an integer"))
+        if (parseInt64(v) === null)
+          errs.push(invalid(`values[${i}]`, goQuote(v), "for 'Gt', 'Lt' operators, the value must be an integer"))
       })
       break
   }

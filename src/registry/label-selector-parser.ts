@@ -21,7 +21,8 @@ const symbols: Record<string, TokenKind> = {
   ')': ')',
   ',': ',',
 }
-const isSymbolChar = (c: string) => c === '=' || c === '!' || c === '(' || c === ')' || c === ',' || c === '>' || c === '<'
+const isSymbolChar = (c: string) =>
+  c === '=' || c === '!' || c === '(' || c === ')' || c === ',' || c === '>' || c === '<'
 // Only these four: kube does not treat \v or \f as whitespace.
 const isSpace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n'
 
@@ -91,7 +92,8 @@ class Parser {
     for (;;) {
       const t = this.peek()
       if (t.kind === 'end') return reqs
-      if (t.kind !== 'word' && t.kind !== '!') throw new SyntaxFault(`found '${t.text}', expected: !, identifier, or 'end of string'`)
+      if (t.kind !== 'word' && t.kind !== '!')
+        throw new SyntaxFault(`found '${t.text}', expected: !, identifier, or 'end of string'`)
       try {
         reqs.push(this.requirement())
       } catch (e) {
@@ -102,7 +104,8 @@ class Parser {
       if (after.kind === 'end') return reqs
       if (after.kind !== ',') throw new SyntaxFault(`found '${after.text}', expected: ',' or 'end of string'`)
       const t2 = this.peek()
-      if (t2.kind !== 'word' && t2.kind !== '!') throw new SyntaxFault(`found '${t2.text}', expected: identifier after ','`)
+      if (t2.kind !== 'word' && t2.kind !== '!')
+        throw new SyntaxFault(`found '${t2.text}', expected: identifier after ','`)
     }
   }
 
@@ -141,7 +144,8 @@ class Parser {
       this.next()
       return ['']
     }
-    if (first.kind !== 'word' && first.kind !== ',') throw new SyntaxFault(`found '${first.text}', expected: ',', ')' or identifier`)
+    if (first.kind !== 'word' && first.kind !== ',')
+      throw new SyntaxFault(`found '${first.text}', expected: ',', ')' or identifier`)
     // Empty members are allowed anywhere: `(,a)`, `(a,,b)` and `(a,)` all contain "".
     const values: string[] = []
     for (;;) {

@@ -3,7 +3,11 @@
 // and what callers used from here is still exported here so none of them had to change.
 import { compareUtf8, goQuote } from './go-strings'
 import {
-  matchesRequirement, newLabelRequirement, requirementString, type LabelOperator, type LabelRequirement,
+  matchesRequirement,
+  newLabelRequirement,
+  requirementString,
+  type LabelOperator,
+  type LabelRequirement,
 } from './label-requirement'
 import { parseLabelRequirements } from './label-selector-parser'
 
@@ -79,7 +83,8 @@ export function labelSelectorFromMetaV1(ls: MetaV1LabelSelector | null | undefin
   }
   for (const expr of ls.matchExpressions ?? []) {
     const op = Object.hasOwn(metaV1Operators, expr.operator) ? metaV1Operators[expr.operator]! : undefined
-    if (op === undefined) return { ok: false, message: `${goQuote(expr.operator)} is not a valid label selector operator` }
+    if (op === undefined)
+      return { ok: false, message: `${goQuote(expr.operator)} is not a valid label selector operator` }
     const r = newLabelRequirement(expr.key, op, expr.values ?? [])
     if (!r.ok) return r
     reqs.push(r.requirement)

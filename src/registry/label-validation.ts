@@ -9,13 +9,15 @@ export const invalid = (path: string, value: string, detail: string) => `${path}
 
 const nameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'
 const nameRe = new RegExp(`^${nameFmt}$`)
-const nameMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+const nameMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 const valueFmt = `(${nameFmt})?`
 const valueRe = new RegExp(`^${valueFmt}$`)
 const valueMsg = `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`
 const subdomainFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'
 const subdomainRe = new RegExp(`^${subdomainFmt}$`)
-const subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+const subdomainMsg =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
 
 /** validation.RegexError; note kube's doubled space after each example's comma. */
 function regexError(msg: string, fmt: string, ...examples: string[]): string {

@@ -92,7 +92,8 @@ export async function listObjects(
       limit = undefined
       break
     case 'exact':
-      if (req.mode.rv < source.floorRv) return fail(statuses.expired('The resourceVersion for the provided list is too old.'))
+      if (req.mode.rv < source.floorRv)
+        return fail(statuses.expired('The resourceVersion for the provided list is too old.'))
       snapshot = req.mode.rv
       break
     case 'continue': {
@@ -124,10 +125,16 @@ export async function listObjects(
     // With more pages to come, the scan only answered for keys up to its last one; the next page covers the rest.
     const last = r.more ? r.keys[r.keys.length - 1] : undefined
     const missed = [...now.entries()]
-      .filter(([key, p]) => p.atSnapshot !== null && !before.has(key) && !taken.has(key) && (last === undefined || key < last))
+      .filter(
+        ([key, p]) =>
+          p.atSnapshot !== null && !before.has(key) && !taken.has(key) && (last === undefined || key < last),
+      )
       .filter(([, p]) => matches(p.atSnapshot!))
     if (missed.length === 0) return r
-    const merged = [...r.keys.map((key, i) => ({ key, object: r.items[i]! })), ...missed.map(([key, p]) => ({ key, object: p.atSnapshot! }))]
+    const merged = [
+      ...r.keys.map((key, i) => ({ key, object: r.items[i]! })),
+      ...missed.map(([key, p]) => ({ key, object: p.atSnapshot! })),
+    ]
     merged.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     let more = r.more
     if (limit !== undefined && merged.length > limit) {
@@ -138,7 +145,8 @@ export async function listObjects(
   }
 
   function matches(obj: KubeObject): boolean {
-    if (req.labelSelector && !req.labelSelector.matches((obj.metadata.labels ?? {}) as Record<string, string>)) return false
+    if (req.labelSelector && !req.labelSelector.matches((obj.metadata.labels ?? {}) as Record<string, string>))
+      return false
     return !req.fieldSelector || req.fieldSelector.matches(strategy.selectableFields(obj))
   }
 
@@ -198,22 +206,22 @@ export async function listObjects(
 
   async function finish(r: Scanned, past: Map<string, PastState>): Promise<Result<ListPage>> {
     const { items, keys, more } = r
-  const page: ListPage = { items, resourceVersion: snapshot }
-  if (more && keys.length > 0) {
-    const last = keys[keys.length - 1]!
-    page.continue = encodeContinue({ rv: snapshot, start: last })
-    // Like etcd, the count is only known without selectors.
-    if (!req.labelSelector?.requirements.length && !req.fieldSelector?.requirements.length) {
-      let remaining = await source.count(last)
-      for (const [key, p] of past) {
-        if (key <= last) continue
-        if (p.liveNow) remaining--
-        if (p.atSnapshot) remaining++
+    const page: ListPage = { items, resourceVersion: snapshot }
+    if (more && keys.length > 0) {
+      const last = keys[keys.length - 1]!
+      page.continue = encodeContinue({ rv: snapshot, start: last })
+      // Like etcd, the count is only known without selectors.
+      if (!req.labelSelector?.requirements.length && !req.fieldSelector?.requirements.length) {
+        let remaining = await source.count(last)
+        for (const [key, p] of past) {
+          if (key <= last) continue
+          if (p.liveNow) remaining--
+          if (p.atSnapshot) remaining++
+        }
+        page.remainingItemCount = Math.max(remaining, 0)
       }
-      page.remainingItemCount = Math.max(remaining, 0)
     }
-  }
-  return ok(page)
+    return ok(page)
   }
 }
 

@@ -18,7 +18,11 @@ export function setConditions(existing: Obj[] | undefined, next: Obj[]): Obj[] {
   for (const c of next) {
     const i = out.findIndex((x) => x.type === c.type)
     if (i < 0) out.push(c)
-    else out[i] = out[i].status === c.status && out[i].reason === c.reason ? { ...c, lastTransitionTime: out[i].lastTransitionTime } : c
+    else
+      out[i] =
+        out[i].status === c.status && out[i].reason === c.reason
+          ? { ...c, lastTransitionTime: out[i].lastTransitionTime }
+          : c
   }
   return out
 }
@@ -72,7 +76,8 @@ function readyFromGates(pod: Obj, conditions: Obj[]): { ready: boolean; reason?:
   for (const g of gates) {
     const c = conditions.find((x) => x.type === g.conditionType)
     if (!c) unmet.push(`corresponding condition of pod readiness gate "${g.conditionType}" does not exist`)
-    else if (c.status !== 'True') unmet.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`)
+    else if (c.status !== 'True')
+      unmet.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`)
   }
   if (unmet.length === 0) return { ready: true }
   return { ready: false, reason: 'ReadinessGatesNotReady', message: `${unmet.join(', ')}.` }
@@ -101,7 +106,15 @@ export function runningStatus(pod: Obj, ips: { podIP: string; hostIP: string }, 
         ? running(c, true)
         : {
             name: c.name,
-            state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: ts, finishedAt: ts, containerID: containerID(uid, c.name) } },
+            state: {
+              terminated: {
+                exitCode: 0,
+                reason: 'Completed',
+                startedAt: ts,
+                finishedAt: ts,
+                containerID: containerID(uid, c.name),
+              },
+            },
             lastState: {},
             ready: true,
             restartCount: 0,
@@ -120,7 +133,9 @@ export function runningStatus(pod: Obj, ips: { podIP: string; hostIP: string }, 
     scheduledCondition(now),
   ])
   const gate = readyFromGates(pod, base)
-  status.conditions = setConditions(base, [gate.ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason, gate.message)])
+  status.conditions = setConditions(base, [
+    gate.ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason, gate.message),
+  ])
   status.phase = 'Running'
   status.hostIP = ips.hostIP
   status.hostIPs = [{ ip: ips.hostIP }]
@@ -138,13 +153,20 @@ export function desiredReady(pod: Obj, now: Date): Obj | null {
   const gate = readyFromGates(pod, conditions)
   const ready = containersReady && gate.ready
   const current = conditions.find((c) => c.type === 'Ready')
-  const next = ready ? condition('Ready', 'True', now) : condition('Ready', 'False', now, gate.reason ?? 'ContainersNotReady', gate.message)
-  if (current && current.status === next.status && current.reason === next.reason && current.message === next.message) return null
+  const next = ready
+    ? condition('Ready', 'True', now)
+    : condition('Ready', 'False', now, gate.reason ?? 'ContainersNotReady', gate.message)
+  if (current && current.status === next.status && current.reason === next.reason && current.message === next.message)
+    return null
   return next
 }
 
 /** Every container stopped: Succeeded/Failed, or (reason given) a deadline or deletion. */
-export function terminatedStatus(pod: Obj, now: Date, outcome: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; killed?: boolean }): Obj {
+export function terminatedStatus(
+  pod: Obj,
+  now: Date,
+  outcome: { phase: 'Succeeded' | 'Failed'; reason?: string; message?: string; killed?: boolean },
+): Obj {
   const ts = rfc3339(now)
   const uid = pod.metadata?.uid ?? ''
   const status: Obj = { ...(pod.status ?? {}) }
@@ -218,7 +240,11 @@ export function podNeedsAttention(pod: Obj): boolean {
   if (phase === 'Pending') return true
   if (phase !== 'Running') return false
   if (pod.spec.activeDeadlineSeconds !== undefined || (pod.spec.readinessGates ?? []).length > 0) return true
-  if (((pod.spec.ephemeralContainers ?? []) as Obj[]).length !== ((pod.status?.ephemeralContainerStatuses ?? []) as Obj[]).length) return true
+  if (
+    ((pod.spec.ephemeralContainers ?? []) as Obj[]).length !==
+    ((pod.status?.ephemeralContainerStatuses ?? []) as Obj[]).length
+  )
+    return true
   if (podCompletion(pod)) return true
   return [...((pod.spec.initContainers ?? []) as Obj[]), ...((pod.spec.containers ?? []) as Obj[])].some((c) =>
     containerProgram(c.command, c.args).output.some((o) => o.at > 0),

@@ -25,11 +25,17 @@ export interface PodLogOptions {
 
 /** kube's validateContainer refusal: every container of the pod, init containers first. */
 export function chooseContainer(pod: Obj, name: string) {
-  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map((c) => c.name as string)
+  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map(
+    (c) => c.name as string,
+  )
   return statuses.badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`)
 }
 
-export function podLogRequest(current: Stored | null, name: string, o: PodLogOptions): Result<{ uid: string; container: string; query: LogQuery }> {
+export function podLogRequest(
+  current: Stored | null,
+  name: string,
+  o: PodLogOptions,
+): Result<{ uid: string; container: string; query: LogQuery }> {
   if (!current) return fail(statuses.notFound({ resource: 'pods' }, name))
   const pod = current.object as Obj
   const all = [
@@ -52,7 +58,10 @@ export function podLogRequest(current: Stored | null, name: string, o: PodLogOpt
     return fail(statuses.badRequest(`previous terminated container "${container}" in pod "${name}" not found`))
   }
   const phase = pod.status?.phase ?? 'Pending'
-  const cs = [...((pod.status?.containerStatuses ?? []) as Obj[]), ...((pod.status?.initContainerStatuses ?? []) as Obj[])].find((s) => s.name === container)
+  const cs = [
+    ...((pod.status?.containerStatuses ?? []) as Obj[]),
+    ...((pod.status?.initContainerStatuses ?? []) as Obj[]),
+  ].find((s) => s.name === container)
   if (phase === 'Pending' && !cs) {
     return fail(statuses.badRequest(`container "${container}" in pod "${name}" is waiting to start: ContainerCreating`))
   }

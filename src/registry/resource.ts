@@ -43,4 +43,5 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   subresources?: SubresourceDef[]
 }
 
-export const apiVersionOf = (r: Pick<ResourceDef, 'group' | 'version'>) => (r.group ? `${r.group}/${r.version}` : r.version)
+export const apiVersionOf = (r: Pick<ResourceDef, 'group' | 'version'>) =>
+  r.group ? `${r.group}/${r.version}` : r.version

@@ -81,9 +81,7 @@ const BUILT_INS: ResourceDef[] = [
     namespaced: false,
     schema: Node,
     strategy: nodeStrategy as unknown as ResourceDef['strategy'],
-    subresources: [
-      { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] },
-    ],
+    subresources: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
     returnDeletedObject: false,
     storageVersionHash: 'XwShjMxG9Fs=',
   }),

@@ -9,7 +9,10 @@ import { fail, ok, statuses, type Result } from './status'
 import type { KubeObject } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
 
-type Obj = KubeObject & { spec?: { replicas?: number; selector?: Record<string, string> }; status?: { replicas?: number } }
+type Obj = KubeObject & {
+  spec?: { replicas?: number; selector?: Record<string, string> }
+  status?: { replicas?: number }
+}
 
 /** Whether a kind serves /scale (its row lists the subresource). */
 export const servesScale = (def: ResourceDef) => def.subresources?.some((s) => s.name === 'scale') === true
@@ -21,30 +24,58 @@ export function scaleOf(obj: KubeObject): KubeObject {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: o.spec?.replicas ?? 0 },
     status: { replicas: o.status?.replicas ?? 0, selector: labelSelectorFromMatchLabels(o.spec?.selector).toString() },
   }
 }
 
 /** The resource row Scale bodies decode and patch against. */
-export const scaleRow = (def: ResourceDef): ResourceDef => ({ ...def, group: 'autoscaling', version: 'v1', kind: 'Scale', schema: Scale })
+export const scaleRow = (def: ResourceDef): ResourceDef => ({
+  ...def,
+  group: 'autoscaling',
+  version: 'v1',
+  kind: 'Scale',
+  schema: Scale,
+})
 
 /**
  * The object `scale` makes of `current` (its replicas set), or kube's refusal: a name that does not match the URL
  * (400), negative replicas (422 on the Scale), a stale resourceVersion (409).
  */
-export function applyScale(def: ResourceDef, current: KubeObject, currentRv: number, scale: KubeObject, name: string): Result<KubeObject> {
+export function applyScale(
+  def: ResourceDef,
+  current: KubeObject,
+  currentRv: number,
+  scale: KubeObject,
+  name: string,
+): Result<KubeObject> {
   const s = scale as Obj
   if (s.metadata?.name && s.metadata.name !== name) {
-    return fail(statuses.badRequest(`the name of the object (${s.metadata.name}) does not match the name on the URL (${name})`))
+    return fail(
+      statuses.badRequest(`the name of the object (${s.metadata.name}) does not match the name on the URL (${name})`),
+    )
   }
   const replicas = s.spec?.replicas ?? 0
   if (replicas < 0) {
-    return fail(statuses.invalid('Scale', name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')], 'autoscaling'))
+    return fail(
+      statuses.invalid(
+        'Scale',
+        name,
+        [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')],
+        'autoscaling',
+      ),
+    )
   }
   const wanted = s.metadata?.resourceVersion
-  if (wanted && wanted !== String(currentRv)) return fail(statuses.modified({ resource: def.plural, group: def.group || undefined }, name))
+  if (wanted && wanted !== String(currentRv))
+    return fail(statuses.modified({ resource: def.plural, group: def.group || undefined }, name))
   const next = clone(current) as Obj
   next.spec = { ...(next.spec ?? {}), replicas }
   return ok(next)

@@ -29,14 +29,19 @@ export interface PodNeeds {
 
 export type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
 
-const milli = (q: unknown) => (q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), -3)))
-const whole = (q: unknown) => (q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), 0)))
+const milli = (q: unknown) =>
+  q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), -3))
+const whole = (q: unknown) =>
+  q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), 0))
 
 /** A pod's effective requests: regular containers (and sidecars) summed, or the largest init container if bigger. */
 export function podRequests(spec: Obj | undefined): Resources {
   const sum = (list: Obj[]) =>
     list.reduce(
-      (acc, c) => ({ cpuMilli: acc.cpuMilli + milli(c.resources?.requests?.cpu), memBytes: acc.memBytes + whole(c.resources?.requests?.memory) }),
+      (acc, c) => ({
+        cpuMilli: acc.cpuMilli + milli(c.resources?.requests?.cpu),
+        memBytes: acc.memBytes + whole(c.resources?.requests?.memory),
+      }),
       { cpuMilli: 0, memBytes: 0 },
     )
   const init = (spec?.initContainers ?? []) as Obj[]
@@ -98,7 +103,9 @@ function matchExpression(labels: Record<string, string>, e: Obj): boolean {
 
 function matchesAffinity(pod: PodNeeds, node: NodeCandidate): boolean {
   for (const [k, v] of Object.entries(pod.nodeSelector ?? {})) if (node.labels[k] !== v) return false
-  const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as Obj[] | undefined
+  const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as
+    | Obj[]
+    | undefined
   if (!terms || terms.length === 0) return true
   // Terms are ORed; the expressions of one term are ANDed.
   return terms.some(
@@ -106,7 +113,9 @@ function matchesAffinity(pod: PodNeeds, node: NodeCandidate): boolean {
       // An empty term selects no node.
       ((t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0) &&
       ((t.matchExpressions ?? []) as Obj[]).every((e) => matchExpression(node.labels, e)) &&
-      ((t.matchFields ?? []) as Obj[]).every((e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e)),
+      ((t.matchFields ?? []) as Obj[]).every(
+        (e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e),
+      ),
   )
 }
 
@@ -114,11 +123,16 @@ function matchesAffinity(pod: PodNeeds, node: NodeCandidate): boolean {
 function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   if (pod.nodeName && pod.nodeName !== node.name) return ["node(s) didn't match the requested node name"]
   const tolerations = pod.tolerations ?? []
-  if (node.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) {
+  if (
+    node.unschedulable &&
+    !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })
+  ) {
     return ['node(s) were unschedulable']
   }
   // kube's filter order: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit.
-  const untolerated = node.taints.find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t))
+  const untolerated = node.taints.find(
+    (t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t),
+  )
   if (untolerated) return [`node(s) had untolerated taint {${untolerated.key}: ${untolerated.value ?? ''}}`]
   if (!matchesAffinity(pod, node)) return ["node(s) didn't match Pod's node affinity/selector"]
   if (!node.ready && !tolerates(tolerations, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' })) {
@@ -126,8 +140,10 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   }
   const reasons: string[] = []
   if (node.used.pods + 1 > node.allocatable.pods) reasons.push('Too many pods')
-  if (pod.requests.cpuMilli > 0 && node.used.cpuMilli + pod.requests.cpuMilli > node.allocatable.cpuMilli) reasons.push('Insufficient cpu')
-  if (pod.requests.memBytes > 0 && node.used.memBytes + pod.requests.memBytes > node.allocatable.memBytes) reasons.push('Insufficient memory')
+  if (pod.requests.cpuMilli > 0 && node.used.cpuMilli + pod.requests.cpuMilli > node.allocatable.cpuMilli)
+    reasons.push('Insufficient cpu')
+  if (pod.requests.memBytes > 0 && node.used.memBytes + pod.requests.memBytes > node.allocatable.memBytes)
+    reasons.push('Insufficient memory')
   return reasons.length ? reasons : null
 }
 
@@ -157,10 +173,15 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
   const reasons = [...counts.entries()].map(([r, c]) => `${c} ${r}`).sort()
   const detail = reasons.length ? ` ${reasons.join(', ')}.` : ''
   // Nodes short of resources could take the pod if something were preempted (none is); the rest could not.
-  const resourceShort = nodes.filter((node) => rejection(pod, node)?.some((r) => r.startsWith('Insufficient') || r === 'Too many pods')).length
+  const resourceShort = nodes.filter((node) =>
+    rejection(pod, node)?.some((r) => r.startsWith('Insufficient') || r === 'Too many pods'),
+  ).length
   const preemption = [
     ...(resourceShort ? [`${resourceShort} No preemption victims found for incoming pod`] : []),
     ...(n - resourceShort ? [`${n - resourceShort} Preemption is not helpful for scheduling`] : []),
   ].sort()
-  return { ok: false, message: `0/${n} nodes are available:${detail} preemption: 0/${n} nodes are available: ${preemption.join(', ')}.` }
+  return {
+    ok: false,
+    message: `0/${n} nodes are available:${detail} preemption: 0/${n} nodes are available: ${preemption.join(', ')}.`,
+  }
 }

@@ -40,7 +40,10 @@ export function node(s: Any): Node {
     const m = z.globalRegistry.get(cur) as ListMeta | undefined
     if (m) meta = { ...m, ...meta }
     const d = defOf(cur)
-    if ((d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') && d.innerType) {
+    if (
+      (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') &&
+      d.innerType
+    ) {
       cur = d.innerType
       continue
     }
@@ -70,11 +73,12 @@ export function fieldNames(n: Node): string[] {
 }
 
 /** A value the schema leaves open (z.unknown, z.any): raw JSON in Go (FieldsV1, RawExtension), kept as it is. */
-export const isOpaque = (n: Node) => n.kind === 'leaf' && (defOf(n.schema).type === 'unknown' || defOf(n.schema).type === 'any')
+export const isOpaque = (n: Node) =>
+  n.kind === 'leaf' && (defOf(n.schema).type === 'unknown' || defOf(n.schema).type === 'any')
 
 /** The element schema of an array node. */
 export function element(n: Node | null): Node | null {
-  if (!n || n.kind !== 'array') return null
+  if (n?.kind !== 'array') return null
   return node(defOf(n.schema).element!)
 }
 

@@ -1,7 +1,18 @@
 // A request's label and field selectors, parsed once where the request arrives into plain data that travels to the
 // Durable Objects (RPC arguments, watch URLs, socket attachments) and is turned back into matchers without parsing.
-import { checkFieldSelector, fieldSelectorFromRequirements, parseFieldSelector, type FieldRequirement, type FieldSelector } from './field-selector'
-import { labelSelectorFromRequirements, parseLabelSelector, type LabelRequirement, type LabelSelector } from './label-selector'
+import {
+  checkFieldSelector,
+  fieldSelectorFromRequirements,
+  parseFieldSelector,
+  type FieldRequirement,
+  type FieldSelector,
+} from './field-selector'
+import {
+  labelSelectorFromRequirements,
+  parseLabelSelector,
+  type LabelRequirement,
+  type LabelSelector,
+} from './label-selector'
 import { fail, ok, statuses, type Result } from './status'
 import type { Strategy } from './strategy'
 import type { WatchFilter } from './watch-events'
@@ -38,7 +49,10 @@ export function parseSelectors(
 }
 
 /** The matchers for parsed selectors (undefined where nothing is selected). */
-export function selectorsFrom(s: Selectors | undefined): { labelSelector?: LabelSelector; fieldSelector?: FieldSelector } {
+export function selectorsFrom(s: Selectors | undefined): {
+  labelSelector?: LabelSelector
+  fieldSelector?: FieldSelector
+} {
   return {
     labelSelector: s?.label ? labelSelectorFromRequirements(s.label) : undefined,
     fieldSelector: s?.field ? fieldSelectorFromRequirements(s.field) : undefined,

@@ -80,18 +80,31 @@ export const statuses = {
     ),
 
   conflict: (r: Resource, name: string, why: string) =>
-    failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(r)} ${JSON.stringify(name)}: ${why}`, resourceDetails(r, name)),
+    failure(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${qualified(r)} ${JSON.stringify(name)}: ${why}`,
+      resourceDetails(r, name),
+    ),
 
   /** The optimistic-concurrency failure clients retry on, worded exactly as kube words it. */
   modified: (r: Resource, name: string) =>
-    statuses.conflict(r, name, 'the object has been modified; please apply your changes to the latest version and try again'),
+    statuses.conflict(
+      r,
+      name,
+      'the object has been modified; please apply your changes to the latest version and try again',
+    ),
 
   invalid: (kind: string, name: string, errors: FieldError[], group?: string) => {
     const messages = [...new Set(errors.map(renderFieldError))]
     const qualifiedKind = group ? `${kind}.${group}` : kind
     const head = `${qualifiedKind} ${JSON.stringify(name)} is invalid`
     const message =
-      messages.length === 0 ? head : messages.length === 1 ? `${head}: ${messages[0]}` : `${head}: [${messages.join(', ')}]`
+      messages.length === 0
+        ? head
+        : messages.length === 1
+          ? `${head}: ${messages[0]}`
+          : `${head}: [${messages.join(', ')}]`
     const details: StatusDetails = { name }
     if (group) details.group = group
     details.kind = kind
@@ -102,10 +115,15 @@ export const statuses = {
   badRequest: (message: string) => failure(400, 'BadRequest', message),
 
   methodNotSupported: (r: Resource, action: string) =>
-    failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${JSON.stringify(qualified(r))}`, {
-      ...(r.group ? { group: r.group } : {}),
-      kind: r.resource,
-    }),
+    failure(
+      405,
+      'MethodNotAllowed',
+      `${action} is not supported on resources of kind ${JSON.stringify(qualified(r))}`,
+      {
+        ...(r.group ? { group: r.group } : {}),
+        kind: r.resource,
+      },
+    ),
 
   unsupportedMediaType: (accepted: readonly string[]) =>
     failure(

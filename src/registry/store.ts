@@ -71,7 +71,8 @@ export function planCreate(
   // kube's storage refuses a resourceVersion that parses to anything but 0 and ignores one that does not parse. It
   // answers 500 for this input; bad input is a 400 here, with kube's message.
   const rv = parseObjectResourceVersion(meta.resourceVersion)
-  if (rv.ok && rv.value !== 0) return fail(statuses.badRequest('resourceVersion should not be set on objects to be created'))
+  if (rv.ok && rv.value !== 0)
+    return fail(statuses.badRequest('resourceVersion should not be set on objects to be created'))
   delete meta.resourceVersion
   let generated = false
   if (!meta.name && meta.generateName) {
@@ -97,9 +98,19 @@ export function planCreate(
   if (errors.length) return fail(statuses.invalid(def.kind, meta.name ?? '', errors, def.group || undefined))
   const name = meta.name!
   if (exists(name)) {
-    return fail(generated ? statuses.generateNameConflict(resourceOf(def), name) : statuses.alreadyExists(resourceOf(def), name))
+    return fail(
+      generated ? statuses.generateNameConflict(resourceOf(def), name) : statuses.alreadyExists(resourceOf(def), name),
+    )
   }
-  return ok({ type: 'ADDED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev: null, prevRv: null })
+  return ok({
+    type: 'ADDED',
+    resource: def.plural,
+    namespace: ctx.namespace,
+    name,
+    object: obj,
+    prev: null,
+    prevRv: null,
+  })
 }
 
 export interface UpdatePlan {
@@ -123,7 +134,9 @@ export function planUpdate(
   const obj = incoming.value
   const meta = obj.metadata
   if (meta.name && meta.name !== name) {
-    return fail(statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`))
+    return fail(
+      statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`),
+    )
   }
   meta.name = name
   if (!current) return fail(statuses.notFound(res, name))
@@ -137,9 +150,12 @@ export function planUpdate(
   } else if (!def.strategy.allowUnconditionalUpdate) {
     // kube names the resource, not the kind, in this one Invalid error.
     return fail(
-      statuses.invalid(def.plural, name, [
-        fieldError.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update'),
-      ], def.group || undefined),
+      statuses.invalid(
+        def.plural,
+        name,
+        [fieldError.invalid('metadata.resourceVersion', '0x0', 'must be specified for an update')],
+        def.group || undefined,
+      ),
     )
   }
   // BeforeUpdate: what no caller may change.
@@ -171,9 +187,31 @@ export function planUpdate(
   // the deletion (kube's ShouldDeleteDuringUpdate); within a grace period the removal stays with its expiry/kubelet.
   const graceOver = oldMeta.deletionGracePeriodSeconds === undefined || oldMeta.deletionGracePeriodSeconds === 0
   if (oldMeta.deletionTimestamp && graceOver && !meta.finalizers?.length) {
-    return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+    return ok({
+      change: {
+        type: 'DELETED',
+        resource: def.plural,
+        namespace: ctx.namespace,
+        name,
+        object: obj,
+        prev,
+        prevRv: current.rv,
+      },
+      object: obj,
+    })
   }
-  return ok({ change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+  return ok({
+    change: {
+      type: 'MODIFIED',
+      resource: def.plural,
+      namespace: ctx.namespace,
+      name,
+      object: obj,
+      prev,
+      prevRv: current.rv,
+    },
+    object: obj,
+  })
 }
 
 export interface DeletePlan {
@@ -198,7 +236,11 @@ export function planDelete(
   const pre = options.preconditions
   if (pre?.uid && pre.uid !== old.metadata.uid) {
     return fail(
-      statuses.conflict(res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`),
+      statuses.conflict(
+        res,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`,
+      ),
     )
   }
   if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv)) {
@@ -211,7 +253,11 @@ export function planDelete(
     )
   }
   if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) {
-    return fail(statuses.invalid('DeleteOptions', '', [fieldError.invalid('gracePeriodSeconds', options.gracePeriodSeconds, 'must be >= 0')]))
+    return fail(
+      statuses.invalid('DeleteOptions', '', [
+        fieldError.invalid('gracePeriodSeconds', options.gracePeriodSeconds, 'must be >= 0'),
+      ]),
+    )
   }
   const prev = stripRv(old)
   const begun = def.strategy.beginDelete?.(clone(prev), ctx)
@@ -219,45 +265,93 @@ export function planDelete(
   if (begun) {
     if (deepEqual(begun.object, prev)) return ok({ change: null, object: old })
     return ok({
-      change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: begun.object, prev, prevRv: current.rv },
+      change: {
+        type: 'MODIFIED',
+        resource: def.plural,
+        namespace: ctx.namespace,
+        name,
+        object: begun.object,
+        prev,
+        prevRv: current.rv,
+      },
       object: begun.object,
     })
   }
   const obj = clone(prev)
   const meta = obj.metadata
   // Orphan and Foreground propagation are carried out by the garbage collector, held by these finalizers.
-  const gcFinalizer = options.propagationPolicy === 'Orphan' || (options.propagationPolicy === undefined && options.orphanDependents === true)
-    ? 'orphan'
-    : options.propagationPolicy === 'Foreground'
-      ? 'foregroundDeletion'
-      : null
-  if (gcFinalizer && !meta.finalizers?.includes(gcFinalizer)) meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer]
+  const gcFinalizer =
+    options.propagationPolicy === 'Orphan' ||
+    (options.propagationPolicy === undefined && options.orphanDependents === true)
+      ? 'orphan'
+      : options.propagationPolicy === 'Foreground'
+        ? 'foregroundDeletion'
+        : null
+  if (gcFinalizer && !meta.finalizers?.includes(gcFinalizer))
+    meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer]
   const grace = def.strategy.gracePeriod ? def.strategy.gracePeriod(old, options) : 0
   const hasFinalizers = (meta.finalizers?.length ?? 0) > 0
   if (grace > 0 || hasFinalizers) {
     const already = old.metadata.deletionTimestamp !== undefined
     const oldGrace = old.metadata.deletionGracePeriodSeconds
     // A later delete may only shorten the grace period.
-    if (already && (oldGrace === undefined || grace >= oldGrace) && deepEqual(meta.finalizers, old.metadata.finalizers)) {
+    if (
+      already &&
+      (oldGrace === undefined || grace >= oldGrace) &&
+      deepEqual(meta.finalizers, old.metadata.finalizers)
+    ) {
       return ok({ change: null, object: old })
     }
     // A shorter grace period counts from the first deletion request (kube's BeforeDelete), not from this one.
     const removeAt =
       already && oldGrace !== undefined
-        ? Math.min(Date.parse(old.metadata.deletionTimestamp!) - oldGrace * 1000 + grace * 1000, Date.parse(old.metadata.deletionTimestamp!))
+        ? Math.min(
+            Date.parse(old.metadata.deletionTimestamp!) - oldGrace * 1000 + grace * 1000,
+            Date.parse(old.metadata.deletionTimestamp!),
+          )
         : ctx.now.getTime() + grace * 1000
     meta.deletionTimestamp = rfc3339(new Date(removeAt))
     meta.deletionGracePeriodSeconds = grace
     if (grace === 0 && !hasFinalizers) {
-      return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+      return ok({
+        change: {
+          type: 'DELETED',
+          resource: def.plural,
+          namespace: ctx.namespace,
+          name,
+          object: obj,
+          prev,
+          prevRv: current.rv,
+        },
+        object: obj,
+      })
     }
     return ok({
-      change: { type: 'MODIFIED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv },
+      change: {
+        type: 'MODIFIED',
+        resource: def.plural,
+        namespace: ctx.namespace,
+        name,
+        object: obj,
+        prev,
+        prevRv: current.rv,
+      },
       object: obj,
       removeAt: hasFinalizers ? undefined : removeAt,
     })
   }
-  return ok({ change: { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name, object: obj, prev, prevRv: current.rv }, object: obj })
+  return ok({
+    change: {
+      type: 'DELETED',
+      resource: def.plural,
+      namespace: ctx.namespace,
+      name,
+      object: obj,
+      prev,
+      prevRv: current.rv,
+    },
+    object: obj,
+  })
 }
 
 /** Plans the removal of an object whose grace period ended (no-op unless it is still due and unblocked). */
@@ -267,7 +361,15 @@ export function planExpiry(def: ResourceDef, ctx: StrategyContext, current: Stor
   if (!meta.deletionTimestamp || (meta.finalizers?.length ?? 0) > 0) return null
   if (Date.parse(meta.deletionTimestamp) > ctx.now.getTime()) return null
   const prev = stripRv(current.object)
-  return { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name: meta.name!, object: clone(prev), prev, prevRv: current.rv }
+  return {
+    type: 'DELETED',
+    resource: def.plural,
+    namespace: ctx.namespace,
+    name: meta.name!,
+    object: clone(prev),
+    prev,
+    prevRv: current.rv,
+  }
 }
 
 /** Sets managedFields for an Update by `manager` (or keeps what apply computed; or the old ones for internal writes). */
@@ -303,7 +405,9 @@ export function planApply(
 ): Result<ApplyPlan> {
   const meta = (applied.metadata ??= {})
   if (meta.name && meta.name !== name) {
-    return fail(statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`))
+    return fail(
+      statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`),
+    )
   }
   meta.name = name
   const outcome = serverSideApply(current?.object ?? null, applied, def.schema, manager, force, ctx.now, subresource)
@@ -312,7 +416,11 @@ export function planApply(
     s.message = conflictMessage(outcome.conflicts)
     s.details = {
       ...s.details,
-      causes: outcome.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: conflictCause(c), field: c.field })),
+      causes: outcome.conflicts.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: conflictCause(c),
+        field: c.field,
+      })),
     }
     return fail(s)
   }
@@ -361,5 +469,13 @@ export function withRv<T extends KubeObject>(obj: T, rv: number): T {
 /** Plans the unconditional removal of an object (a namespace whose content is gone, a force-finalized object). */
 export function planRemoval(def: ResourceDef, ctx: StrategyContext, current: Stored): Change {
   const prev = stripRv(current.object)
-  return { type: 'DELETED', resource: def.plural, namespace: ctx.namespace, name: prev.metadata.name!, object: clone(prev), prev, prevRv: current.rv }
+  return {
+    type: 'DELETED',
+    resource: def.plural,
+    namespace: ctx.namespace,
+    name: prev.metadata.name!,
+    object: clone(prev),
+    prev,
+    prevRv: current.rv,
+  }
 }

@@ -26,7 +26,12 @@ export function matchesFilter(f: WatchFilter, obj: KubeObject): boolean {
 }
 
 /** The event a watcher with this filter sees for one change, or null if it sees none. */
-export function eventFor(f: WatchFilter, type: ChangeType, object: KubeObject, prev: KubeObject | null): WatchEvent | null {
+export function eventFor(
+  f: WatchFilter,
+  type: ChangeType,
+  object: KubeObject,
+  prev: KubeObject | null,
+): WatchEvent | null {
   if (!f.labelSelector && !f.fieldSelector) return { type, object }
   const now = type !== 'DELETED' && matchesFilter(f, object)
   const before = prev !== null && matchesFilter(f, prev)
@@ -37,7 +42,11 @@ export function eventFor(f: WatchFilter, type: ChangeType, object: KubeObject, p
       if (now && before) return { type: 'MODIFIED', object }
       if (now) return { type: 'ADDED', object }
       // As kube's cacher: the object the watcher last matched, stamped with this change's resourceVersion.
-      if (before) return { type: 'DELETED', object: { ...prev!, metadata: { ...prev!.metadata, resourceVersion: object.metadata.resourceVersion } } }
+      if (before)
+        return {
+          type: 'DELETED',
+          object: { ...prev!, metadata: { ...prev!.metadata, resourceVersion: object.metadata.resourceVersion } },
+        }
       return null
     case 'DELETED':
       return before || matchesFilter(f, object) ? { type: 'DELETED', object } : null

@@ -36,7 +36,10 @@ export function readWatchRequest(url: URL): WatchRequest | null {
   }
   return {
     resource,
-    ask: { resourceVersion: p.get('rv') ?? '', sendInitialEvents: initial === 'true' ? true : initial === 'false' ? false : undefined },
+    ask: {
+      resourceVersion: p.get('rv') ?? '',
+      sendInitialEvents: initial === 'true' ? true : initial === 'false' ? false : undefined,
+    },
     selectors,
     bookmarks: p.get('bookmarks') === '1',
   }

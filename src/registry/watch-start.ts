@@ -42,8 +42,10 @@ export function decideWatchStart(ask: WatchAsk, history: WatchHistory): WatchPla
       : { kind: 'initial', endBookmark: ask.sendInitialEvents === true }
   }
   const requested = Number(ask.resourceVersion)
-  if (requested > history.currentRv) return { kind: 'refused', status: statuses.tooLargeResourceVersion(requested, history.currentRv) }
+  if (requested > history.currentRv)
+    return { kind: 'refused', status: statuses.tooLargeResourceVersion(requested, history.currentRv) }
   if (ask.sendInitialEvents === true) return { kind: 'initial', endBookmark: true }
-  if (requested < history.compactedRv) return { kind: 'expired', status: statuses.tooOldResourceVersion(requested, history.compactedRv + 1) }
+  if (requested < history.compactedRv)
+    return { kind: 'expired', status: statuses.tooOldResourceVersion(requested, history.compactedRv + 1) }
   return { kind: 'replay', after: requested }
 }

@@ -90,7 +90,8 @@ function writeArray(a: unknown[], item: Plan, ind: string | null): string {
   const inner = ind === null ? null : ind + '  '
   const sep = inner === null ? ',' : ',\n' + inner
   let out = ''
-  for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : sep) + (a[i] === undefined ? 'null' : write(a[i], item, inner))
+  for (let i = 0; i < a.length; i++)
+    out += (i === 0 ? '' : sep) + (a[i] === undefined ? 'null' : write(a[i], item, inner))
   return close('[', out, a.length, ']', ind, inner)
 }
 
@@ -126,13 +127,25 @@ function byCodePoint(a: string, b: string): number {
  * as U+FFFD. These characters occur only inside strings, so passes over the whole text are exact.
  */
 const HTML_ALL = /[<>&\u2028\u2029]/g
-const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+const HTML_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
 /** JSON.stringify's escape of a lone surrogate; escaped backslashes are matched as pairs so `\\ud800` stays text. */
 const LONE_SURROGATE = /\\(?:\\|ud[89a-f][0-9a-f]{2})/g
 
 function escapeLikeGo(text: string): string {
   // indexOf, not a regex test: this runs on every body, and five indexOf scans cost a twentieth of one regex scan.
-  if (text.includes('<') || text.includes('>') || text.includes('&') || text.includes('\u2028') || text.includes('\u2029')) {
+  if (
+    text.includes('<') ||
+    text.includes('>') ||
+    text.includes('&') ||
+    text.includes('\u2028') ||
+    text.includes('\u2029')
+  ) {
     text = text.replace(HTML_ALL, (c) => HTML_ESCAPES[c]!)
   }
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE, (m) => (m === '\\\\' ? m : '\ufffd'))

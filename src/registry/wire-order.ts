@@ -29,7 +29,19 @@ const STATUS: Shape = {
     'status',
     'message',
     'reason',
-    ['details', { struct: ['name', 'group', 'kind', 'uid', ['causes', { array: { struct: ['reason', 'message', 'field'] } }], 'retryAfterSeconds'] }],
+    [
+      'details',
+      {
+        struct: [
+          'name',
+          'group',
+          'kind',
+          'uid',
+          ['causes', { array: { struct: ['reason', 'message', 'field'] } }],
+          'retryAfterSeconds',
+        ],
+      },
+    ],
     'code',
   ],
 }
@@ -39,7 +51,18 @@ const TABLE: Shape = {
     ...TYPE_META,
     ['metadata', ListMeta],
     ['columnDefinitions', { array: { struct: ['name', 'type', 'format', 'description', 'priority'] } }],
-    ['rows', { array: { struct: ['cells', ['conditions', { array: { struct: ['type', 'status', 'reason', 'message'] } }], ['object', 'object']] } }],
+    [
+      'rows',
+      {
+        array: {
+          struct: [
+            'cells',
+            ['conditions', { array: { struct: ['type', 'status', 'reason', 'message'] } }],
+            ['object', 'object'],
+          ],
+        },
+      },
+    ],
   ],
 }
 
@@ -48,13 +71,37 @@ const PARTIAL_OBJECT_METADATA: Shape = { struct: [...TYPE_META, ['metadata', Obj
 const GROUP_VERSION: Shape = { struct: ['groupVersion', 'version'] }
 const SERVER_ADDRESSES: Shape = { array: { struct: ['clientCIDR', 'serverAddress'] } }
 const API_GROUP: Shape = {
-  struct: [...TYPE_META, 'name', ['versions', { array: GROUP_VERSION }], ['preferredVersion', GROUP_VERSION], ['serverAddressByClientCIDRs', SERVER_ADDRESSES]],
+  struct: [
+    ...TYPE_META,
+    'name',
+    ['versions', { array: GROUP_VERSION }],
+    ['preferredVersion', GROUP_VERSION],
+    ['serverAddressByClientCIDRs', SERVER_ADDRESSES],
+  ],
 }
 const API_RESOURCE_LIST: Shape = {
   struct: [
     ...TYPE_META,
     'groupVersion',
-    ['resources', { array: { struct: ['name', 'singularName', 'namespaced', 'group', 'version', 'kind', 'verbs', 'shortNames', 'categories', 'storageVersionHash'] } }],
+    [
+      'resources',
+      {
+        array: {
+          struct: [
+            'name',
+            'singularName',
+            'namespaced',
+            'group',
+            'version',
+            'kind',
+            'verbs',
+            'shortNames',
+            'categories',
+            'storageVersionHash',
+          ],
+        },
+      },
+    ],
   ],
 }
 
@@ -88,7 +135,19 @@ const API_GROUP_DISCOVERY_LIST: Shape = {
                             'verbs',
                             'shortNames',
                             'categories',
-                            ['subresources', { array: { struct: ['subresource', ['responseKind', GVK], ['acceptedTypes', { array: GVK }], 'verbs'] } }],
+                            [
+                              'subresources',
+                              {
+                                array: {
+                                  struct: [
+                                    'subresource',
+                                    ['responseKind', GVK],
+                                    ['acceptedTypes', { array: GVK }],
+                                    'verbs',
+                                  ],
+                                },
+                              },
+                            ],
                           ],
                         },
                       },

@@ -18,8 +18,12 @@ export const EndpointConditions = z
   })
   .describe('The current condition of an endpoint')
 
-export const ForZone = z.strictObject({ name: z.string().describe('Name of the zone') }).describe('A zone that should consume this endpoint')
-export const ForNode = z.strictObject({ name: z.string().describe('Name of the node') }).describe('A node that should consume this endpoint')
+export const ForZone = z
+  .strictObject({ name: z.string().describe('Name of the zone') })
+  .describe('A zone that should consume this endpoint')
+export const ForNode = z
+  .strictObject({ name: z.string().describe('Name of the node') })
+  .describe('A node that should consume this endpoint')
 
 export const EndpointHints = z
   .strictObject({
@@ -30,7 +34,10 @@ export const EndpointHints = z
 
 export const Endpoint = z
   .strictObject({
-    addresses: z.array(z.string()).describe('The addresses of this endpoint, of the slice addressType; at least one').meta({ 'x-kubernetes-list-type': 'set' }),
+    addresses: z
+      .array(z.string())
+      .describe('The addresses of this endpoint, of the slice addressType; at least one')
+      .meta({ 'x-kubernetes-list-type': 'set' }),
     conditions: EndpointConditions.optional().describe('The current state of the endpoint'),
     hostname: z.string().optional().describe('Hostname of this endpoint, a DNS label'),
     targetRef: ObjectReference.optional().describe('The object (usually a pod) providing the endpoint'),

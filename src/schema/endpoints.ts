@@ -20,7 +20,10 @@ export const EndpointAddress = z
 
 export const EndpointPort = z
   .strictObject({
-    name: z.string().optional().describe('Name of the port, matching the service port name; required with more than one port'),
+    name: z
+      .string()
+      .optional()
+      .describe('Name of the port, matching the service port name; required with more than one port'),
     port: int32.describe('Port number of the endpoint'),
     protocol: Protocol.optional().describe('IP protocol of the port; TCP by default'),
     appProtocol: z.string().optional().describe('Application protocol of the port'),

@@ -42,11 +42,17 @@ export const ManagedFieldsEntry = z
 export const ObjectMeta = z
   .strictObject({
     name: z.string().optional().describe('Unique name within the namespace (or the cluster for cluster-scoped kinds)'),
-    generateName: z.string().optional().describe('Prefix from which the server generates a unique name when name is empty'),
+    generateName: z
+      .string()
+      .optional()
+      .describe('Prefix from which the server generates a unique name when name is empty'),
     namespace: z.string().optional().describe('Namespace the object lives in'),
     selfLink: z.string().optional().describe('Deprecated and unset'),
     uid: z.string().optional().describe('Unique identifier in time and space, set by the server'),
-    resourceVersion: z.string().optional().describe('Opaque version of this object, used for optimistic concurrency and watches'),
+    resourceVersion: z
+      .string()
+      .optional()
+      .describe('Opaque version of this object, used for optimistic concurrency and watches'),
     generation: int64.optional().describe('Sequence number of the desired state'),
     creationTimestamp: Time.optional().describe('When the object was created, set by the server'),
     deletionTimestamp: Time.optional().describe('When the object will be removed; set by a graceful delete'),
@@ -57,7 +63,12 @@ export const ObjectMeta = z
       .array(OwnerReference)
       .optional()
       .describe('Objects this one depends on')
-      .meta({ 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'] }),
+      .meta({
+        'x-kubernetes-patch-merge-key': 'uid',
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['uid'],
+      }),
     finalizers: z
       .array(z.string())
       .optional()

@@ -29,7 +29,12 @@ export const NamespaceStatus = z
       .array(NamespaceCondition)
       .optional()
       .describe('Observations of the namespace state')
-      .meta({ 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+      .meta({
+        'x-kubernetes-patch-merge-key': 'type',
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      }),
   })
   .describe('The observed state of a namespace')
 

@@ -30,7 +30,11 @@ export const NodeConfigSource = z
 export const NodeSpec = z
   .strictObject({
     podCIDR: z.string().optional().describe('Pod IP range assigned to the node'),
-    podCIDRs: z.array(z.string()).optional().describe('Pod IP ranges assigned to the node, one per family').meta({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' }),
+    podCIDRs: z
+      .array(z.string())
+      .optional()
+      .describe('Pod IP ranges assigned to the node, one per family')
+      .meta({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' }),
     providerID: z.string().optional().describe('Cloud provider ID of the node'),
     unschedulable: z.boolean().optional().describe('Whether new pods may be scheduled onto the node'),
     taints: z.array(Taint).optional().describe('Taints of the node').meta({ 'x-kubernetes-list-type': 'atomic' }),
@@ -41,7 +45,9 @@ export const NodeSpec = z
 
 export const NodeCondition = z
   .strictObject({
-    type: z.string().describe('Type of node condition: Ready, MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable'),
+    type: z
+      .string()
+      .describe('Type of node condition: Ready, MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable'),
     status: z.enum(['True', 'False', 'Unknown']).describe('Status of the condition'),
     lastHeartbeatTime: Time.optional().describe('Last time the condition was reported'),
     lastTransitionTime: Time.optional().describe('Last time the condition changed status'),
@@ -69,7 +75,10 @@ export const NodeSystemInfo = z
     kubeProxyVersion: z.string().describe('Deprecated kube-proxy version'),
     operatingSystem: z.string().describe('Operating system: linux or windows'),
     architecture: z.string().describe('CPU architecture'),
-    swap: z.strictObject({ capacity: int64.optional().describe('Swap capacity in bytes') }).optional().describe('Swap information'),
+    swap: z
+      .strictObject({ capacity: int64.optional().describe('Swap capacity in bytes') })
+      .optional()
+      .describe('Swap information'),
   })
   .describe('Facts about the node software')
 
@@ -82,31 +91,65 @@ export const NodeStatus = z
       .array(NodeCondition)
       .optional()
       .describe('Current conditions of the node')
-      .meta({ 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+      .meta({
+        'x-kubernetes-patch-merge-key': 'type',
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      }),
     addresses: z
       .array(NodeAddress)
       .optional()
       .describe('Addresses of the node')
-      .meta({ 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+      .meta({
+        'x-kubernetes-patch-merge-key': 'type',
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      }),
     daemonEndpoints: z
-      .strictObject({ kubeletEndpoint: z.strictObject({ Port: int32.describe('Port of the kubelet endpoint') }).optional().describe('Kubelet endpoint') })
+      .strictObject({
+        kubeletEndpoint: z
+          .strictObject({ Port: int32.describe('Port of the kubelet endpoint') })
+          .optional()
+          .describe('Kubelet endpoint'),
+      })
       .optional()
       .describe('Endpoints of daemons on the node'),
     nodeInfo: NodeSystemInfo.optional().describe('Facts about the node'),
     images: z
-      .array(z.strictObject({ names: z.array(z.string()).optional().describe('Names of the image'), sizeBytes: int64.optional().describe('Image size') }))
+      .array(
+        z.strictObject({
+          names: z.array(z.string()).optional().describe('Names of the image'),
+          sizeBytes: int64.optional().describe('Image size'),
+        }),
+      )
       .optional()
       .describe('Images on the node')
       .meta({ 'x-kubernetes-list-type': 'atomic' }),
-    volumesInUse: z.array(z.string()).optional().describe('Volumes in use on the node').meta({ 'x-kubernetes-list-type': 'atomic' }),
+    volumesInUse: z
+      .array(z.string())
+      .optional()
+      .describe('Volumes in use on the node')
+      .meta({ 'x-kubernetes-list-type': 'atomic' }),
     volumesAttached: z
-      .array(z.strictObject({ name: z.string().describe('Name of the volume'), devicePath: z.string().describe('Device path') }))
+      .array(
+        z.strictObject({
+          name: z.string().describe('Name of the volume'),
+          devicePath: z.string().describe('Device path'),
+        }),
+      )
       .optional()
       .describe('Volumes attached to the node')
       .meta({ 'x-kubernetes-list-type': 'atomic' }),
     config: z.record(z.string(), z.unknown()).optional().describe('Status of dynamic configuration'),
     runtimeHandlers: z
-      .array(z.strictObject({ name: z.string().optional().describe('Handler name'), features: z.record(z.string(), z.unknown()).optional().describe('Handler features') }))
+      .array(
+        z.strictObject({
+          name: z.string().optional().describe('Handler name'),
+          features: z.record(z.string(), z.unknown()).optional().describe('Handler features'),
+        }),
+      )
       .optional()
       .describe('Available runtime handlers')
       .meta({ 'x-kubernetes-list-type': 'atomic' }),

@@ -5,7 +5,9 @@ import { Quantity } from './quantity'
 import { atomic, atomicMap } from './schema-helpers'
 
 /** Compute resources by name (cpu, memory, hugepages-2Mi, vendor.com/gpu, ...). */
-export const ResourceList = z.record(z.string(), Quantity).describe('Amounts of compute resources, keyed by resource name')
+export const ResourceList = z
+  .record(z.string(), Quantity)
+  .describe('Amounts of compute resources, keyed by resource name')
 
 // ---------------------------------------------------------------------------------------------------------------
 // Enumerations (values fixed by k8s.io/api; validation rejects anything else with "Unsupported value")
@@ -22,7 +24,7 @@ export const RecursiveReadOnlyMode = z
   .describe('Whether a read-only mount is also read-only for its submounts')
 export const TerminationMessagePolicy = z
   .enum(['File', 'FallbackToLogsOnError'])
-  .describe('Where a terminated container\'s message comes from')
+  .describe("Where a terminated container's message comes from")
 export const ProcMountType = z.enum(['Default', 'Unmasked']).describe('How /proc is mounted in a container')
 export const SeccompProfileType = z
   .enum(['Unconfined', 'RuntimeDefault', 'Localhost'])
@@ -43,7 +45,7 @@ export const TolerationOperator = z
 export const RestartPolicy = z.enum(['Always', 'OnFailure', 'Never']).describe('When containers are restarted')
 export const DNSPolicy = z
   .enum(['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'])
-  .describe('Where a pod\'s DNS settings come from')
+  .describe("Where a pod's DNS settings come from")
 export const PreemptionPolicy = z
   .enum(['PreemptLowerPriority', 'Never'])
   .describe('Whether a pod may evict lower-priority pods')
@@ -85,7 +87,7 @@ export const TypedObjectReference = z
     apiGroup: z.string().optional().describe('API group of the object; empty for the core group'),
     kind: z.string().describe('Kind of the object'),
     name: z.string().describe('Name of the object'),
-    namespace: z.string().optional().describe('Namespace of the object, when it differs from the claim\'s'),
+    namespace: z.string().optional().describe("Namespace of the object, when it differs from the claim's"),
   })
   .describe('Names an object of a given kind, possibly in another namespace')
 
@@ -127,7 +129,7 @@ export const ResourceFieldSelector = z
     resource: z.string().describe('Resource to read, such as limits.cpu or requests.memory'),
     divisor: Quantity.optional().describe('Unit the value is divided by before it is exposed; 1 by default'),
   })
-  .describe('Reads a container\'s resource request or limit')
+  .describe("Reads a container's resource request or limit")
   .meta(atomicMap)
 
 export const ConfigMapKeySelector = z

@@ -3,7 +3,24 @@
 import { z } from 'zod'
 import { int32, int64, IntOrString } from './meta'
 import { applyKeyed, atomic, keyed, set } from './schema-helpers'
-import { AppArmorProfileType, ConfigMapKeySelector, FileKeySelector, MountPropagationMode, ObjectFieldSelector, ProcMountType, Protocol, PullPolicy, RecursiveReadOnlyMode, ResourceFieldSelector, ResourceList, RestartPolicy, SeccompProfileType, SecretKeySelector, TerminationMessagePolicy, URIScheme } from './pod-common'
+import {
+  AppArmorProfileType,
+  ConfigMapKeySelector,
+  FileKeySelector,
+  MountPropagationMode,
+  ObjectFieldSelector,
+  ProcMountType,
+  Protocol,
+  PullPolicy,
+  RecursiveReadOnlyMode,
+  ResourceFieldSelector,
+  ResourceList,
+  RestartPolicy,
+  SeccompProfileType,
+  SecretKeySelector,
+  TerminationMessagePolicy,
+  URIScheme,
+} from './pod-common'
 
 // ---------------------------------------------------------------------------------------------------------------
 // Environment, ports, mounts
@@ -136,7 +153,7 @@ export const Probe = z
     failureThreshold: int32.optional().describe('Consecutive failures that count as failing'),
     terminationGracePeriodSeconds: int64
       .optional()
-      .describe('Grace period used when a failing probe kills the container, overriding the pod\'s'),
+      .describe("Grace period used when a failing probe kills the container, overriding the pod's"),
   })
   .describe('A periodic health check of a container')
 
@@ -162,7 +179,7 @@ export const Lifecycle = z
 
 export const ResourceClaim = z
   .strictObject({
-    name: z.string().describe('Name of an entry in the pod\'s resourceClaims'),
+    name: z.string().describe("Name of an entry in the pod's resourceClaims"),
     request: z.string().optional().describe('Single request of that claim to use; all requests when empty'),
   })
   .describe('Gives a container access to a pod resource claim')
@@ -255,10 +272,13 @@ export const SecurityContext = z
     runAsGroup: int64.optional().describe('GID that runs the entrypoint'),
     runAsNonRoot: z.boolean().optional().describe('Refuse to start if the process would run as root'),
     readOnlyRootFilesystem: z.boolean().optional().describe('Mount the root filesystem read-only'),
-    allowPrivilegeEscalation: z.boolean().optional().describe('Allow a process to gain more privileges than its parent'),
+    allowPrivilegeEscalation: z
+      .boolean()
+      .optional()
+      .describe('Allow a process to gain more privileges than its parent'),
     procMount: ProcMountType.optional().describe('How /proc is masked'),
-    seccompProfile: SeccompProfile.optional().describe('Seccomp profile, overriding the pod\'s'),
-    appArmorProfile: AppArmorProfile.optional().describe('AppArmor profile, overriding the pod\'s'),
+    seccompProfile: SeccompProfile.optional().describe("Seccomp profile, overriding the pod's"),
+    appArmorProfile: AppArmorProfile.optional().describe("AppArmor profile, overriding the pod's"),
   })
   .describe('Container-level security settings; they override the pod-level ones')
 
@@ -296,7 +316,7 @@ export const PodSecurityContext = z
     seLinuxChangePolicy: z
       .enum(['MountOption', 'Recursive'])
       .optional()
-      .describe('How volumes get the pod\'s SELinux label'),
+      .describe("How volumes get the pod's SELinux label"),
   })
   .describe('Pod-level security settings shared by all containers')
 
@@ -305,8 +325,8 @@ export const PodSecurityContext = z
 
 const containerFields = {
   image: z.string().optional().describe('Container image reference'),
-  command: z.array(z.string()).optional().describe('Entrypoint, replacing the image\'s ENTRYPOINT').meta(atomic),
-  args: z.array(z.string()).optional().describe('Arguments, replacing the image\'s CMD').meta(atomic),
+  command: z.array(z.string()).optional().describe("Entrypoint, replacing the image's ENTRYPOINT").meta(atomic),
+  args: z.array(z.string()).optional().describe("Arguments, replacing the image's CMD").meta(atomic),
   workingDir: z.string().optional().describe('Working directory of the entrypoint'),
   ports: z
     .array(ContainerPort)
@@ -314,21 +334,35 @@ const containerFields = {
     .describe('Ports the container exposes, for information and naming')
     .meta(keyed(['containerPort', 'protocol'])),
   envFrom: z.array(EnvFromSource).optional().describe('Bulk sources of environment variables').meta(atomic),
-  env: z.array(EnvVar).optional().describe('Environment variables').meta(keyed(['name'])),
+  env: z
+    .array(EnvVar)
+    .optional()
+    .describe('Environment variables')
+    .meta(keyed(['name'])),
   resources: ResourceRequirements.optional().describe('Compute resources requested and allowed'),
   resizePolicy: z
     .array(ContainerResizePolicy)
     .optional()
     .describe('How each resource may be resized in place')
     .meta(atomic),
-  restartPolicy: RestartPolicy.optional().describe('Restart behaviour overriding the pod\'s; Always makes an init container a sidecar'),
+  restartPolicy: RestartPolicy.optional().describe(
+    "Restart behaviour overriding the pod's; Always makes an init container a sidecar",
+  ),
   restartPolicyRules: z
     .array(ContainerRestartRule)
     .optional()
     .describe('Rules checked in order when the container exits')
     .meta(atomic),
-  volumeMounts: z.array(VolumeMount).optional().describe('Volumes mounted into the filesystem').meta(keyed(['mountPath'])),
-  volumeDevices: z.array(VolumeDevice).optional().describe('Raw block volumes mapped in').meta(keyed(['devicePath'])),
+  volumeMounts: z
+    .array(VolumeMount)
+    .optional()
+    .describe('Volumes mounted into the filesystem')
+    .meta(keyed(['mountPath'])),
+  volumeDevices: z
+    .array(VolumeDevice)
+    .optional()
+    .describe('Raw block volumes mapped in')
+    .meta(keyed(['devicePath'])),
   livenessProbe: Probe.optional().describe('Check that restarts the container when it fails'),
   readinessProbe: Probe.optional().describe('Check that removes the pod from service endpoints when it fails'),
   startupProbe: Probe.optional().describe('Check that must pass before the other probes start'),
@@ -354,10 +388,7 @@ export const EphemeralContainer = z
   .strictObject({
     name: z.string().describe('Name of the ephemeral container, unique within the pod'),
     ...containerFields,
-    targetContainerName: z
-      .string()
-      .optional()
-      .describe('Container whose namespaces this one joins, for debugging'),
+    targetContainerName: z.string().optional().describe('Container whose namespaces this one joins, for debugging'),
   })
   .describe('A temporary container added to a running pod, usually for debugging')
 export type EphemeralContainer = z.infer<typeof EphemeralContainer>

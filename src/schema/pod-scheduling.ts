@@ -11,7 +11,7 @@ import { LabelSelector, NodeSelectorOperator, TolerationOperator } from './pod-c
 export const NodeSelectorRequirement = z
   .strictObject({
     key: z.string().describe('Node label key or field name'),
-    operator: NodeSelectorOperator.describe('How the node\'s value relates to the values'),
+    operator: NodeSelectorOperator.describe("How the node's value relates to the values"),
     values: z
       .array(z.string())
       .optional()
@@ -22,11 +22,7 @@ export const NodeSelectorRequirement = z
 
 export const NodeSelectorTerm = z
   .strictObject({
-    matchExpressions: z
-      .array(NodeSelectorRequirement)
-      .optional()
-      .describe('Tests on node labels')
-      .meta(atomic),
+    matchExpressions: z.array(NodeSelectorRequirement).optional().describe('Tests on node labels').meta(atomic),
     matchFields: z.array(NodeSelectorRequirement).optional().describe('Tests on node fields').meta(atomic),
   })
   .describe('Node tests that must all pass')
@@ -34,10 +30,7 @@ export const NodeSelectorTerm = z
 
 export const NodeSelector = z
   .strictObject({
-    nodeSelectorTerms: z
-      .array(NodeSelectorTerm)
-      .describe('Terms of which at least one must match')
-      .meta(atomic),
+    nodeSelectorTerms: z.array(NodeSelectorTerm).describe('Terms of which at least one must match').meta(atomic),
   })
   .describe('Matches nodes satisfying any of its terms')
   .meta(atomicMap)
@@ -172,7 +165,7 @@ export const HostAlias = z
     ip: z.string().describe('IP address of the hosts file entry'),
     hostnames: z.array(z.string()).optional().describe('Names for that address').meta(atomic),
   })
-  .describe('An entry added to the pod\'s hosts file')
+  .describe("An entry added to the pod's hosts file")
 
 export const PodDNSConfigOption = z
   .strictObject({
@@ -204,11 +197,8 @@ export const PodSchedulingGate = z
 export const PodResourceClaim = z
   .strictObject({
     name: z.string().describe('Name containers use to refer to the claim'),
-    resourceClaimName: z.string().optional().describe('Existing ResourceClaim in the pod\'s namespace'),
-    resourceClaimTemplateName: z
-      .string()
-      .optional()
-      .describe('ResourceClaimTemplate to create a per-pod claim from'),
+    resourceClaimName: z.string().optional().describe("Existing ResourceClaim in the pod's namespace"),
+    resourceClaimTemplateName: z.string().optional().describe('ResourceClaimTemplate to create a per-pod claim from'),
   })
   .describe('A dynamically allocated resource the pod needs')
 

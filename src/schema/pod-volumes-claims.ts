@@ -2,11 +2,18 @@
 import { z } from 'zod'
 import { ObjectMeta } from './meta'
 import { atomic } from './schema-helpers'
-import { LabelSelector, PersistentVolumeAccessMode, PersistentVolumeMode, ResourceList, TypedLocalObjectReference, TypedObjectReference } from './pod-common'
+import {
+  LabelSelector,
+  PersistentVolumeAccessMode,
+  PersistentVolumeMode,
+  ResourceList,
+  TypedLocalObjectReference,
+  TypedObjectReference,
+} from './pod-common'
 
 export const PersistentVolumeClaimVolumeSource = z
   .strictObject({
-    claimName: z.string().describe('Name of the claim in the pod\'s namespace'),
+    claimName: z.string().describe("Name of the claim in the pod's namespace"),
     readOnly: z.boolean().optional().describe('Mount read-only'),
   })
   .describe('The volume bound to a PersistentVolumeClaim')
@@ -45,6 +52,8 @@ export const PersistentVolumeClaimTemplate = z
 
 export const EphemeralVolumeSource = z
   .strictObject({
-    volumeClaimTemplate: PersistentVolumeClaimTemplate.optional().describe('Claim created with the pod and deleted with it'),
+    volumeClaimTemplate: PersistentVolumeClaimTemplate.optional().describe(
+      'Claim created with the pod and deleted with it',
+    ),
   })
   .describe('A volume from a claim whose lifetime is tied to the pod')

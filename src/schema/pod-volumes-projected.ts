@@ -39,7 +39,7 @@ export const ClusterTrustBundleProjection = z
   .strictObject({
     name: z.string().optional().describe('Select one bundle by name'),
     signerName: z.string().optional().describe('Select all bundles of this signer'),
-    labelSelector: LabelSelector.optional().describe('Narrow the signer\'s bundles by label'),
+    labelSelector: LabelSelector.optional().describe("Narrow the signer's bundles by label"),
     optional: z.boolean().optional().describe('Start the pod even if nothing matches'),
     path: z.string().describe('Relative file path of the bundle'),
   })

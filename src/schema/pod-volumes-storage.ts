@@ -64,7 +64,7 @@ export const CephFSVolumeSource = z
     monitors: z.array(z.string()).describe('Ceph monitor addresses').meta(atomic),
     path: z.string().optional().describe('Path within the filesystem to mount as root'),
     user: z.string().optional().describe('RADOS user'),
-    secretFile: z.string().optional().describe('Path to the user\'s secret file'),
+    secretFile: z.string().optional().describe("Path to the user's secret file"),
     secretRef: LocalObjectReference.optional().describe('Secret holding the credentials'),
     readOnly: z.boolean().optional().describe('Mount read-only'),
   })
@@ -124,7 +124,7 @@ export const ScaleIOVolumeSource = z
 export const StorageOSVolumeSource = z
   .strictObject({
     volumeName: z.string().optional().describe('StorageOS volume name'),
-    volumeNamespace: z.string().optional().describe('StorageOS namespace; the pod\'s namespace by default'),
+    volumeNamespace: z.string().optional().describe("StorageOS namespace; the pod's namespace by default"),
     fsType: z.string().optional().describe('Filesystem type'),
     readOnly: z.boolean().optional().describe('Mount read-only'),
     secretRef: LocalObjectReference.optional().describe('Secret with the StorageOS API credentials'),

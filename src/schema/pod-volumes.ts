@@ -3,8 +3,30 @@ import { z } from 'zod'
 import { EmptyDirVolumeSource, GitRepoVolumeSource, HostPathVolumeSource, ImageVolumeSource } from './pod-volumes-local'
 import { ConfigMapVolumeSource, DownwardAPIVolumeSource, SecretVolumeSource } from './pod-volumes-files'
 import { ProjectedVolumeSource } from './pod-volumes-projected'
-import { AWSElasticBlockStoreVolumeSource, AzureDiskVolumeSource, AzureFileVolumeSource, CinderVolumeSource, GCEPersistentDiskVolumeSource, PhotonPersistentDiskVolumeSource, VsphereVirtualDiskVolumeSource } from './pod-volumes-cloud'
-import { CephFSVolumeSource, CSIVolumeSource, FCVolumeSource, FlexVolumeSource, FlockerVolumeSource, GlusterfsVolumeSource, ISCSIVolumeSource, NFSVolumeSource, PortworxVolumeSource, QuobyteVolumeSource, RBDVolumeSource, ScaleIOVolumeSource, StorageOSVolumeSource } from './pod-volumes-storage'
+import {
+  AWSElasticBlockStoreVolumeSource,
+  AzureDiskVolumeSource,
+  AzureFileVolumeSource,
+  CinderVolumeSource,
+  GCEPersistentDiskVolumeSource,
+  PhotonPersistentDiskVolumeSource,
+  VsphereVirtualDiskVolumeSource,
+} from './pod-volumes-cloud'
+import {
+  CephFSVolumeSource,
+  CSIVolumeSource,
+  FCVolumeSource,
+  FlexVolumeSource,
+  FlockerVolumeSource,
+  GlusterfsVolumeSource,
+  ISCSIVolumeSource,
+  NFSVolumeSource,
+  PortworxVolumeSource,
+  QuobyteVolumeSource,
+  RBDVolumeSource,
+  ScaleIOVolumeSource,
+  StorageOSVolumeSource,
+} from './pod-volumes-storage'
 import { EphemeralVolumeSource, PersistentVolumeClaimVolumeSource } from './pod-volumes-claims'
 export * from './pod-volumes-local'
 export * from './pod-volumes-files'

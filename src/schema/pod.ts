@@ -6,10 +6,31 @@
 import { z } from 'zod'
 import { int32, int64, ObjectMeta, StringMap, Time } from './meta'
 import { NullableTime, applyKeyed, atomic, atomicMap, keyed, set } from './schema-helpers'
-import { ConditionStatus, DNSPolicy, LocalObjectReference, PodPhase, PodQOSClass, PreemptionPolicy, RecursiveReadOnlyMode, ResourceList, RestartPolicy } from './pod-common'
+import {
+  ConditionStatus,
+  DNSPolicy,
+  LocalObjectReference,
+  PodPhase,
+  PodQOSClass,
+  PreemptionPolicy,
+  RecursiveReadOnlyMode,
+  ResourceList,
+  RestartPolicy,
+} from './pod-common'
 import { Container, EphemeralContainer, PodSecurityContext, ResourceRequirements } from './pod-containers'
 import { Volume } from './pod-volumes'
-import { Affinity, HostAlias, PodDNSConfig, PodOS, PodReadinessGate, PodResourceClaim, PodSchedulingGate, PodSchedulingGroup, Toleration, TopologySpreadConstraint } from './pod-scheduling'
+import {
+  Affinity,
+  HostAlias,
+  PodDNSConfig,
+  PodOS,
+  PodReadinessGate,
+  PodResourceClaim,
+  PodSchedulingGate,
+  PodSchedulingGroup,
+  Toleration,
+  TopologySpreadConstraint,
+} from './pod-scheduling'
 export * from './pod-common'
 export * from './pod-containers'
 export * from './pod-volumes'
@@ -30,7 +51,10 @@ export const PodSpec = z
       .optional()
       .describe('Containers run to completion, in order, before the others start')
       .meta(keyed(['name'])),
-    containers: z.array(Container).describe('Containers of the pod; at least one').meta(keyed(['name'])),
+    containers: z
+      .array(Container)
+      .describe('Containers of the pod; at least one')
+      .meta(keyed(['name'])),
     ephemeralContainers: z
       .array(EphemeralContainer)
       .optional()
@@ -40,25 +64,17 @@ export const PodSpec = z
     terminationGracePeriodSeconds: int64
       .optional()
       .describe('Seconds between the stop signal and a forced kill; 30 by default'),
-    activeDeadlineSeconds: int64
-      .optional()
-      .describe('Seconds the pod may run on a node before it is marked failed'),
+    activeDeadlineSeconds: int64.optional().describe('Seconds the pod may run on a node before it is marked failed'),
     dnsPolicy: DNSPolicy.optional().describe('How DNS is configured; ClusterFirst by default'),
     nodeSelector: StringMap.optional().describe('Labels a node must have to run the pod').meta(atomicMap),
     serviceAccountName: z.string().optional().describe('ServiceAccount the pod runs as'),
     serviceAccount: z.string().optional().describe('Deprecated alias of serviceAccountName'),
-    automountServiceAccountToken: z
-      .boolean()
-      .optional()
-      .describe('Whether an API token is mounted automatically'),
+    automountServiceAccountToken: z.boolean().optional().describe('Whether an API token is mounted automatically'),
     nodeName: z.string().optional().describe('Node the pod is bound to; set by the scheduler or directly'),
-    hostNetwork: z.boolean().optional().describe('Use the node\'s network namespace'),
-    hostPID: z.boolean().optional().describe('Use the node\'s process namespace'),
-    hostIPC: z.boolean().optional().describe('Use the node\'s IPC namespace'),
-    shareProcessNamespace: z
-      .boolean()
-      .optional()
-      .describe('Let containers see and signal each other\'s processes'),
+    hostNetwork: z.boolean().optional().describe("Use the node's network namespace"),
+    hostPID: z.boolean().optional().describe("Use the node's process namespace"),
+    hostIPC: z.boolean().optional().describe("Use the node's IPC namespace"),
+    shareProcessNamespace: z.boolean().optional().describe("Let containers see and signal each other's processes"),
     securityContext: PodSecurityContext.optional().describe('Security settings for all containers'),
     imagePullSecrets: z
       .array(LocalObjectReference)
@@ -73,9 +89,9 @@ export const PodSpec = z
     hostAliases: z
       .array(HostAlias)
       .optional()
-      .describe('Entries added to the pod\'s hosts file')
+      .describe("Entries added to the pod's hosts file")
       .meta(keyed(['ip'])),
-    priorityClassName: z.string().optional().describe('PriorityClass that sets the pod\'s priority'),
+    priorityClassName: z.string().optional().describe("PriorityClass that sets the pod's priority"),
     priority: int32.optional().describe('Scheduling priority, filled in from the priority class'),
     dnsConfig: PodDNSConfig.optional().describe('DNS settings added to those of the DNS policy'),
     readinessGates: z
@@ -97,7 +113,7 @@ export const PodSpec = z
       .meta(keyed(['topologyKey', 'whenUnsatisfiable'])),
     setHostnameAsFQDN: z.boolean().optional().describe('Use the fully qualified name as the hostname'),
     os: PodOS.optional().describe('Operating system the pod targets'),
-    hostUsers: z.boolean().optional().describe('Use the node\'s user namespace; false isolates users'),
+    hostUsers: z.boolean().optional().describe("Use the node's user namespace; false isolates users"),
     schedulingGates: z
       .array(PodSchedulingGate)
       .optional()
@@ -189,13 +205,13 @@ export const LinuxContainerUser = z
     gid: int64.describe('GID of the first process'),
     supplementalGroups: z.array(int64).optional().describe('Supplemental groups of the first process').meta(atomic),
   })
-  .describe('Linux identity of a container\'s first process')
+  .describe("Linux identity of a container's first process")
 
 export const ContainerUser = z
   .strictObject({
     linux: LinuxContainerUser.optional().describe('Identity on Linux'),
   })
-  .describe('Identity a container\'s first process started with')
+  .describe("Identity a container's first process started with")
 
 export const ImageVolumeStatus = z
   .strictObject({
@@ -252,7 +268,7 @@ export const HostIP = z
   .strictObject({
     ip: z.string().describe('An IP address of the node'),
   })
-  .describe('An IP address of the pod\'s node')
+  .describe("An IP address of the pod's node")
 
 export const PodIP = z
   .strictObject({
@@ -273,7 +289,7 @@ export const ContainerExtendedResourceRequest = z
     resourceName: z.string().describe('Extended resource name'),
     requestName: z.string().describe('Request in the generated claim that satisfies it'),
   })
-  .describe('Links a container\'s extended resource to a claim request')
+  .describe("Links a container's extended resource to a claim request")
 
 export const PodExtendedResourceClaimStatus = z
   .strictObject({
@@ -288,11 +304,7 @@ export const PodExtendedResourceClaimStatus = z
 export const NodeAllocatableResourceClaimStatus = z
   .strictObject({
     resourceClaimName: z.string().describe('Claim that caused the allocation'),
-    containers: z
-      .array(z.string())
-      .optional()
-      .describe('Containers that reference the claim')
-      .meta(set),
+    containers: z.array(z.string()).optional().describe('Containers that reference the claim').meta(set),
     resources: ResourceList.describe('Node-allocatable amounts allocated through the claim'),
   })
   .describe('Node-allocatable resources (cpu, memory, ...) allocated through a claim')
@@ -306,16 +318,16 @@ export const PodStatus = z
       .optional()
       .describe('Observed conditions, such as Ready')
       .meta(keyed(['type'])),
-    message: z.string().optional().describe('Human-readable detail of the pod\'s state'),
+    message: z.string().optional().describe("Human-readable detail of the pod's state"),
     reason: z.string().optional().describe('Machine-readable reason for the state, such as Evicted'),
     nominatedNodeName: z.string().optional().describe('Node the pod is expected to land on after preemption'),
     hostIP: z.string().optional().describe('Primary IP address of the node'),
     // Upstream merges by ip for strategic patches but leaves the list atomic for server-side apply.
-    hostIPs: z
-      .array(HostIP)
-      .optional()
-      .describe('IP addresses of the node, primary first')
-      .meta({ 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' }),
+    hostIPs: z.array(HostIP).optional().describe('IP addresses of the node, primary first').meta({
+      'x-kubernetes-list-type': 'atomic',
+      'x-kubernetes-patch-merge-key': 'ip',
+      'x-kubernetes-patch-strategy': 'merge',
+    }),
     podIP: z.string().optional().describe('Primary IP address of the pod'),
     podIPs: z
       .array(PodIP)
@@ -323,11 +335,7 @@ export const PodStatus = z
       .describe('IP addresses of the pod, primary first, at most one per family')
       .meta(keyed(['ip'])),
     startTime: Time.optional().describe('When the kubelet accepted the pod'),
-    initContainerStatuses: z
-      .array(ContainerStatus)
-      .optional()
-      .describe('One status per init container')
-      .meta(atomic),
+    initContainerStatuses: z.array(ContainerStatus).optional().describe('One status per init container').meta(atomic),
     containerStatuses: z.array(ContainerStatus).optional().describe('One status per container').meta(atomic),
     qosClass: PodQOSClass.optional().describe('Quality of service class'),
     ephemeralContainerStatuses: z
@@ -342,7 +350,7 @@ export const PodStatus = z
     resourceClaimStatuses: z
       .array(PodResourceClaimStatus)
       .optional()
-      .describe('Claims generated for the pod\'s resource claims')
+      .describe("Claims generated for the pod's resource claims")
       .meta(keyed(['name'], 'merge,retainKeys')),
     extendedResourceClaimStatus: PodExtendedResourceClaimStatus.optional().describe(
       'Claim generated for extended resources',

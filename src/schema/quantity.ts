@@ -27,10 +27,24 @@ const NANO = -9
 const MAX_INT64 = (1n << 63n) - 1n
 const SUFFIX_CHARS = 'eEinumkKMGTP'
 const DECIMAL_SUFFIXES = new Map<string, number>([
-  ['n', -9], ['u', -6], ['m', -3], ['', 0], ['k', 3], ['M', 6], ['G', 9], ['T', 12], ['P', 15], ['E', 18],
+  ['n', -9],
+  ['u', -6],
+  ['m', -3],
+  ['', 0],
+  ['k', 3],
+  ['M', 6],
+  ['G', 9],
+  ['T', 12],
+  ['P', 15],
+  ['E', 18],
 ])
 const BINARY_SUFFIXES = new Map<string, number>([
-  ['Ki', 10], ['Mi', 20], ['Gi', 30], ['Ti', 40], ['Pi', 50], ['Ei', 60],
+  ['Ki', 10],
+  ['Mi', 20],
+  ['Gi', 30],
+  ['Ti', 40],
+  ['Pi', 50],
+  ['Ei', 60],
 ])
 const DECIMAL_SUFFIX_BY_EXPONENT = new Map([...DECIMAL_SUFFIXES].map(([s, e]) => [e, s]))
 const BINARY_SUFFIX_BY_EXPONENT = new Map([...BINARY_SUFFIXES].map(([s, e]) => [e, s]))

@@ -46,7 +46,12 @@ export const ReplicationControllerStatus = z
       .array(ReplicationControllerCondition)
       .optional()
       .describe('Latest observations of the controller state')
-      .meta({ 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+      .meta({
+        'x-kubernetes-patch-merge-key': 'type',
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      }),
   })
   .describe('The most recently observed state of a replication controller')
 export type ReplicationControllerStatus = z.infer<typeof ReplicationControllerStatus>

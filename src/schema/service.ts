@@ -11,8 +11,12 @@ const atomicMap = { 'x-kubernetes-map-type': 'atomic' } as const
 export const ServiceType = z
   .enum(['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'])
   .describe('How the service is exposed: a cluster IP, a port on every node, a load balancer, or a DNS alias')
-export const ServiceAffinity = z.enum(['ClientIP', 'None']).describe('Whether connections from one client stick to one endpoint')
-export const TrafficPolicy = z.enum(['Cluster', 'Local']).describe('Whether traffic may go to endpoints on any node or only the local one')
+export const ServiceAffinity = z
+  .enum(['ClientIP', 'None'])
+  .describe('Whether connections from one client stick to one endpoint')
+export const TrafficPolicy = z
+  .enum(['Cluster', 'Local'])
+  .describe('Whether traffic may go to endpoints on any node or only the local one')
 export const IPFamily = z.enum(['IPv4', 'IPv6']).describe('An IP address family')
 export const IPFamilyPolicy = z
   .enum(['SingleStack', 'PreferDualStack', 'RequireDualStack'])
@@ -21,18 +25,25 @@ export const LoadBalancerIPMode = z.enum(['VIP', 'Proxy']).describe('How traffic
 
 export const ServicePort = z
   .strictObject({
-    name: z.string().optional().describe('Name of the port, a DNS label unique within the service; required with more than one port'),
+    name: z
+      .string()
+      .optional()
+      .describe('Name of the port, a DNS label unique within the service; required with more than one port'),
     protocol: Protocol.optional().describe('IP protocol of the port; TCP by default').meta({ default: 'TCP' }),
     appProtocol: z.string().optional().describe('Application protocol, an IANA service name or a domain-prefixed name'),
     port: int32.describe('Port the service exposes'),
     targetPort: IntOrString.optional().describe('Number or name of the port on the pods; the value of port by default'),
-    nodePort: int32.optional().describe('Port on every node for NodePort and LoadBalancer services; allocated when not given'),
+    nodePort: int32
+      .optional()
+      .describe('Port on every node for NodePort and LoadBalancer services; allocated when not given'),
   })
   .describe('One port a service exposes')
 
 export const ClientIPConfig = z
   .strictObject({
-    timeoutSeconds: int32.optional().describe('How long a client stays with one endpoint, 1 to 86400 seconds; 10800 by default'),
+    timeoutSeconds: int32
+      .optional()
+      .describe('How long a client stays with one endpoint, 1 to 86400 seconds; 10800 by default'),
   })
   .describe('Client-IP session affinity settings')
 
@@ -57,7 +68,10 @@ export const ServiceSpec = z
     selector: StringMap.optional()
       .describe('Pods with these labels receive the traffic; without it, endpoints are managed by someone else')
       .meta(atomicMap),
-    clusterIP: z.string().optional().describe('Virtual IP of the service, allocated when empty; None makes it headless'),
+    clusterIP: z
+      .string()
+      .optional()
+      .describe('Virtual IP of the service, allocated when empty; None makes it headless'),
     clusterIPs: z
       .array(z.string())
       .optional()
@@ -70,27 +84,36 @@ export const ServiceSpec = z
       .describe('Extra IPs, managed outside the cluster, on which nodes accept traffic for the service')
       .meta(atomic),
     sessionAffinity: ServiceAffinity.optional().describe('Session affinity; None by default'),
-    loadBalancerIP: z.string().optional().describe('Deprecated: IP the load balancer should use, if the provider supports it'),
+    loadBalancerIP: z
+      .string()
+      .optional()
+      .describe('Deprecated: IP the load balancer should use, if the provider supports it'),
     loadBalancerSourceRanges: z
       .array(z.string())
       .optional()
       .describe('Client CIDRs the load balancer admits, if the provider supports it')
       .meta(atomic),
     externalName: z.string().optional().describe('DNS name an ExternalName service aliases'),
-    externalTrafficPolicy: TrafficPolicy.optional().describe('Routing of traffic arriving on node ports, external and load-balancer IPs'),
-    healthCheckNodePort: int32.optional().describe('Node port for load-balancer health checks (LoadBalancer with Local traffic policy)'),
+    externalTrafficPolicy: TrafficPolicy.optional().describe(
+      'Routing of traffic arriving on node ports, external and load-balancer IPs',
+    ),
+    healthCheckNodePort: int32
+      .optional()
+      .describe('Node port for load-balancer health checks (LoadBalancer with Local traffic policy)'),
     publishNotReadyAddresses: z.boolean().optional().describe('Publish endpoints of pods that are not ready'),
     sessionAffinityConfig: SessionAffinityConfig.optional().describe('Session affinity settings'),
-    ipFamilies: z
-      .array(IPFamily)
-      .optional()
-      .describe('IP families of the service, primary first')
-      .meta(atomic),
+    ipFamilies: z.array(IPFamily).optional().describe('IP families of the service, primary first').meta(atomic),
     ipFamilyPolicy: IPFamilyPolicy.optional().describe('Single- or dual-stack; SingleStack by default'),
-    allocateLoadBalancerNodePorts: z.boolean().optional().describe('Whether LoadBalancer services get node ports; true by default'),
+    allocateLoadBalancerNodePorts: z
+      .boolean()
+      .optional()
+      .describe('Whether LoadBalancer services get node ports; true by default'),
     loadBalancerClass: z.string().optional().describe('Load-balancer implementation this service belongs to'),
     internalTrafficPolicy: TrafficPolicy.optional().describe('Routing of traffic arriving on the cluster IP'),
-    trafficDistribution: z.string().optional().describe('Preference for how traffic is spread over endpoints, e.g. PreferClose'),
+    trafficDistribution: z
+      .string()
+      .optional()
+      .describe('Preference for how traffic is spread over endpoints, e.g. PreferClose'),
   })
   .describe('The desired state of a service')
 export type ServiceSpec = z.infer<typeof ServiceSpec>
@@ -142,7 +165,9 @@ export const Service = z
     apiVersion: z.string().optional().describe('Schema version of this object: v1'),
     metadata: ObjectMeta.optional().describe('Standard object metadata'),
     spec: ServiceSpec.optional().describe('Desired state of the service'),
-    status: ServiceStatus.optional().describe('Observed state, written by the control plane and load-balancer controllers'),
+    status: ServiceStatus.optional().describe(
+      'Observed state, written by the control plane and load-balancer controllers',
+    ),
   })
   .describe('A stable name, virtual IP and ports in front of a set of pods chosen by label')
   .meta({ 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Service' }] })

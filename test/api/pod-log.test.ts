@@ -9,15 +9,18 @@ import { BASE, makeNamespace, pod, req, sleep, waitFor } from '../helpers'
 const V1 = ['', 'api', 'v1'].join('/')
 type Obj = Record<string, any>
 
-
 const podPath = (ns: string, name = '') => `${V1}/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 const logPath = (ns: string, name: string, query = '') => `${podPath(ns, name)}/log${query ? `?${query}` : ''}`
 const getPod = async (ns: string, name: string) => (await req('GET', podPath(ns, name))).json as Obj
 const phaseIs = (ns: string, name: string, phase: string, ms?: number) =>
-  waitFor(`${ns}/${name} to be ${phase}`, async () => {
-    const p = await getPod(ns, name)
-    return p?.status?.phase === phase ? p : undefined
-  }, ms)
+  waitFor(
+    `${ns}/${name} to be ${phase}`,
+    async () => {
+      const p = await getPod(ns, name)
+      return p?.status?.phase === phase ? p : undefined
+    },
+    ms,
+  )
 
 /** A Never pod whose container(s) run the given sh scripts. */
 function job(name: string, scripts: Record<string, string>, extra: Obj = {}, meta: Obj = {}): Obj {
@@ -27,7 +30,11 @@ function job(name: string, scripts: Record<string, string>, extra: Obj = {}, met
     metadata: { name, ...meta },
     spec: {
       restartPolicy: 'Never',
-      containers: Object.entries(scripts).map(([c, script]) => ({ name: c, image: 'busybox:1.36', command: ['sh', '-c', script] })),
+      containers: Object.entries(scripts).map(([c, script]) => ({
+        name: c,
+        image: 'busybox:1.36',
+        command: ['sh', '-c', script],
+      })),
       ...extra,
     },
   }
@@ -86,16 +93,30 @@ describe('pods/log: reading', () => {
   // the regular containers only.
   it('the "choose one of" list includes init containers, first (kube validateContainer)', async () => {
     const ns = await makeNamespace('log')
-    await create(ns, job('web', { a: 'echo a', b: 'echo b' }, { initContainers: [{ name: 'setup', image: 'busybox:1.36', command: ['true'] }] }))
+    await create(
+      ns,
+      job(
+        'web',
+        { a: 'echo a', b: 'echo b' },
+        { initContainers: [{ name: 'setup', image: 'busybox:1.36', command: ['true'] }] },
+      ),
+    )
     await phaseIs(ns, 'web', 'Succeeded')
     const none = await req('GET', logPath(ns, 'web'))
     expect(none.status).toBe(400)
     expect(none.json.message).toBe('a container name must be specified for pod web, choose one of: [setup a b]')
   })
 
-  it('an init container\'s log is readable by name', async () => {
+  it("an init container's log is readable by name", async () => {
     const ns = await makeNamespace('log')
-    await create(ns, job('init', { main: 'echo main' }, { initContainers: [{ name: 'setup', image: 'busybox:1.36', command: ['sh', '-c', 'echo preparing'] }] }))
+    await create(
+      ns,
+      job(
+        'init',
+        { main: 'echo main' },
+        { initContainers: [{ name: 'setup', image: 'busybox:1.36', command: ['sh', '-c', 'echo preparing'] }] },
+      ),
+    )
     await phaseIs(ns, 'init', 'Succeeded')
     expect((await req('GET', logPath(ns, 'init', 'container=setup'))).text).toBe('preparing\n')
     expect((await req('GET', logPath(ns, 'init'))).text).toBe('main\n')
@@ -106,7 +127,15 @@ describe('pods/log: reading', () => {
   // server: an extension, harmless for kubectl, asserted here as designed.
   it('the kubectl.kubernetes.io/default-container annotation picks the container when none is named', async () => {
     const ns = await makeNamespace('log')
-    await create(ns, job('annotated', { a: 'echo from-a', b: 'echo from-b' }, {}, { annotations: { 'kubectl.kubernetes.io/default-container': 'b' } }))
+    await create(
+      ns,
+      job(
+        'annotated',
+        { a: 'echo from-a', b: 'echo from-b' },
+        {},
+        { annotations: { 'kubectl.kubernetes.io/default-container': 'b' } },
+      ),
+    )
     await phaseIs(ns, 'annotated', 'Succeeded')
     expect((await req('GET', logPath(ns, 'annotated'))).text).toBe('from-b\n')
     expect((await req('GET', logPath(ns, 'annotated', 'container=a'))).text).toBe('from-a\n')
@@ -114,7 +143,15 @@ describe('pods/log: reading', () => {
 
   it('an annotation naming no container of the pod is ignored (400 as without it)', async () => {
     const ns = await makeNamespace('log')
-    await create(ns, job('stale', { a: 'echo a', b: 'echo b' }, {}, { annotations: { 'kubectl.kubernetes.io/default-container': 'gone' } }))
+    await create(
+      ns,
+      job(
+        'stale',
+        { a: 'echo a', b: 'echo b' },
+        {},
+        { annotations: { 'kubectl.kubernetes.io/default-container': 'gone' } },
+      ),
+    )
     await phaseIs(ns, 'stale', 'Succeeded')
     const r = await req('GET', logPath(ns, 'stale'))
     expect(r.status).toBe(400)
@@ -125,7 +162,13 @@ describe('pods/log: reading', () => {
     const ns = await makeNamespace('log')
     const r = await req('GET', logPath(ns, 'nope'))
     expect(r.status).toBe(404)
-    expect(r.json).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'pods "nope" not found', details: { name: 'nope', kind: 'pods' } })
+    expect(r.json).toMatchObject({
+      kind: 'Status',
+      reason: 'NotFound',
+      code: 404,
+      message: 'pods "nope" not found',
+      details: { name: 'nope', kind: 'pods' },
+    })
     const f = await req('GET', logPath(ns, 'nope', 'follow=true'))
     expect(f.status).toBe(404)
     expect(f.json?.message).toBe('pods "nope" not found')
@@ -137,7 +180,10 @@ describe('pods/log: reading', () => {
     await phaseIs(ns, 'prev', 'Succeeded')
     const r = await req('GET', logPath(ns, 'prev', 'previous=true'))
     expect(r.status).toBe(400)
-    expect(r.json).toMatchObject({ reason: 'BadRequest', message: 'previous terminated container "c" in pod "prev" not found' })
+    expect(r.json).toMatchObject({
+      reason: 'BadRequest',
+      message: 'previous terminated container "c" in pod "prev" not found',
+    })
   })
 })
 
@@ -198,9 +244,15 @@ describe('pods/log: options', () => {
     expect(lateTs! - earlyTs!).toBeGreaterThanOrEqual(1900)
 
     const secondOf = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-    expect((await req('GET', logPath(ns, 'since', `sinceTime=${encodeURIComponent(secondOf(lateTs!))}`))).text).toBe('late\n')
-    expect((await req('GET', logPath(ns, 'since', `sinceTime=${encodeURIComponent(secondOf(earlyTs!))}`))).text).toBe('early\nlate\n')
-    expect((await req('GET', logPath(ns, 'since', `sinceTime=${encodeURIComponent(secondOf(lateTs! + 2000))}`))).text).toBe('')
+    expect((await req('GET', logPath(ns, 'since', `sinceTime=${encodeURIComponent(secondOf(lateTs!))}`))).text).toBe(
+      'late\n',
+    )
+    expect((await req('GET', logPath(ns, 'since', `sinceTime=${encodeURIComponent(secondOf(earlyTs!))}`))).text).toBe(
+      'early\nlate\n',
+    )
+    expect(
+      (await req('GET', logPath(ns, 'since', `sinceTime=${encodeURIComponent(secondOf(lateTs! + 2000))}`))).text,
+    ).toBe('')
 
     // sinceSeconds counts back from now: 1 h covers everything; a window that starts after `early` only has `late`.
     expect((await req('GET', logPath(ns, 'since', 'sinceSeconds=3600'))).text).toBe('early\nlate\n')
@@ -224,7 +276,10 @@ describe('pods/log: options', () => {
     const since = await req('GET', logPath(ns, 'opts', 'sinceSeconds=0'))
     expect(since.status).toBe(422)
     expect(since.json.message).toContain('sinceSeconds: Invalid value: 0: must be greater than 0')
-    const both = await req('GET', logPath(ns, 'opts', `sinceSeconds=5&sinceTime=${encodeURIComponent('2024-01-01T00:00:00Z')}`))
+    const both = await req(
+      'GET',
+      logPath(ns, 'opts', `sinceSeconds=5&sinceTime=${encodeURIComponent('2024-01-01T00:00:00Z')}`),
+    )
     expect(both.status).toBe(422)
     expect(both.json.message).toContain('at most one of `sinceTime` or `sinceSeconds` may be specified')
     expect((await req('GET', logPath(ns, 'opts', 'tailLines=abc'))).status).toBe(400)
@@ -237,13 +292,18 @@ describe('pods/log: options', () => {
     const ns = await makeNamespace('log')
     await create(ns, job('opts', { c: 'echo x' }))
     const tail = await req('GET', logPath(ns, 'opts', 'tailLines=-1'))
-    expect(tail.json.message).toBe('PodLogOptions "opts" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0')
+    expect(tail.json.message).toBe(
+      'PodLogOptions "opts" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0',
+    )
     expect(tail.json.details?.name).toBe('opts')
   })
 })
 
 /** Reads a streamed response chunk by chunk, recording when each arrived. */
-async function readTimed(res: Response, ms: number): Promise<{ chunks: { at: number; text: string }[]; ended: boolean }> {
+async function readTimed(
+  res: Response,
+  ms: number,
+): Promise<{ chunks: { at: number; text: string }[]; ended: boolean }> {
   const reader = res.body!.getReader()
   const dec = new TextDecoder()
   const chunks: { at: number; text: string }[] = []
@@ -253,7 +313,10 @@ async function readTimed(res: Response, ms: number): Promise<{ chunks: { at: num
     const left = until - Date.now()
     if (left <= 0) break
     let timer: ReturnType<typeof setTimeout> | undefined
-    const r = await Promise.race([reader.read(), new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), left)))])
+    const r = await Promise.race([
+      reader.read(),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), left))),
+    ])
     if (timer !== undefined) clearTimeout(timer)
     if (r === 'timeout') break
     if (r.done) {
@@ -266,10 +329,11 @@ async function readTimed(res: Response, ms: number): Promise<{ chunks: { at: num
   return { chunks, ended }
 }
 
-const follow = (ns: string, name: string, query = '') => exports.default.fetch(new Request(BASE + logPath(ns, name, `follow=true${query ? `&${query}` : ''}`)))
+const follow = (ns: string, name: string, query = '') =>
+  exports.default.fetch(new Request(BASE + logPath(ns, name, `follow=true${query ? `&${query}` : ''}`)))
 
 describe('pods/log?follow=true', () => {
-  it('streams lines as the program\'s sleeps pass', async () => {
+  it("streams lines as the program's sleeps pass", async () => {
     const ns = await makeNamespace('log')
     await create(ns, job('tick', { c: 'echo one; sleep 1; echo two; sleep 1; echo three; sleep 1' }))
     await phaseIs(ns, 'tick', 'Running')
@@ -348,13 +412,17 @@ describe('exec, attach, portforward, proxy on virtual nodes', () => {
 
   /** Opens a WebSocket stream offering `protocols`; answers the negotiated one and every message until close. */
   async function openStream(path: string, protocols: string) {
-    const res = await exports.default.fetch(new Request(`${BASE}${path}`, { headers: { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': protocols } }))
+    const res = await exports.default.fetch(
+      new Request(`${BASE}${path}`, { headers: { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': protocols } }),
+    )
     expect(res.status).toBe(101)
     const ws = res.webSocket!
     const received: Promise<string | ArrayBuffer>[] = []
     const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)))
     // Binary frames arrive as Blobs under the current compatibility date.
-    ws.addEventListener('message', (e) => received.push(e.data instanceof Blob ? e.data.arrayBuffer() : Promise.resolve(e.data as string)))
+    ws.addEventListener('message', (e) =>
+      received.push(e.data instanceof Blob ? e.data.arrayBuffer() : Promise.resolve(e.data as string)),
+    )
     ws.accept()
     const code = await closed
     return { protocol: res.headers.get('Sec-WebSocket-Protocol'), messages: await Promise.all(received), code }
@@ -374,7 +442,14 @@ describe('exec, attach, portforward, proxy on virtual nodes', () => {
         expect(bytes[0]).toBe(3)
         const message = `${kubeletWords[what]}: ${why(what, node, 'web')}`
         expect(new TextDecoder().decode(bytes.subarray(1))).toBe(
-          JSON.stringify({ metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }),
+          JSON.stringify({
+            metadata: {},
+            status: 'Failure',
+            message: `Internal error occurred: ${message}`,
+            reason: 'InternalError',
+            details: { causes: [{ message }] },
+            code: 500,
+          }),
         )
         expect(s.code).toBe(1000)
       }
@@ -410,7 +485,13 @@ describe('exec, attach, portforward, proxy on virtual nodes', () => {
     for (const [method, sub, what] of calls) {
       const r = await req(method, `${podPath(ns, 'web')}/${sub}`)
       expect(r.status, `${method} ${sub}`).toBe(400)
-      expect(r.json, `${method} ${sub}`).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message: refusal(what, node, 'web') })
+      expect(r.json, `${method} ${sub}`).toMatchObject({
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'BadRequest',
+        code: 400,
+        message: refusal(what, node, 'web'),
+      })
     }
   })
 
@@ -450,7 +531,17 @@ describe('exec, attach, portforward, proxy on virtual nodes', () => {
   // refusal instead.
   it('exec/attach on a multi-container pod without container=: 400 a container name must be specified', async () => {
     const ns = await makeNamespace('exec')
-    await create(ns, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'm' }, spec: { containers: [{ name: 'a', image: 'nginx:1.25' }, { name: 'b', image: 'nginx:1.25' }] } })
+    await create(ns, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'm' },
+      spec: {
+        containers: [
+          { name: 'a', image: 'nginx:1.25' },
+          { name: 'b', image: 'nginx:1.25' },
+        ],
+      },
+    })
     await phaseIs(ns, 'm', 'Running')
     for (const sub of ['exec?command=ls', 'attach']) {
       const r = await req('POST', `${podPath(ns, 'm')}/${sub}`)

@@ -17,7 +17,9 @@ describe('pods/ephemeralcontainers', () => {
     await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('web'))
     await running(ns, 'web')
     const patch = { spec: { ephemeralContainers: [{ name: 'debugger', image: 'busybox', targetContainerName: 'c' }] } }
-    const r = await req('PATCH', `/api/v1/namespaces/${ns}/pods/web/ephemeralcontainers`, patch, { 'content-type': 'application/strategic-merge-patch+json' })
+    const r = await req('PATCH', `/api/v1/namespaces/${ns}/pods/web/ephemeralcontainers`, patch, {
+      'content-type': 'application/strategic-merge-patch+json',
+    })
     expect(r.status, r.text).toBe(200)
     expect(r.json.spec.ephemeralContainers.map((c: any) => c.name)).toEqual(['debugger'])
     const g = await req('GET', `/api/v1/namespaces/${ns}/pods/web/ephemeralcontainers`)
@@ -52,13 +54,21 @@ describe('pods/ephemeralcontainers', () => {
 describe('pods/status', () => {
   it('changes only status (and labels/annotations); readiness gates follow the conditions', async () => {
     const ns = await makeNamespace('st')
-    await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('gated', {}, { readinessGates: [{ conditionType: 'example.com/ready' }] }))
+    await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/pods`,
+      pod('gated', {}, { readinessGates: [{ conditionType: 'example.com/ready' }] }),
+    )
     const p = await running(ns, 'gated')
     expect(p.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('False')
     const r = await req(
       'PATCH',
       `/api/v1/namespaces/${ns}/pods/gated/status`,
-      { metadata: { labels: { seen: 'yes' } }, spec: { activeDeadlineSeconds: 9 }, status: { conditions: [{ type: 'example.com/ready', status: 'True' }] } },
+      {
+        metadata: { labels: { seen: 'yes' } },
+        spec: { activeDeadlineSeconds: 9 },
+        status: { conditions: [{ type: 'example.com/ready', status: 'True' }] },
+      },
       { 'content-type': 'application/strategic-merge-patch+json' },
     )
     expect(r.status, r.text).toBe(200)

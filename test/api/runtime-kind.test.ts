@@ -6,7 +6,17 @@ import type { ResourceDef } from '../../src/registry/resource'
 import { makeNamespace, openWatch, req } from '../helpers'
 
 const events = resourceByPlural('events')!
-const note: ResourceDef = { ...events, group: 'example.test', version: 'v1', kind: 'Note', listKind: 'NoteList', plural: 'notes', singular: 'note', shortNames: [], ttlSeconds: undefined }
+const note: ResourceDef = {
+  ...events,
+  group: 'example.test',
+  version: 'v1',
+  kind: 'Note',
+  listKind: 'NoteList',
+  plural: 'notes',
+  singular: 'note',
+  shortNames: [],
+  ttlSeconds: undefined,
+}
 const body = (name: string) => ({
   apiVersion: 'example.test/v1',
   kind: 'Note',
@@ -27,7 +37,11 @@ describe('a kind registered at run time', () => {
     const w = await openWatch(`${root}?watch=true&timeoutSeconds=5`)
     const created = await req('POST', root, body('n1'))
     expect(created.status, created.text).toBe(201)
-    expect(created.json).toMatchObject({ apiVersion: 'example.test/v1', kind: 'Note', metadata: { name: 'n1', namespace: ns } })
+    expect(created.json).toMatchObject({
+      apiVersion: 'example.test/v1',
+      kind: 'Note',
+      metadata: { name: 'n1', namespace: ns },
+    })
     expect((await w.next())?.object.metadata.name).toBe('n1')
     const list = await req('GET', root)
     expect(list.json).toMatchObject({ kind: 'NoteList', apiVersion: 'example.test/v1' })

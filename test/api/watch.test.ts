@@ -3,7 +3,17 @@
 import { env, exports } from 'cloudflare:workers'
 import { evictDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { BASE, leftSelector, makeNamespace, openWatch, pod, req, sleep, type WatchStream, staticPod, createStatic as create, removePod as remove } from '../helpers'
+import {
+  BASE,
+  leftSelector,
+  makeNamespace,
+  openWatch,
+  req,
+  sleep,
+  type WatchStream,
+  createStatic as create,
+  removePod as remove,
+} from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
 import { D1Log } from '../../src/log/d1-log'
@@ -25,7 +35,11 @@ const relabel = (ns: string, name: string, labels: Record<string, string>) =>
   })
 
 /** Opens a watch and always cancels it, whatever the test body does. */
-async function withWatch<T>(path: string, fn: (w: WatchStream) => Promise<T>, headers: Record<string, string> = {}): Promise<T> {
+async function withWatch<T>(
+  path: string,
+  fn: (w: WatchStream) => Promise<T>,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const w = await openWatch(path, headers)
   try {
     return await fn(w)
@@ -56,14 +70,17 @@ describe('cluster-wide watch across a hub eviction', () => {
   // poke: `changesAfter(cursor)` is empty and that event is never delivered. kube never drops a watch event.
   it('events committed after the hub was evicted still reach a cluster-wide watcher', async () => {
     const ns = await makeNamespace('hubev')
-    await withWatch(`/api/v1/pods?watch=true&timeoutSeconds=10&fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`, async (w) => {
-      expect(w.status).toBe(200)
-      await sleep(100)
-      await evictDurableObject(env.WATCH_HUB.getByName('hub'))
-      await create(ns, 'after-evict')
-      const ev = await w.next(3000)
-      expect(ev && brief(ev)).toEqual(['ADDED', 'after-evict', expect.any(String)])
-    })
+    await withWatch(
+      `/api/v1/pods?watch=true&timeoutSeconds=10&fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`,
+      async (w) => {
+        expect(w.status).toBe(200)
+        await sleep(100)
+        await evictDurableObject(env.WATCH_HUB.getByName('hub'))
+        await create(ns, 'after-evict')
+        const ev = await w.next(3000)
+        expect(ev && brief(ev)).toEqual(['ADDED', 'after-evict', expect.any(String)])
+      },
+    )
   })
 })
 
@@ -112,23 +129,29 @@ describe('namespaced watch', () => {
     const a2 = await relabel(ns, 'a', { v: '2' })
     const b = await create(ns, 'b')
     const aGone = await remove(ns, 'a')
-    await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-      const events = await w.take(3)
-      expect(events.map(brief)).toEqual([
-        ['MODIFIED', 'a', a2.metadata.resourceVersion],
-        ['ADDED', 'b', b.metadata.resourceVersion],
-        ['DELETED', 'a', aGone.metadata.resourceVersion],
-      ])
-      expect(events[0].object).toEqual(a2)
-      expect(await w.next(300)).toBeNull()
-      const c = await create(ns, 'c')
-      expect(await w.next()).toEqual({ type: 'ADDED', object: c })
-    })
+    await withWatch(
+      `${podPath(ns)}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=10`,
+      async (w) => {
+        const events = await w.take(3)
+        expect(events.map(brief)).toEqual([
+          ['MODIFIED', 'a', a2.metadata.resourceVersion],
+          ['ADDED', 'b', b.metadata.resourceVersion],
+          ['DELETED', 'a', aGone.metadata.resourceVersion],
+        ])
+        expect(events[0].object).toEqual(a2)
+        expect(await w.next(300)).toBeNull()
+        const c = await create(ns, 'c')
+        expect(await w.next()).toEqual({ type: 'ADDED', object: c })
+      },
+    )
     // From the newest rv: nothing until the next change.
-    await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${aGone.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-      expect((await w.take(1)).map(brief)).toEqual([['ADDED', 'c', expect.any(String)]])
-      expect(await w.next(300)).toBeNull()
-    })
+    await withWatch(
+      `${podPath(ns)}?watch=true&resourceVersion=${aGone.metadata.resourceVersion}&timeoutSeconds=10`,
+      async (w) => {
+        expect((await w.take(1)).map(brief)).toEqual([['ADDED', 'c', expect.any(String)]])
+        expect(await w.next(300)).toBeNull()
+      },
+    )
   })
 
   it('resourceVersion=N older than the local history replays from the D1 log, exactly once, in order', async () => {
@@ -140,14 +163,19 @@ describe('namespaced watch', () => {
       .bind(ns, rv(a))
       .all<{ rv: number; name: string; type: string }>()
     expect(log.results.length).toBe(231)
-    await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=15`, async (w) => {
-      const events = await w.take(231, 10_000)
-      expect(events.map((e) => [e.type, e.object.metadata.name, rv(e.object)])).toEqual(log.results.map((r) => [r.type, r.name, r.rv]))
-      expect(events[events.length - 1].object).toEqual(b)
-      expect(await w.next(300)).toBeNull()
-      const c = await create(ns, 'c')
-      expect(await w.next()).toEqual({ type: 'ADDED', object: c })
-    })
+    await withWatch(
+      `${podPath(ns)}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=15`,
+      async (w) => {
+        const events = await w.take(231, 10_000)
+        expect(events.map((e) => [e.type, e.object.metadata.name, rv(e.object)])).toEqual(
+          log.results.map((r) => [r.type, r.name, r.rv]),
+        )
+        expect(events[events.length - 1].object).toEqual(b)
+        expect(await w.next(300)).toBeNull()
+        const c = await create(ns, 'c')
+        expect(await w.next()).toEqual({ type: 'ADDED', object: c })
+      },
+    )
   })
 
   it('a label selector turns crossings into ADDED and DELETED', async () => {
@@ -183,20 +211,24 @@ describe('namespaced watch', () => {
     const out = await relabel(ns, 'x', { app: 'db' })
     await relabel(ns, 'x', { app: 'db', z: '1' })
     const back = await relabel(ns, 'x', { app: 'web' })
-    await withWatch(`${podPath(ns)}?watch=true&labelSelector=app%3Dweb&resourceVersion=${x.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-      expect(await w.take(2)).toEqual([
-        { type: 'DELETED', object: leftSelector(x, out) },
-        { type: 'ADDED', object: back },
-      ])
-      expect(await w.next(300)).toBeNull()
-    })
+    await withWatch(
+      `${podPath(ns)}?watch=true&labelSelector=app%3Dweb&resourceVersion=${x.metadata.resourceVersion}&timeoutSeconds=10`,
+      async (w) => {
+        expect(await w.take(2)).toEqual([
+          { type: 'DELETED', object: leftSelector(x, out) },
+          { type: 'ADDED', object: back },
+        ])
+        expect(await w.next(300)).toBeNull()
+      },
+    )
   })
 
   it('sendInitialEvents=true: ADDED for the state, then a BOOKMARK marking the end of initial events', async () => {
     const ns = await makeNamespace('wlist')
     const a = await create(ns, 'a')
     const b = await create(ns, 'b')
-    const q = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=10'
+    const q =
+      'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=10'
     await withWatch(`${podPath(ns)}?${q}`, async (w) => {
       const events = await w.take(3)
       expect(events.slice(0, 2)).toEqual([
@@ -231,7 +263,10 @@ describe('namespaced watch', () => {
     await remove(ns, 'a')
     await create(ns, 'b')
     const q = 'watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=10'
-    for (const path of [`${podPath(ns)}?${q}`, `/api/v1/pods?${q}&fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`]) {
+    for (const path of [
+      `${podPath(ns)}?${q}`,
+      `/api/v1/pods?${q}&fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`,
+    ]) {
       await withWatch(path, async (w) => {
         expect(w.status).toBe(200)
         expect(await w.next(500)).toBeNull()
@@ -312,16 +347,21 @@ describe('namespaced watch', () => {
       expect(await w.next()).toEqual({ type: 'MODIFIED', object: a2 })
       expect(await w.next(300)).toBeNull()
     })
-    await withWatch(`/api/v1/watch/namespaces/${ns}/pods/a?timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`, async (w) => {
-      expect((await w.take(1)).map(brief)).toEqual([['MODIFIED', 'a', expect.any(String)]])
-      expect(await w.next(300)).toBeNull()
-    })
+    await withWatch(
+      `/api/v1/watch/namespaces/${ns}/pods/a?timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`,
+      async (w) => {
+        expect((await w.take(1)).map(brief)).toEqual([['MODIFIED', 'a', expect.any(String)]])
+        expect(await w.next(300)).toBeNull()
+      },
+    )
   })
 
   it('a WebSocket watch: 101, one event per message', async () => {
     const ns = await makeNamespace('wws')
     const a = await create(ns, 'a')
-    const res = await exports.default.fetch(new Request(`${BASE}${podPath(ns)}?watch=true&timeoutSeconds=3`, { headers: { Upgrade: 'websocket' } }))
+    const res = await exports.default.fetch(
+      new Request(`${BASE}${podPath(ns)}?watch=true&timeoutSeconds=3`, { headers: { Upgrade: 'websocket' } }),
+    )
     expect(res.status).toBe(101)
     const ws = res.webSocket!
     expect(ws).toBeTruthy()
@@ -411,10 +451,14 @@ describe('namespaced watch', () => {
 
   it('several watchers of one namespace all see every event', async () => {
     const ns = await makeNamespace('wmany')
-    const ws = await Promise.all(Array.from({ length: 5 }, () => openWatch(`${podPath(ns)}?watch=true&timeoutSeconds=10`)))
+    const ws = await Promise.all(
+      Array.from({ length: 5 }, () => openWatch(`${podPath(ns)}?watch=true&timeoutSeconds=10`)),
+    )
     try {
       const made = await Promise.all(['a', 'b', 'c', 'd'].map((n) => create(ns, n)))
-      const want = [...made].sort((x, y) => rv(x) - rv(y)).map((o) => ['ADDED', o.metadata.name, o.metadata.resourceVersion])
+      const want = [...made]
+        .sort((x, y) => rv(x) - rv(y))
+        .map((o) => ['ADDED', o.metadata.name, o.metadata.resourceVersion])
       for (const w of ws) expect((await w.take(4)).map(brief)).toEqual(want)
     } finally {
       await Promise.all(ws.map((w) => w.cancel()))
@@ -426,25 +470,36 @@ describe('cluster-wide watch (the hub)', () => {
   it('sees events from several namespaces in rv order with concurrent writers', async () => {
     const nss = await Promise.all([1, 2, 3].map(() => makeNamespace('wall')))
     const list = await req('GET', '/api/v1/pods')
-    await withWatch(`/api/v1/pods?watch=true&resourceVersion=${list.json.metadata.resourceVersion}&timeoutSeconds=15`, async (w) => {
-      const made = (await Promise.all(nss.map((ns) => Promise.all(Array.from({ length: 10 }, (_, i) => create(ns, `p${i}`)))))).flat()
-      const updated = await Promise.all(nss.map((ns) => relabel(ns, 'p0', { v: '2' })))
-      const events: any[] = []
-      for (let i = 0; i < 200 && events.filter((e) => nss.includes(e.object.metadata.namespace)).length < 33; i++) {
-        const e = await w.next(3000)
-        if (!e) break
-        events.push(e)
-      }
-      const rvs = events.map((e) => rv(e.object))
-      for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBeGreaterThan(rvs[i - 1]!)
-      const mine = events.filter((e) => nss.includes(e.object.metadata.namespace))
-      const want = [
-        ...made.map((o) => ['ADDED', `${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion]),
-        ...updated.map((o) => ['MODIFIED', `${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion]),
-      ].sort((x, y) => Number(x[2]) - Number(y[2]))
-      expect(mine.map((e) => [e.type, `${e.object.metadata.namespace}/${e.object.metadata.name}`, e.object.metadata.resourceVersion])).toEqual(want)
-      expect(await w.next(300)).toBeNull()
-    })
+    await withWatch(
+      `/api/v1/pods?watch=true&resourceVersion=${list.json.metadata.resourceVersion}&timeoutSeconds=15`,
+      async (w) => {
+        const made = (
+          await Promise.all(nss.map((ns) => Promise.all(Array.from({ length: 10 }, (_, i) => create(ns, `p${i}`)))))
+        ).flat()
+        const updated = await Promise.all(nss.map((ns) => relabel(ns, 'p0', { v: '2' })))
+        const events: any[] = []
+        for (let i = 0; i < 200 && events.filter((e) => nss.includes(e.object.metadata.namespace)).length < 33; i++) {
+          const e = await w.next(3000)
+          if (!e) break
+          events.push(e)
+        }
+        const rvs = events.map((e) => rv(e.object))
+        for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBeGreaterThan(rvs[i - 1]!)
+        const mine = events.filter((e) => nss.includes(e.object.metadata.namespace))
+        const want = [
+          ...made.map((o) => ['ADDED', `${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion]),
+          ...updated.map((o) => ['MODIFIED', `${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion]),
+        ].sort((x, y) => Number(x[2]) - Number(y[2]))
+        expect(
+          mine.map((e) => [
+            e.type,
+            `${e.object.metadata.namespace}/${e.object.metadata.name}`,
+            e.object.metadata.resourceVersion,
+          ]),
+        ).toEqual(want)
+        expect(await w.next(300)).toBeNull()
+      },
+    )
   })
 
   it('without a resourceVersion: ADDED for every pod in the cluster, then live events', async () => {
@@ -468,16 +523,19 @@ describe('cluster-wide watch (the hub)', () => {
     const out = await relabel(ns, 'a', { app: 'db' })
     const b = await create(ns, 'b', { app: 'web' })
     const fs = encodeURIComponent(`metadata.namespace=${ns}`)
-    await withWatch(`/api/v1/pods?watch=true&resourceVersion=${a.metadata.resourceVersion}&labelSelector=app%3Dweb&fieldSelector=${fs}&timeoutSeconds=10`, async (w) => {
-      expect(await w.take(2)).toEqual([
-        { type: 'DELETED', object: leftSelector(a, out) },
-        { type: 'ADDED', object: b },
-      ])
-      expect(await w.next(300)).toBeNull()
-      await create(other, 'z', { app: 'web' })
-      const c = await create(ns, 'c', { app: 'web' })
-      expect(await w.next()).toEqual({ type: 'ADDED', object: c })
-    })
+    await withWatch(
+      `/api/v1/pods?watch=true&resourceVersion=${a.metadata.resourceVersion}&labelSelector=app%3Dweb&fieldSelector=${fs}&timeoutSeconds=10`,
+      async (w) => {
+        expect(await w.take(2)).toEqual([
+          { type: 'DELETED', object: leftSelector(a, out) },
+          { type: 'ADDED', object: b },
+        ])
+        expect(await w.next(300)).toBeNull()
+        await create(other, 'z', { app: 'web' })
+        const c = await create(ns, 'c', { app: 'web' })
+        expect(await w.next()).toEqual({ type: 'ADDED', object: c })
+      },
+    )
   })
 
   it('sendInitialEvents=true across namespaces ends its initial events with an annotated BOOKMARK', async () => {
@@ -496,21 +554,27 @@ describe('cluster-wide watch (the hub)', () => {
   it('the deprecated /api/v1/watch/pods path', async () => {
     const ns = await makeNamespace('walldep')
     const list = await req('GET', '/api/v1/pods')
-    await withWatch(`/api/v1/watch/pods?resourceVersion=${list.json.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-      expect(w.status).toBe(200)
-      const a = await create(ns, 'a')
-      expect(await w.next()).toEqual({ type: 'ADDED', object: a })
-    })
+    await withWatch(
+      `/api/v1/watch/pods?resourceVersion=${list.json.metadata.resourceVersion}&timeoutSeconds=10`,
+      async (w) => {
+        expect(w.status).toBe(200)
+        const a = await create(ns, 'a')
+        expect(await w.next()).toEqual({ type: 'ADDED', object: a })
+      },
+    )
   })
 
   it('namespaces can be watched too (cluster DO)', async () => {
     const list = await req('GET', '/api/v1/namespaces')
-    await withWatch(`/api/v1/namespaces?watch=true&resourceVersion=${list.json.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-      const name = await makeNamespace('wns')
-      const ev = await w.next()
-      expect(ev.type).toBe('ADDED')
-      expect(ev.object.metadata.name).toBe(name)
-    })
+    await withWatch(
+      `/api/v1/namespaces?watch=true&resourceVersion=${list.json.metadata.resourceVersion}&timeoutSeconds=10`,
+      async (w) => {
+        const name = await makeNamespace('wns')
+        const ev = await w.next()
+        expect(ev.type).toBe('ADDED')
+        expect(ev.object.metadata.name).toBe(name)
+      },
+    )
   })
 })
 
@@ -519,12 +583,18 @@ describe('exactly once, in order, while writes are in flight', () => {
     it(`${scope}: watches joined mid-stream get every change after their rv exactly once`, async () => {
       const ns = await makeNamespace('wexact')
       let cur = await create(ns, 'w')
-      const path = scope === 'namespace' ? podPath(ns) : `/api/v1/pods?fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`
+      const path =
+        scope === 'namespace'
+          ? podPath(ns)
+          : `/api/v1/pods?fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`
       const watches: { from: number; w: WatchStream }[] = []
       try {
         const writer = (async () => {
           for (let i = 0; i < 60; i++) {
-            const r = await req('PUT', podPath(ns, 'w'), { ...cur, metadata: { ...cur.metadata, labels: { i: String(i) } } })
+            const r = await req('PUT', podPath(ns, 'w'), {
+              ...cur,
+              metadata: { ...cur.metadata, labels: { i: String(i) } },
+            })
             expect(r.status, r.text).toBe(200)
             cur = r.json
             if (i % 3 === 0) await create(ns, `x${i}`)
@@ -533,14 +603,24 @@ describe('exactly once, in order, while writes are in flight', () => {
         for (let j = 0; j < 6; j++) {
           await sleep(15)
           const from = rv(cur)
-          watches.push({ from, w: await openWatch(`${path}${path.includes('?') ? '&' : '?'}watch=true&resourceVersion=${from}&timeoutSeconds=15`) })
+          watches.push({
+            from,
+            w: await openWatch(
+              `${path}${path.includes('?') ? '&' : '?'}watch=true&resourceVersion=${from}&timeoutSeconds=15`,
+            ),
+          })
         }
         await writer
-        const log = await env.DB.prepare('SELECT rv, name, type FROM changes WHERE ns = ? ORDER BY rv').bind(ns).all<{ rv: number; name: string; type: string }>()
+        const log = await env.DB.prepare('SELECT rv, name, type FROM changes WHERE ns = ? ORDER BY rv')
+          .bind(ns)
+          .all<{ rv: number; name: string; type: string }>()
         for (const { from, w } of watches) {
           const want = log.results.filter((r) => r.rv > from).map((r) => [r.type, r.name, r.rv])
           const got = await w.take(want.length, 8000)
-          expect(got.map((e) => [e.type, e.object.metadata.name, rv(e.object)]), `from ${from}`).toEqual(want)
+          expect(
+            got.map((e) => [e.type, e.object.metadata.name, rv(e.object)]),
+            `from ${from}`,
+          ).toEqual(want)
           expect(await w.next(200)).toBeNull()
         }
       } finally {
@@ -583,21 +663,33 @@ describe('too old resourceVersion', () => {
     for (let i = 0; i < 50 && floor <= rv(a); i++) floor = await log.compact(10)
     expect(floor).toBeGreaterThan(rv(a))
     for (const path of [podPath(ns), '/api/v1/pods']) {
-      await withWatch(`${path}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-        expect(w.status).toBe(200)
-        const { events, ended } = await w.rest(5000)
-        expect(ended).toBe(true)
-        expect(events.length).toBe(1)
-        expect(events[0].type).toBe('ERROR')
-        expect(events[0].object).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410 })
-        expect(events[0].object.message).toMatch(new RegExp(`^too old resource version: ${rv(a)} \\(\\d+\\)$`))
-      })
+      await withWatch(
+        `${path}?watch=true&resourceVersion=${a.metadata.resourceVersion}&timeoutSeconds=10`,
+        async (w) => {
+          expect(w.status).toBe(200)
+          const { events, ended } = await w.rest(5000)
+          expect(ended).toBe(true)
+          expect(events.length).toBe(1)
+          expect(events[0].type).toBe('ERROR')
+          expect(events[0].object).toMatchObject({
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Failure',
+            reason: 'Expired',
+            code: 410,
+          })
+          expect(events[0].object.message).toMatch(new RegExp(`^too old resource version: ${rv(a)} \\(\\d+\\)$`))
+        },
+      )
     }
     // A recent resourceVersion still works.
     const l = await req('GET', podPath(ns))
-    await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${l.json.metadata.resourceVersion}&timeoutSeconds=10`, async (w) => {
-      const b = await create(ns, 'b')
-      expect(await w.next()).toEqual({ type: 'ADDED', object: b })
-    })
+    await withWatch(
+      `${podPath(ns)}?watch=true&resourceVersion=${l.json.metadata.resourceVersion}&timeoutSeconds=10`,
+      async (w) => {
+        const b = await create(ns, 'b')
+        expect(await w.next()).toEqual({ type: 'ADDED', object: b })
+      },
+    )
   })
 })

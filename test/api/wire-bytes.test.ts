@@ -75,18 +75,26 @@ describe('response bytes', () => {
 
     const l = await raw('GET', `/api/v1/namespaces/${ns}/endpoints`)
     const rv = JSON.parse(l.text).metadata.resourceVersion
-    expect(l.text).toBe(`{"kind":"EndpointsList","apiVersion":"v1","metadata":{"resourceVersion":"${rv}"},"items":[${wire}]}\n`)
+    expect(l.text).toBe(
+      `{"kind":"EndpointsList","apiVersion":"v1","metadata":{"resourceVersion":"${rv}"},"items":[${wire}]}\n`,
+    )
 
     const all = await raw('GET', `/api/v1/endpoints?labelSelector=wire%3D${tag}`)
     const allRv = JSON.parse(all.text).metadata.resourceVersion
-    expect(all.text).toBe(`{"kind":"EndpointsList","apiVersion":"v1","metadata":{"resourceVersion":"${allRv}"},"items":[${wire}]}\n`)
+    expect(all.text).toBe(
+      `{"kind":"EndpointsList","apiVersion":"v1","metadata":{"resourceVersion":"${allRv}"},"items":[${wire}]}\n`,
+    )
 
-    const t = await raw('GET', `/api/v1/namespaces/${ns}/endpoints`, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
+    const t = await raw('GET', `/api/v1/namespaces/${ns}/endpoints`, undefined, {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    })
     expect(t.text).toMatch(
       /^\{"kind":"Table","apiVersion":"meta\.k8s\.io\/v1","metadata":\{"resourceVersion":"\d+"\},"columnDefinitions":\[\{"name":"Name","type":"string","format":"name","description":"[^"]+","priority":0\},/,
     )
     expect(t.text).toContain(`"rows":[{"cells":["ep","10.0.0.1:8080",`)
-    expect(t.text).toContain(`"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"ep","namespace":"${ns}","uid":"`)
+    expect(t.text).toContain(
+      `"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"ep","namespace":"${ns}","uid":"`,
+    )
     expect(t.text.endsWith('}]}\n')).toBe(true)
   })
 
@@ -125,10 +133,16 @@ describe('response bytes', () => {
 
   it('discovery documents are in metav1 and apidiscovery/v2 field order', async () => {
     const legacy = await raw('GET', '/api/v1')
-    expect(legacy.text).toContain('{"name":"pods/eviction","singularName":"","namespaced":true,"group":"policy","version":"v1","kind":"Eviction","verbs":["create"]}')
+    expect(legacy.text).toContain(
+      '{"name":"pods/eviction","singularName":"","namespaced":true,"group":"policy","version":"v1","kind":"Eviction","verbs":["create"]}',
+    )
     expect(legacy.text.endsWith('}\n')).toBe(true)
-    const aggregated = await raw('GET', '/api', undefined, { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' })
-    expect(aggregated.text).toMatch(/^\{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io\/v2","metadata":\{\},"items":\[\{"metadata":\{"creationTimestamp":null\},"versions":\[\{"version":"v1","resources":\[/)
+    const aggregated = await raw('GET', '/api', undefined, {
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    })
+    expect(aggregated.text).toMatch(
+      /^\{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io\/v2","metadata":\{\},"items":\[\{"metadata":\{"creationTimestamp":null\},"versions":\[\{"version":"v1","resources":\[/,
+    )
     expect(aggregated.text.endsWith('],"freshness":"Current"}]}]}\n')).toBe(true)
   })
 
@@ -146,9 +160,12 @@ describe('response bytes', () => {
     const from = created.metadata.resourceVersion
 
     const live = await exports.default.fetch(
-      new Request(`${BASE}/api/v1/namespaces/${ns}/endpoints?watch=1&resourceVersion=${from}&timeoutSeconds=2&pretty=true`, {
-        headers: { 'user-agent': 'curl/8.0' },
-      }),
+      new Request(
+        `${BASE}/api/v1/namespaces/${ns}/endpoints?watch=1&resourceVersion=${from}&timeoutSeconds=2&pretty=true`,
+        {
+          headers: { 'user-agent': 'curl/8.0' },
+        },
+      ),
     )
     expect(live.status).toBe(200)
     const updated = endpointsBody('ep', tag, 9090)
@@ -160,15 +177,22 @@ describe('response bytes', () => {
     expect(await live.text()).toBe(`{"type":"MODIFIED","object":${after}}\n`)
 
     const before = String(Number(from) - 1)
-    const replay = await raw('GET', `/api/v1/endpoints?watch=1&resourceVersion=${before}&labelSelector=wire%3D${tag}&timeoutSeconds=1`)
-    expect(replay.text).toBe(`{"type":"ADDED","object":${endpointsWire(created, tag)}}\n{"type":"MODIFIED","object":${after}}\n`)
+    const replay = await raw(
+      'GET',
+      `/api/v1/endpoints?watch=1&resourceVersion=${before}&labelSelector=wire%3D${tag}&timeoutSeconds=1`,
+    )
+    expect(replay.text).toBe(
+      `{"type":"ADDED","object":${endpointsWire(created, tag)}}\n{"type":"MODIFIED","object":${after}}\n`,
+    )
   })
 
   it('a WebSocket watch message carries one event and its newline, as kube frames it', async () => {
     const ns = await makeNamespace('wire')
     const c = await raw('POST', `/api/v1/namespaces/${ns}/endpoints?fieldManager=wire-test`, endpointsBody('ep', ns))
     const wire = endpointsWire(JSON.parse(c.text), ns)
-    const res = await exports.default.fetch(new Request(`${BASE}/api/v1/namespaces/${ns}/endpoints?watch=true`, { headers: { Upgrade: 'websocket' } }))
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/api/v1/namespaces/${ns}/endpoints?watch=true`, { headers: { Upgrade: 'websocket' } }),
+    )
     const ws = res.webSocket!
     const messages: string[] = []
     ws.addEventListener('message', (e) => {

@@ -16,14 +16,26 @@ async function withAllocators<T>(config: AllocatorConfig, fn: (a: ServiceAllocat
 describe('reserve', () => {
   it('honours requests in range and free, refuses others with kube messages', async () => {
     await withAllocators({}, (a) => {
-      expect(a.reserve('ns/a/1', { clusterIPs: ['10.96.0.10'], nodePorts: [30080] }, false)).toEqual({ ok: true, clusterIPs: ['10.96.0.10'], nodePorts: [30080] })
+      expect(a.reserve('ns/a/1', { clusterIPs: ['10.96.0.10'], nodePorts: [30080] }, false)).toEqual({
+        ok: true,
+        clusterIPs: ['10.96.0.10'],
+        nodePorts: [30080],
+      })
       expect(a.reserve('ns/b/2', { clusterIPs: ['10.96.0.10'], nodePorts: [] }, false)).toEqual({
         ok: false,
-        failure: { pool: 'ip', index: 0, requested: '10.96.0.10', full: false, message: 'provided IP is already allocated' },
+        failure: {
+          pool: 'ip',
+          index: 0,
+          requested: '10.96.0.10',
+          full: false,
+          message: 'provided IP is already allocated',
+        },
       })
       expect(a.reserve('ns/b/2', { clusterIPs: ['1.2.3.4'], nodePorts: [] }, false)).toMatchObject({
         ok: false,
-        failure: { message: 'the provided IP (1.2.3.4) is not in the valid range. The range of valid IPs is 10.96.0.0/12' },
+        failure: {
+          message: 'the provided IP (1.2.3.4) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
+        },
       })
       // Network and broadcast addresses are outside the usable range.
       expect(a.reserve('ns/b/2', { clusterIPs: ['10.96.0.0'], nodePorts: [] }, false).ok).toBe(false)
@@ -79,10 +91,20 @@ describe('reserve', () => {
         ips.push(r.clusterIPs[0]!)
       }
       expect(new Set(ips)).toEqual(new Set(['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6']))
-      expect(a.reserve('ns/more/u', { clusterIPs: [''], nodePorts: [] }, false)).toMatchObject({ ok: false, failure: { full: true, message: 'range is full' } })
+      expect(a.reserve('ns/more/u', { clusterIPs: [''], nodePorts: [] }, false)).toMatchObject({
+        ok: false,
+        failure: { full: true, message: 'range is full' },
+      })
       expect(a.release('ns/s3/u', null)).toEqual({ clusterIPs: [ips[3]], nodePorts: [] })
-      expect(a.reserve('ns/more/u', { clusterIPs: [''], nodePorts: [] }, false)).toEqual({ ok: true, clusterIPs: [ips[3]], nodePorts: [] })
-      expect(a.reserve('ns/p/u', { clusterIPs: [], nodePorts: [0, 0, 0] }, false)).toMatchObject({ ok: false, failure: { pool: 'nodeport', full: true } })
+      expect(a.reserve('ns/more/u', { clusterIPs: [''], nodePorts: [] }, false)).toEqual({
+        ok: true,
+        clusterIPs: [ips[3]],
+        nodePorts: [],
+      })
+      expect(a.reserve('ns/p/u', { clusterIPs: [], nodePorts: [0, 0, 0] }, false)).toMatchObject({
+        ok: false,
+        failure: { pool: 'nodeport', full: true },
+      })
     })
   })
 })
@@ -92,8 +114,14 @@ describe('release', () => {
     await withAllocators({}, (a) => {
       a.reserve('ns/a/1', { clusterIPs: ['10.96.0.30'], nodePorts: [30030, 30031] }, false)
       expect(a.release('ns/a/OTHER-UID', null)).toEqual({ clusterIPs: [], nodePorts: [] })
-      expect(a.release('ns/b/2', { clusterIPs: ['10.96.0.30'], nodePorts: [30030] })).toEqual({ clusterIPs: [], nodePorts: [] })
-      expect(a.release('ns/a/1', { clusterIPs: [], nodePorts: [30030] })).toEqual({ clusterIPs: [], nodePorts: [30030] })
+      expect(a.release('ns/b/2', { clusterIPs: ['10.96.0.30'], nodePorts: [30030] })).toEqual({
+        clusterIPs: [],
+        nodePorts: [],
+      })
+      expect(a.release('ns/a/1', { clusterIPs: [], nodePorts: [30030] })).toEqual({
+        clusterIPs: [],
+        nodePorts: [30030],
+      })
       expect(a.rows().map((r) => r.value)).toEqual(['10.96.0.30', 30031])
       expect(a.release('ns/a/1', null)).toEqual({ clusterIPs: ['10.96.0.30'], nodePorts: [30031] })
       expect(a.rows()).toEqual([])

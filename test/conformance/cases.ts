@@ -86,7 +86,12 @@ export function conformanceSuite(k: KindUnderTest) {
     return k.settle ? k.settle(s.item(name), r.json) : r.json
   }
   const names = (list: any) => (list.items as any[]).map((o) => o.metadata.name)
-  const expectStatus = (r: { status: number; json: any; text: string }, code: number, reason: string, message?: string) => {
+  const expectStatus = (
+    r: { status: number; json: any; text: string },
+    code: number,
+    reason: string,
+    message?: string,
+  ) => {
     expect(r.status, r.text).toBe(code)
     expect(r.json?.kind, r.text).toBe('Status')
     expect(r.json.apiVersion).toBe('v1')
@@ -95,7 +100,7 @@ export function conformanceSuite(k: KindUnderTest) {
     expect(r.json.reason).toBe(reason)
     if (message !== undefined) expect(r.json.message).toBe(message)
   }
-  const deleteForGood = async (s: Scope, name: string) => {
+  const _deleteForGood = async (s: Scope, name: string) => {
     const d = await req('DELETE', s.item(name))
     expect(d.status, d.text).toBe(200)
     if (k.awaitGone) await k.awaitGone(name)
@@ -233,7 +238,11 @@ export function conformanceSuite(k: KindUnderTest) {
         const r = await req('POST', s.collection, body)
         expectStatus(r, 422, 'Invalid')
         const name = body.metadata.name
-        expect(r.json.message).toMatch(new RegExp(`^${qualifiedKind.replace(/\./g, '\\.')} "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is invalid: `))
+        expect(r.json.message).toMatch(
+          new RegExp(
+            `^${qualifiedKind.replace(/\./g, '\\.')} "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is invalid: `,
+          ),
+        )
         expect(r.json.details.name).toBe(name)
         expect(r.json.details.kind).toBe(k.kind)
         expect(r.json.details.group).toBe(k.group || undefined)
@@ -252,14 +261,27 @@ export function conformanceSuite(k: KindUnderTest) {
           const body = k.valid(s.name('nsx'), s.labels())
           body.metadata.namespace = `${s.ns}-other`
           const r = await req('POST', s.collection, body)
-          expectStatus(r, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request')
+          expectStatus(
+            r,
+            400,
+            'BadRequest',
+            'the namespace of the provided object does not match the namespace sent on the request',
+          )
           // The same namespace as the URL is fine.
           body.metadata.namespace = s.ns
           const ok = await req('POST', s.collection, body)
           expect(ok.status, ok.text).toBe(201)
           const c = await create(s, s.name('nsu'))
-          const put = await req('PUT', s.item(c.metadata.name), { ...c, metadata: { ...c.metadata, namespace: 'elsewhere' } })
-          expectStatus(put, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request')
+          const put = await req('PUT', s.item(c.metadata.name), {
+            ...c,
+            metadata: { ...c.metadata, namespace: 'elsewhere' },
+          })
+          expectStatus(
+            put,
+            400,
+            'BadRequest',
+            'the namespace of the provided object does not match the namespace sent on the request',
+          )
         })
 
         it('create in a namespace that does not exist is 404 for the namespace', async () => {
@@ -317,7 +339,10 @@ export function conformanceSuite(k: KindUnderTest) {
         body.metadata.resourceVersion = '0'
         const r = await req('PUT', s.item(name), body)
         expect(r.status, r.text).toBe(200)
-        const dry = await req('PUT', `${s.item(name)}?dryRun=All`, { ...body, metadata: { ...body.metadata, resourceVersion: '0' } })
+        const dry = await req('PUT', `${s.item(name)}?dryRun=All`, {
+          ...body,
+          metadata: { ...body.metadata, resourceVersion: '0' },
+        })
         expect(dry.status, dry.text).toBe(200)
         const bad = await req('PUT', s.item(name), { ...body, metadata: { ...body.metadata, resourceVersion: 'abc' } })
         expectStatus(bad, 400, 'BadRequest', 'strconv.ParseUint: parsing "abc": invalid syntax')
@@ -331,7 +356,12 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(same.status, same.text).toBe(200)
         expect(same.json).toEqual(c)
         const bad = await req('GET', `${s.item(name)}?resourceVersion=abc`)
-        expectStatus(bad, 400, 'BadRequest', 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax')
+        expectStatus(
+          bad,
+          400,
+          'BadRequest',
+          'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+        )
         const future = await req('GET', `${s.item(name)}?resourceVersion=999999999`)
         expect(future.status, future.text).toBe(504)
         expect(future.json.reason).toBe('Timeout')
@@ -372,7 +402,12 @@ export function conformanceSuite(k: KindUnderTest) {
         const c = await create(s, name)
         const other = `${name}-other`
         const r = await req('PUT', s.item(name), { ...k.mutate(c), metadata: { ...c.metadata, name: other } })
-        expectStatus(r, 400, 'BadRequest', `the name of the object (${other}) does not match the name on the URL (${name})`)
+        expectStatus(
+          r,
+          400,
+          'BadRequest',
+          `the name of the object (${other}) does not match the name on the URL (${name})`,
+        )
         const g = await req('GET', s.item(name))
         expect(g.json).toEqual(c)
       })
@@ -408,7 +443,12 @@ export function conformanceSuite(k: KindUnderTest) {
         const d = await req('DELETE', s.item(name))
         expect(d.status, d.text).toBe(200)
         if (k.deleteAnswersStatus) {
-          expect(d.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, ...groupDetail, kind: k.plural, uid: c.metadata.uid } })
+          expect(d.json).toMatchObject({
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Success',
+            details: { name, ...groupDetail, kind: k.plural, uid: c.metadata.uid },
+          })
         } else {
           expect(d.json.kind).toBe(k.kind)
           expect(d.json.metadata.name).toBe(name)
@@ -490,9 +530,14 @@ export function conformanceSuite(k: KindUnderTest) {
         // What the write would have answered: the resourceVersion it was planned against.
         expect(u.json.metadata.resourceVersion).toBe(c.metadata.resourceVersion)
         expect((await req('GET', s.item(name))).json).toEqual(c)
-        const p = await req('PATCH', `${s.item(name)}?dryRun=All&fieldManager=dry`, JSON.stringify({ metadata: { labels: { dry: 'run' } } }), {
-          'content-type': 'application/merge-patch+json',
-        })
+        const p = await req(
+          'PATCH',
+          `${s.item(name)}?dryRun=All&fieldManager=dry`,
+          JSON.stringify({ metadata: { labels: { dry: 'run' } } }),
+          {
+            'content-type': 'application/merge-patch+json',
+          },
+        )
         expect(p.status, p.text).toBe(200)
         expect(p.json.metadata.labels.dry).toBe('run')
         expect(p.json.metadata.resourceVersion).toBe(c.metadata.resourceVersion)
@@ -523,7 +568,12 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(dry.json).toEqual(first.json)
         // A dry-run apply that creates answers no resourceVersion, as a dry-run create.
         const other = s.name('dryapply2')
-        const created = await req('PATCH', `${s.item(other)}?fieldManager=dry&dryRun=All`, JSON.stringify(k.valid(other, s.labels())), applyHeaders)
+        const created = await req(
+          'PATCH',
+          `${s.item(other)}?fieldManager=dry&dryRun=All`,
+          JSON.stringify(k.valid(other, s.labels())),
+          applyHeaders,
+        )
         expect(created.status, created.text).toBe(201)
         expect(created.json.metadata.resourceVersion ?? '').toBe('')
         expect((await req('GET', s.item(other))).status).toBe(404)
@@ -537,7 +587,8 @@ export function conformanceSuite(k: KindUnderTest) {
     })
 
     describe('decoding', () => {
-      const withSpecFoo = (o: Obj) => (k.unknownField ? k.unknownField.add(o) : { ...o, spec: { ...(o.spec ?? {}), foo: 'bar' } })
+      const withSpecFoo = (o: Obj) =>
+        k.unknownField ? k.unknownField.add(o) : { ...o, spec: { ...(o.spec ?? {}), foo: 'bar' } }
       const unknownPath = k.unknownField?.path ?? 'spec.foo'
 
       it('fieldValidation=Strict refuses an unknown field with 400', async () => {
@@ -576,7 +627,9 @@ export function conformanceSuite(k: KindUnderTest) {
         expect(text).toContain(`"name":"${name}","name"`)
         const r = await req('POST', `${s.collection}?fieldValidation=Strict`, text)
         expectStatus(r, 400, 'BadRequest')
-        expect(r.json.message).toMatch(new RegExp(`^${k.kind} in version "${version}" cannot be handled as a ${k.kind}: strict decoding error: `))
+        expect(r.json.message).toMatch(
+          new RegExp(`^${k.kind} in version "${version}" cannot be handled as a ${k.kind}: strict decoding error: `),
+        )
         expect(r.json.message).toContain('duplicate field')
         expect(r.json.message).toContain('name"')
         const w = await req('POST', `${s.collection}?fieldValidation=Warn`, text)
@@ -588,15 +641,27 @@ export function conformanceSuite(k: KindUnderTest) {
         const s = await scope()
         const c = await create(s, s.name('force'))
         for (const v of ['maybe', 'false', 'true']) {
-          const r = await req('PATCH', `${s.item(c.metadata.name)}?force=${v}`, '{}', { 'content-type': 'application/merge-patch+json' })
-          expectStatus(r, 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch')
+          const r = await req('PATCH', `${s.item(c.metadata.name)}?force=${v}`, '{}', {
+            'content-type': 'application/merge-patch+json',
+          })
+          expectStatus(
+            r,
+            422,
+            'Invalid',
+            'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+          )
         }
       })
 
       it('an unknown fieldValidation value is 400', async () => {
         const s = await scope()
         const r = await req('POST', `${s.collection}?fieldValidation=Loose`, k.valid(s.name('fvx'), s.labels()))
-        expectStatus(r, 400, 'BadRequest', 'fieldValidation: Unsupported value: "Loose": supported values: "Ignore", "Strict", "Warn"')
+        expectStatus(
+          r,
+          400,
+          'BadRequest',
+          'fieldValidation: Unsupported value: "Loose": supported values: "Ignore", "Strict", "Warn"',
+        )
       })
 
       it('malformed JSON is 400 BadRequest', async () => {
@@ -619,10 +684,11 @@ export function conformanceSuite(k: KindUnderTest) {
 
       // rest.go transformDecodeError: a body whose apiVersion and kind cannot be read is "unrecognized", with Go's
       // encoding/json syntax error and the body's first 30 bytes (hex unless it starts with '{').
-      it('unreadable bodies: the object provided is unrecognized, with Go\'s parse error and a summary', async () => {
+      it("unreadable bodies: the object provided is unrecognized, with Go's parse error and a summary", async () => {
         const s = await scope()
         const head = `the object provided is unrecognized (must be of type ${k.kind}): couldn't get version/kind; json parse error: `
-        const findKind = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
+        const findKind =
+          'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
         const cases: [string, string][] = [
           ['{', 'unexpected end of JSON input ({)'],
           ['', 'unexpected end of JSON input (<empty>)'],
@@ -634,7 +700,8 @@ export function conformanceSuite(k: KindUnderTest) {
           ['42', `json: cannot unmarshal number into Go value of type ${findKind} (3432)`],
           ['{"kind":5}', `json: cannot unmarshal number into Go struct field .kind of type string ({"kind":5})`],
         ]
-        for (const [text, tail] of cases) expectStatus(await req('POST', s.collection, text, JSON_CT), 400, 'BadRequest', head + tail)
+        for (const [text, tail] of cases)
+          expectStatus(await req('POST', s.collection, text, JSON_CT), 400, 'BadRequest', head + tail)
       })
 
       it('an apiVersion or kind the scheme does not know: no kind is registered', async () => {
@@ -642,9 +709,23 @@ export function conformanceSuite(k: KindUnderTest) {
         const gv = (v: string) => (k.group ? `${k.group}/${v}` : v)
         const scheme = 'in scheme "pkg/api/legacyscheme/scheme.go:30"'
         const v2 = await req('POST', s.collection, { ...k.valid(s.name('v2'), s.labels()), apiVersion: gv('v2') })
-        expectStatus(v2, 400, 'BadRequest', `${k.kind} in version "v2" cannot be handled as a ${k.kind}: no kind "${k.kind}" is registered for version "${gv('v2')}" ${scheme}`)
-        const widget = await req('POST', s.collection, { ...k.valid(s.name('w'), s.labels()), apiVersion, kind: 'Widget' })
-        expectStatus(widget, 400, 'BadRequest', `Widget in version "${version}" cannot be handled as a ${k.kind}: no kind "Widget" is registered for version "${apiVersion}" ${scheme}`)
+        expectStatus(
+          v2,
+          400,
+          'BadRequest',
+          `${k.kind} in version "v2" cannot be handled as a ${k.kind}: no kind "${k.kind}" is registered for version "${gv('v2')}" ${scheme}`,
+        )
+        const widget = await req('POST', s.collection, {
+          ...k.valid(s.name('w'), s.labels()),
+          apiVersion,
+          kind: 'Widget',
+        })
+        expectStatus(
+          widget,
+          400,
+          'BadRequest',
+          `Widget in version "${version}" cannot be handled as a ${k.kind}: no kind "Widget" is registered for version "${apiVersion}" ${scheme}`,
+        )
         expect((await req('GET', s.item(s.name('v2')))).status).toBe(404)
       })
 
@@ -652,10 +733,28 @@ export function conformanceSuite(k: KindUnderTest) {
         const s = await scope()
         const other = k.kind === 'Pod' ? 'Service' : 'Pod'
         const internal = `${k.group ? k.group.split('.')[0] : 'core'}.${k.kind}`
-        const r = await req('POST', s.collection, { ...k.valid(s.name('conv'), s.labels()), apiVersion: 'v1', kind: other })
-        expectStatus(r, 400, 'BadRequest', `${other} in version "v1" cannot be handled as a ${k.kind}: converting (v1.${other}) to (${internal}): unknown conversion`)
-        const secret = await req('POST', s.collection, { ...k.valid(s.name('sec'), s.labels()), apiVersion: 'v1', kind: 'Secret' })
-        expectStatus(secret, 400, 'BadRequest', `Secret in version "v1" cannot be handled as a ${k.kind}: converting (v1.Secret) to (${internal}): unknown conversion`)
+        const r = await req('POST', s.collection, {
+          ...k.valid(s.name('conv'), s.labels()),
+          apiVersion: 'v1',
+          kind: other,
+        })
+        expectStatus(
+          r,
+          400,
+          'BadRequest',
+          `${other} in version "v1" cannot be handled as a ${k.kind}: converting (v1.${other}) to (${internal}): unknown conversion`,
+        )
+        const secret = await req('POST', s.collection, {
+          ...k.valid(s.name('sec'), s.labels()),
+          apiVersion: 'v1',
+          kind: 'Secret',
+        })
+        expectStatus(
+          secret,
+          400,
+          'BadRequest',
+          `Secret in version "v1" cannot be handled as a ${k.kind}: converting (v1.Secret) to (${internal}): unknown conversion`,
+        )
       })
 
       it('type mismatches name the Go struct, the JSON path and the Go type', async () => {
@@ -663,13 +762,29 @@ export function conformanceSuite(k: KindUnderTest) {
         const asKind = `${k.kind} in version "${version}" cannot be handled as a ${k.kind}: `
         const valid = k.valid(s.name('t'), s.labels())
         const cases: [Obj, string][] = [
-          [{ ...valid, metadata: 'x' }, `json: cannot unmarshal string into Go struct field ${k.kind}.metadata of type v1.ObjectMeta`],
-          [{ ...valid, metadata: { ...valid.metadata, labels: { a: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
-          [{ ...valid, metadata: { ...valid.metadata, finalizers: 'x' } }, 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string'],
-          [{ ...valid, metadata: { ...valid.metadata, generation: 1.5 } }, 'json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.metadata.generation of type int64'],
-          [{ ...valid, metadata: { ...valid.metadata, creationTimestamp: 'yesterday' } }, 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
+          [
+            { ...valid, metadata: 'x' },
+            `json: cannot unmarshal string into Go struct field ${k.kind}.metadata of type v1.ObjectMeta`,
+          ],
+          [
+            { ...valid, metadata: { ...valid.metadata, labels: { a: 1 } } },
+            'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+          ],
+          [
+            { ...valid, metadata: { ...valid.metadata, finalizers: 'x' } },
+            'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string',
+          ],
+          [
+            { ...valid, metadata: { ...valid.metadata, generation: 1.5 } },
+            'json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.metadata.generation of type int64',
+          ],
+          [
+            { ...valid, metadata: { ...valid.metadata, creationTimestamp: 'yesterday' } },
+            'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
+          ],
         ]
-        for (const [body, tail] of cases) expectStatus(await req('POST', s.collection, body), 400, 'BadRequest', asKind + tail)
+        for (const [body, tail] of cases)
+          expectStatus(await req('POST', s.collection, body), 400, 'BadRequest', asKind + tail)
       })
 
       it('nulls are what Go decodes them to: an absent name, an empty finalizer; validation answers (422), not the decoder', async () => {
@@ -677,10 +792,20 @@ export function conformanceSuite(k: KindUnderTest) {
         const valid = k.valid(s.name('null'), s.labels())
         const noName = await req('POST', s.collection, { ...valid, metadata: { ...valid.metadata, name: null } })
         expectStatus(noName, 422, 'Invalid')
-        expect(noName.json.details.causes).toContainEqual({ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' })
-        const emptyFinalizer = await req('POST', s.collection, { ...valid, metadata: { ...valid.metadata, finalizers: [null] } })
+        expect(noName.json.details.causes).toContainEqual({
+          reason: 'FieldValueRequired',
+          message: 'Required value: name or generateName is required',
+          field: 'metadata.name',
+        })
+        const emptyFinalizer = await req('POST', s.collection, {
+          ...valid,
+          metadata: { ...valid.metadata, finalizers: [null] },
+        })
         expectStatus(emptyFinalizer, 422, 'Invalid')
-        expect(emptyFinalizer.json.details.causes.every((c: any) => c.field.startsWith('metadata.finalizers')), emptyFinalizer.text).toBe(true)
+        expect(
+          emptyFinalizer.json.details.causes.every((c: any) => c.field.startsWith('metadata.finalizers')),
+          emptyFinalizer.text,
+        ).toBe(true)
         expect((await req('GET', s.item(valid.metadata.name))).status).toBe(404)
       })
 
@@ -693,29 +818,56 @@ export function conformanceSuite(k: KindUnderTest) {
           expect(r.json.message.startsWith(invalid), r.text).toBe(true)
           expect(r.json.message.endsWith(`: ${detail}`), r.text).toBe(true)
           if (value !== undefined) expect(r.json.message).toBe(`${invalid}${JSON.stringify(value)}: ${detail}`)
-          expect(r.json.details).toEqual({ causes: [{ reason: 'FieldValueInvalid', message: r.json.message.slice(' "" is invalid: patch: '.length), field: 'patch' }] })
+          expect(r.json.details).toEqual({
+            causes: [
+              {
+                reason: 'FieldValueInvalid',
+                message: r.json.message.slice(' "" is invalid: patch: '.length),
+                field: 'patch',
+              },
+            ],
+          })
         }
         const item = s.item(c.metadata.name)
         expectPatchInvalid(
-          await req('PATCH', item, { metadata: { labels: { a: 1 } } }, { 'content-type': 'application/merge-patch+json' }),
+          await req(
+            'PATCH',
+            item,
+            { metadata: { labels: { a: 1 } } },
+            { 'content-type': 'application/merge-patch+json' },
+          ),
           'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
         )
         expectPatchInvalid(
-          await req('PATCH', item, [{ op: 'replace', path: '/metadata/labels', value: 5 }], { 'content-type': 'application/json-patch+json' }),
+          await req('PATCH', item, [{ op: 'replace', path: '/metadata/labels', value: 5 }], {
+            'content-type': 'application/json-patch+json',
+          }),
           'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type map[string]string',
         )
         expectPatchInvalid(
-          await req('PATCH', item, { metadata: { labels: 'x' } }, { 'content-type': 'application/strategic-merge-patch+json' }),
+          await req(
+            'PATCH',
+            item,
+            { metadata: { labels: 'x' } },
+            { 'content-type': 'application/strategic-merge-patch+json' },
+          ),
           'cannot restore map from string',
           'map[metadata:map[labels:x]]',
         )
         expectPatchInvalid(
-          await req('PATCH', item, { metadata: { finalizers: [1] } }, { 'content-type': 'application/strategic-merge-patch+json' }),
+          await req(
+            'PATCH',
+            item,
+            { metadata: { finalizers: [1] } },
+            { 'content-type': 'application/strategic-merge-patch+json' },
+          ),
           'cannot convert int64 to string',
           'map[metadata:map[finalizers:[1]]]',
         )
         const applied = `apiVersion: ${apiVersion}\nkind: ${k.kind}\nmetadata:\n  name: ${c.metadata.name}\n  labels: {a: 1}\n`
-        const apply = await req('PATCH', `${item}?fieldManager=m`, applied, { 'content-type': 'application/apply-patch+yaml' })
+        const apply = await req('PATCH', `${item}?fieldManager=m`, applied, {
+          'content-type': 'application/apply-patch+yaml',
+        })
         expectStatus(
           apply,
           400,
@@ -732,7 +884,9 @@ export function conformanceSuite(k: KindUnderTest) {
         for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
           const r = await req('POST', s.collection, text, { 'content-type': ct })
           expectStatus(r, 415, 'UnsupportedMediaType')
-          expect(r.json.message).toMatch(/^the body of the request was in an unknown format - accepted media types include: application\/json, application\/yaml/)
+          expect(r.json.message).toMatch(
+            /^the body of the request was in an unknown format - accepted media types include: application\/json, application\/yaml/,
+          )
         }
       })
 
@@ -752,7 +906,10 @@ export function conformanceSuite(k: KindUnderTest) {
         const r = await req('POST', s.collection, obj)
         expectStatus(r, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728')
         const c = await create(s, s.name('big2'))
-        const u = await req('PUT', s.item(c.metadata.name), { ...c, metadata: { ...c.metadata, annotations: { big: 'y'.repeat(3 * 1024 * 1024) } } })
+        const u = await req('PUT', s.item(c.metadata.name), {
+          ...c,
+          metadata: { ...c.metadata, annotations: { big: 'y'.repeat(3 * 1024 * 1024) } },
+        })
         expectStatus(u, 413, 'RequestEntityTooLarge')
       })
     })
@@ -842,17 +999,31 @@ export function conformanceSuite(k: KindUnderTest) {
         const { s, sel } = await fixture()
         expect(await sel('', `fieldSelector=${encodeURIComponent(`metadata.name=${s.name('b')}`)}`)).toEqual(['b'])
         expect(await sel('', `fieldSelector=${encodeURIComponent(`metadata.name==${s.name('b')}`)}`)).toEqual(['b'])
-        expect(await sel('', `fieldSelector=${encodeURIComponent(`metadata.name!=${s.name('b')}`)}`)).toEqual(['a', 'c', 'd'])
+        expect(await sel('', `fieldSelector=${encodeURIComponent(`metadata.name!=${s.name('b')}`)}`)).toEqual([
+          'a',
+          'c',
+          'd',
+        ])
         expect(await sel('env=prod', `fieldSelector=${encodeURIComponent(`metadata.name=${s.name('b')}`)}`)).toEqual([])
         expect(await sel('', 'fieldSelector=metadata.name%3Dnobody')).toEqual([])
         // Without a label selector at all: exactly the named object.
-        const r = await req('GET', `${s.collection}?fieldSelector=${encodeURIComponent(`metadata.name=${s.name('c')}`)}`)
+        const r = await req(
+          'GET',
+          `${s.collection}?fieldSelector=${encodeURIComponent(`metadata.name=${s.name('c')}`)}`,
+        )
         expect(names(r.json)).toEqual([s.name('c')])
       })
 
       it('a malformed selector is 400 BadRequest', async () => {
         const { s } = await fixture()
-        for (const q of ['labelSelector=env%20in%20(a', 'labelSelector=a%3D%3D%3Db', 'labelSelector=!!x', 'labelSelector=Bad%20Key%3Dv', 'fieldSelector=abc', 'fieldSelector=a%3Db%3Dc']) {
+        for (const q of [
+          'labelSelector=env%20in%20(a',
+          'labelSelector=a%3D%3D%3Db',
+          'labelSelector=!!x',
+          'labelSelector=Bad%20Key%3Dv',
+          'fieldSelector=abc',
+          'fieldSelector=a%3Db%3Dc',
+        ]) {
           const r = await req('GET', `${s.collection}?${q}`)
           expectStatus(r, 400, 'BadRequest')
         }
@@ -920,7 +1091,8 @@ export function conformanceSuite(k: KindUnderTest) {
           await req('GET', s.item('nobody')), // 404
           await req('DELETE', s.item(name)),
         )
-        for (const r of answers) expect(r.headers.get('cache-control'), `${r.status} ${r.text.slice(0, 200)}`).toBe('no-cache, private')
+        for (const r of answers)
+          expect(r.headers.get('cache-control'), `${r.status} ${r.text.slice(0, 200)}`).toBe('no-cache, private')
       })
     })
 
@@ -1055,7 +1227,10 @@ export function conformanceSuite(k: KindUnderTest) {
         const c = await create(s, target)
         for (const body of garbageBodies) {
           check(`POST ${body.slice(0, 80)}`, await req('POST', s.collection, body, JSON_CT))
-          check(`POST Strict ${body.slice(0, 80)}`, await req('POST', `${s.collection}?fieldValidation=Strict`, body, JSON_CT))
+          check(
+            `POST Strict ${body.slice(0, 80)}`,
+            await req('POST', `${s.collection}?fieldValidation=Strict`, body, JSON_CT),
+          )
           check(`PUT ${body.slice(0, 80)}`, await req('PUT', s.item(target), body, JSON_CT))
           check(`DELETE ${body.slice(0, 80)}`, await req('DELETE', s.item('nobody'), body, JSON_CT))
         }
@@ -1084,9 +1259,17 @@ export function conformanceSuite(k: KindUnderTest) {
         const warn = await req('POST', s.collection, body, JSON_CT)
         expect(warn.status, warn.text).toBe(201)
         expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"__proto__\\""')
-        const strict = await req('POST', `${s.collection}?fieldValidation=Strict`, body.replace(name, `${name}-s`), JSON_CT)
+        const strict = await req(
+          'POST',
+          `${s.collection}?fieldValidation=Strict`,
+          body.replace(name, `${name}-s`),
+          JSON_CT,
+        )
         expectStatus(strict, 400, 'BadRequest')
-        const inMeta = JSON.stringify(k.valid(s.name('proto2'), s.labels())).replace('"metadata":{', '"metadata":{"__proto__":{"name":"y"},')
+        const inMeta = JSON.stringify(k.valid(s.name('proto2'), s.labels())).replace(
+          '"metadata":{',
+          '"metadata":{"__proto__":{"name":"y"},',
+        )
         const r = await req('POST', s.collection, inMeta, JSON_CT)
         expect(r.status, r.text).toBe(201)
         const del = await req('DELETE', s.item(name), '{"__proto__":{"x":1}}', JSON_CT)
@@ -1104,7 +1287,11 @@ export function conformanceSuite(k: KindUnderTest) {
           '{"metadata":{"name":"x"},"spec":' + '{"a":'.repeat(20000) + '1' + '}'.repeat(20000) + '}',
         ]
         for (const body of bodies) {
-          for (const [m, p] of [['POST', s.collection], ['PUT', s.item('x')], ['DELETE', s.item('x')]] as const) {
+          for (const [m, p] of [
+            ['POST', s.collection],
+            ['PUT', s.item('x')],
+            ['DELETE', s.item('x')],
+          ] as const) {
             const r = await req(m, p, body, JSON_CT)
             if (r.status >= 500) problems.push(`${m} ${body.slice(0, 20)} -> ${r.status} ${r.json?.message}`)
           }
@@ -1129,10 +1316,21 @@ export function conformanceSuite(k: KindUnderTest) {
         for (const q of garbageQueries) {
           check(`LIST ?${q.slice(0, 80)}`, await req('GET', `${s.collection}?${q}`))
           check(`GET ?${q.slice(0, 80)}`, await req('GET', `${s.item(target)}?${q}`))
-          check(`TABLE ?${q.slice(0, 80)}`, await req('GET', `${s.collection}?${q}`, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }))
+          check(
+            `TABLE ?${q.slice(0, 80)}`,
+            await req('GET', `${s.collection}?${q}`, undefined, {
+              accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+            }),
+          )
           if (k.namespaced) check(`ALL ?${q.slice(0, 80)}`, await req('GET', `${root}/${k.plural}?${q}`))
           check(`POST ?${q.slice(0, 80)}`, await req('POST', `${s.collection}?${q}`, k.valid(s.name('gq'), s.labels())))
-          check(`PUT ?${q.slice(0, 80)}`, await req('PUT', `${s.item(target)}?${q}`, { ...c, metadata: { ...c.metadata, resourceVersion: undefined } }))
+          check(
+            `PUT ?${q.slice(0, 80)}`,
+            await req('PUT', `${s.item(target)}?${q}`, {
+              ...c,
+              metadata: { ...c.metadata, resourceVersion: undefined },
+            }),
+          )
           check(`DELETE ?${q.slice(0, 80)}`, await req('DELETE', `${s.item('nobody')}?${q}`))
         }
         expect(problems).toEqual([])
@@ -1171,7 +1369,13 @@ export function conformanceSuite(k: KindUnderTest) {
         ]
         for (const h of headers) {
           check(`GET ${JSON.stringify(h)}`, await req('GET', s.collection, undefined, h))
-          check(`POST ${JSON.stringify(h)}`, await req('POST', s.collection, k.valid(s.name('h'), s.labels()), { 'content-type': 'application/json', ...h }))
+          check(
+            `POST ${JSON.stringify(h)}`,
+            await req('POST', s.collection, k.valid(s.name('h'), s.labels()), {
+              'content-type': 'application/json',
+              ...h,
+            }),
+          )
         }
         expect(problems).toEqual([])
       })

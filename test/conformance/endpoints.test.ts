@@ -12,7 +12,12 @@ conformanceSuite({
     subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80, protocol: 'TCP' }] }],
   }),
   invalid: (name) => ({
-    body: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: 80 }] }] },
+    body: {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name },
+      subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: 80 }] }],
+    },
     field: 'subsets[0].addresses[0].ip',
     reason: 'FieldValueInvalid',
   }),

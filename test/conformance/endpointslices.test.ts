@@ -17,7 +17,13 @@ conformanceSuite({
     ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
   }),
   invalid: (name) => ({
-    body: { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name }, addressType: 'IPv4', endpoints: [{ addresses: ['127.0.0.1'] }] },
+    body: {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['127.0.0.1'] }],
+    },
     field: 'endpoints[0].addresses[0]',
     reason: 'FieldValueInvalid',
   }),

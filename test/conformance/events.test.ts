@@ -15,12 +15,21 @@ conformanceSuite({
     type: 'Normal',
   }),
   invalid: (name) => ({
-    body: { apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject: { kind: 'Pod', name: 'x' }, type: 'Odd' },
+    body: {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name },
+      involvedObject: { kind: 'Pod', name: 'x' },
+      type: 'Odd',
+    },
     field: 'type',
     reason: 'FieldValueNotSupported',
   }),
   mutate: (obj) => ({ ...structuredClone(obj), message: obj.message === 'second' ? 'third' : 'second' }),
   mutated: (obj) => obj.message !== 'first',
   deleteAnswersStatus: true,
-  unknownField: { path: 'involvedObject.foo', add: (obj) => ({ ...obj, involvedObject: { ...obj.involvedObject, foo: 'bar' } }) },
+  unknownField: {
+    path: 'involvedObject.foo',
+    add: (obj) => ({ ...obj, involvedObject: { ...obj.involvedObject, foo: 'bar' } }),
+  },
 })

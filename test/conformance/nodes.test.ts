@@ -7,7 +7,12 @@ conformanceSuite({
   plural: 'nodes',
   kind: 'Node',
   namespaced: false,
-  valid: (name, labels = {}) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, spec: { taints: [taint] } }),
+  valid: (name, labels = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels },
+    spec: { taints: [taint] },
+  }),
   invalid: (name) => ({
     body: { apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: { taints: [{ key: 'x', effect: 'Sometimes' }] } },
     field: 'spec.taints[0].effect',

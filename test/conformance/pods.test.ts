@@ -9,7 +9,12 @@ conformanceSuite({
   namespaced: true,
   valid: (name, labels = {}) => pod(name, labels, { schedulerName: 'kubeflare-test-none' }),
   invalid: (name) => ({
-    body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { schedulerName: 'kubeflare-test-none', containers: [{ name: 'c' }] } },
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { schedulerName: 'kubeflare-test-none', containers: [{ name: 'c' }] },
+    },
     field: 'spec.containers[0].image',
     reason: 'FieldValueRequired',
   }),

@@ -15,7 +15,12 @@ conformanceSuite({
     spec: { replicas: 0, selector: { app: 'conf' }, template },
   }),
   invalid: (name) => ({
-    body: { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name }, spec: { replicas: -1, selector: { app: 'conf' }, template } },
+    body: {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name },
+      spec: { replicas: -1, selector: { app: 'conf' }, template },
+    },
     field: 'spec.replicas',
     reason: 'FieldValueInvalid',
   }),

@@ -70,7 +70,8 @@ async function startServer(persistDir, logFile) {
   const t0 = Date.now()
   for (;;) {
     if (exit) throw new Error(`server exited before it was ready (${exit.code ?? exit.signal})\n${tail(logFile)}`)
-    if (Date.now() - t0 > READY_TIMEOUT_MS) throw new Error(`server not ready after ${READY_TIMEOUT_MS / 1000} s\n${tail(logFile)}`)
+    if (Date.now() - t0 > READY_TIMEOUT_MS)
+      throw new Error(`server not ready after ${READY_TIMEOUT_MS / 1000} s\n${tail(logFile)}`)
     const fatal = /Build failed|The Workers runtime failed to start/.exec(readFileSync(logFile, 'utf8'))
     if (fatal) throw new Error(`server failed to start: ${fatal[0]}\n${tail(logFile)}`)
     try {
@@ -128,7 +129,8 @@ describe('durability: SIGKILL of the whole server mid-load, restart on the same 
   after(async () => {
     for (const s of [...servers]) await s.kill()
     const left = [...servers].map((s) => s.pid)
-    if (failed || left.length) process.stderr.write(`# durability: server state and log kept in ${tmp}\n${tail(logFile, 40)}\n`)
+    if (failed || left.length)
+      process.stderr.write(`# durability: server state and log kept in ${tmp}\n${tail(logFile, 40)}\n`)
     else rmSync(tmp, { recursive: true, force: true })
     assert.deepEqual(left, [], 'server process groups still alive')
   })
@@ -189,8 +191,13 @@ describe('durability: SIGKILL of the whole server mid-load, restart on the same 
     assert.ok(inFlightAtKill > 0, 'no request was in flight when the server was killed')
     assert.ok(acked.length >= 50, `only ${acked.length} creates were acknowledged in ${LOAD_MS} ms`)
     // A 503 would be legal (D1 unavailable); nothing else is.
-    assert.deepEqual(refused.filter((r) => r.status !== 503), [], 'creates refused during the load')
-    for (const a of acked) assert.ok(Number.isInteger(a.rv) && a.uid, `acknowledged without rv/uid: ${JSON.stringify(a)}`)
+    assert.deepEqual(
+      refused.filter((r) => r.status !== 503),
+      [],
+      'creates refused during the load',
+    )
+    for (const a of acked)
+      assert.ok(Number.isInteger(a.rv) && a.uid, `acknowledged without rv/uid: ${JSON.stringify(a)}`)
     assert.equal(new Set(acked.map((a) => a.rv)).size, acked.length, 'two acknowledged creates share a resourceVersion')
 
     // ---- restart on the same state ----
@@ -207,19 +214,28 @@ describe('durability: SIGKILL of the whole server mid-load, restart on the same 
           const r = await call(base, 'GET', `/api/v1/namespaces/${a.ns}/pods/${a.name}`)
           if (r.status !== 200) lost.push(`${a.ns}/${a.name}@${a.rv}: ${r.status}`)
           else if (r.body.metadata.uid !== a.uid || rvOf(r.body) !== a.rv) {
-            changed.push(`${a.ns}/${a.name}: uid ${a.uid} rv ${a.rv} -> uid ${r.body.metadata.uid} rv ${r.body.metadata.resourceVersion}`)
+            changed.push(
+              `${a.ns}/${a.name}: uid ${a.uid} rv ${a.rv} -> uid ${r.body.metadata.uid} rv ${r.body.metadata.resourceVersion}`,
+            )
           }
         }
       }),
     )
-    assert.deepEqual(lost.slice(0, 20), [], `${lost.length} of ${acked.length} acknowledged creates lost after the crash`)
+    assert.deepEqual(
+      lost.slice(0, 20),
+      [],
+      `${lost.length} of ${acked.length} acknowledged creates lost after the crash`,
+    )
     assert.deepEqual(changed.slice(0, 20), [], 'acknowledged pods changed across the crash')
 
     // 2. The cluster-wide list (served from D1) and the namespaced lists (each namespace's Durable Object) agree.
     const summary = (o) => `${o.metadata.namespace}/${o.metadata.name} ${o.metadata.uid} ${o.metadata.resourceVersion}`
     const cluster = await call(base, 'GET', '/api/v1/pods')
     assert.equal(cluster.status, 200, cluster.text)
-    const fromD1 = cluster.body.items.filter((o) => namespaces.includes(o.metadata.namespace)).map(summary).sort()
+    const fromD1 = cluster.body.items
+      .filter((o) => namespaces.includes(o.metadata.namespace))
+      .map(summary)
+      .sort()
     const fromDOs = []
     for (const ns of namespaces) {
       const l = await call(base, 'GET', `/api/v1/namespaces/${ns}/pods`)
@@ -242,13 +258,22 @@ describe('durability: SIGKILL of the whole server mid-load, restart on the same 
     // 4. A watch from before the load replays each survivor's creation exactly once, in rv order (local history
     //    after catch-up from the D1 log).
     for (const ns of namespaces) {
-      const r = await fetch(`${base}/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=${startRv}&timeoutSeconds=1`, {
-        signal: AbortSignal.timeout(20_000),
-      })
+      const r = await fetch(
+        `${base}/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=${startRv}&timeoutSeconds=1`,
+        {
+          signal: AbortSignal.timeout(20_000),
+        },
+      )
       assert.equal(r.status, 200)
-      const events = (await r.text()).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
+      const events = (await r.text())
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l))
       const got = events.map((e) => `${e.type} ${summary(e.object)}`)
-      const want = fromD1.filter((s) => s.startsWith(`${ns}/`)).sort((x, y) => Number(x.split(' ')[2]) - Number(y.split(' ')[2])).map((s) => `ADDED ${s}`)
+      const want = fromD1
+        .filter((s) => s.startsWith(`${ns}/`))
+        .sort((x, y) => Number(x.split(' ')[2]) - Number(y.split(' ')[2]))
+        .map((s) => `ADDED ${s}`)
       assert.deepEqual(got, want, `watch of ${ns} from rv ${startRv} after the restart`)
     }
 

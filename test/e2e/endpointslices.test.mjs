@@ -31,7 +31,10 @@ for (const v of KUBECTL_VERSIONS) {
     it('a service with a selector gets one slice for its running pod', async () => {
       const r = await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })
       assert.equal(r.status, 201, r.text)
-      const pod = podManifest('web', { labels: { app: 'web' }, spec: { containers: [{ name: 'main', image: 'nginx:1.25', ports: [{ containerPort: 8080 }] }] } })
+      const pod = podManifest('web', {
+        labels: { app: 'web' },
+        spec: { containers: [{ name: 'main', image: 'nginx:1.25', ports: [{ containerPort: 8080 }] }] },
+      })
       const created = await api('POST', `/api/v1/namespaces/${ns}/pods`, pod)
       assert.equal(created.status, 201, created.text)
       const svc = await k(['create', 'service', 'clusterip', 'web', '-n', ns, '--tcp=80:8080'])
@@ -45,7 +48,10 @@ for (const v of KUBECTL_VERSIONS) {
         const path = `${['', 'apis', 'discovery.k8s.io', 'v1'].join('/')}/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dweb`
         const l = await api('GET', path)
         const s = l.body?.items?.[0]
-        return { ok: l.body?.items?.length === 1 && s.endpoints?.[0]?.conditions?.ready === true, value: l.body?.items?.length === 1 ? s : l.body }
+        return {
+          ok: l.body?.items?.length === 1 && s.endpoints?.[0]?.conditions?.ready === true,
+          value: l.body?.items?.length === 1 ? s : l.body,
+        }
       }, 'the slice of web')
       sliceName = slice.metadata.name
       assert.match(sliceName, /^web-[a-z0-9]{5}$/)
@@ -62,18 +68,30 @@ for (const v of KUBECTL_VERSIONS) {
       assert.equal(json.apiVersion, 'discovery.k8s.io/v1')
       assert.equal(json.metadata.labels['kubernetes.io/service-name'], 'web')
       assert.equal(json.metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.k8s.io')
-      assert.deepEqual(json.metadata.ownerReferences.map((o) => [o.kind, o.name, o.controller]), [['Service', 'web', true]])
+      assert.deepEqual(
+        json.metadata.ownerReferences.map((o) => [o.kind, o.name, o.controller]),
+        [['Service', 'web', true]],
+      )
       // kubectl create service names the port <port>-<targetPort>; the slice copies the service port name.
       assert.deepEqual(json.ports, [{ name: '80-8080', port: 8080, protocol: 'TCP' }])
-      assert.deepEqual(json.endpoints.map((e) => [e.addresses, e.conditions, e.targetRef.name]), [[[podIP], { ready: true, serving: true, terminating: false }, 'web']])
+      assert.deepEqual(
+        json.endpoints.map((e) => [e.addresses, e.conditions, e.targetRef.name]),
+        [[[podIP], { ready: true, serving: true, terminating: false }, 'web']],
+      )
     })
 
     it('describe svc shows the endpoints', async () => {
       const { stdout: out, stderr } = await k(['describe', 'svc', 'web', '-n', ns, '-v=6'])
       assert.match(out, new RegExp(`^Endpoints:\\s+${podIP.replace(/\./g, '\\.')}:8080$`, 'm'))
       // 1.33 reads the slices by label (1.27 reads the Endpoints object); both answered 200.
-      const read = v === '1.27' ? `/api/v1/namespaces/${ns}/endpoints/web` : `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dweb`
-      assert.ok(stderr.split('\n').some((l) => l.includes(read) && /200 OK/.test(l)), stderr)
+      const read =
+        v === '1.27'
+          ? `/api/v1/namespaces/${ns}/endpoints/web`
+          : `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dweb`
+      assert.ok(
+        stderr.split('\n').some((l) => l.includes(read) && /200 OK/.test(l)),
+        stderr,
+      )
     })
 
     it('api-resources lists endpointslices in discovery.k8s.io/v1', async () => {

@@ -10,7 +10,8 @@ export const KUBECONFIG = process.env.KUBECONFIG ?? ''
 export const KUBECTL_DIR = process.env.KUBECTL_DIR ?? ''
 
 for (const [k, v] of Object.entries({ KUBEFLARE_URL, KUBECONFIG, KUBECTL_DIR })) {
-  if (!v) throw new Error(`${k} is not set: run the e2e tests through \`node test/e2e/run.mjs\` (or \`npm run test:e2e\`)`)
+  if (!v)
+    throw new Error(`${k} is not set: run the e2e tests through \`node test/e2e/run.mjs\` (or \`npm run test:e2e\`)`)
 }
 
 /** The kubectl versions the suite drives. */
@@ -73,7 +74,12 @@ export async function api(method, path, body, headers = {}) {
     else payload = JSON.stringify(body)
     if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json'
   }
-  const res = await fetch(`${KUBEFLARE_URL}${path}`, { method, headers: h, body: payload, signal: AbortSignal.timeout(30_000) })
+  const res = await fetch(`${KUBEFLARE_URL}${path}`, {
+    method,
+    headers: h,
+    body: payload,
+    signal: AbortSignal.timeout(30_000),
+  })
   const text = await res.text()
   let json
   try {
@@ -84,7 +90,12 @@ export async function api(method, path, body, headers = {}) {
 
 /** A fresh, valid namespace name (DNS label, <= 63 chars). */
 export function uniqueNs(prefix = 'e2e') {
-  const p = prefix.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'e2e'
+  const p =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'e2e'
   return `${p}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
 }
 

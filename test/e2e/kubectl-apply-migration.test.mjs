@@ -37,7 +37,11 @@ function manifest(name, { image = 'nginx:1.25', labels = { app: name, tier: 'web
 function goJson(v) {
   const enc = (x) => {
     if (Array.isArray(x)) return `[${x.map(enc).join(',')}]`
-    if (x && typeof x === 'object') return `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${enc(x[k])}`).join(',')}}`
+    if (x && typeof x === 'object')
+      return `{${Object.keys(x)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${enc(x[k])}`)
+        .join(',')}}`
     return JSON.stringify(x)
   }
   return enc(v) + '\n'
@@ -88,7 +92,12 @@ for (const v of KUBECTL_VERSIONS) {
       // kubectl moved kubectl-client-side-apply's entry into its own, and gave the annotation an owner of its own.
       assert.deepEqual(managers(pod), ['kubectl-last-applied/Apply', 'kubectl/Apply'])
       const mine = pod.metadata.managedFields.find((e) => e.manager === 'kubectl')
-      assert.deepEqual(Object.keys(mine.fieldsV1['f:spec']['f:containers']['k:{"name":"web"}']).sort(), ['.', 'f:image', 'f:name', 'f:ports'])
+      assert.deepEqual(Object.keys(mine.fieldsV1['f:spec']['f:containers']['k:{"name":"web"}']).sort(), [
+        '.',
+        'f:image',
+        'f:name',
+        'f:ports',
+      ])
       const lastApplied = pod.metadata.managedFields.find((e) => e.manager === 'kubectl-last-applied')
       assert.deepEqual(lastApplied.fieldsV1, { 'f:metadata': { 'f:annotations': { '.': {}, [`f:${LAST}`]: {} } } })
 
@@ -136,7 +145,10 @@ for (const v of KUBECTL_VERSIONS) {
       const m2 = manifest('ssa-first', { image: 'nginx:1.26' })
       const r = await kn(['apply', '-f', manifestFile(m2)])
       assert.match(r.stdout, /^pod\/ssa-first configured$/m)
-      assert.match(r.stderr, /Warning: resource pods\/ssa-first is missing the kubectl\.kubernetes\.io\/last-applied-configuration annotation/)
+      assert.match(
+        r.stderr,
+        /Warning: resource pods\/ssa-first is missing the kubectl\.kubernetes\.io\/last-applied-configuration annotation/,
+      )
       const pod = await getPod(ns, 'ssa-first')
       assert.equal(pod.spec.containers[0].image, 'nginx:1.26')
       assert.deepEqual(managers(pod), ['kubectl-client-side-apply/Update', 'kubectl/Apply'])

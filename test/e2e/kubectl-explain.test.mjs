@@ -42,13 +42,24 @@ function patchRecorder(strip) {
     res.writeHead(r.status, outHeaders)
     res.end(out)
   })
-  rec.start = () => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((rec.url = `http://127.0.0.1:${server.address().port}`))))
+  rec.start = () =>
+    new Promise((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((rec.url = `http://127.0.0.1:${server.address().port}`))),
+    )
   rec.stop = () => new Promise((resolve) => server.close(resolve))
   return rec
 }
 
 const sorted = (x) =>
-  Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted(x[k])])) : x
+  Array.isArray(x)
+    ? x.map(sorted)
+    : x && typeof x === 'object'
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, sorted(x[k])]),
+        )
+      : x
 
 /** A pod with the list kinds client-side apply merges: keyed containers, ports, env, mounts, volumes (retainKeys). */
 function richPod(name) {
@@ -61,7 +72,10 @@ function richPod(name) {
           name: 'web',
           image: 'nginx:1.25',
           ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }],
-          env: [{ name: 'A', value: '1' }, { name: 'B', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'B', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          ],
           volumeMounts: [{ name: 'data', mountPath: '/data' }],
           resources: { limits: { cpu: '500m', memory: '128Mi' } },
           livenessProbe: { httpGet: { path: '/', port: 'http' } },
@@ -92,7 +106,10 @@ function service(name) {
 
 const SERVICE_VARIANTS = {
   'service ports and selector': (s) => {
-    s.spec.ports = [{ name: 'http', port: 80, targetPort: 9090 }, { name: 'metrics', port: 9100 }]
+    s.spec.ports = [
+      { name: 'http', port: 80, targetPort: 9090 },
+      { name: 'metrics', port: 9100 },
+    ]
     s.spec.selector = { app: 'web' }
   },
 }
@@ -101,7 +118,10 @@ const POD_VARIANTS = {
   image: (p) => (p.spec.containers[0].image = 'nginx:1.27'),
   'env, ports and mounts': (p) => {
     const web = p.spec.containers[0]
-    web.env = [{ name: 'C', value: '3' }, { name: 'A', value: '2' }]
+    web.env = [
+      { name: 'C', value: '3' },
+      { name: 'A', value: '2' },
+    ]
     web.ports = [{ containerPort: 80, name: 'http' }]
     web.volumeMounts.push({ name: 'cfg', mountPath: '/cfg' })
   },
@@ -159,7 +179,8 @@ for (const v of KUBECTL_VERSIONS) {
       const { stdout } = await k(['explain', 'namespace'])
       assert.match(stdout, /^KIND:\s+Namespace$/m)
       assert.ok(stdout.includes(schemaOf(doc, 'Namespace').description), stdout)
-      for (const field of ['apiVersion', 'kind', 'metadata', 'spec', 'status']) assert.match(stdout, new RegExp(`^\\s+${field}\\t<`, 'm'))
+      for (const field of ['apiVersion', 'kind', 'metadata', 'spec', 'status'])
+        assert.match(stdout, new RegExp(`^\\s+${field}\\t<`, 'm'))
       assert.doesNotMatch(stdout, /<no description>/)
     })
 
@@ -213,7 +234,8 @@ for (const v of KUBECTL_VERSIONS) {
       before(async () => {
         await ours.start()
         await reference.start()
-        if (schemaOf(doc, 'Service')) cases.push({ kind: 'Service', make: () => service('rich'), variants: SERVICE_VARIANTS })
+        if (schemaOf(doc, 'Service'))
+          cases.push({ kind: 'Service', make: () => service('rich'), variants: SERVICE_VARIANTS })
         for (const c of cases) await k(['apply', '-n', ns, '-f', '-'], { input: toYaml(c.make()) })
       })
       after(async () => {

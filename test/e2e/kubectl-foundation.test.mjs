@@ -7,7 +7,11 @@ import { KUBECTL_VERSIONS, api, kubectl, parseTable, podManifest, uniqueNs } fro
 const HEADER = ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']
 // What a freshly created pod may show: Pending (nothing runs it yet) or, once a simulated kubelet does, Running.
 const PHASES = ['Pending', 'Running']
-const LIFECYCLE = [['0/1', 'Pending'], ['0/1', 'ContainerCreating'], ['1/1', 'Running']]
+const LIFECYCLE = [
+  ['0/1', 'Pending'],
+  ['0/1', 'ContainerCreating'],
+  ['1/1', 'Running'],
+]
 
 function rowFor(table, name, col = 'NAME') {
   const i = table.header.indexOf(col)
@@ -50,7 +54,8 @@ for (const v of KUBECTL_VERSIONS) {
       for (const name of [ns, ns2]) {
         const r = await k(['create', 'namespace', name], { allowFail: true })
         // If kubectl could not create it, create it over plain JSON so the later steps still test their own verb.
-        if (r.code !== 0) await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
+        if (r.code !== 0)
+          await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
         results.push([name, r])
       }
       for (const [name, r] of results) {
@@ -65,13 +70,18 @@ for (const v of KUBECTL_VERSIONS) {
       // a second pod with other labels (JSON on stdin, -o json: the server's answer to the create itself),
       // and one in the other namespace
       const db = podManifest('db', { labels: { app: 'db' }, image: 'postgres:16' })
-      const created = JSON.parse((await k(['create', '-n', ns, '-f', '-', '-o', 'json'], { input: JSON.stringify(db) })).stdout)
+      const created = JSON.parse(
+        (await k(['create', '-n', ns, '-f', '-', '-o', 'json'], { input: JSON.stringify(db) })).stdout,
+      )
       assert.equal(created.metadata.name, 'db')
       assert.equal(created.status?.phase, 'Pending') // nothing has run it yet
       assert.equal(created.status?.qosClass, 'BestEffort')
       assert.equal(created.spec.restartPolicy, 'Always')
       const other = podManifest('other', { labels: { app: 'web' } })
-      assert.match((await k(['create', '-n', ns2, '-f', '-'], { input: toYaml(other) })).stdout, /^pod\/other created$/m)
+      assert.match(
+        (await k(['create', '-n', ns2, '-f', '-'], { input: toYaml(other) })).stdout,
+        /^pod\/other created$/m,
+      )
     })
 
     it('create of an existing pod fails with AlreadyExists', async () => {
@@ -98,7 +108,10 @@ for (const v of KUBECTL_VERSIONS) {
       const row = rowFor(t, 'web')
       assert.ok(row, `no web row in:\n${r.stdout}`)
       // Pending until a (simulated) kubelet runs it, Running after.
-      assert.ok(LIFECYCLE.some(([ready, st]) => row[1] === ready && row[2] === st), `READY/STATUS of: ${row.join(' | ')}`)
+      assert.ok(
+        LIFECYCLE.some(([ready, st]) => row[1] === ready && row[2] === st),
+        `READY/STATUS of: ${row.join(' | ')}`,
+      )
       assert.equal(row[3], '0')
       assert.match(row[4], /^\d+(s|m|h|d)/)
       assert.deepEqual(names(r.stdout).sort(), ['db', 'web'])
@@ -177,7 +190,8 @@ for (const v of KUBECTL_VERSIONS) {
       const t = parseTable(r.stdout)
       assert.deepEqual(t.header, ['NAMESPACE', ...HEADER], `header of:\n${r.stdout}`)
       const seen = t.rows.map((row) => `${row[0]}/${row[1]}`)
-      for (const want of [`${ns}/web`, `${ns}/db`, `${ns2}/other`]) assert.ok(seen.includes(want), `${want} missing from:\n${r.stdout}`)
+      for (const want of [`${ns}/web`, `${ns}/db`, `${ns2}/other`])
+        assert.ok(seen.includes(want), `${want} missing from:\n${r.stdout}`)
     })
 
     it('delete pod web, then get is NotFound', async () => {

@@ -44,7 +44,7 @@ async function getPod(ns, name) {
   return r.status === 200 ? r.body : null
 }
 
-async function until(what, fn, timeoutMs = 30_000) {
+async function _until(what, fn, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()
@@ -90,11 +90,21 @@ for (const v of KUBECTL_VERSIONS) {
     })
 
     it('create -f (default strict validation)', async () => {
-      const r = await kn(['create', '-f', manifestFile(`created-${v}.yaml`, twoContainerPod('created', { labels: { app: 'created', edit: 'edit-me-before' } }))])
+      const r = await kn([
+        'create',
+        '-f',
+        manifestFile(
+          `created-${v}.yaml`,
+          twoContainerPod('created', { labels: { app: 'created', edit: 'edit-me-before' } }),
+        ),
+      ])
       assert.match(r.stdout, /^pod\/created created$/m)
       const p = await getPod(ns, 'created')
       assert.ok(p, 'created pod not stored')
-      assert.deepEqual(p.spec.containers.map((c) => c.name), ['web', 'side'])
+      assert.deepEqual(
+        p.spec.containers.map((c) => c.name),
+        ['web', 'side'],
+      )
       const mine = (p.metadata.managedFields ?? []).find((e) => e.manager === 'kubectl-create')
       assert.equal(mine?.operation, 'Update', JSON.stringify(p.metadata.managedFields))
     })
@@ -119,7 +129,10 @@ for (const v of KUBECTL_VERSIONS) {
       const r1 = await kn(['apply', '-f', manifestFile(file, twoContainerPod('applied'))])
       assert.match(r1.stdout, /^pod\/applied created$/m)
       const p1 = await getPod(ns, 'applied')
-      assert.ok(p1.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'], 'no last-applied annotation')
+      assert.ok(
+        p1.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'],
+        'no last-applied annotation',
+      )
       const r2 = await kn(['apply', '-f', manifestFile(file, twoContainerPod('applied', { web: 'nginx:1.26' }))])
       assert.match(r2.stdout, /^pod\/applied configured$/m)
       // no "error calculating patch from openapi" fallback: our v3 schemas carry the merge keys
@@ -146,25 +159,39 @@ for (const v of KUBECTL_VERSIONS) {
       const p1 = await getPod(ns, 'ssa')
       assert.equal(p1.metadata.managedFields.find((e) => e.manager === 'kubectl')?.operation, 'Apply')
 
-      const patched = await kn(['patch', 'pod', 'ssa', '-p', '{"spec":{"containers":[{"name":"web","image":"nginx:1.26"}]}}'])
+      const patched = await kn([
+        'patch',
+        'pod',
+        'ssa',
+        '-p',
+        '{"spec":{"containers":[{"name":"web","image":"nginx:1.26"}]}}',
+      ])
       assert.match(patched.stdout, /^pod\/ssa patched$/m)
 
       const conflict = await kn(['apply', '--server-side', '-f', file], { allowFail: true })
       assert.equal(conflict.code, 1, `expected exit 1:\n${conflict.stdout}\n${conflict.stderr}`)
-      assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "kubectl-patch" using v1: \.spec\.containers\[name="web"\]\.image/)
+      assert.match(
+        conflict.stderr,
+        /Apply failed with 1 conflict: conflict with "kubectl-patch" using v1: \.spec\.containers\[name="web"\]\.image/,
+      )
       assert.match(conflict.stderr, /--force-conflicts/)
       assert.equal((await getPod(ns, 'ssa')).spec.containers[0].image, 'nginx:1.26')
 
       const forced = await kn(['apply', '--server-side', '--force-conflicts', '-f', file])
       assert.match(forced.stdout, /^pod\/ssa serverside-applied$/m)
       const p = await getPod(ns, 'ssa')
-      assert.deepEqual(p.spec.containers.map((c) => c.image), ['nginx:1.25', 'busybox:1.36'])
+      assert.deepEqual(
+        p.spec.containers.map((c) => c.image),
+        ['nginx:1.25', 'busybox:1.36'],
+      )
       const owner = p.metadata.managedFields.find((e) => e.manager === 'kubectl' && e.operation === 'Apply')
       assert.ok(owner.fieldsV1['f:spec']['f:containers']['k:{"name":"web"}']['f:image'], JSON.stringify(owner))
     })
 
     it('wait --for=condition=Ready', async () => {
-      const r = await kn(['wait', '--for=condition=Ready', 'pod/applied', 'pod/created', '--timeout=60s'], { timeout: 90_000 })
+      const r = await kn(['wait', '--for=condition=Ready', 'pod/applied', 'pod/created', '--timeout=60s'], {
+        timeout: 90_000,
+      })
       assert.match(r.stdout, /^pod\/applied condition met$/m)
       assert.match(r.stdout, /^pod\/created condition met$/m)
     })
@@ -178,7 +205,17 @@ for (const v of KUBECTL_VERSIONS) {
       assert.equal(appliedRow[2], 'Running')
 
       const wide = parseTable((await kn(['get', 'pods', '-o', 'wide'])).stdout)
-      assert.deepEqual(wide.header, ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'])
+      assert.deepEqual(wide.header, [
+        'NAME',
+        'READY',
+        'STATUS',
+        'RESTARTS',
+        'AGE',
+        'IP',
+        'NODE',
+        'NOMINATED NODE',
+        'READINESS GATES',
+      ])
       const w = rowOf(wide, 'applied')
       assert.match(w[column(wide, 'IP')], /^\d+\.\d+\.\d+\.\d+$/, w.join(' | '))
       assert.notEqual(w[column(wide, 'NODE')], '<none>')
@@ -195,7 +232,9 @@ for (const v of KUBECTL_VERSIONS) {
       const jp = await kn(['get', 'pods', '-o', 'jsonpath={.items[*].metadata.name}'])
       assert.deepEqual(jp.stdout.trim().split(' ').sort(), ['applied', 'created', 'ssa'])
 
-      const cc = parseTable((await kn(['get', 'pods', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName'])).stdout)
+      const cc = parseTable(
+        (await kn(['get', 'pods', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName'])).stdout,
+      )
       assert.deepEqual(cc.header, ['NAME', 'NODE'])
       assert.equal(rowOf(cc, 'applied')[1], w[column(wide, 'NODE')])
 
@@ -226,23 +265,49 @@ for (const v of KUBECTL_VERSIONS) {
     })
 
     it('patch: strategic (default), merge, json, and "(no change)"', async () => {
-      const s = await kn(['patch', 'pod', 'created', '-p', '{"spec":{"containers":[{"name":"side","image":"busybox:1.37"}]}}'])
+      const s = await kn([
+        'patch',
+        'pod',
+        'created',
+        '-p',
+        '{"spec":{"containers":[{"name":"side","image":"busybox:1.37"}]}}',
+      ])
       assert.match(s.stdout, /^pod\/created patched$/m)
       let p = await getPod(ns, 'created')
-      assert.deepEqual(p.spec.containers.map((c) => [c.name, c.image]), [
-        ['web', 'nginx:1.25'],
-        ['side', 'busybox:1.37'],
+      assert.deepEqual(
+        p.spec.containers.map((c) => [c.name, c.image]),
+        [
+          ['web', 'nginx:1.25'],
+          ['side', 'busybox:1.37'],
+        ],
+      )
+      const m = await kn([
+        'patch',
+        'pod',
+        'created',
+        '--type=merge',
+        '-p',
+        '{"metadata":{"annotations":{"merged":"yes"}}}',
       ])
-      const m = await kn(['patch', 'pod', 'created', '--type=merge', '-p', '{"metadata":{"annotations":{"merged":"yes"}}}'])
       assert.match(m.stdout, /^pod\/created patched$/m)
-      const jsonp = await kn(['patch', 'pod', 'created', '--type=json', '-p', '[{"op":"add","path":"/metadata/labels/jp","value":"1"}]'])
+      const jsonp = await kn([
+        'patch',
+        'pod',
+        'created',
+        '--type=json',
+        '-p',
+        '[{"op":"add","path":"/metadata/labels/jp","value":"1"}]',
+      ])
       assert.match(jsonp.stdout, /^pod\/created patched$/m)
       p = await getPod(ns, 'created')
       assert.equal(p.metadata.annotations.merged, 'yes')
       assert.equal(p.metadata.labels.jp, '1')
       const same = await kn(['patch', 'pod', 'created', '--type=merge', '-p', '{"metadata":{"labels":{"jp":"1"}}}'])
       assert.match(same.stdout, /^pod\/created patched \(no change\)$/m)
-      const bad = await kn(['patch', 'pod', 'created', '--type=json', '-p', '[{"op":"test","path":"/metadata/labels/jp","value":"2"}]'], { allowFail: true })
+      const bad = await kn(
+        ['patch', 'pod', 'created', '--type=json', '-p', '[{"op":"test","path":"/metadata/labels/jp","value":"2"}]'],
+        { allowFail: true },
+      )
       assert.notEqual(bad.code, 0)
       assert.match(bad.stderr, /invalid|rejected|test/i)
     })
@@ -270,11 +335,16 @@ for (const v of KUBECTL_VERSIONS) {
       const r = await kn(['replace', '-f', manifestFile(`replace-${v}.json`, JSON.stringify(live))])
       assert.match(r.stdout, /^pod\/created replaced$/m)
       const p = await getPod(ns, 'created')
-      assert.deepEqual(p.spec.containers.map((c) => c.image), ['nginx:1.27', 'busybox:1.37'])
+      assert.deepEqual(
+        p.spec.containers.map((c) => c.image),
+        ['nginx:1.27', 'busybox:1.37'],
+      )
       assert.notEqual(p.metadata.resourceVersion, live.metadata.resourceVersion)
       assert.equal((p.metadata.managedFields ?? []).find((e) => e.manager === 'kubectl-replace')?.operation, 'Update')
       // replacing from the now stale copy is a conflict
-      const stale = await kn(['replace', '-f', manifestFile(`replace-stale-${v}.json`, JSON.stringify(live))], { allowFail: true })
+      const stale = await kn(['replace', '-f', manifestFile(`replace-stale-${v}.json`, JSON.stringify(live))], {
+        allowFail: true,
+      })
       assert.notEqual(stale.code, 0)
       assert.match(stale.stderr, /Operation cannot be fulfilled on pods "created": the object has been modified/)
     })
@@ -331,7 +401,11 @@ describe('@kubernetes/client-node 2.0.1 patchNamespacedPod with each patch conte
   })
 
   it('without options the generated client sends application/json-patch+json (its first listed type)', async () => {
-    const p = await core.patchNamespacedPod({ name, namespace, body: [{ op: 'add', path: '/metadata/labels/jp', value: 'yes' }] })
+    const p = await core.patchNamespacedPod({
+      name,
+      namespace,
+      body: [{ op: 'add', path: '/metadata/labels/jp', value: 'yes' }],
+    })
     assert.equal(p.metadata?.labels?.jp, 'yes')
   })
 
@@ -386,7 +460,11 @@ describe('@kubernetes/client-node 2.0.1 patchNamespacedPod with each patch conte
   it('a JSON patch whose test fails is an ApiException with code 422', async () => {
     let err
     try {
-      await core.patchNamespacedPod({ name, namespace, body: [{ op: 'test', path: '/metadata/labels/app', value: 'nope' }] })
+      await core.patchNamespacedPod({
+        name,
+        namespace,
+        body: [{ op: 'test', path: '/metadata/labels/app', value: 'nope' }],
+      })
     } catch (e) {
       err = e
     }
@@ -396,7 +474,10 @@ describe('@kubernetes/client-node 2.0.1 patchNamespacedPod with each patch conte
   it('an unknown content type through the middleware is 415', async () => {
     let err
     try {
-      await core.patchNamespacedPod({ name, namespace, body: { metadata: {} } }, setHeaderOptions('Content-Type', 'application/json'))
+      await core.patchNamespacedPod(
+        { name, namespace, body: { metadata: {} } },
+        setHeaderOptions('Content-Type', 'application/json'),
+      )
     } catch (e) {
       err = e
     }

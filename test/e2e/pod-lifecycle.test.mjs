@@ -15,7 +15,12 @@ after(async () => {
   await Promise.all(created.map((ns) => api('DELETE', `${V1}/namespaces/${ns}`).catch(() => {})))
   // Never leave a node cordoned for the files that run after this one.
   for (const n of ['node-1', 'node-2', 'node-3']) {
-    await api('PATCH', `${V1}/nodes/${n}`, { spec: { unschedulable: null } }, { 'content-type': 'application/merge-patch+json' }).catch(() => {})
+    await api(
+      'PATCH',
+      `${V1}/nodes/${n}`,
+      { spec: { unschedulable: null } },
+      { 'content-type': 'application/merge-patch+json' },
+    ).catch(() => {})
   }
 })
 
@@ -98,8 +103,22 @@ for (const v of KUBECTL_VERSIONS) {
     })
 
     it('logs -f of a finished pod prints its output and ends', async () => {
-      await k(['run', 'done', '--image=busybox:1.36', '--restart=Never', '-n', ns, '--', 'sh', '-c', 'echo one; echo two'])
-      await waitFor('done to succeed', async () => (await api('GET', `${V1}/namespaces/${ns}/pods/done`)).body?.status?.phase === 'Succeeded')
+      await k([
+        'run',
+        'done',
+        '--image=busybox:1.36',
+        '--restart=Never',
+        '-n',
+        ns,
+        '--',
+        'sh',
+        '-c',
+        'echo one; echo two',
+      ])
+      await waitFor(
+        'done to succeed',
+        async () => (await api('GET', `${V1}/namespaces/${ns}/pods/done`)).body?.status?.phase === 'Succeeded',
+      )
       const r = await k(['logs', '-f', 'done', '-n', ns], { timeout: 20_000 })
       assert.equal(r.stdout, 'one\ntwo\n')
     })
@@ -109,7 +128,18 @@ for (const v of KUBECTL_VERSIONS) {
     // src/namespace/kubelet-controller.ts onCommitted), never when the pod completes, so kubectl keeps waiting after
     // the last line (until the timeout kills it, or the connection drops: "error: unexpected EOF", exit 1). Marked
     it('logs -f of a running finite pod streams its lines and ends when the pod completes', async () => {
-      await k(['run', 'tick', '--image=busybox:1.36', '--restart=Never', '-n', ns, '--', 'sh', '-c', 'echo one; sleep 3; echo two'])
+      await k([
+        'run',
+        'tick',
+        '--image=busybox:1.36',
+        '--restart=Never',
+        '-n',
+        ns,
+        '--',
+        'sh',
+        '-c',
+        'echo one; sleep 3; echo two',
+      ])
       await k(['wait', '--for=condition=Ready', 'pod/tick', '-n', ns, '--timeout=60s'])
       const t0 = Date.now()
       const r = await k(['logs', '-f', 'tick', '-n', ns], { timeout: 15_000, allowFail: true })
@@ -168,7 +198,15 @@ for (const v of KUBECTL_VERSIONS) {
         assert.equal(cell(t, rowFor(t, 'node-1'), 'STATUS'), 'Ready,SchedulingDisabled')
         assert.equal((await api('GET', `${V1}/nodes/node-1`)).body.spec.unschedulable, true)
         // A new pod pinned to node-1 by selector waits while the node is cordoned.
-        await k(['run', 'pinned', '--image=nginx:1.25', '-n', ns, '--overrides', JSON.stringify({ apiVersion: 'v1', spec: { nodeSelector: { 'kubernetes.io/hostname': 'node-1' } } })])
+        await k([
+          'run',
+          'pinned',
+          '--image=nginx:1.25',
+          '-n',
+          ns,
+          '--overrides',
+          JSON.stringify({ apiVersion: 'v1', spec: { nodeSelector: { 'kubernetes.io/hostname': 'node-1' } } }),
+        ])
         const pending = await waitFor('pinned to be unschedulable', async () => {
           const p = (await api('GET', `${V1}/namespaces/${ns}/pods/pinned`)).body
           return p?.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False') ? p : undefined
@@ -203,7 +241,9 @@ describe('@kubernetes/client-node informer over pods in a namespace', () => {
     await informer.start()
     try {
       await core.createNamespacedPod({ namespace: ns, body: podManifest('watched') })
-      await waitFor('the informer to see Running', () => seen.some(([verb, , phase]) => verb === 'update' && phase === 'Running'))
+      await waitFor('the informer to see Running', () =>
+        seen.some(([verb, , phase]) => verb === 'update' && phase === 'Running'),
+      )
       // The cache has the running pod.
       const cached = informer.get('watched', ns)
       assert.equal(cached?.status?.phase, 'Running')

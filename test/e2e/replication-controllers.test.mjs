@@ -26,7 +26,10 @@ const rcManifest = (name, replicas) => ({
   spec: {
     replicas,
     selector: { app: name },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] },
+    },
   },
 })
 
@@ -36,7 +39,9 @@ for (const v of KUBECTL_VERSIONS) {
     const k = (args, opts) => kubectl(v, ['-n', ns, ...args], opts)
     /** The live (not terminating) pods of an RC, by the API. */
     const livePods = async (app) =>
-      (await api('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3D${app}`)).body.items.filter((p) => !p.metadata.deletionTimestamp)
+      (await api('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3D${app}`)).body.items.filter(
+        (p) => !p.metadata.deletionTimestamp,
+      )
     /** `kubectl get rc <name>` until DESIRED, CURRENT and READY are all n. */
     const ready = (name, n) =>
       waitFor(`${name} at ${n}/${n}/${n}`, async () => {
@@ -51,7 +56,10 @@ for (const v of KUBECTL_VERSIONS) {
 
     it('create, get rc (table and wide)', async () => {
       await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })
-      assert.match((await k(['apply', '-f', '-'], { input: toYaml(rcManifest('web', 3)) })).stdout, /^replicationcontroller\/web created$/m)
+      assert.match(
+        (await k(['apply', '-f', '-'], { input: toYaml(rcManifest('web', 3)) })).stdout,
+        /^replicationcontroller\/web created$/m,
+      )
       const t = await ready('web', 3)
       assert.deepEqual(t.header, ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'])
       const wide = parseTable((await k(['get', 'rc', '-o', 'wide'])).stdout)
@@ -74,7 +82,11 @@ for (const v of KUBECTL_VERSIONS) {
       assert.match((await k(['scale', 'rc', 'web', '--replicas=2'])).stdout, /^replicationcontroller\/web scaled$/m)
       await ready('web', 2)
       // Scaled-down pods stop after the kubelet's grace; describe counts them until they are gone.
-      await waitFor('2 pods', async () => ((await api('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dweb`)).body.items.length === 2 ? true : undefined))
+      await waitFor('2 pods', async () =>
+        (await api('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dweb`)).body.items.length === 2
+          ? true
+          : undefined,
+      )
       // --current-replicas is a precondition: a wrong one changes nothing.
       const wrong = await k(['scale', 'rc', 'web', '--current-replicas=7', '--replicas=4'], { allowFail: true })
       assert.notEqual(wrong.code, 0)
@@ -117,7 +129,10 @@ for (const v of KUBECTL_VERSIONS) {
     it('delete rc --cascade=orphan keeps the pods, released', async () => {
       await k(['apply', '-f', '-'], { input: toYaml(rcManifest('keep', 2)) })
       await ready('keep', 2)
-      assert.match((await k(['delete', 'rc', 'keep', '--cascade=orphan'])).stdout, /^replicationcontroller "keep" deleted$/m)
+      assert.match(
+        (await k(['delete', 'rc', 'keep', '--cascade=orphan'])).stdout,
+        /^replicationcontroller "keep" deleted$/m,
+      )
       const pods = await waitFor('released pods', async () => {
         const live = await livePods('keep')
         return live.length === 2 && live.every((p) => !p.metadata.ownerReferences) ? live : undefined

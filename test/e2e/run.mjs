@@ -8,7 +8,17 @@
 // (e.g. `--test-name-pattern=delete`). KUBECTL_DIR may be preset; otherwise it is the directory of `kubectl` on PATH
 // (symlinks resolved), where kubectl.1.27 … kubectl.1.33 live.
 import { spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { kubeconfig } from '../../scripts/kubeconfig.mjs'
@@ -96,7 +106,10 @@ const fileArgs = extra.filter((a) => a.endsWith('.test.mjs'))
 const testFlags = extra.filter((a) => !a.endsWith('.test.mjs'))
 const testFiles = fileArgs.length
   ? fileArgs.map((f) => relative(root, resolve(f)))
-  : readdirSync(e2eDir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => relative(root, join(e2eDir, f)))
+  : readdirSync(e2eDir)
+      .filter((f) => f.endsWith('.test.mjs'))
+      .sort()
+      .map((f) => relative(root, join(e2eDir, f)))
 if (testFiles.length === 0) {
   say('no test/e2e/*.test.mjs files')
   process.exit(1)

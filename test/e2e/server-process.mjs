@@ -8,7 +8,8 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 // wrangler needs Node >= 22: the node running this file if it is one, else the one npm installed.
 const localNode = join(root, 'node_modules', '.bin', 'node')
-export const nodeBin = Number(process.versions.node.split('.')[0]) >= 22 || !existsSync(localNode) ? process.execPath : localNode
+export const nodeBin =
+  Number(process.versions.node.split('.')[0]) >= 22 || !existsSync(localNode) ? process.execPath : localNode
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 

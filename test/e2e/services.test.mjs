@@ -25,7 +25,7 @@ const rowOf = (table, name) => table.rows.find((r) => r[0] === name)
 const plain = (v) => JSON.parse(JSON.stringify(v))
 
 // Node ports differ per kubectl version so both runs can request their own.
-const NODE_PORT = { '1.27': 30127, '1.33': 30133 }
+const NODE_PORT = { 1.27: 30127, 1.33: 30133 }
 
 for (const v of KUBECTL_VERSIONS) {
   describe(`kubectl ${v}: services`, () => {
@@ -42,10 +42,15 @@ for (const v of KUBECTL_VERSIONS) {
       assert.equal(r.status, 201, r.text)
       const out = []
       out.push((await k(['create', 'service', 'clusterip', 'web', '-n', ns, '--tcp=80:8080'])).stdout)
-      out.push((await k(['create', 'service', 'nodeport', 'np', '-n', ns, '--tcp=80:8080', `--node-port=${nodePort}`])).stdout)
+      out.push(
+        (await k(['create', 'service', 'nodeport', 'np', '-n', ns, '--tcp=80:8080', `--node-port=${nodePort}`])).stdout,
+      )
       out.push((await k(['create', 'service', 'loadbalancer', 'lb', '-n', ns, '--tcp=443:8443'])).stdout)
       out.push((await k(['create', 'service', 'externalname', 'ext', '-n', ns, '--external-name=example.com'])).stdout)
-      assert.deepEqual(out.map((s) => s.trim()), ['service/web created', 'service/np created', 'service/lb created', 'service/ext created'])
+      assert.deepEqual(
+        out.map((s) => s.trim()),
+        ['service/web created', 'service/np created', 'service/lb created', 'service/ext created'],
+      )
     })
 
     it('get svc: the Table kubectl prints, and -o wide adds SELECTOR', async () => {
@@ -128,9 +133,15 @@ for (const v of KUBECTL_VERSIONS) {
     })
 
     it('a requested node port that is taken, an IP out of range, an unsupported protocol: 422 with kube messages', async () => {
-      const taken = await k(['create', 'service', 'nodeport', 'np2', '-n', ns, '--tcp=80:8080', `--node-port=${nodePort}`], { allowFail: true })
+      const taken = await k(
+        ['create', 'service', 'nodeport', 'np2', '-n', ns, '--tcp=80:8080', `--node-port=${nodePort}`],
+        { allowFail: true },
+      )
       assert.notEqual(taken.code, 0)
-      assert.match(taken.stderr, new RegExp(`spec\\.ports\\[0\\]\\.nodePort: Invalid value: ${nodePort}: provided port is already allocated`))
+      assert.match(
+        taken.stderr,
+        new RegExp(`spec\\.ports\\[0\\]\\.nodePort: Invalid value: ${nodePort}: provided port is already allocated`),
+      )
       const bad = {
         apiVersion: 'v1',
         kind: 'Service',
@@ -139,7 +150,10 @@ for (const v of KUBECTL_VERSIONS) {
       }
       const r = await k(['create', '-n', ns, '-f', '-'], { input: toYaml(bad), allowFail: true })
       assert.notEqual(r.code, 0)
-      assert.match(r.stderr, /spec\.ports\[0\]\.protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"/)
+      assert.match(
+        r.stderr,
+        /spec\.ports\[0\]\.protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"/,
+      )
       bad.spec.ports[0].protocol = 'TCP'
       const r2 = await k(['create', '-n', ns, '-f', '-'], { input: toYaml(bad), allowFail: true })
       assert.match(
@@ -155,11 +169,25 @@ for (const v of KUBECTL_VERSIONS) {
       assert.equal(after.spec.type, 'ClusterIP')
       assert.equal(after.spec.ports[0].nodePort, undefined)
       assert.equal(after.spec.clusterIP, before.spec.clusterIP)
-      const moved = await k(['patch', 'svc', 'np', '-n', ns, '-p', '{"spec":{"clusterIP":"10.96.99.99"}}'], { allowFail: true })
+      const moved = await k(['patch', 'svc', 'np', '-n', ns, '-p', '{"spec":{"clusterIP":"10.96.99.99"}}'], {
+        allowFail: true,
+      })
       assert.notEqual(moved.code, 0)
-      assert.match(moved.stderr, /spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.96\.99\.99"\}: may not change once set/)
+      assert.match(
+        moved.stderr,
+        /spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.96\.99\.99"\}: may not change once set/,
+      )
       // The node port it gave up is free again.
-      const again = await k(['create', 'service', 'nodeport', 'np3', '-n', ns, '--tcp=80:8080', `--node-port=${nodePort}`])
+      const again = await k([
+        'create',
+        'service',
+        'nodeport',
+        'np3',
+        '-n',
+        ns,
+        '--tcp=80:8080',
+        `--node-port=${nodePort}`,
+      ])
       assert.match(again.stdout, /service\/np3 created/)
     })
 
@@ -168,7 +196,16 @@ for (const v of KUBECTL_VERSIONS) {
       assert.match(r.stdout, /service "np3" deleted/)
       const g = await k(['get', 'svc', 'np3', '-n', ns], { allowFail: true })
       assert.match(g.stderr, /Error from server \(NotFound\): services "np3" not found/)
-      const again = await k(['create', 'service', 'nodeport', 'np4', '-n', ns, '--tcp=80:8080', `--node-port=${nodePort}`])
+      const again = await k([
+        'create',
+        'service',
+        'nodeport',
+        'np4',
+        '-n',
+        ns,
+        '--tcp=80:8080',
+        `--node-port=${nodePort}`,
+      ])
       assert.match(again.stdout, /service\/np4 created/)
       await k(['delete', 'svc', 'np4', 'web', '-n', ns], { timeout: 90_000 })
       const ep = await eventually(async () => {
@@ -199,7 +236,14 @@ describe('@kubernetes/client-node CoreV1Api: services and endpoints', () => {
     await core.createNamespace({ body: { metadata: { name: namespace } } })
     const created = await core.createNamespacedService({
       namespace,
-      body: { metadata: { name: 'api' }, spec: { type: 'LoadBalancer', selector: { app: 'api' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } },
+      body: {
+        metadata: { name: 'api' },
+        spec: {
+          type: 'LoadBalancer',
+          selector: { app: 'api' },
+          ports: [{ name: 'http', port: 80, targetPort: 'http' }],
+        },
+      },
     })
     assert.match(created.spec?.clusterIP ?? '', CLUSTER_IP)
     assert.ok((created.spec?.ports?.[0]?.nodePort ?? 0) >= 30000)
@@ -207,7 +251,10 @@ describe('@kubernetes/client-node CoreV1Api: services and endpoints', () => {
     const read = await core.readNamespacedService({ name: 'api', namespace })
     assert.equal(read.metadata?.uid, created.metadata?.uid)
     const all = await core.listServiceForAllNamespaces({ fieldSelector: `metadata.namespace=${namespace}` })
-    assert.deepEqual(all.items.map((s) => s.metadata?.name), ['api'])
+    assert.deepEqual(
+      all.items.map((s) => s.metadata?.name),
+      ['api'],
+    )
     const patched = await core.patchNamespacedServiceStatus(
       { name: 'api', namespace, body: { status: { loadBalancer: { ingress: [{ ip: '203.0.113.10' }] } } } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -230,7 +277,10 @@ describe('@kubernetes/client-node CoreV1Api: services and endpoints', () => {
   })
 
   it('writes Endpoints by hand for a service without a selector', async () => {
-    await core.createNamespacedService({ namespace, body: { metadata: { name: 'db' }, spec: { ports: [{ port: 5432 }] } } })
+    await core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'db' }, spec: { ports: [{ port: 5432 }] } },
+    })
     await core.createNamespacedEndpoints({
       namespace,
       body: { metadata: { name: 'db' }, subsets: [{ addresses: [{ ip: '192.0.2.5' }], ports: [{ port: 5432 }] }] },

@@ -18,7 +18,8 @@ const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
 describe('exec on a pod of a virtual node', () => {
   const namespace = uniqueNs('refuse')
   let node = ''
-  const why = () => `pod web runs on virtual node "${node}", which the control plane simulates: it has no processes (a node agent serves exec)`
+  const why = () =>
+    `pod web runs on virtual node "${node}", which the control plane simulates: it has no processes (a node agent serves exec)`
 
   before(async () => {
     await core.createNamespace({ body: { metadata: { name: namespace } } })
@@ -54,7 +55,10 @@ describe('exec on a pod of a virtual node', () => {
   })
 
   it('the python client reads the Status from the error channel', () => {
-    const r = spawnSync(PYTHON, [join(import.meta.dirname, 'python', 'exec_refused.py'), namespace, 'web'], { encoding: 'utf8', timeout: 60_000 })
+    const r = spawnSync(PYTHON, [join(import.meta.dirname, 'python', 'exec_refused.py'), namespace, 'web'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     assert.equal(r.status, 0, r.stderr)
     const out = JSON.parse(r.stdout.trim().split('\n').at(-1))
     assert.equal(out.error.status, 'Failure')

@@ -42,7 +42,10 @@ const rc = {
   desiredState: {
     replicas: 2,
     replicaSelector: { name: 'front' },
-    podTemplate: { desiredState: { manifest: { version: 'v1beta1', id: 'front', containers: [{ name: 'nginx', image: 'nginx' }] } }, labels: { name: 'front' } },
+    podTemplate: {
+      desiredState: { manifest: { version: 'v1beta1', id: 'front', containers: [{ name: 'nginx', image: 'nginx' }] } },
+      labels: { name: 'front' },
+    },
   },
 }
 
@@ -52,9 +55,14 @@ describe('v1beta1 over HTTP', () => {
   })
 
   it('creates a pod (currentState ignored) that v1 sees as the same object', async () => {
-    assert.equal((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201)
+    assert.equal(
+      (await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status,
+      201,
+    )
     // curl -d sends form-urlencoded: the 2014 server read JSON regardless.
-    const r = await api('POST', at('pods'), JSON.stringify({ ...pod, currentState: { host: 'minion-9' } }), { 'content-type': 'application/x-www-form-urlencoded' })
+    const r = await api('POST', at('pods'), JSON.stringify({ ...pod, currentState: { host: 'minion-9' } }), {
+      'content-type': 'application/x-www-form-urlencoded',
+    })
     assert.equal(r.status, 201, r.text)
     assert.equal(r.body.kind, 'Pod')
     assert.equal(r.body.apiVersion, 'v1beta1')
@@ -76,7 +84,10 @@ describe('v1beta1 over HTTP', () => {
   it('lists with ?labels=, updates labels, refuses a stale resourceVersion, deletes with {"success":true}', async () => {
     const list = await api('GET', at('pods', '&labels=name%3Dweb'))
     assert.equal(list.body.kind, 'PodList')
-    assert.deepEqual(list.body.items.map((p) => p.id), ['web'])
+    assert.deepEqual(
+      list.body.items.map((p) => p.id),
+      ['web'],
+    )
     assert.deepEqual((await api('GET', at('pods', '&labels=name%3Dnone'))).body.items, [])
     const current = (await api('GET', at('pods/web'))).body
     const put = await api('PUT', at('pods/web'), { ...current, labels: { name: 'web', stage: 'prod' } })
@@ -89,7 +100,10 @@ describe('v1beta1 over HTTP', () => {
     const stale = await api('PUT', at('pods/web'), { ...current, labels: { name: 'web' } })
     assert.equal(stale.status, 409)
     assert.equal(stale.body.reason, 'Conflict')
-    assert.deepEqual((await api('GET', `/api/v1/namespaces/${ns}/pods/web`)).body.metadata.labels, { name: 'web', stage: 'prod' })
+    assert.deepEqual((await api('GET', `/api/v1/namespaces/${ns}/pods/web`)).body.metadata.labels, {
+      name: 'web',
+      stage: 'prod',
+    })
     const del = await api('DELETE', at('pods/web'))
     assert.equal(del.status, 200)
     assert.deepEqual(del.body, { success: true })
@@ -98,18 +112,31 @@ describe('v1beta1 over HTTP', () => {
   it('a replicationController keeps its replicas and resizes by PUT', async () => {
     const r = await api('POST', at('replicationControllers'), rc)
     assert.equal(r.status, 201, r.text)
-    await waitFor('2 replicas', async () => (await api('GET', at('replicationControllers/front'))).body.currentState.replicas === 2)
+    await waitFor(
+      '2 replicas',
+      async () => (await api('GET', at('replicationControllers/front'))).body.currentState.replicas === 2,
+    )
     const got = (await api('GET', at('replicationControllers/front'))).body
-    const put = await api('PUT', at('replicationControllers/front'), { ...got, resourceVersion: 0, desiredState: { ...got.desiredState, replicas: 4 } })
+    const put = await api('PUT', at('replicationControllers/front'), {
+      ...got,
+      resourceVersion: 0,
+      desiredState: { ...got.desiredState, replicas: 4 },
+    })
     assert.equal(put.status, 200, put.text)
-    await waitFor('4 replicas', async () => (await api('GET', at('replicationControllers/front'))).body.currentState.replicas === 4)
+    await waitFor(
+      '4 replicas',
+      async () => (await api('GET', at('replicationControllers/front'))).body.currentState.replicas === 4,
+    )
     const pods = await api('GET', at('pods', '&labels=name%3Dfront'))
     assert.equal(pods.body.items.filter((p) => !p.deletionTimestamp).length, 4)
     // The same RC through v1.
     const v1 = await api('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/front`)
     assert.equal(v1.body.spec.replicas, 4)
     assert.deepEqual((await api('DELETE', at('replicationControllers/front'))).body, { success: true })
-    await waitFor('pods gone', async () => (await api('GET', at('pods', '&labels=name%3Dfront'))).body.items.length === 0)
+    await waitFor(
+      'pods gone',
+      async () => (await api('GET', at('pods', '&labels=name%3Dfront'))).body.items.length === 0,
+    )
   })
 
   it('a repeated creation token answers 409 pointing at the first object', async () => {
@@ -123,14 +150,25 @@ describe('v1beta1 over HTTP', () => {
   })
 
   it('services: create with a portalIP, get, list, delete', async () => {
-    const svc = { kind: 'Service', apiVersion: 'v1beta1', id: 'web', port: 8000, containerPort: 80, selector: { name: 'web' }, labels: { name: 'web' } }
+    const svc = {
+      kind: 'Service',
+      apiVersion: 'v1beta1',
+      id: 'web',
+      port: 8000,
+      containerPort: 80,
+      selector: { name: 'web' },
+      labels: { name: 'web' },
+    }
     const r = await api('POST', at('services'), svc)
     assert.equal(r.status, 201, r.text)
     assert.match(r.body.portalIP, /^\d+\.\d+\.\d+\.\d+$/)
     assert.equal(r.body.createExternalLoadBalancer, false)
     const list = await api('GET', at('services'))
     assert.equal(list.body.kind, 'ServiceList')
-    assert.deepEqual(list.body.items.map((s) => s.id), ['web'])
+    assert.deepEqual(
+      list.body.items.map((s) => s.id),
+      ['web'],
+    )
     const v1 = await api('GET', `/api/v1/namespaces/${ns}/services/web`)
     assert.equal(v1.body.spec.ports[0].port, 8000)
     assert.equal(v1.body.spec.ports[0].targetPort, 80)
@@ -142,7 +180,10 @@ describe('v1beta1 over HTTP', () => {
     assert.equal(missing.status, 404)
     assert.equal(missing.body.kind, 'Status')
     assert.equal(missing.body.reason, 'NotFound')
-    const invalid = await api('POST', at('pods'), { id: 'bad', desiredState: { manifest: { containers: [{ name: 'c' }] } } })
+    const invalid = await api('POST', at('pods'), {
+      id: 'bad',
+      desiredState: { manifest: { containers: [{ name: 'c' }] } },
+    })
     assert.equal(invalid.status, 422)
     assert.match(invalid.body.message, /desiredState\.manifest\.containers\[0\]\.image: Required value/)
   })

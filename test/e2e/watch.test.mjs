@@ -64,7 +64,12 @@ async function createPod(ns, name, labels) {
 }
 
 async function labelPod(ns, name, labels) {
-  const r = await api('PATCH', `${podsPath(ns)}/${name}`, { metadata: { labels } }, { 'content-type': 'application/merge-patch+json' })
+  const r = await api(
+    'PATCH',
+    `${podsPath(ns)}/${name}`,
+    { metadata: { labels } },
+    { 'content-type': 'application/merge-patch+json' },
+  )
   assert.equal(r.status, 200, `label ${ns}/${name}: ${r.status} ${r.text}`)
   return r.body
 }
@@ -88,7 +93,9 @@ async function workload({ namespaces, total, concurrency, seed, initial = [], pa
   const acked = []
   let left = total
   let gen = 0
-  const clients = Array.from({ length: concurrency }, (_, c) => initial.filter((_, i) => i % concurrency === c).map((p) => ({ ...p })))
+  const clients = Array.from({ length: concurrency }, (_, c) =>
+    initial.filter((_, i) => i % concurrency === c).map((p) => ({ ...p })),
+  )
   await Promise.all(
     clients.map(async (live, c) => {
       let next = 0
@@ -116,7 +123,8 @@ async function workload({ namespaces, total, concurrency, seed, initial = [], pa
       }
     }),
   )
-  for (const a of acked) assert.ok(Number.isInteger(a.rv) && a.rv > 0, `write without a resourceVersion: ${JSON.stringify(a)}`)
+  for (const a of acked)
+    assert.ok(Number.isInteger(a.rv) && a.rv > 0, `write without a resourceVersion: ${JSON.stringify(a)}`)
   assert.equal(new Set(acked.map((a) => a.rv)).size, acked.length, 'two acknowledged writes share a resourceVersion')
   return acked.sort((a, b) => a.rv - b.rv)
 }
@@ -124,7 +132,8 @@ async function workload({ namespaces, total, concurrency, seed, initial = [], pa
 /** name -> resourceVersion of a list's items (one namespace). */
 const byName = (items) => new Map(items.map((o) => [o.metadata.name, o.metadata.resourceVersion]))
 /** "ns/name" -> resourceVersion. */
-const byKey = (items) => new Map(items.map((o) => [`${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion]))
+const byKey = (items) =>
+  new Map(items.map((o) => [`${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion]))
 const sortedEntries = (m) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 
 async function listPods(path) {
@@ -138,7 +147,10 @@ function assertPerObjectIncreasing(events, what) {
   const last = new Map()
   for (const e of events) {
     const prev = last.get(e.uid)
-    assert.ok(prev === undefined || e.rv > prev, `${what}: ${e.name} (${e.uid}) went from rv ${prev} to ${e.rv} (${e.type})`)
+    assert.ok(
+      prev === undefined || e.rv > prev,
+      `${what}: ${e.name} (${e.uid}) went from rv ${prev} to ${e.rv} (${e.type})`,
+    )
     last.set(e.uid, e.rv)
   }
 }
@@ -157,10 +169,18 @@ function assertExactlyOnce(seen, acked, what) {
     `${what}: ${missing.length} of ${acked.length} acknowledged writes never arrived`,
   )
   const extra = seen.filter((e) => !want.has(e.rv))
-  assert.deepEqual(extra.map((e) => `${e.type} ${e.name}@${e.rv}`).slice(0, 20), [], `${what}: events no write of this test made`)
+  assert.deepEqual(
+    extra.map((e) => `${e.type} ${e.name}@${e.rv}`).slice(0, 20),
+    [],
+    `${what}: events no write of this test made`,
+  )
   for (const e of seen) {
     const a = want.get(e.rv)
-    assert.deepEqual([e.type, e.name, e.uid], [a.type, a.name, a.uid], `${what}: event at rv ${e.rv} does not match the write`)
+    assert.deepEqual(
+      [e.type, e.name, e.uid],
+      [a.type, a.name, a.uid],
+      `${what}: event at rv ${e.rv} does not match the write`,
+    )
   }
 }
 
@@ -220,7 +240,11 @@ function watchLoop(path, rv, { timeoutSeconds, bookmarks = true, extra = '' }) {
   }
   const done = (async () => {
     while (!state.stopped) {
-      const q = new URLSearchParams({ watch: 'true', resourceVersion: state.lastRv, timeoutSeconds: String(timeoutSeconds) })
+      const q = new URLSearchParams({
+        watch: 'true',
+        resourceVersion: state.lastRv,
+        timeoutSeconds: String(timeoutSeconds),
+      })
       if (bookmarks) q.set('allowWatchBookmarks', 'true')
       state.connects++
       let r
@@ -256,8 +280,23 @@ function watchLoop(path, rv, { timeoutSeconds, bookmarks = true, extra = '' }) {
 /** Starts `kubectl get pods -w` and collects its stdout lines; kill() ends it (SIGKILL) and waits for the exit. */
 function kubectlWatch(version, ns) {
   const cacheDir = mkdtempSync(join(tmpdir(), 'kubeflare-kubectl-cache-'))
-  const argv = ['--kubeconfig', KUBECONFIG, '--cache-dir', cacheDir, '-n', ns, 'get', 'pods', '-w', '--output-watch-events', '--show-labels']
-  const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG } })
+  const argv = [
+    '--kubeconfig',
+    KUBECONFIG,
+    '--cache-dir',
+    cacheDir,
+    '-n',
+    ns,
+    'get',
+    'pods',
+    '-w',
+    '--output-watch-events',
+    '--show-labels',
+  ]
+  const child = spawn(join(KUBECTL_DIR, `kubectl.${version}`), argv, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG },
+  })
   const out = { lines: [], stderr: '', exit: null }
   let buf = ''
   child.stdout.setEncoding('utf8').on('data', (d) => {
@@ -291,25 +330,40 @@ for (const v of KUBECTL_VERSIONS) {
       await createPod(ns, 'seed', { role: 'seed' })
       const w = kubectlWatch(v, ns)
       try {
-        const describeOut = () => `kubectl output:\n${w.out.lines.join('\n')}\nstderr:\n${w.out.stderr}\nexit: ${JSON.stringify(w.out.exit)}`
+        const describeOut = () =>
+          `kubectl output:\n${w.out.lines.join('\n')}\nstderr:\n${w.out.stderr}\nexit: ${JSON.stringify(w.out.exit)}`
         // The initial list: kubectl prints what exists as ADDED, under a header with the EVENT column.
         const seen = (event, name) => w.rows().some((r) => r.event === event && r.name === name)
-        assert.ok(await waitFor(() => seen('ADDED', 'seed') || w.out.exit, 30_000), `no ADDED seed line\n${describeOut()}`)
+        assert.ok(
+          await waitFor(() => seen('ADDED', 'seed') || w.out.exit, 30_000),
+          `no ADDED seed line\n${describeOut()}`,
+        )
         assert.match(w.out.lines[0] ?? '', /^EVENT\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+LABELS$/, describeOut())
 
         await createPod(ns, 'p', { app: 'web' })
         assert.ok(await waitFor(() => seen('ADDED', 'p') || w.out.exit, 15_000), `no ADDED p line\n${describeOut()}`)
         await labelPod(ns, 'p', { tier: 'front' })
-        assert.ok(await waitFor(() => seen('MODIFIED', 'p') || w.out.exit, 15_000), `no MODIFIED p line\n${describeOut()}`)
+        assert.ok(
+          await waitFor(() => seen('MODIFIED', 'p') || w.out.exit, 15_000),
+          `no MODIFIED p line\n${describeOut()}`,
+        )
         await deletePod(ns, 'p')
-        assert.ok(await waitFor(() => seen('DELETED', 'p') || w.out.exit, 15_000), `no DELETED p line\n${describeOut()}`)
+        assert.ok(
+          await waitFor(() => seen('DELETED', 'p') || w.out.exit, 15_000),
+          `no DELETED p line\n${describeOut()}`,
+        )
         await sleep(300) // anything printed late (a duplicate) shows up here
 
         assert.equal(w.out.exit, null, `kubectl exited on its own\n${describeOut()}`)
         const rows = w.rows()
         assert.deepEqual(
           rows.map((r) => [r.event, r.name]),
-          [['ADDED', 'seed'], ['ADDED', 'p'], ['MODIFIED', 'p'], ['DELETED', 'p']],
+          [
+            ['ADDED', 'seed'],
+            ['ADDED', 'p'],
+            ['MODIFIED', 'p'],
+            ['DELETED', 'p'],
+          ],
           describeOut(),
         )
         assert.equal(rows[1].labels, 'app=web', describeOut())
@@ -379,20 +433,35 @@ describe('@kubernetes/client-node informers (makeInformer + listNamespacedPod) u
       for (const i of informers) {
         const mine = acked.filter((a) => a.ns === i.ns)
         const wantRvs = new Set(mine.map((a) => a.rv))
-        const ok = await waitFor(() => i.errors.length > 0 || [...wantRvs].every((rv) => i.raw.some((e) => e.rv === rv)), 20_000)
+        const ok = await waitFor(
+          () => i.errors.length > 0 || [...wantRvs].every((rv) => i.raw.some((e) => e.rv === rv)),
+          20_000,
+        )
         assert.ok(ok, `informer ${i.ns}: not all events arrived within 20 s after the writes`)
         assert.deepEqual(i.errors.map(String), [], `informer ${i.ns} reported errors`)
-        assert.equal(i.lists.length, 1, `informer ${i.ns} re-listed (${i.lists.length} lists): a watch ended with an error`)
+        assert.equal(
+          i.lists.length,
+          1,
+          `informer ${i.ns} re-listed (${i.lists.length} lists): a watch ended with an error`,
+        )
         const listRv = i.lists[0].rv
         assert.deepEqual(i.lists[0].names.sort(), ['pre-0', 'pre-1', 'pre-2', 'pre-3'])
 
         // The raw watch stream: only changes after the list's rv, in rv order, each acknowledged write exactly once.
         const changes = i.raw.filter((e) => e.type !== 'BOOKMARK')
-        for (const e of changes) assert.ok(e.rv > listRv, `informer ${i.ns}: event at rv ${e.rv} is not after the list (rv ${listRv})`)
+        for (const e of changes)
+          assert.ok(e.rv > listRv, `informer ${i.ns}: event at rv ${e.rv} is not after the list (rv ${listRv})`)
         for (let k = 1; k < changes.length; k++) {
-          assert.ok(changes[k].rv > changes[k - 1].rv, `informer ${i.ns}: rv ${changes[k].rv} after ${changes[k - 1].rv} (${changes[k].type} ${changes[k].name})`)
+          assert.ok(
+            changes[k].rv > changes[k - 1].rv,
+            `informer ${i.ns}: rv ${changes[k].rv} after ${changes[k - 1].rv} (${changes[k].type} ${changes[k].name})`,
+          )
         }
-        assertExactlyOnce(changes.map((e) => ({ ...e, ns: i.ns })), mine, `informer ${i.ns} watch`)
+        assertExactlyOnce(
+          changes.map((e) => ({ ...e, ns: i.ns })),
+          mine,
+          `informer ${i.ns} watch`,
+        )
 
         // What the informer told its handlers: per object, the initial add and then exactly its writes, in order.
         assertPerObjectIncreasing(i.callbacks, `informer ${i.ns} callbacks`)
@@ -401,17 +470,27 @@ describe('@kubernetes/client-node informers (makeInformer + listNamespacedPod) u
         for (const a of mine) want.set(a.uid, [...(want.get(a.uid) ?? []), [a.type, a.rv]])
         const got = new Map()
         for (const c of i.callbacks) got.set(c.uid, [...(got.get(c.uid) ?? []), [c.type, c.rv]])
-        assert.deepEqual(sortedEntries(got), sortedEntries(want), `informer ${i.ns}: handler calls differ from the writes`)
+        assert.deepEqual(
+          sortedEntries(got),
+          sortedEntries(want),
+          `informer ${i.ns}: handler calls differ from the writes`,
+        )
 
         // The cache equals the server's final state (names and resourceVersions).
         const list = await listPods(podsPath(i.ns))
-        assert.deepEqual(sortedEntries(byName(i.inf.list(i.ns))), sortedEntries(byName(list.items)), `informer ${i.ns} cache != server`)
+        assert.deepEqual(
+          sortedEntries(byName(i.inf.list(i.ns))),
+          sortedEntries(byName(list.items)),
+          `informer ${i.ns} cache != server`,
+        )
       }
       // Sanity: the writes really overlapped the watches and covered every kind of change.
       const types = new Set(acked.map((a) => a.type))
       assert.deepEqual([...types].sort(), ['ADDED', 'DELETED', 'MODIFIED'])
       assert.equal(acked.length, 1000)
-      console.log(`# 1000 writes in ${writeMs} ms; informer (re)connects: ${informers.map((i) => i.connects()).join(', ')}`)
+      console.log(
+        `# 1000 writes in ${writeMs} ms; informer (re)connects: ${informers.map((i) => i.connects()).join(', ')}`,
+      )
     } finally {
       await Promise.all(informers.map((i) => i.inf.stop()))
     }
@@ -439,7 +518,9 @@ describe('watch loops resuming from the last resourceVersion while the server en
       const acked = await workload({ namespaces, total: 600, concurrency: 12, seed: 2, pace: 50 })
       const writeMs = Date.now() - t0
       for (const { ns, loop } of loops) {
-        const what = ns ? `watch loop of ${ns}${loop === loops[3].loop ? ' (no bookmarks)' : ''}` : 'cluster-wide watch loop'
+        const what = ns
+          ? `watch loop of ${ns}${loop === loops[3].loop ? ' (no bookmarks)' : ''}`
+          : 'cluster-wide watch loop'
         const want = acked.filter((a) => (ns ? a.ns === ns : true))
         const got = () => loop.state.events.filter((e) => mine.has(e.ns))
         const arrived = await waitFor(() => loop.state.errors.length > 0 || got().length >= want.length, 20_000)
@@ -448,12 +529,20 @@ describe('watch loops resuming from the last resourceVersion while the server en
         assert.ok(arrived, `${what}: ${got().length} of ${want.length} events within 20 s`)
         const all = loop.state.events
         for (let k = 1; k < all.length; k++) {
-          assert.ok(all[k].rv > all[k - 1].rv, `${what}: rv ${all[k].rv} after ${all[k - 1].rv} (${all[k].type} ${all[k].ns}/${all[k].name})`)
+          assert.ok(
+            all[k].rv > all[k - 1].rv,
+            `${what}: rv ${all[k].rv} after ${all[k - 1].rv} (${all[k].type} ${all[k].ns}/${all[k].name})`,
+          )
         }
         assertExactlyOnce(got(), want, what)
-        assert.ok(loop.state.serverEnds >= 3, `${what}: the server ended only ${loop.state.serverEnds} streams in ${writeMs} ms`)
+        assert.ok(
+          loop.state.serverEnds >= 3,
+          `${what}: the server ended only ${loop.state.serverEnds} streams in ${writeMs} ms`,
+        )
       }
-      console.log(`# 600 writes in ${writeMs} ms; server-ended streams: ${loops.map((l) => l.loop.state.serverEnds).join(', ')}`)
+      console.log(
+        `# 600 writes in ${writeMs} ms; server-ended streams: ${loops.map((l) => l.loop.state.serverEnds).join(', ')}`,
+      )
     } finally {
       await Promise.all(loops.map((l) => l.loop.stop()))
     }
@@ -475,10 +564,16 @@ describe('WebSocket watch (Node 22 global WebSocket)', () => {
       if (typeof e.data === 'string') messages.push(JSON.parse(e.data))
       else nonText.push(e.data)
     })
-    const closing = new Promise((r) => ws.addEventListener('close', (e) => r((closed = { code: e.code, reason: e.reason }))))
+    const closing = new Promise((r) =>
+      ws.addEventListener('close', (e) => r((closed = { code: e.code, reason: e.reason }))),
+    )
     const errored = new Promise((r) => ws.addEventListener('error', (e) => r(e)))
     try {
-      const opened = await Promise.race([new Promise((r) => ws.addEventListener('open', () => r(true))), errored.then(() => false), sleep(10_000)])
+      const opened = await Promise.race([
+        new Promise((r) => ws.addEventListener('open', () => r(true))),
+        errored.then(() => false),
+        sleep(10_000),
+      ])
       assert.equal(opened, true, 'the WebSocket did not open')
       assert.ok(await waitFor(() => messages.length >= 1, 5000), 'no initial event')
       const a = await createPod(ns, 'a', { v: '1' })
@@ -524,19 +619,31 @@ describe('cluster-wide watch (/api/v1/pods?watch=true&resourceVersion=<list rv>)
       const ours = () => events.filter((e) => mine.has(e.object?.metadata?.namespace))
       const arrived = await waitFor(() => ours().length >= acked.length, 20_000)
       await sleep(200)
-      assert.deepEqual(events.filter((e) => e.type === 'ERROR'), [], 'ERROR events')
+      assert.deepEqual(
+        events.filter((e) => e.type === 'ERROR'),
+        [],
+        'ERROR events',
+      )
       assert.ok(arrived, `${ours().length} of ${acked.length} events within 20 s`)
       // Across every namespace (ours and whatever else changed meanwhile): strictly increasing, after the list.
       const rvs = events.map((e) => rvOf(e.object))
       assert.ok(rvs[0] > startRv, `first event rv ${rvs[0]} is not after the list rv ${startRv}`)
       for (let k = 1; k < rvs.length; k++) assert.ok(rvs[k] > rvs[k - 1], `rv ${rvs[k]} after ${rvs[k - 1]}`)
-      const brief = ours().map((e) => ({ type: e.type, ns: e.object.metadata.namespace, name: e.object.metadata.name, uid: e.object.metadata.uid, rv: rvOf(e.object) }))
+      const brief = ours().map((e) => ({
+        type: e.type,
+        ns: e.object.metadata.namespace,
+        name: e.object.metadata.name,
+        uid: e.object.metadata.uid,
+        rv: rvOf(e.object),
+      }))
       assertExactlyOnce(brief, acked, 'cluster-wide watch')
 
       // The list plus the events rebuild the final state: compare with the final cluster-wide list (D1) and with
       // each namespace's list (its Durable Object).
       const state = new Map()
-      for (const o of start.items) if (mine.has(o.metadata.namespace)) state.set(`${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion)
+      for (const o of start.items)
+        if (mine.has(o.metadata.namespace))
+          state.set(`${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion)
       for (const e of ours()) {
         const k = `${e.object.metadata.namespace}/${e.object.metadata.name}`
         if (e.type === 'DELETED') state.delete(k)

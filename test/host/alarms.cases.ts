@@ -9,16 +9,7 @@ export type WithAlarms = (fn: (alarms: Alarms) => Promise<void>) => Promise<void
 /** Well in the future, so a real Durable Object alarm never rings during a case. */
 const base = () => Date.now() + 3_600_000
 
-/**
- * Behaviour an implementation is known to lack, run as expected failures so the suite stays green yet notices the
- * day it is fixed (the case then fails as "expected to fail", and the flag goes).
- */
-export interface KnownGaps {
-  /** wakeAt reads the alarm and then sets it; two requests in flight together can leave the later time. */
-  racingRequests?: boolean
-}
-
-export function alarmsCases(implementation: string, withAlarms: WithAlarms, gaps: KnownGaps = {}) {
+export function alarmsCases(implementation: string, withAlarms: WithAlarms) {
   describe(`${implementation}: alarms`, () => {
     it('has no wake-up time until one is asked for', () =>
       withAlarms(async (alarms) => {
@@ -51,7 +42,7 @@ export function alarmsCases(implementation: string, withAlarms: WithAlarms, gaps
 
     // A host asks from places that do not wait for each other (the post-commit schedule and controllers it does not
     // await), so requests in flight together must still leave the earliest.
-    ;(gaps.racingRequests ? it.fails : it)('keeps the earliest of requests in flight together', () =>
+    it('keeps the earliest of requests in flight together', () =>
       withAlarms(async (alarms) => {
         const t = base()
         await Promise.all([alarms.wakeAt(t + 2_000), alarms.wakeAt(t + 7_000)])

@@ -21,10 +21,17 @@ describe('a catch-up past the compacted log', () => {
         await runInDurableObject(env.NAMESPACES.getByName(ns), (instance) => {
           ;(instance as unknown as { host: { queue: { markSuspect(): void } } }).host.queue.markSuspect()
         })
-        const b = await req('POST', podPath(ns), { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' }, spec: { schedulerName: 'kubeflare-test-none', containers: [{ name: 'c', image: 'nginx' }] } })
+        const b = await req('POST', podPath(ns), {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'b' },
+          spec: { schedulerName: 'kubeflare-test-none', containers: [{ name: 'c', image: 'nginx' }] },
+        })
         expect(b.status, b.text).toBe(201)
       } finally {
-        await env.DB.prepare('UPDATE log_meta SET compacted = ? WHERE id = 1').bind(before?.compacted ?? 0).run()
+        await env.DB.prepare('UPDATE log_meta SET compacted = ? WHERE id = 1')
+          .bind(before?.compacted ?? 0)
+          .run()
       }
       const { events, ended } = await w.rest(3000)
       expect(ended).toBe(true)

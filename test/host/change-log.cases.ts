@@ -19,14 +19,25 @@ export type CompactingLog = ChangeLog & { compact(retain: number, step?: number)
 export type WithLog = (fn: (log: CompactingLog, scope: () => string) => Promise<void>) => Promise<void>
 
 /** Metadata deliberately out of Go's order (labels first), so the read-back order is the log's doing. */
-const pod = (ns: string, name: string, labels: Record<string, string> = {}, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+const pod = (
+  ns: string,
+  name: string,
+  labels: Record<string, string> = {},
+  extra: Partial<KubeObject['metadata']> = {},
+): KubeObject => ({
   kind: 'Pod',
   apiVersion: 'v1',
   metadata: { labels, name, namespace: ns, uid: `uid-${name}`, ...extra },
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 })
 
-const change = (type: ChangeType, object: KubeObject, prev: KubeObject | null = null, prevRv: number | null = null, resource = 'pods'): Change => ({
+const change = (
+  type: ChangeType,
+  object: KubeObject,
+  prev: KubeObject | null = null,
+  prevRv: number | null = null,
+  resource = 'pods',
+): Change => ({
   type,
   resource,
   namespace: object.metadata.namespace ?? '',
@@ -36,7 +47,10 @@ const change = (type: ChangeType, object: KubeObject, prev: KubeObject | null = 
   prevRv,
 })
 
-const relabel = (o: KubeObject, labels: Record<string, string>): KubeObject => ({ ...o, metadata: { ...o.metadata, labels } })
+const relabel = (o: KubeObject, labels: Record<string, string>): KubeObject => ({
+  ...o,
+  metadata: { ...o.metadata, labels },
+})
 /** What a reader gets back: the object with its row's resourceVersion in metadata. */
 const atRv = (o: KubeObject, rv: number) => ({ ...o, metadata: { ...o.metadata, resourceVersion: String(rv) } })
 const increasing = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1]!)
@@ -47,7 +61,10 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
       withLog(async (log, scope) => {
         const [s1, s2] = [scope(), scope()]
         const before = await log.currentRv()
-        const first = await log.commit([change('ADDED', pod(s1, 'c')), change('ADDED', pod(s2, 'a')), change('ADDED', pod(s1, 'b'))], 1000)
+        const first = await log.commit(
+          [change('ADDED', pod(s1, 'c')), change('ADDED', pod(s2, 'a')), change('ADDED', pod(s1, 'b'))],
+          1000,
+        )
         const second = await log.commit([change('ADDED', pod(s2, 'z')), change('ADDED', pod(s1, 'y'))], 1001)
         expect(first).toHaveLength(3)
         expect(second).toHaveLength(2)
@@ -75,7 +92,9 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
         const rvs: number[] = []
         for (const name of ['e', 'd', 'c', 'b', 'a']) {
           // Another scope's change between each of ours: changesFor must skip it, not stop at it.
-          rvs.push(...(await log.commit([change('ADDED', pod(s, name)), change('ADDED', pod(other, name))], 1000)).slice(0, 1))
+          rvs.push(
+            ...(await log.commit([change('ADDED', pod(s, name)), change('ADDED', pod(other, name))], 1000)).slice(0, 1),
+          )
         }
         const names = async (after: number, limit: number) => (await log.changesFor(s, after, limit)).map((e) => e.name)
         expect(await names(0, 100)).toEqual(['e', 'd', 'c', 'b', 'a'])
@@ -92,9 +111,14 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
       withLog(async (log, scope) => {
         const s = scope()
         const node: KubeObject = { kind: 'Node', apiVersion: 'v1', metadata: { name: `${s}-node`, uid: `uid-${s}` } }
-        const [rvNode] = await log.commit([change('ADDED', node, null, null, 'nodes'), change('ADDED', pod(s, 'p'))], 1000)
+        const [rvNode] = await log.commit(
+          [change('ADDED', node, null, null, 'nodes'), change('ADDED', pod(s, 'p'))],
+          1000,
+        )
         const cluster = await log.changesFor('', rvNode! - 1, 100)
-        expect(cluster.map((e) => [e.rv, e.resource, e.namespace, e.name])).toEqual([[rvNode, 'nodes', '', `${s}-node`]])
+        expect(cluster.map((e) => [e.rv, e.resource, e.namespace, e.name])).toEqual([
+          [rvNode, 'nodes', '', `${s}-node`],
+        ])
         expect((await log.changesFor(s, 0, 100)).map((e) => e.resource)).toEqual(['pods'])
       }))
 
@@ -111,7 +135,15 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
         const [rv3] = await log.commit([change('DELETED', stored2, stored2, rv2!)], 1002)
 
         const [added, modified, deleted] = await log.changesFor(s, 0, 100)
-        expect(added).toMatchObject({ rv: rv1, type: 'ADDED', resource: 'pods', namespace: s, name: 'p', prev: null, prevRv: null })
+        expect(added).toMatchObject({
+          rv: rv1,
+          type: 'ADDED',
+          resource: 'pods',
+          namespace: s,
+          name: 'p',
+          prev: null,
+          prevRv: null,
+        })
         expect(added!.object).toEqual(stored1)
         expect(modified).toMatchObject({ rv: rv2, type: 'MODIFIED', prevRv: rv1 })
         expect(modified!.object).toEqual(stored2)
@@ -121,7 +153,13 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
         expect(deleted!.object).toEqual(atRv(v2, rv3!))
         expect(deleted!.prev).toEqual(stored2)
         // Go's ObjectMeta order (resourceVersion after uid, labels after both), whatever order the writer used.
-        expect(Object.keys(modified!.object.metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'labels'])
+        expect(Object.keys(modified!.object.metadata)).toEqual([
+          'name',
+          'namespace',
+          'uid',
+          'resourceVersion',
+          'labels',
+        ])
         expect(Object.keys(modified!.prev!.metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'labels'])
         // The stored text travels along (a catch-up apply stores it as is): it is the object without its resourceVersion.
         expect(modified!.text).toEqual({ object: encodeStored(v2), prev: encodeStored(stored1) })
@@ -135,11 +173,21 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
         const [s, other] = [scope(), scope()]
         const a = pod(s, 'a', { v: '1' })
         const b = pod(s, 'b')
-        const svc: KubeObject = { kind: 'Service', apiVersion: 'v1', metadata: { name: 'a', namespace: s, uid: 'uid-svc' } }
-        const [rvA, rvB, rvSvc] = await log.commit([change('ADDED', a), change('ADDED', b), change('ADDED', svc, null, null, 'services')], 1000)
+        const svc: KubeObject = {
+          kind: 'Service',
+          apiVersion: 'v1',
+          metadata: { name: 'a', namespace: s, uid: 'uid-svc' },
+        }
+        const [rvA, rvB, rvSvc] = await log.commit(
+          [change('ADDED', a), change('ADDED', b), change('ADDED', svc, null, null, 'services')],
+          1000,
+        )
         await log.commit([change('ADDED', pod(other, 'a'))], 1000)
         const a2 = relabel(atRv(a, rvA!), { v: '2' })
-        const [rvA2, rvGone] = await log.commit([change('MODIFIED', a2, atRv(a, rvA!), rvA!), change('DELETED', atRv(b, rvB!), atRv(b, rvB!), rvB!)], 1001)
+        const [rvA2, rvGone] = await log.commit(
+          [change('MODIFIED', a2, atRv(a, rvA!), rvA!), change('DELETED', atRv(b, rvB!), atRv(b, rvB!), rvB!)],
+          1001,
+        )
         expect(rvGone).toBeGreaterThan(rvA2!)
 
         const objects = (await log.objectsIn(s)).sort((x, y) => x.resource.localeCompare(y.resource))
@@ -155,10 +203,15 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
       withLog(async (log, scope) => {
         const s = scope()
         const [rv1] = await log.commit([change('ADDED', pod(s, 'a', { life: '1' }))], 1000)
-        await log.commit([change('DELETED', atRv(pod(s, 'a', { life: '1' }), rv1!), atRv(pod(s, 'a', { life: '1' }), rv1!), rv1!)], 1001)
+        await log.commit(
+          [change('DELETED', atRv(pod(s, 'a', { life: '1' }), rv1!), atRv(pod(s, 'a', { life: '1' }), rv1!), rv1!)],
+          1001,
+        )
         expect(await log.objectsIn(s)).toEqual([])
         const [rv3] = await log.commit([change('ADDED', pod(s, 'a', { life: '2' }))], 1002)
-        expect((await log.objectsIn(s)).map((o) => [o.name, o.rv, o.object.metadata.labels])).toEqual([['a', rv3, { life: '2' }]])
+        expect((await log.objectsIn(s)).map((o) => [o.name, o.rv, o.object.metadata.labels])).toEqual([
+          ['a', rv3, { life: '2' }],
+        ])
       }))
   })
 
@@ -175,7 +228,10 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
       withLog(async (log, scope) => {
         const [s, other] = [scope(), scope()]
         const rvs: number[] = []
-        for (let i = 0; i < 8; i++) rvs.push(...(await log.commit([change('ADDED', pod(s, `p${i}`)), change('ADDED', pod(other, `p${i}`))], 1000)))
+        for (let i = 0; i < 8; i++)
+          rvs.push(
+            ...(await log.commit([change('ADDED', pod(s, `p${i}`)), change('ADDED', pod(other, `p${i}`))], 1000)),
+          )
         const ours = rvs.filter((_, i) => i % 2 === 0)
         const current = await log.currentRv()
         expect(current).toBe(rvs[rvs.length - 1])
@@ -183,7 +239,16 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
         const start = ours[0]! - 1
         expect(await log.compact(current - start, Number.MAX_SAFE_INTEGER)).toBe(start)
         expect(await log.compactedRv()).toBe(start)
-        expect((await log.changesFor(s, 0, 100)).map((e) => e.name)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'])
+        expect((await log.changesFor(s, 0, 100)).map((e) => e.name)).toEqual([
+          'p0',
+          'p1',
+          'p2',
+          'p3',
+          'p4',
+          'p5',
+          'p6',
+          'p7',
+        ])
 
         // retain 5 behind the newest is a floor of current - 5, reached 3 at a time: start+3, start+6, ..., then there.
         const retain = 5
@@ -205,7 +270,9 @@ export function changeLogCases(implementation: string, withLog: WithLog) {
         expect(await log.currentRv()).toBe(current)
         // What remains is exactly the changes above the floor, for each scope.
         expect((await log.changesFor(s, 0, 100)).map((e) => e.rv)).toEqual(ours.filter((rv) => rv > target))
-        expect((await log.changesFor(other, 0, 100)).map((e) => e.rv)).toEqual(rvs.filter((rv, i) => i % 2 === 1 && rv > target))
+        expect((await log.changesFor(other, 0, 100)).map((e) => e.rv)).toEqual(
+          rvs.filter((rv, i) => i % 2 === 1 && rv > target),
+        )
         // A reader resuming from inside the compacted range gets only what is left too.
         expect((await log.changesFor(s, ours[1]!, 100)).map((e) => e.rv)).toEqual(ours.filter((rv) => rv > target))
         // A bigger retain never lowers the floor.

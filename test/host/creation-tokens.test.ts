@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, req } from '../helpers'
 
-const gen = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'tok-' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }
+const gen = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { generateName: 'tok-' },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+}
 
 describe('creation tokens (Idempotency-Key)', () => {
   it('a repeated create with the same key answers 409 pointing at the first object', async () => {
@@ -22,7 +27,9 @@ describe('creation tokens (Idempotency-Key)', () => {
 
   it('concurrent creates with one key make exactly one object', async () => {
     const ns = await makeNamespace('tok')
-    const results = await Promise.all(Array.from({ length: 8 }, () => req('POST', `/api/v1/namespaces/${ns}/pods`, gen, { 'idempotency-key': 'same' })))
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => req('POST', `/api/v1/namespaces/${ns}/pods`, gen, { 'idempotency-key': 'same' })),
+    )
     expect(results.filter((r) => r.status === 201)).toHaveLength(1)
     expect(results.filter((r) => r.status === 409)).toHaveLength(7)
     const list = await req('GET', `/api/v1/namespaces/${ns}/pods`)
@@ -31,7 +38,12 @@ describe('creation tokens (Idempotency-Key)', () => {
 
   it('a refused create leaves the key free; different keys are independent', async () => {
     const ns = await makeNamespace('tok')
-    const bad = await req('POST', `/api/v1/namespaces/${ns}/pods`, { ...gen, spec: { containers: [] } }, { 'idempotency-key': 'k-2' })
+    const bad = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/pods`,
+      { ...gen, spec: { containers: [] } },
+      { 'idempotency-key': 'k-2' },
+    )
     expect(bad.status).toBe(422)
     const ok = await req('POST', `/api/v1/namespaces/${ns}/pods`, gen, { 'idempotency-key': 'k-2' })
     expect(ok.status).toBe(201)

@@ -7,17 +7,12 @@ import { alarmsCases } from './alarms.cases'
 
 let n = 0
 const run = Date.now().toString(36)
-alarmsCases(
-  'durable',
-  (fn) =>
-    runInDurableObject(env.WATCH_HUB.getByName(`alarms-${run}-${n++}`), async (_instance, ctx) => {
-      try {
-        await fn(new DurableAlarms(ctx.storage))
-      } finally {
-        await ctx.storage.deleteAlarm()
-      }
-    }),
-  // A known bug: DurableAlarms.wakeAt awaits getAlarm() before setAlarm(), so of two requests in flight together the
-  // last to set wins, even when it is the later time.
-  { racingRequests: true },
+alarmsCases('durable', (fn) =>
+  runInDurableObject(env.WATCH_HUB.getByName(`alarms-${run}-${n++}`), async (_instance, ctx) => {
+    try {
+      await fn(new DurableAlarms(ctx.storage))
+    } finally {
+      await ctx.storage.deleteAlarm()
+    }
+  }),
 )

@@ -20,8 +20,12 @@ describe('event time to live', () => {
     const before = Date.now()
     expect((await req('POST', `/api/v1/namespaces/${ns}/events`, event('e1'))).status).toBe(201)
     const stub = env.NAMESPACES.getByName(ns)
-    const at = await runInDurableObject(stub, (_, state) =>
-      state.storage.sql.exec<{ at: number }>("SELECT at FROM expiries WHERE resource = 'events' AND name = 'e1'").one().at,
+    const at = await runInDurableObject(
+      stub,
+      (_, state) =>
+        state.storage.sql
+          .exec<{ at: number }>("SELECT at FROM expiries WHERE resource = 'events' AND name = 'e1'")
+          .one().at,
     )
     expect(at).toBeGreaterThanOrEqual(before + 3600_000)
     expect(at).toBeLessThan(Date.now() + 3600_000 + 1000)

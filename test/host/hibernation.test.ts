@@ -7,7 +7,18 @@
 import { env, exports } from 'cloudflare:workers'
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, openWatch, pod, req, sleep, type WatchStream, leftSelector, staticPod, createStatic as create, removePod as remove } from '../helpers'
+import {
+  BASE,
+  makeNamespace,
+  openWatch,
+  req,
+  sleep,
+  type WatchStream,
+  leftSelector,
+  staticPod,
+  createStatic as create,
+  removePod as remove,
+} from '../helpers'
 
 /** A pod no scheduler picks up, so nothing but the test changes it (and no kubelet alarm is ever set). */
 const podPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/pods${name ? `/${name}` : ''}`
@@ -17,7 +28,12 @@ const brief = (e: any) => [e?.type, e?.object?.metadata?.name, e?.object?.metada
 const rv = (o: any) => Number(o.metadata.resourceVersion)
 
 async function relabel(ns: string, name: string, labels: Record<string, string>) {
-  const r = await req('PATCH', podPath(ns, name), { metadata: { labels } }, { 'content-type': 'application/merge-patch+json' })
+  const r = await req(
+    'PATCH',
+    podPath(ns, name),
+    { metadata: { labels } },
+    { 'content-type': 'application/merge-patch+json' },
+  )
   expect(r.status, r.text).toBe(200)
   return r.json
 }
@@ -108,7 +124,13 @@ describe('a chunked HTTP watch across eviction of the namespace Durable Object',
       const got = await w.take(5)
       expect(got.map((e) => e.object.metadata.resourceVersion)).toEqual(want)
       expect(got.map((e) => [e.type, e.object.metadata.name]).sort()).toEqual(
-        [['ADDED', 'c1'], ['ADDED', 'c2'], ['ADDED', 'c3'], ['DELETED', 'b'], ['MODIFIED', 'a']].sort(),
+        [
+          ['ADDED', 'c1'],
+          ['ADDED', 'c2'],
+          ['ADDED', 'c3'],
+          ['DELETED', 'b'],
+          ['MODIFIED', 'a'],
+        ].sort(),
       )
       const s2 = await stats(ns)
       expect(s2.wakes).toBe(s1.wakes + 1)
@@ -233,37 +255,49 @@ describe('changes the DO applies while catching up from the D1 log reach its ope
   it('a commit whose answer was lost (D1 timeout after commit) is still delivered once the DO catches up', async () => {
     const ns = await makeNamespace('hib-catchup')
     const base = await create(ns, 'base')
-    await withWatch(`${podPath(ns)}?watch=true&resourceVersion=${base.metadata.resourceVersion}&timeoutSeconds=30`, async (w) => {
-      // Fault injection: the next D1 commit of this DO goes through, then reports a failure (as a timeout would), and
-      // the log read that would tell the queue it landed fails too: only a later catch-up finds the change.
-      await runInDurableObject(stub(ns), (instance) => {
-        const log = (instance as unknown as { host: { log: { commit: (...args: unknown[]) => Promise<number[]>; changesFor: (...args: unknown[]) => Promise<unknown> } } }).host.log
-        const commit = log.commit.bind(log)
-        const changesFor = log.changesFor.bind(log)
-        let armed = true
-        log.commit = async (...args: unknown[]) => {
-          const rvs = await commit(...args)
-          if (armed) {
-            armed = false
-            log.changesFor = async () => {
-              log.changesFor = changesFor
-              throw new Error('simulated D1 outage')
+    await withWatch(
+      `${podPath(ns)}?watch=true&resourceVersion=${base.metadata.resourceVersion}&timeoutSeconds=30`,
+      async (w) => {
+        // Fault injection: the next D1 commit of this DO goes through, then reports a failure (as a timeout would), and
+        // the log read that would tell the queue it landed fails too: only a later catch-up finds the change.
+        await runInDurableObject(stub(ns), (instance) => {
+          const log = (
+            instance as unknown as {
+              host: {
+                log: {
+                  commit: (...args: unknown[]) => Promise<number[]>
+                  changesFor: (...args: unknown[]) => Promise<unknown>
+                }
+              }
             }
-            throw new Error('simulated D1 timeout after the batch committed')
+          ).host.log
+          const commit = log.commit.bind(log)
+          const changesFor = log.changesFor.bind(log)
+          let armed = true
+          log.commit = async (...args: unknown[]) => {
+            const rvs = await commit(...args)
+            if (armed) {
+              armed = false
+              log.changesFor = async () => {
+                log.changesFor = changesFor
+                throw new Error('simulated D1 outage')
+              }
+              throw new Error('simulated D1 timeout after the batch committed')
+            }
+            return rvs
           }
-          return rvs
-        }
-      })
-      const lost = await req('POST', podPath(ns), staticPod('lost-answer'))
-      expect(lost.status, lost.text).toBe(503)
-      const next = await create(ns, 'next') // the queue is suspect: it catches up (applying lost-answer), then commits
-      const got = await req('GET', podPath(ns, 'lost-answer'))
-      expect(got.status).toBe(200) // committed, and visible on the read path
-      const events = await w.take(2, 2000)
-      expect(events.map(brief)).toEqual([
-        ['ADDED', 'lost-answer', got.json.metadata.resourceVersion],
-        ['ADDED', 'next', next.metadata.resourceVersion],
-      ])
-    })
+        })
+        const lost = await req('POST', podPath(ns), staticPod('lost-answer'))
+        expect(lost.status, lost.text).toBe(503)
+        const next = await create(ns, 'next') // the queue is suspect: it catches up (applying lost-answer), then commits
+        const got = await req('GET', podPath(ns, 'lost-answer'))
+        expect(got.status).toBe(200) // committed, and visible on the read path
+        const events = await w.take(2, 2000)
+        expect(events.map(brief)).toEqual([
+          ['ADDED', 'lost-answer', got.json.metadata.resourceVersion],
+          ['ADDED', 'next', next.metadata.resourceVersion],
+        ])
+      },
+    )
   })
 })

@@ -4,23 +4,28 @@
 import { env } from 'cloudflare:workers'
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req, staticPod, createStatic as create } from '../helpers'
+import { makeNamespace, req, staticPod, createStatic as create } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
 
 const podPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 
-
 const rvOf = (o: any) => Number(o.metadata.resourceVersion)
 const stub = (ns: string) => env.NAMESPACES.getByName(ns)
 
 /** Rows of a namespace DO's own SQLite. */
-function localRows<T = Record<string, SqlStorageValue>>(ns: string, sql: string, ...binds: SqlStorageValue[]): Promise<T[]> {
+function localRows<T = Record<string, SqlStorageValue>>(
+  ns: string,
+  sql: string,
+  ...binds: SqlStorageValue[]
+): Promise<T[]> {
   return runInDurableObject(stub(ns), (_instance, state) => state.storage.sql.exec(sql, ...binds).toArray() as T[])
 }
 
 async function d1<T>(sql: string, ...binds: unknown[]): Promise<T[]> {
-  const { results } = await env.DB.prepare(sql).bind(...binds).all<T>()
+  const { results } = await env.DB.prepare(sql)
+    .bind(...binds)
+    .all<T>()
   return results
 }
 
@@ -60,12 +65,20 @@ describe('resourceVersions', () => {
       `SELECT rv, ns, name, type FROM changes WHERE resource = 'pods' AND ns IN (${marks}) ORDER BY rv`,
       ...nss,
     )
-    expect(log).toEqual([...all].sort((a, b) => a.rv - b.rv).map((w) => ({ rv: w.rv, ns: w.ns, name: w.name, type: 'ADDED' })))
+    expect(log).toEqual(
+      [...all].sort((a, b) => a.rv - b.rv).map((w) => ({ rv: w.rv, ns: w.ns, name: w.name, type: 'ADDED' })),
+    )
     // Each DO applied its namespace's changes in the same order.
     for (const perNs of written) {
-      const hist = await localRows<{ rv: number; name: string }>(perNs[0]!.ns, "SELECT rv, name FROM history WHERE resource = 'pods' ORDER BY rv")
+      const hist = await localRows<{ rv: number; name: string }>(
+        perNs[0]!.ns,
+        "SELECT rv, name FROM history WHERE resource = 'pods' ORDER BY rv",
+      )
       expect(hist).toEqual(perNs.map((w) => ({ rv: w.rv, name: w.name })))
-      const [applied] = await localRows<{ value: string }>(perNs[0]!.ns, "SELECT value FROM state WHERE key = 'applied_rv'")
+      const [applied] = await localRows<{ value: string }>(
+        perNs[0]!.ns,
+        "SELECT value FROM state WHERE key = 'applied_rv'",
+      )
       expect(Number(applied!.value)).toBe(perNs[perNs.length - 1]!.rv)
     }
   })
@@ -89,7 +102,7 @@ describe('resourceVersions', () => {
     const objs = await Promise.all(Array.from({ length: 30 }, (_, i) => create(ns, `g${i}`, { i: String(i) })))
     const rvs = objs.map(rvOf)
     expect(new Set(rvs).size).toBe(30)
-    const log = await d1<{ rv: number; name: string }>("SELECT rv, name FROM changes WHERE ns = ? ORDER BY rv", ns)
+    const log = await d1<{ rv: number; name: string }>('SELECT rv, name FROM changes WHERE ns = ? ORDER BY rv', ns)
     const hist = await localRows<{ rv: number; name: string }>(ns, 'SELECT rv, name FROM history ORDER BY rv')
     expect(hist).toEqual(log)
     expect(log.map((r) => r.rv).sort((a, b) => a - b)).toEqual([...rvs].sort((a, b) => a - b))
@@ -137,7 +150,9 @@ describe('read-your-writes', () => {
     const name = `ryw-ns-${Date.now().toString(36)}`
     const c = await req('POST', '/api/v1/namespaces', { metadata: { name } })
     expect(c.status, c.text).toBe(201)
-    expect((await req('GET', `/api/v1/namespaces/${name}`)).json.metadata.resourceVersion).toBe(c.json.metadata.resourceVersion)
+    expect((await req('GET', `/api/v1/namespaces/${name}`)).json.metadata.resourceVersion).toBe(
+      c.json.metadata.resourceVersion,
+    )
     const l = await req('GET', `/api/v1/namespaces?fieldSelector=metadata.name%3D${name}`)
     expect(l.json.items.map((o: any) => o.metadata.name)).toEqual([name])
     // A pod can be created in it straight away.
@@ -151,7 +166,10 @@ describe('optimistic concurrency', () => {
     const base = await create(ns, 'shared', { base: 'yes' })
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        req('PUT', podPath(ns, 'shared'), { ...base, metadata: { ...base.metadata, labels: { base: 'yes', [`w${i}`]: 'x' } } }),
+        req('PUT', podPath(ns, 'shared'), {
+          ...base,
+          metadata: { ...base.metadata, labels: { base: 'yes', [`w${i}`]: 'x' } },
+        }),
       ),
     )
     const ok = answers.filter((a) => a.status === 200)
@@ -177,7 +195,10 @@ describe('optimistic concurrency', () => {
     const writer = async (i: number) => {
       for (let attempt = 0; attempt < 100; attempt++) {
         const g = await req('GET', podPath(ns, 'counter'))
-        const r = await req('PUT', podPath(ns, 'counter'), { ...g.json, metadata: { ...g.json.metadata, labels: { ...g.json.metadata.labels, [`w${i}`]: 'done' } } })
+        const r = await req('PUT', podPath(ns, 'counter'), {
+          ...g.json,
+          metadata: { ...g.json.metadata, labels: { ...g.json.metadata.labels, [`w${i}`]: 'done' } },
+        })
         if (r.status === 200) return attempt
         expect(r.status, r.text).toBe(409)
       }
@@ -215,7 +236,12 @@ describe('optimistic concurrency', () => {
       expect(log[i]!.prev_rv).toBe(log[i - 1]!.rv)
       expect(JSON.parse(log[i]!.prev!)).toEqual(JSON.parse(log[i - 1]!.object))
     }
-    expect(log.slice(1).map((r) => r.rv).sort((a, b) => a - b)).toEqual([...rvs].sort((a, b) => a - b))
+    expect(
+      log
+        .slice(1)
+        .map((r) => r.rv)
+        .sort((a, b) => a - b),
+    ).toEqual([...rvs].sort((a, b) => a - b))
     for (const a of answers) {
       const row = log.find((r) => r.rv === rvOf(a.json))!
       expect(JSON.parse(row.object).metadata.labels).toEqual(a.json.metadata.labels)
@@ -257,10 +283,14 @@ describe('D1 equals the union of the Durable Objects', () => {
     for (let round = 0; round < 25; round++) await Promise.all(Array.from({ length: 8 }, op))
 
     const marks = nss.map(() => '?').join(', ')
-    const d1Objects = await d1<{ resource: string; ns: string; name: string; rv: number; object: string; labels: string }>(
-      `SELECT resource, ns, name, rv, object, labels FROM objects WHERE ns IN (${marks}) ORDER BY ns, name`,
-      ...nss,
-    )
+    const d1Objects = await d1<{
+      resource: string
+      ns: string
+      name: string
+      rv: number
+      object: string
+      labels: string
+    }>(`SELECT resource, ns, name, rv, object, labels FROM objects WHERE ns IN (${marks}) ORDER BY ns, name`, ...nss)
     const d1Labels = await d1<{ ns: string; name: string; key: string; value: string }>(
       `SELECT ns, name, key, value FROM labels WHERE resource = 'pods' AND ns IN (${marks}) ORDER BY ns, name, key`,
       ...nss,
@@ -270,9 +300,15 @@ describe('D1 equals the union of the Durable Objects', () => {
       const l = await req('GET', podPath(ns))
       apiObjects.push(...l.json.items)
       // The DO's own rows agree with what it serves.
-      const rows = await localRows<{ resource: string; name: string; rv: number }>(ns, 'SELECT resource, name, rv FROM objects ORDER BY name')
+      const rows = await localRows<{ resource: string; name: string; rv: number }>(
+        ns,
+        'SELECT resource, name, rv FROM objects ORDER BY name',
+      )
       expect(rows).toEqual(l.json.items.map((o: any) => ({ resource: 'pods', name: o.metadata.name, rv: rvOf(o) })))
-      const localLabels = await localRows<{ name: string; key: string; value: string }>(ns, "SELECT name, key, value FROM labels WHERE resource = 'pods' ORDER BY name, key")
+      const localLabels = await localRows<{ name: string; key: string; value: string }>(
+        ns,
+        "SELECT name, key, value FROM labels WHERE resource = 'pods' ORDER BY name, key",
+      )
       expect(localLabels).toEqual(
         l.json.items.flatMap((o: any) =>
           Object.entries(o.metadata.labels ?? {})
@@ -304,22 +340,29 @@ describe('D1 equals the union of the Durable Objects', () => {
     expect(all.json.items.filter((o: any) => nss.includes(o.metadata.namespace))).toEqual(apiObjects)
     // And every label query answers the same from D1 as from the DOs.
     for (const sel of ['app=web', 'tier in (db,a)', 'env', '!x', 'app!=web,env', 'x=']) {
-      const fromD1 = (await req('GET', `/api/v1/pods?labelSelector=${encodeURIComponent(sel)}`)).json.items.filter((o: any) =>
-        nss.includes(o.metadata.namespace),
+      const fromD1 = (await req('GET', `/api/v1/pods?labelSelector=${encodeURIComponent(sel)}`)).json.items.filter(
+        (o: any) => nss.includes(o.metadata.namespace),
       )
       const fromDOs: any[] = []
-      for (const ns of nss) fromDOs.push(...(await req('GET', `${podPath(ns)}?labelSelector=${encodeURIComponent(sel)}`)).json.items)
-      expect(fromD1.map((o: any) => `${o.metadata.namespace}/${o.metadata.name}`), sel).toEqual(fromDOs.map((o) => `${o.metadata.namespace}/${o.metadata.name}`))
+      for (const ns of nss)
+        fromDOs.push(...(await req('GET', `${podPath(ns)}?labelSelector=${encodeURIComponent(sel)}`)).json.items)
+      expect(
+        fromD1.map((o: any) => `${o.metadata.namespace}/${o.metadata.name}`),
+        sel,
+      ).toEqual(fromDOs.map((o) => `${o.metadata.namespace}/${o.metadata.name}`))
     }
   })
 
   it('namespaces in D1 equal what the cluster DO serves', async () => {
     await makeNamespace('u1')
     await makeNamespace('u2')
-    const rows = await d1<{ name: string; rv: number }>("SELECT name, rv FROM objects WHERE resource = 'namespaces' AND ns = '' ORDER BY name")
+    const rows = await d1<{ name: string; rv: number }>(
+      "SELECT name, rv FROM objects WHERE resource = 'namespaces' AND ns = '' ORDER BY name",
+    )
     const l = await req('GET', '/api/v1/namespaces')
     expect(rows).toEqual(l.json.items.map((o: any) => ({ name: o.metadata.name, rv: rvOf(o) })))
-    for (const sys of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) expect(rows.map((r) => r.name)).toContain(sys)
+    for (const sys of ['default', 'kube-system', 'kube-public', 'kube-node-lease'])
+      expect(rows.map((r) => r.name)).toContain(sys)
   })
 })
 
@@ -337,7 +380,12 @@ describe('catch-up from the D1 log', () => {
       const sql = state.storage.sql
       sql.exec("DELETE FROM objects WHERE resource = 'pods' AND name = 'a'")
       sql.exec("DELETE FROM labels WHERE resource = 'pods' AND name = 'a'")
-      sql.exec("UPDATE objects SET rv = ?, labels = ?, object = ? WHERE resource = 'pods' AND name = 'x'", r0, JSON.stringify(x.metadata.labels), JSON.stringify({ ...x, metadata: { ...x.metadata, resourceVersion: undefined } }))
+      sql.exec(
+        "UPDATE objects SET rv = ?, labels = ?, object = ? WHERE resource = 'pods' AND name = 'x'",
+        r0,
+        JSON.stringify(x.metadata.labels),
+        JSON.stringify({ ...x, metadata: { ...x.metadata, resourceVersion: undefined } }),
+      )
       sql.exec("DELETE FROM labels WHERE resource = 'pods' AND name = 'x'")
       sql.exec("INSERT INTO labels (resource, key, value, name) VALUES ('pods', 'keep', 'yes', 'x')")
       sql.exec('DELETE FROM history WHERE rv > ?', r0)
@@ -349,7 +397,9 @@ describe('catch-up from the D1 log', () => {
     expect(g.status, g.text).toBe(200)
     expect(g.json).toEqual(a)
     expect((await req('GET', podPath(ns, 'x'))).json).toEqual(x2.json)
-    expect((await req('GET', `${podPath(ns)}?labelSelector=app%3Dlost`)).json.items.map((o: any) => o.metadata.name)).toEqual(['a'])
+    expect(
+      (await req('GET', `${podPath(ns)}?labelSelector=app%3Dlost`)).json.items.map((o: any) => o.metadata.name),
+    ).toEqual(['a'])
     expect((await req('GET', `${podPath(ns)}?labelSelector=keep%3Dyes`)).json.items).toEqual([])
     const hist = await localRows<{ rv: number }>(ns, 'SELECT rv FROM history ORDER BY rv')
     expect(hist.map((h) => h.rv)).toEqual([r0, rvOf(a), rvOf(x2.json)])
@@ -368,13 +418,17 @@ describe('catch-up from the D1 log', () => {
     await req('DELETE', podPath(ns, 'c'))
     const before = (await req('GET', podPath(ns))).json
     await runInDurableObject(stub(ns), (_instance, state) => {
-      state.storage.sql.exec("DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM state WHERE key IN ('applied_rv', 'floor_rv')")
+      state.storage.sql.exec(
+        "DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM state WHERE key IN ('applied_rv', 'floor_rv')",
+      )
     })
     await evictDurableObject(stub(ns))
     const after = (await req('GET', podPath(ns))).json
     expect(after.items).toEqual(before.items)
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion)
-    expect((await req('GET', `${podPath(ns)}?labelSelector=n%3DB`)).json.items.map((o: any) => o.metadata.name)).toEqual(['b'])
+    expect(
+      (await req('GET', `${podPath(ns)}?labelSelector=n%3DB`)).json.items.map((o: any) => o.metadata.name),
+    ).toEqual(['b'])
     await create(ns, 'c')
   })
 })
@@ -422,9 +476,15 @@ describe('D1 failure', () => {
     // Later writes work, and continue the rv sequence.
     const lost = await create(ns, 'lost', { v: '1' })
     expect(rvOf(lost)).toBeGreaterThan(rvOf(before))
-    const u = await req('PUT', podPath(ns, 'before'), { ...before, metadata: { ...before.metadata, labels: { v: '2' } } })
+    const u = await req('PUT', podPath(ns, 'before'), {
+      ...before,
+      metadata: { ...before.metadata, labels: { v: '2' } },
+    })
     expect(u.status, u.text).toBe(200)
-    const d1After = await d1<{ name: string; rv: number }>('SELECT name, rv FROM objects WHERE ns = ? ORDER BY name', ns)
+    const d1After = await d1<{ name: string; rv: number }>(
+      'SELECT name, rv FROM objects WHERE ns = ? ORDER BY name',
+      ns,
+    )
     expect(d1After).toEqual([
       { name: 'before', rv: rvOf(u.json) },
       { name: 'lost', rv: rvOf(lost) },
@@ -435,7 +495,9 @@ describe('D1 failure', () => {
     const before = await create(ns, 'before')
     const [{ seq: seqBefore }] = await d1<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
     // The index trigger runs after the change row is in; make its last step, the label rows, fail.
-    await env.DB.prepare("CREATE TRIGGER labels_unavailable BEFORE INSERT ON labels BEGIN SELECT RAISE(ABORT, 'label index unavailable'); END").run()
+    await env.DB.prepare(
+      "CREATE TRIGGER labels_unavailable BEFORE INSERT ON labels BEGIN SELECT RAISE(ABORT, 'label index unavailable'); END",
+    ).run()
     let r: Awaited<ReturnType<typeof req>>
     try {
       r = await req('POST', podPath(ns), staticPod('labelled', { app: 'x' }))
@@ -451,6 +513,8 @@ describe('D1 failure', () => {
     expect((await req('GET', podPath(ns, 'labelled'))).status).toBe(404)
     const again = await create(ns, 'labelled', { app: 'x' })
     expect(rvOf(again)).toBeGreaterThan(rvOf(before))
-    expect(await d1('SELECT key, value FROM labels WHERE ns = ? AND name = ?', ns, 'labelled')).toEqual([{ key: 'app', value: 'x' }])
+    expect(await d1('SELECT key, value FROM labels WHERE ns = ? AND name = ?', ns, 'labelled')).toEqual([
+      { key: 'app', value: 'x' },
+    ])
   })
 })

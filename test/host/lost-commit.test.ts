@@ -53,7 +53,12 @@ describe('a commit whose answer is lost', () => {
 
   it('claims the creation token, so a retry with the same Idempotency-Key makes no second object', async () => {
     const ns = await makeNamespace('lost')
-    const body = { apiVersion: 'v1', kind: 'Service', metadata: { generateName: 'cm-' }, spec: { ports: [{ port: 80 }] } }
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { generateName: 'cm-' },
+      spec: { ports: [{ port: 80 }] },
+    }
     await breakNextCommit(ns, { landed: true })
     const first = await req('POST', `/api/v1/namespaces/${ns}/services`, body, { 'Idempotency-Key': 'k1' })
     expect(first.status).toBe(201)

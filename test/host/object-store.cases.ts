@@ -11,7 +11,11 @@ import { resourceByPlural } from '../../src/registry/resources'
 /** Opens fresh local state (historyRetain 5, the given attention rule) and runs `fn` with it where it must run. */
 export type WithLocal = (fn: (open: (attend?: Attend) => LocalState) => void | Promise<void>) => Promise<void>
 
-const pod = (name: string, labels: Record<string, string> = {}, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+const pod = (
+  name: string,
+  labels: Record<string, string> = {},
+  extra: Partial<KubeObject['metadata']> = {},
+): KubeObject => ({
   kind: 'Pod',
   apiVersion: 'v1',
   metadata: { name, namespace: 'ns', uid: `uid-${name}`, labels, ...extra },
@@ -19,7 +23,12 @@ const pod = (name: string, labels: Record<string, string> = {}, extra: Partial<K
 })
 
 let rv = 100
-const entry = (type: ChangeType, object: KubeObject, prev: KubeObject | null = null, prevRv: number | null = null): LogEntry => ({
+const entry = (
+  type: ChangeType,
+  object: KubeObject,
+  prev: KubeObject | null = null,
+  prevRv: number | null = null,
+): LogEntry => ({
   rv: ++rv,
   type,
   resource: 'pods',
@@ -105,8 +114,18 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         const a = entry('ADDED', pod('a', {}, { ownerReferences: [ref('u1')] }))
         const b = entry('ADDED', pod('b', {}, { ownerReferences: [ref('u1'), ref('u2')] }))
         objects.apply([a, b])
-        expect(objects.dependents('u1').map((d) => d.name).sort()).toEqual(['a', 'b'])
-        expect(objects.owners().map((o) => o.uid).sort()).toEqual(['u1', 'u2'])
+        expect(
+          objects
+            .dependents('u1')
+            .map((d) => d.name)
+            .sort(),
+        ).toEqual(['a', 'b'])
+        expect(
+          objects
+            .owners()
+            .map((o) => o.uid)
+            .sort(),
+        ).toEqual(['u1', 'u2'])
         objects.apply([entry('MODIFIED', pod('b'), b.object, b.rv)])
         expect(objects.dependents('u1')).toEqual([{ resource: 'pods', name: 'a' }])
         expect(objects.owners().map((o) => o.uid)).toEqual(['u1'])
@@ -116,7 +135,11 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
       withLocal((open) => {
         let rule: Attend = (_r, o) => o.metadata.labels?.busy === 'yes'
         const { objects } = open((r, o) => rule(r, o))
-        objects.apply([entry('ADDED', pod('a', { busy: 'yes' })), entry('ADDED', pod('b')), entry('ADDED', pod('c', { busy: 'yes' }))])
+        objects.apply([
+          entry('ADDED', pod('a', { busy: 'yes' })),
+          entry('ADDED', pod('b')),
+          entry('ADDED', pod('c', { busy: 'yes' })),
+        ])
         expect(objects.attending('pods').map((s) => s.object.metadata.name)).toEqual(['a', 'c'])
         rule = (_r, o) => o.metadata.name === 'b'
         objects.rebuildAttention()
@@ -147,15 +170,30 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         objects.apply([a, b, c])
         const sel = parseLabelSelector('app=web')
         if (!sel.ok) throw new Error(sel.message)
-        const web = await listObjects(objects.listSource('pods'), podsDef.strategy, { mode: { kind: 'latest' }, labelSelector: sel.selector })
+        const web = await listObjects(objects.listSource('pods'), podsDef.strategy, {
+          mode: { kind: 'latest' },
+          labelSelector: sel.selector,
+        })
         expect(web.ok && web.value.items.map((o) => o.metadata.name)).toEqual(['a', 'c'])
         const at = objects.currentRv
-        objects.apply([entry('DELETED', a.object, a.object, a.rv), entry('MODIFIED', pod('b', { app: 'web' }), b.object, b.rv)])
-        const past = await listObjects(objects.listSource('pods'), podsDef.strategy, { mode: { kind: 'exact', rv: at }, labelSelector: sel.selector })
+        objects.apply([
+          entry('DELETED', a.object, a.object, a.rv),
+          entry('MODIFIED', pod('b', { app: 'web' }), b.object, b.rv),
+        ])
+        const past = await listObjects(objects.listSource('pods'), podsDef.strategy, {
+          mode: { kind: 'exact', rv: at },
+          labelSelector: sel.selector,
+        })
         expect(past.ok && past.value.items.map((o) => o.metadata.name)).toEqual(['a', 'c'])
-        const now = await listObjects(objects.listSource('pods'), podsDef.strategy, { mode: { kind: 'latest' }, labelSelector: sel.selector })
+        const now = await listObjects(objects.listSource('pods'), podsDef.strategy, {
+          mode: { kind: 'latest' },
+          labelSelector: sel.selector,
+        })
         expect(now.ok && now.value.items.map((o) => o.metadata.name)).toEqual(['b', 'c'])
-        const page = await listObjects(objects.listSource('pods'), podsDef.strategy, { mode: { kind: 'latest' }, limit: 1 })
+        const page = await listObjects(objects.listSource('pods'), podsDef.strategy, {
+          mode: { kind: 'latest' },
+          limit: 1,
+        })
         expect(page.ok && page.value.remainingItemCount).toBe(1)
       }))
   })

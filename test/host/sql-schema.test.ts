@@ -28,26 +28,56 @@ describe('SqlObjectStore layout upgrade', () => {
         PRIMARY KEY (resource, name)) WITHOUT ROWID`)
       sql.exec("DELETE FROM state WHERE key = 'layout'")
       const pods = [pod('b', { app: 'x' }), pod('a', { app: 'y' })]
-      pods.forEach((p, i) => sql.exec('INSERT INTO objects (resource, name, rv, labels, object) VALUES (?, ?, ?, ?, ?)', 'pods', p.metadata.name!, 10 + i, JSON.stringify(p.metadata.labels), encodeStored(p)))
+      pods.forEach((p, i) =>
+        sql.exec(
+          'INSERT INTO objects (resource, name, rv, labels, object) VALUES (?, ?, ?, ?, ?)',
+          'pods',
+          p.metadata.name!,
+          10 + i,
+          JSON.stringify(p.metadata.labels),
+          encodeStored(p),
+        ),
+      )
 
       prepareSqlSchema(sql, state.storage)
       const store = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
-      const table = sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql
+      const table = sql
+        .exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'")
+        .one().sql
       expect(table).not.toMatch(/WITHOUT ROWID/i)
-      expect(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'objects_upgraded'").one().n).toBe(0)
+      expect(
+        sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'objects_upgraded'").one().n,
+      ).toBe(0)
       expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('2')
       expect(store.names('pods')).toEqual(['a', 'b'])
-      expect(store.get('pods', 'b')).toEqual({ rv: 10, object: { ...pods[0], metadata: { ...pods[0]!.metadata, resourceVersion: '10' } } })
+      expect(store.get('pods', 'b')).toEqual({
+        rv: 10,
+        object: { ...pods[0], metadata: { ...pods[0]!.metadata, resourceVersion: '10' } },
+      })
       expect(store.exists('pods', 'a')).toBe(true)
 
       // The key is still unique: applying a change to an existing object updates its one row.
       const next = pod('a', { app: 'z' })
-      store.apply([{ rv: 20, type: 'MODIFIED', resource: 'pods', namespace: 'layout', name: 'a', object: next, prev: pods[1]!, prevRv: 11 }])
+      store.apply([
+        {
+          rv: 20,
+          type: 'MODIFIED',
+          resource: 'pods',
+          namespace: 'layout',
+          name: 'a',
+          object: next,
+          prev: pods[1]!,
+          prevRv: 11,
+        },
+      ])
       expect(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM objects WHERE name = 'a'").one().n).toBe(1)
       expect(store.get('pods', 'a')?.rv).toBe(20)
 
       // A second start finds the current layout and leaves the table alone.
-      sql.exec("INSERT INTO objects (resource, name, rv, labels, object) VALUES ('pods', 'c', 21, '{}', ?)", encodeStored(pod('c', {})))
+      sql.exec(
+        "INSERT INTO objects (resource, name, rv, labels, object) VALUES ('pods', 'c', 21, '{}', ?)",
+        encodeStored(pod('c', {})),
+      )
       prepareSqlSchema(sql, state.storage)
       const again = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
       expect(again.names('pods')).toEqual(['a', 'b', 'c'])
@@ -59,7 +89,9 @@ describe('SqlObjectStore layout upgrade', () => {
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql
       expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('2')
-      expect(sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql).not.toMatch(/WITHOUT ROWID/i)
+      expect(
+        sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql,
+      ).not.toMatch(/WITHOUT ROWID/i)
     })
   })
 })

@@ -37,15 +37,26 @@ const pod = (name: string, labels: Record<string, string> = {}): KubeObject => (
   metadata: { name, namespace: 'ns', uid: `uid-${name}`, labels },
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 })
-const service = (name: string): KubeObject => ({ kind: 'Service', apiVersion: 'v1', metadata: { name, namespace: 'ns', uid: `uid-svc-${name}` } })
+const service = (name: string): KubeObject => ({
+  kind: 'Service',
+  apiVersion: 'v1',
+  metadata: { name, namespace: 'ns', uid: `uid-svc-${name}` },
+})
 
-const stamp = (o: KubeObject, rv: number): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: String(rv) } })
+const stamp = (o: KubeObject, rv: number): KubeObject => ({
+  ...o,
+  metadata: { ...o.metadata, resourceVersion: String(rv) },
+})
 
 /** Committed entries as the log answers them: objects carry their resourceVersion, prev the one it had. */
 function history(start = 1000) {
   let rv = start
   const last = new Map<string, LogEntry>()
-  return (type: ChangeType, object: KubeObject, resource = object.kind === 'Service' ? 'services' : 'pods'): LogEntry => {
+  return (
+    type: ChangeType,
+    object: KubeObject,
+    resource = object.kind === 'Service' ? 'services' : 'pods',
+  ): LogEntry => {
     const key = `${resource}/${object.metadata.name}`
     const before = last.get(key) ?? null
     const at = ++rv
@@ -72,7 +83,8 @@ const selectors = (label?: string, field?: string): Selectors => {
 
 const spec = (s: Partial<WatchSpec> = {}): WatchSpec => ({ resource: 'pods', bookmarks: false, from: 0, ...s })
 /** type, name, resourceVersion of each event: what a watcher's order and content come down to. */
-const brief = (events: WatchEventSeen[]) => events.map((e) => [e.type, e.object.metadata?.name, e.object.metadata?.resourceVersion])
+const brief = (events: WatchEventSeen[]) =>
+  events.map((e) => [e.type, e.object.metadata?.name, e.object.metadata?.resourceVersion])
 const last = (entries: LogEntry[]) => entries[entries.length - 1]!.rv
 
 /** Pins Date.now (which spaces bookmarks) for the duration of `fn`. */
@@ -93,7 +105,12 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
         const e = history()
         const one = join(spec())
         const two = join(spec())
-        const batch = [e('ADDED', pod('b')), e('ADDED', pod('a')), e('MODIFIED', pod('b', { v: '2' })), e('DELETED', pod('a'))]
+        const batch = [
+          e('ADDED', pod('b')),
+          e('ADDED', pod('a')),
+          e('MODIFIED', pod('b', { v: '2' })),
+          e('DELETED', pod('a')),
+        ]
         watchers.broadcast(batch, last(batch))
         const more = [e('ADDED', pod('c'))]
         watchers.broadcast(more, last(more))
@@ -109,7 +126,12 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
     it('skips what a watcher already had from its replay: entries at or below its `from`', () =>
       withWatchers(async ({ watchers, join }) => {
         const e = history()
-        const batch = [e('ADDED', pod('a', { app: 'web' })), e('ADDED', pod('b', { app: 'web' })), e('ADDED', pod('c', { app: 'web' })), e('ADDED', pod('d', { app: 'web' }))]
+        const batch = [
+          e('ADDED', pod('a', { app: 'web' })),
+          e('ADDED', pod('b', { app: 'web' })),
+          e('ADDED', pod('c', { app: 'web' })),
+          e('ADDED', pod('d', { app: 'web' })),
+        ]
         const fresh = join(spec())
         const replayed = join(spec({ from: batch[1]!.rv }))
         // A filtered watcher takes the other path through the fan-out; it must skip the same way.
@@ -156,7 +178,12 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
       withWatchers(async ({ watchers, join }) => {
         const e = history()
         const named = join(spec({ selectors: selectors(undefined, 'metadata.name=b') }))
-        const batch = [e('ADDED', pod('a')), e('ADDED', pod('b')), e('MODIFIED', pod('a', { v: '2' })), e('DELETED', pod('b'))]
+        const batch = [
+          e('ADDED', pod('a')),
+          e('ADDED', pod('b')),
+          e('MODIFIED', pod('a', { v: '2' })),
+          e('DELETED', pod('b')),
+        ]
         watchers.broadcast(batch, last(batch))
         expect(brief(await named.received())).toEqual([
           ['ADDED', 'b', String(batch[1]!.rv)],
@@ -170,7 +197,13 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
         const pods = join(spec())
         const services = join(spec({ resource: 'services' }))
         const nodes = join(spec({ resource: 'nodes' }))
-        const batch = [e('ADDED', pod('a')), e('ADDED', service('s')), e('ADDED', pod('b')), e('MODIFIED', service('s')), e('DELETED', pod('a'))]
+        const batch = [
+          e('ADDED', pod('a')),
+          e('ADDED', service('s')),
+          e('ADDED', pod('b')),
+          e('MODIFIED', service('s')),
+          e('DELETED', pod('a')),
+        ]
         watchers.broadcast(batch, last(batch))
         const of = (r: string) => batch.filter((x) => x.resource === r).map((x) => [x.type, x.name, String(x.rv)])
         expect(brief(await pods.received())).toEqual(of('pods'))
@@ -195,7 +228,13 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
           const quiet = join(spec({ bookmarks: true, selectors: selectors('app=web') }))
           const otherKind = join(spec({ resource: 'services', bookmarks: true }))
           const noBookmarks = join(spec({ selectors: selectors('app=web') }))
-          const kinds = async (w: WatchClient) => (await w.received()).map((g) => [g.type, g.object.kind, g.object.apiVersion, g.object.metadata.resourceVersion])
+          const kinds = async (w: WatchClient) =>
+            (await w.received()).map((g) => [
+              g.type,
+              g.object.kind,
+              g.object.apiVersion,
+              g.object.metadata.resourceVersion,
+            ])
 
           // Nothing the watcher matches: it gets a bookmark at the commit's current resourceVersion instead.
           const c1 = [e('ADDED', pod('a', { app: 'db' }))]
@@ -203,7 +242,11 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
           expect(await kinds(quiet)).toEqual([['BOOKMARK', 'Pod', 'v1', String(last(c1) + 7)]])
           expect(await kinds(otherKind)).toEqual([['BOOKMARK', 'Service', 'v1', String(last(c1) + 7)]])
           // A bookmark carries only its resourceVersion (and Go's null creationTimestamp).
-          expect((await quiet.received())[0]!.object).toEqual({ kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: String(last(c1) + 7), creationTimestamp: null } })
+          expect((await quiet.received())[0]!.object).toEqual({
+            kind: 'Pod',
+            apiVersion: 'v1',
+            metadata: { resourceVersion: String(last(c1) + 7), creationTimestamp: null },
+          })
 
           // Within 10 s of the last one: nothing.
           setNow(t0 + 9_999)
@@ -241,11 +284,21 @@ export function watchersCases(implementation: string, withWatchers: WithWatchers
         const a = join(spec({ from: 40 }))
         const b = join(spec({ resource: 'services', from: 45, bookmarks: true }))
         watchers.expireAll(50)
-        for (const [w, from] of [[a, 40], [b, 45]] as const) {
+        for (const [w, from] of [
+          [a, 40],
+          [b, 45],
+        ] as const) {
           const got = await w.received()
           expect(got).toHaveLength(1)
           expect(got[0]!.type).toBe('ERROR')
-          expect(got[0]!.object).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: `too old resource version: ${from} (50)` })
+          expect(got[0]!.object).toMatchObject({
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Failure',
+            code: 410,
+            reason: 'Expired',
+            message: `too old resource version: ${from} (50)`,
+          })
           expect(await w.closed()).toMatchObject({ code: 1000, reason: 'resource version too old' })
         }
         expect(watchers.count()).toBe(0)

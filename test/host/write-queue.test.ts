@@ -36,7 +36,13 @@ function harness(lingerMs: number) {
   const hold = () => {
     let open!: () => void
     const wait = new Promise<void>((r) => (open = r))
-    gate = { wait, open: () => { gate = null; open() } }
+    gate = {
+      wait,
+      open: () => {
+        gate = null
+        open()
+      },
+    }
     return gate.open
   }
   return { batches, write, hold }

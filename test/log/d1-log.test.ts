@@ -13,7 +13,13 @@ const ns = () => `log-${Date.now().toString(36)}-${seq++}`
 const pod = (namespace: string, name: string, labels: Record<string, string> = {}, padding = 0): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name, namespace, uid: crypto.randomUUID(), labels, annotations: padding ? { pad: 'é"'.repeat(padding) } : {} },
+  metadata: {
+    name,
+    namespace,
+    uid: crypto.randomUUID(),
+    labels,
+    annotations: padding ? { pad: 'é"'.repeat(padding) } : {},
+  },
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 })
 
@@ -30,12 +36,29 @@ const added = (object: KubeObject): Change => ({
 /** env.DB, recording the SQL of every statement a commit prepares. */
 function recordingDb() {
   const prepared: string[] = []
-  const db = { prepare: (q: string) => (prepared.push(q), env.DB.prepare(q)), batch: (s: D1PreparedStatement[]) => env.DB.batch(s) }
-  return { db: db as unknown as D1Database, prepared, statements: () => ({ rows: prepared.filter((q) => q.includes('json_each')).length, single: prepared.filter((q) => q.includes('VALUES')).length }) }
+  const db = {
+    prepare: (q: string) => {
+      prepared.push(q)
+      return env.DB.prepare(q)
+    },
+    batch: (s: D1PreparedStatement[]) => env.DB.batch(s),
+  }
+  return {
+    db: db as unknown as D1Database,
+    prepared,
+    statements: () => ({
+      rows: prepared.filter((q) => q.includes('json_each')).length,
+      single: prepared.filter((q) => q.includes('VALUES')).length,
+    }),
+  }
 }
 
 async function rows(namespace: string) {
-  const { results } = await env.DB.prepare('SELECT rv, name, type, object, prev, prev_rv FROM changes WHERE ns = ? ORDER BY rv').bind(namespace).all<any>()
+  const { results } = await env.DB.prepare(
+    'SELECT rv, name, type, object, prev, prev_rv FROM changes WHERE ns = ? ORDER BY rv',
+  )
+    .bind(namespace)
+    .all<any>()
   return results
 }
 
@@ -56,7 +79,9 @@ describe('D1Log.commit', () => {
     // The index trigger ran once per change.
     const objects = await env.DB.prepare('SELECT name, rv FROM objects WHERE ns = ? ORDER BY rv').bind(n).all<any>()
     expect(objects.results.map((o) => [o.name, o.rv])).toEqual(changes.map((c, i) => [c.name, rvs[i]]))
-    const labels = await env.DB.prepare('SELECT name, value FROM labels WHERE ns = ? AND key = ? ORDER BY value').bind(n, 'i').all<any>()
+    const labels = await env.DB.prepare('SELECT name, value FROM labels WHERE ns = ? AND key = ? ORDER BY value')
+      .bind(n, 'i')
+      .all<any>()
     expect(labels.results.map((l) => l.name)).toEqual(['c', 'a', 'e', 'b', 'd'])
   })
 
@@ -66,9 +91,18 @@ describe('D1Log.commit', () => {
     const first = pod(n, 'p', { v: '1' })
     const [rv1] = await log.commit([added(first)], 1000)
     const next = { ...first, metadata: { ...first.metadata, labels: { v: '2' } } }
-    const [rv2] = await log.commit([{ type: 'MODIFIED', resource: 'pods', namespace: n, name: 'p', object: next, prev: first, prevRv: rv1! }], 1001)
+    const [rv2] = await log.commit(
+      [{ type: 'MODIFIED', resource: 'pods', namespace: n, name: 'p', object: next, prev: first, prevRv: rv1! }],
+      1001,
+    )
     const stored = await rows(n)
-    expect(stored[1]).toMatchObject({ rv: rv2, type: 'MODIFIED', object: encodeStored(next), prev: encodeStored(first), prev_rv: rv1 })
+    expect(stored[1]).toMatchObject({
+      rv: rv2,
+      type: 'MODIFIED',
+      object: encodeStored(next),
+      prev: encodeStored(first),
+      prev_rv: rv1,
+    })
   })
 
   it('reads entries back with their stored text, which a catch-up apply stores as is', async () => {
@@ -77,7 +111,10 @@ describe('D1Log.commit', () => {
     const first = pod(n, 'p', { v: '1' })
     const [rv1] = await log.commit([added(first)], 1000)
     const next = { ...first, metadata: { ...first.metadata, labels: { v: '2' } } }
-    await log.commit([{ type: 'MODIFIED', resource: 'pods', namespace: n, name: 'p', object: next, prev: first, prevRv: rv1! }], 1001)
+    await log.commit(
+      [{ type: 'MODIFIED', resource: 'pods', namespace: n, name: 'p', object: next, prev: first, prevRv: rv1! }],
+      1001,
+    )
     const entries = await log.changesFor(n, 0, 10)
     expect(entries.map((e) => e.text)).toEqual([
       { object: encodeStored(first), prev: null },
@@ -101,7 +138,9 @@ describe('D1Log.commit', () => {
     expect(rec.statements()).toEqual({ rows: 3, single: 1 })
     for (let i = 1; i < rvs.length; i++) expect(rvs[i]).toBe(rvs[i - 1]! + 1)
     const stored = await rows(n)
-    expect(stored.map((r) => [r.rv, r.name, r.object])).toEqual(changes.map((c, i) => [rvs[i], c.name, encodeStored(c.object)]))
+    expect(stored.map((r) => [r.rv, r.name, r.object])).toEqual(
+      changes.map((c, i) => [rvs[i], c.name, encodeStored(c.object)]),
+    )
   })
 
   it('commits nothing when a later chunk fails', async () => {
@@ -117,7 +156,9 @@ describe('D1Log.commit', () => {
     expect(await rows(n)).toEqual([])
     const after = await env.DB.prepare('SELECT COALESCE(MAX(rv), 0) AS rv FROM changes').first<{ rv: number }>()
     expect(after!.rv).toBe(before!.rv)
-    expect((await env.DB.prepare('SELECT COUNT(*) AS n FROM objects WHERE ns = ?').bind(n).first<{ n: number }>())!.n).toBe(0)
+    expect(
+      (await env.DB.prepare('SELECT COUNT(*) AS n FROM objects WHERE ns = ?').bind(n).first<{ n: number }>())!.n,
+    ).toBe(0)
   })
 })
 
@@ -126,20 +167,40 @@ describe('migration 0003 (objects as a rowid table)', () => {
     const n = ns()
     const log = new D1Log(env.DB)
     const rvs = await log.commit([added(pod(n, 'x', { app: 'a' })), added(pod(n, 'y', { app: 'b' }))], 1000)
-    const before = await env.DB.prepare('SELECT resource, ns, name, rv, object, labels FROM objects ORDER BY resource, ns, name').all()
+    const before = await env.DB.prepare(
+      'SELECT resource, ns, name, rv, object, labels FROM objects ORDER BY resource, ns, name',
+    ).all()
     // Its statements are safe to run again; running them over a populated table is the upgrade an existing database takes.
     const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0003'))!
     for (const q of migration.queries) await env.DB.prepare(q).run()
-    const after = await env.DB.prepare('SELECT resource, ns, name, rv, object, labels FROM objects ORDER BY resource, ns, name').all()
+    const after = await env.DB.prepare(
+      'SELECT resource, ns, name, rv, object, labels FROM objects ORDER BY resource, ns, name',
+    ).all()
     expect(after.results).toEqual(before.results)
     const table = await env.DB.prepare("SELECT sql FROM sqlite_master WHERE name = 'objects'").first<{ sql: string }>()
     expect(table!.sql).not.toMatch(/WITHOUT ROWID/i)
     // The trigger still maintains objects and labels, and the key is still unique (the upsert relies on it).
     const next = pod(n, 'x', { app: 'c' })
-    const [rv3] = await log.commit([{ type: 'MODIFIED', resource: 'pods', namespace: n, name: 'x', object: next, prev: pod(n, 'x', { app: 'a' }), prevRv: rvs[0]! }], 1001)
+    const [rv3] = await log.commit(
+      [
+        {
+          type: 'MODIFIED',
+          resource: 'pods',
+          namespace: n,
+          name: 'x',
+          object: next,
+          prev: pod(n, 'x', { app: 'a' }),
+          prevRv: rvs[0]!,
+        },
+      ],
+      1001,
+    )
     const x = await env.DB.prepare('SELECT rv, labels FROM objects WHERE ns = ? AND name = ?').bind(n, 'x').all<any>()
     expect(x.results).toEqual([{ rv: rv3, labels: '{"app":"c"}' }])
     const labels = await env.DB.prepare('SELECT name, value FROM labels WHERE ns = ? ORDER BY name').bind(n).all<any>()
-    expect(labels.results).toEqual([{ name: 'x', value: 'c' }, { name: 'y', value: 'b' }])
+    expect(labels.results).toEqual([
+      { name: 'x', value: 'c' },
+      { name: 'y', value: 'b' },
+    ])
   })
 })

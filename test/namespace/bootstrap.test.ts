@@ -18,7 +18,9 @@ describe('bootstrap objects', () => {
     })
     const endpoints = await req('GET', `${DEFAULT}/endpoints/kubernetes`)
     expect(endpoints.status, endpoints.text).toBe(200)
-    expect(endpoints.json.subsets).toEqual([{ addresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }])
+    expect(endpoints.json.subsets).toEqual([
+      { addresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] },
+    ])
     expect(endpoints.json.metadata.labels).toEqual({ 'endpointslice.kubernetes.io/skip-mirror': 'true' })
     const service = await req('GET', `${DEFAULT}/services/kubernetes`)
     expect(service.status, service.text).toBe(200)
@@ -30,7 +32,11 @@ describe('bootstrap objects', () => {
   })
 
   it('a deleted kubernetes service, Endpoints or EndpointSlice is re-created', async () => {
-    for (const path of [`${DEFAULT}/services/kubernetes`, `${DEFAULT}/endpoints/kubernetes`, '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes']) {
+    for (const path of [
+      `${DEFAULT}/services/kubernetes`,
+      `${DEFAULT}/endpoints/kubernetes`,
+      '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes',
+    ]) {
       const before = await req('GET', path)
       expect(before.status, before.text).toBe(200)
       const d = await req('DELETE', path)
@@ -49,10 +55,16 @@ describe('bootstrap objects', () => {
     const before = await req('GET', '/api/v1/namespaces/kube-node-lease')
     const d = await req('DELETE', '/api/v1/namespaces/kube-node-lease')
     expect(d.status, d.text).toBe(200)
-    const again = await waitFor('kube-node-lease to come back', async () => {
-      const g = await req('GET', '/api/v1/namespaces/kube-node-lease')
-      return g.status === 200 && g.json.metadata.uid !== before.json.metadata.uid && g.json.status.phase === 'Active' ? g.json : undefined
-    }, 15_000)
+    const again = await waitFor(
+      'kube-node-lease to come back',
+      async () => {
+        const g = await req('GET', '/api/v1/namespaces/kube-node-lease')
+        return g.status === 200 && g.json.metadata.uid !== before.json.metadata.uid && g.json.status.phase === 'Active'
+          ? g.json
+          : undefined
+      },
+      15_000,
+    )
     expect(again.metadata.name).toBe('kube-node-lease')
   })
 })

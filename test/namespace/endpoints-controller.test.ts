@@ -8,14 +8,39 @@ import { repackSubsets, endpointsCell } from '../../src/registry/strategies/endp
 import type { PodObject } from '../../src/registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../../src/registry/strategies/service/service-types'
 
-
 const svc = (spec: Record<string, unknown>) =>
-  ({ metadata: { name: 'web', namespace: 'n' }, spec: { clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ...spec } }) as unknown as ServiceObject
+  ({
+    metadata: { name: 'web', namespace: 'n' },
+    spec: { clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ...spec },
+  }) as unknown as ServiceObject
 
-function runningPod(name: string, ip: string, opts: { ready?: boolean; labels?: Record<string, string>; phase?: string; deleting?: boolean; ports?: unknown[]; spec?: Record<string, unknown> } = {}) {
+function runningPod(
+  name: string,
+  ip: string,
+  opts: {
+    ready?: boolean
+    labels?: Record<string, string>
+    phase?: string
+    deleting?: boolean
+    ports?: unknown[]
+    spec?: Record<string, unknown>
+  } = {},
+) {
   return {
-    metadata: { name, namespace: 'n', uid: `uid-${name}`, labels: opts.labels ?? { app: 'web' }, ...(opts.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
-    spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'x', ports: opts.ports ?? [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] }], ...opts.spec },
+    metadata: {
+      name,
+      namespace: 'n',
+      uid: `uid-${name}`,
+      labels: opts.labels ?? { app: 'web' },
+      ...(opts.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
+    spec: {
+      nodeName: 'node-1',
+      containers: [
+        { name: 'c', image: 'x', ports: opts.ports ?? [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] },
+      ],
+      ...opts.spec,
+    },
     status: {
       phase: opts.phase ?? 'Running',
       podIP: ip,
@@ -52,30 +77,51 @@ describe('desiredSubsets', () => {
   })
 
   it('publishNotReadyAddresses counts every pod (terminating ones too) as ready', () => {
-    const s = svc({ selector: { app: 'web' }, publishNotReadyAddresses: true, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] })
-    const subsets = desiredSubsets(s, [runningPod('a', '10.244.0.2', { ready: false }), runningPod('b', '10.244.0.3', { deleting: true })])
+    const s = svc({
+      selector: { app: 'web' },
+      publishNotReadyAddresses: true,
+      ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }],
+    })
+    const subsets = desiredSubsets(s, [
+      runningPod('a', '10.244.0.2', { ready: false }),
+      runningPod('b', '10.244.0.3', { deleting: true }),
+    ])
     expect(subsets).toEqual([
-      { addresses: [{ ip: '10.244.0.2', nodeName: 'node-1', targetRef: ref('a') }, { ip: '10.244.0.3', nodeName: 'node-1', targetRef: ref('b') }], ports: [{ port: 8080, protocol: 'TCP' }] },
+      {
+        addresses: [
+          { ip: '10.244.0.2', nodeName: 'node-1', targetRef: ref('a') },
+          { ip: '10.244.0.3', nodeName: 'node-1', targetRef: ref('b') },
+        ],
+        ports: [{ port: 8080, protocol: 'TCP' }],
+      },
     ])
   })
 
   it('pods without an IP are left out: no addresses means no subsets', () => {
     const s = svc({ selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }] })
-    const pending = { metadata: { name: 'p', labels: { app: 'web' } }, spec: { containers: [] }, status: { phase: 'Pending' } } as unknown as PodObject
+    const pending = {
+      metadata: { name: 'p', labels: { app: 'web' } },
+      spec: { containers: [] },
+      status: { phase: 'Pending' },
+    } as unknown as PodObject
     expect(desiredSubsets(s, [pending])).toEqual([])
   })
 
   it('headless services without ports list bare addresses; hostname when the pod names the service as subdomain', () => {
     const s = svc({ selector: { app: 'web' }, clusterIP: 'None', ports: [] })
     const p = runningPod('a', '10.244.0.2', { spec: { hostname: 'a-0', subdomain: 'web' } })
-    expect(desiredSubsets(s, [p])).toEqual([{ addresses: [{ ip: '10.244.0.2', nodeName: 'node-1', targetRef: ref('a'), hostname: 'a-0' }] }])
+    expect(desiredSubsets(s, [p])).toEqual([
+      { addresses: [{ ip: '10.244.0.2', nodeName: 'node-1', targetRef: ref('a'), hostname: 'a-0' }] },
+    ])
   })
 
   it('pods offering different ports end up in different subsets', () => {
     const s = svc({ selector: { app: 'web' }, ports: [{ name: 'h', port: 80, targetPort: 'http', protocol: 'TCP' }] })
     const a = runningPod('a', '10.244.0.2')
     const b = runningPod('b', '10.244.0.3', { ports: [{ name: 'http', containerPort: 9090, protocol: 'TCP' }] })
-    expect(desiredSubsets(s, [a, b]).map((ss) => [ss.addresses?.map((x) => x.ip), ss.ports?.map((x) => x.port)])).toEqual([
+    expect(
+      desiredSubsets(s, [a, b]).map((ss) => [ss.addresses?.map((x) => x.ip), ss.ports?.map((x) => x.port)]),
+    ).toEqual([
       [['10.244.0.2'], [8080]],
       [['10.244.0.3'], [9090]],
     ])
@@ -88,7 +134,13 @@ describe('repackSubsets and the ENDPOINTS column', () => {
       { addresses: [{ ip: '10.0.0.2' }], ports: [{ port: 80, protocol: 'TCP' }] },
       { notReadyAddresses: [{ ip: '10.0.0.2' }, { ip: '10.0.0.1' }], ports: [{ port: 80, protocol: 'TCP' }] },
     ])
-    expect(packed).toEqual([{ addresses: [{ ip: '10.0.0.2' }], notReadyAddresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80, protocol: 'TCP' }] }])
+    expect(packed).toEqual([
+      {
+        addresses: [{ ip: '10.0.0.2' }],
+        notReadyAddresses: [{ ip: '10.0.0.1' }],
+        ports: [{ port: 80, protocol: 'TCP' }],
+      },
+    ])
     expect(repackSubsets(repackSubsets(packed))).toEqual(packed)
   })
 
@@ -144,11 +196,22 @@ describe('the controller, end to end', () => {
         ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
       },
     ])
-    const table = await req('GET', `/api/v1/namespaces/${ns}/endpoints`, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
+    const table = await req('GET', `/api/v1/namespaces/${ns}/endpoints`, undefined, {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    })
     expect(table.json.rows.map((r: any) => r.cells.slice(0, 2))).toEqual([['web', `${running.status.podIP}:8080`]])
     // A selector change moves the Endpoints to the other pod.
     const merge = { 'content-type': 'application/merge-patch+json' }
-    expect((await req('PATCH', `/api/v1/namespaces/${ns}/services/web`, { spec: { selector: { app: 'db' }, ports: [{ name: 'http', port: 80, targetPort: 80 }] } }, merge)).status).toBe(200)
+    expect(
+      (
+        await req(
+          'PATCH',
+          `/api/v1/namespaces/${ns}/services/web`,
+          { spec: { selector: { app: 'db' }, ports: [{ name: 'http', port: 80, targetPort: 80 }] } },
+          merge,
+        )
+      ).status,
+    ).toBe(200)
     const moved = await waitFor(async () => {
       const r = await endpointsOf(ns, 'web')
       return r.json.subsets?.[0]?.addresses?.[0]?.targetRef?.name === 'db' ? r.json : undefined
@@ -163,10 +226,27 @@ describe('the controller, end to end', () => {
 
   it('hand-written Endpoints of a service without a selector stay as written; headless Endpoints are labelled', async () => {
     const ns = await makeNamespace('ep')
-    const manual = { metadata: { name: 'ext' }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 5432 }] }] }
+    const manual = {
+      metadata: { name: 'ext' },
+      subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 5432 }] }],
+    }
     expect((await req('POST', `/api/v1/namespaces/${ns}/endpoints`, manual)).status).toBe(201)
-    expect((await req('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'ext' }, spec: { ports: [{ port: 5432 }] } })).status).toBe(201)
-    expect((await req('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'hl' }, spec: { clusterIP: 'None', selector: { app: 'x' }, ports: [{ port: 80 }] } })).status).toBe(201)
+    expect(
+      (
+        await req('POST', `/api/v1/namespaces/${ns}/services`, {
+          metadata: { name: 'ext' },
+          spec: { ports: [{ port: 5432 }] },
+        })
+      ).status,
+    ).toBe(201)
+    expect(
+      (
+        await req('POST', `/api/v1/namespaces/${ns}/services`, {
+          metadata: { name: 'hl' },
+          spec: { clusterIP: 'None', selector: { app: 'x' }, ports: [{ port: 80 }] },
+        })
+      ).status,
+    ).toBe(201)
     const hl = await waitFor(async () => {
       const r = await endpointsOf(ns, 'hl')
       return r.status === 200 ? r.json : undefined
@@ -184,9 +264,14 @@ describe('the controller, end to end', () => {
     const ns = await makeNamespace('ep')
     const list = await req('GET', `/api/v1/namespaces/${ns}/endpoints`)
     const { openWatch } = await import('../helpers')
-    const w = await openWatch(`/api/v1/namespaces/${ns}/endpoints?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`)
+    const w = await openWatch(
+      `/api/v1/namespaces/${ns}/endpoints?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`,
+    )
     expect(w.status).toBe(200)
-    await req('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'w' }, spec: { selector: { app: 'w' }, ports: [{ port: 80 }] } })
+    await req('POST', `/api/v1/namespaces/${ns}/services`, {
+      metadata: { name: 'w' },
+      spec: { selector: { app: 'w' }, ports: [{ port: 80 }] },
+    })
     const ev = await w.next(5000)
     await w.cancel()
     expect(ev.type).toBe('ADDED')

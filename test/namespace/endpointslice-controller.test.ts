@@ -8,20 +8,49 @@ import { desiredSlice } from '../../src/namespace/endpointslice-controller'
 import type { PodObject } from '../../src/registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../../src/registry/strategies/service/service-types'
 
-
 const GV = ['', 'apis', 'discovery.k8s.io', 'v1'].join('/')
 const slicesPath = (ns: string) => `${GV}/namespaces/${ns}/endpointslices`
 const slicesOf = async (ns: string, svc: string) =>
-  (await req('GET', `${slicesPath(ns)}?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${svc}`)}`)).json.items as any[]
+  (await req('GET', `${slicesPath(ns)}?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${svc}`)}`)).json
+    .items as any[]
 
 const svc = (spec: Record<string, unknown>) =>
-  ({ metadata: { name: 'web', namespace: 'n' }, spec: { clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ...spec } }) as unknown as ServiceObject
+  ({
+    metadata: { name: 'web', namespace: 'n' },
+    spec: { clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ...spec },
+  }) as unknown as ServiceObject
 
-function runningPod(name: string, ip: string, opts: { ready?: boolean; labels?: Record<string, string>; phase?: string; deleting?: boolean; ports?: unknown[] } = {}) {
+function runningPod(
+  name: string,
+  ip: string,
+  opts: {
+    ready?: boolean
+    labels?: Record<string, string>
+    phase?: string
+    deleting?: boolean
+    ports?: unknown[]
+  } = {},
+) {
   return {
-    metadata: { name, namespace: 'n', uid: `uid-${name}`, labels: opts.labels ?? { app: 'web' }, ...(opts.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
-    spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'x', ports: opts.ports ?? [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] }] },
-    status: { phase: opts.phase ?? 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: opts.ready === false ? 'False' : 'True' }] },
+    metadata: {
+      name,
+      namespace: 'n',
+      uid: `uid-${name}`,
+      labels: opts.labels ?? { app: 'web' },
+      ...(opts.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
+    spec: {
+      nodeName: 'node-1',
+      containers: [
+        { name: 'c', image: 'x', ports: opts.ports ?? [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] },
+      ],
+    },
+    status: {
+      phase: opts.phase ?? 'Running',
+      podIP: ip,
+      podIPs: [{ ip }],
+      conditions: [{ type: 'Ready', status: opts.ready === false ? 'False' : 'True' }],
+    },
   } as unknown as PodObject
 }
 const ref = (name: string) => ({ kind: 'Pod', namespace: 'n', name, uid: `uid-${name}` })
@@ -39,20 +68,49 @@ describe('desiredSlice', () => {
     expect(slice).toEqual({
       addressType: 'IPv4',
       endpoints: [
-        { addresses: ['10.244.0.2'], conditions: { ready: true, serving: true, terminating: false }, nodeName: 'node-1', targetRef: ref('a') },
-        { addresses: ['10.244.0.3'], conditions: { ready: false, serving: false, terminating: false }, nodeName: 'node-1', targetRef: ref('b') },
-        { addresses: ['10.244.0.4'], conditions: { ready: false, serving: true, terminating: true }, nodeName: 'node-1', targetRef: ref('c') },
+        {
+          addresses: ['10.244.0.2'],
+          conditions: { ready: true, serving: true, terminating: false },
+          nodeName: 'node-1',
+          targetRef: ref('a'),
+        },
+        {
+          addresses: ['10.244.0.3'],
+          conditions: { ready: false, serving: false, terminating: false },
+          nodeName: 'node-1',
+          targetRef: ref('b'),
+        },
+        {
+          addresses: ['10.244.0.4'],
+          conditions: { ready: false, serving: true, terminating: true },
+          nodeName: 'node-1',
+          targetRef: ref('c'),
+        },
       ],
       ports: [{ name: '', port: 8080, protocol: 'TCP' }],
     })
   })
 
   it('publishNotReadyAddresses makes every endpoint ready; no pods means no endpoints and no ports; IPv6 services', () => {
-    const s = svc({ selector: { app: 'web' }, publishNotReadyAddresses: true, ports: [{ name: 'web', port: 80, targetPort: 8080, protocol: 'TCP', appProtocol: 'http' }] })
-    expect(desiredSlice(s, [runningPod('a', '10.244.0.2', { ready: false })]).endpoints[0]!.conditions).toEqual({ ready: true, serving: false, terminating: false })
-    expect(desiredSlice(s, [runningPod('a', '10.244.0.2')]).ports).toEqual([{ name: 'web', port: 8080, protocol: 'TCP', appProtocol: 'http' }])
+    const s = svc({
+      selector: { app: 'web' },
+      publishNotReadyAddresses: true,
+      ports: [{ name: 'web', port: 80, targetPort: 8080, protocol: 'TCP', appProtocol: 'http' }],
+    })
+    expect(desiredSlice(s, [runningPod('a', '10.244.0.2', { ready: false })]).endpoints[0]!.conditions).toEqual({
+      ready: true,
+      serving: false,
+      terminating: false,
+    })
+    expect(desiredSlice(s, [runningPod('a', '10.244.0.2')]).ports).toEqual([
+      { name: 'web', port: 8080, protocol: 'TCP', appProtocol: 'http' },
+    ])
     expect(desiredSlice(s, [])).toEqual({ addressType: 'IPv4', endpoints: [] })
-    const v6 = svc({ selector: { app: 'web' }, ipFamilies: ['IPv6'], ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }] })
+    const v6 = svc({
+      selector: { app: 'web' },
+      ipFamilies: ['IPv6'],
+      ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }],
+    })
     expect(desiredSlice(v6, [runningPod('a', '10.244.0.2')])).toEqual({ addressType: 'IPv6', endpoints: [] })
   })
 })
@@ -74,7 +132,14 @@ describe('EndpointSlice controller', () => {
       'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
     })
     expect(empty.metadata.ownerReferences).toEqual([
-      { apiVersion: 'v1', kind: 'Service', name: 'web', uid: created.json.metadata.uid, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        name: 'web',
+        uid: created.json.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ])
     expect(empty.apiVersion).toBe('discovery.k8s.io/v1')
     expect(empty.addressType).toBe('IPv4')
@@ -101,8 +166,16 @@ describe('EndpointSlice controller', () => {
     ])
     expect(filled.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }])
     expect(await slicesOf(ns, 'web')).toHaveLength(1)
-    const table = await req('GET', slicesPath(ns), undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
-    expect(table.json.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'])
+    const table = await req('GET', slicesPath(ns), undefined, {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    })
+    expect(table.json.columnDefinitions.map((c: any) => c.name)).toEqual([
+      'Name',
+      'AddressType',
+      'Ports',
+      'Endpoints',
+      'Age',
+    ])
     expect(table.json.rows.map((r: any) => r.cells.slice(0, 4))).toEqual([[name, 'IPv4', '8080', running.status.podIP]])
 
     // Someone edits the slice: the controller puts it back.
@@ -112,7 +185,16 @@ describe('EndpointSlice controller', () => {
 
     // A selector change moves the slice to the other pod.
     const merge = { 'content-type': 'application/merge-patch+json' }
-    expect((await req('PATCH', `/api/v1/namespaces/${ns}/services/web`, { spec: { selector: { app: 'db' }, ports: [{ name: 'http', port: 80, targetPort: 80 }] } }, merge)).status).toBe(200)
+    expect(
+      (
+        await req(
+          'PATCH',
+          `/api/v1/namespaces/${ns}/services/web`,
+          { spec: { selector: { app: 'db' }, ports: [{ name: 'http', port: 80, targetPort: 80 }] } },
+          merge,
+        )
+      ).status,
+    ).toBe(200)
     const moved = await waitFor(async () => {
       const [s] = await slicesOf(ns, 'web')
       return s?.endpoints?.[0]?.targetRef?.name === 'db' && s.endpoints[0].conditions.ready ? s : undefined
@@ -136,8 +218,22 @@ describe('EndpointSlice controller', () => {
     expect(m.status).toBe(201)
     expect(m.json.ports).toEqual([{ name: '', port: 5432, protocol: 'TCP' }])
     expect(m.json.metadata.generation).toBe(1)
-    expect((await req('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'ext' }, spec: { ports: [{ port: 5432 }] } })).status).toBe(201)
-    expect((await req('POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'sel' }, spec: { selector: { app: 'x' }, ports: [{ port: 80 }] } })).status).toBe(201)
+    expect(
+      (
+        await req('POST', `/api/v1/namespaces/${ns}/services`, {
+          metadata: { name: 'ext' },
+          spec: { ports: [{ port: 5432 }] },
+        })
+      ).status,
+    ).toBe(201)
+    expect(
+      (
+        await req('POST', `/api/v1/namespaces/${ns}/services`, {
+          metadata: { name: 'sel' },
+          spec: { selector: { app: 'x' }, ports: [{ port: 80 }] },
+        })
+      ).status,
+    ).toBe(201)
     await waitFor(async () => ((await slicesOf(ns, 'sel')).length === 1 ? true : undefined))
     const ext = await slicesOf(ns, 'ext')
     expect(ext.map((s) => s.metadata.name)).toEqual(['ext-1'])
@@ -146,17 +242,29 @@ describe('EndpointSlice controller', () => {
 
   it('validation: addressType required and one of IPv4, IPv6, FQDN, immutable; addresses of that type; unique port names', async () => {
     const ns = await makeNamespace('eps')
-    const post = (body: Record<string, unknown>) => req('POST', slicesPath(ns), { metadata: { name: 'v' }, endpoints: [], ...body })
+    const post = (body: Record<string, unknown>) =>
+      req('POST', slicesPath(ns), { metadata: { name: 'v' }, endpoints: [], ...body })
     const missing = await post({})
     expect(missing.status).toBe(422)
     expect(missing.json.message).toBe('EndpointSlice.discovery.k8s.io "v" is invalid: addressType: Required value')
     const bad = await post({ addressType: 'IPv5' })
-    expect(bad.json.message).toContain('addressType: Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"')
+    expect(bad.json.message).toContain(
+      'addressType: Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"',
+    )
     const family = await post({ addressType: 'IPv6', endpoints: [{ addresses: ['10.0.0.1'] }] })
-    expect(family.json.message).toContain('endpoints[0].addresses[0]: Invalid value: "10.0.0.1": must be an IPv6 address')
+    expect(family.json.message).toContain(
+      'endpoints[0].addresses[0]: Invalid value: "10.0.0.1": must be an IPv6 address',
+    )
     const none = await post({ addressType: 'IPv4', endpoints: [{ addresses: [] }] })
     expect(none.json.message).toContain('endpoints[0].addresses: Required value: must contain at least 1 address')
-    const dup = await post({ addressType: 'FQDN', endpoints: [{ addresses: ['db.example.com'] }], ports: [{ name: 'a', port: 1 }, { name: 'a', port: 2 }] })
+    const dup = await post({
+      addressType: 'FQDN',
+      endpoints: [{ addresses: ['db.example.com'] }],
+      ports: [
+        { name: 'a', port: 1 },
+        { name: 'a', port: 2 },
+      ],
+    })
     expect(dup.json.message).toContain('ports[1].name: Duplicate value: "a"')
     const ok = await post({ addressType: 'FQDN', endpoints: [{ addresses: ['db.example.com'] }] })
     expect(ok.status).toBe(201)
@@ -193,7 +301,9 @@ describe('discovery and OpenAPI for discovery.k8s.io', () => {
     const list = await req('GET', GV)
     expect(list.json.kind).toBe('APIResourceList')
     expect(list.json.groupVersion).toBe('discovery.k8s.io/v1')
-    expect(list.json.resources.map((r: any) => [r.name, r.kind, r.namespaced])).toEqual([['endpointslices', 'EndpointSlice', true]])
+    expect(list.json.resources.map((r: any) => [r.name, r.kind, r.namespaced])).toEqual([
+      ['endpointslices', 'EndpointSlice', true],
+    ])
     const v1 = await req('GET', ['', 'api', 'v1'].join('/'))
     expect(v1.json.resources.map((r: any) => r.name)).not.toContain('endpointslices')
   })
@@ -210,7 +320,9 @@ describe('discovery and OpenAPI for discovery.k8s.io', () => {
     ])
     expect(schemas['io.k8s.api.discovery.v1.EndpointSliceList']).toBeDefined()
     expect(Object.keys(doc.json.paths)).toContain(`${GV}/namespaces/{namespace}/endpointslices/{name}`)
-    expect(doc.json.paths[`${GV}/namespaces/{namespace}/endpointslices`].get.operationId).toBe('listDiscoveryV1NamespacedEndpointSlice')
+    expect(doc.json.paths[`${GV}/namespaces/{namespace}/endpointslices`].get.operationId).toBe(
+      'listDiscoveryV1NamespacedEndpointSlice',
+    )
     const plain = await req('GET', ['', 'openapi', 'v3', 'apis', 'discovery.k8s.io', 'v1'].join('/'))
     expect(plain.status).toBe(200)
   })

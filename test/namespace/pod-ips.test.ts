@@ -80,7 +80,9 @@ function checkIPs(running: Obj[], info: Map<string, NodeInfo>) {
 }
 
 describe('pod IPs under 500 concurrent creates', () => {
-  it('distinct IPs inside each node\'s pod CIDR; capacity respected; freed IPs are reused', { timeout: 240_000 }, async () => {
+  it("distinct IPs inside each node's pod CIDR; capacity respected; freed IPs are reused", {
+    timeout: 240_000,
+  }, async () => {
     const info = await nodes()
     expect(info.size).toBe(3)
     const capacity = [...info.values()].reduce((a, n) => a + n.capacity, 0)
@@ -91,7 +93,9 @@ describe('pod IPs under 500 concurrent creates', () => {
 
     // All at once.
     const creates = await Promise.all(
-      Array.from({ length: TOTAL }, (_, i) => req('POST', `${V1}/namespaces/${namespaces[i % NAMESPACES]}/pods`, pod(`p-${i}`))),
+      Array.from({ length: TOTAL }, (_, i) =>
+        req('POST', `${V1}/namespaces/${namespaces[i % NAMESPACES]}/pods`, pod(`p-${i}`)),
+      ),
     )
     const refused = creates.filter((r) => r.status !== 201)
     expect(refused.map((r) => `${r.status} ${r.text.slice(0, 200)}`)).toEqual([])
@@ -102,8 +106,14 @@ describe('pod IPs under 500 concurrent creates', () => {
       async () => {
         const pods = await allPods(namespaces)
         const running = pods.filter((p) => p.status.phase === 'Running')
-        const waiting = pods.filter((p) => p.status.phase === 'Pending' && (p.status.conditions ?? []).some((c: Obj) => c.type === 'PodScheduled' && c.status === 'False'))
-        return running.length + waiting.length === TOTAL && running.length === capacity ? { done: { pods, running, waiting } } : `${running.length} running, ${waiting.length} waiting`
+        const waiting = pods.filter(
+          (p) =>
+            p.status.phase === 'Pending' &&
+            (p.status.conditions ?? []).some((c: Obj) => c.type === 'PodScheduled' && c.status === 'False'),
+        )
+        return running.length + waiting.length === TOTAL && running.length === capacity
+          ? { done: { pods, running, waiting } }
+          : `${running.length} running, ${waiting.length} waiting`
       },
       180_000,
     )
@@ -128,9 +138,14 @@ describe('pod IPs under 500 concurrent creates', () => {
 
     // Free 30 addresses (10 per node) by deleting running pods at once.
     const victims: Obj[] = []
-    for (const name of info.keys()) victims.push(...settled.running.filter((p) => p.spec.nodeName === name).slice(0, 10))
+    for (const name of info.keys())
+      victims.push(...settled.running.filter((p) => p.spec.nodeName === name).slice(0, 10))
     const freed = new Set(victims.map((p) => p.status.podIP as string))
-    const deletes = await Promise.all(victims.map((p) => req('DELETE', `${V1}/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 })))
+    const deletes = await Promise.all(
+      victims.map((p) =>
+        req('DELETE', `${V1}/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 }),
+      ),
+    )
     expect(deletes.map((r) => r.status)).toEqual(victims.map(() => 200))
 
     // 30 waiting pods take the room, with exactly the freed addresses.
@@ -156,19 +171,37 @@ describe('pod IPs under 500 concurrent creates', () => {
     expect(final.filter((p) => p.status.phase === 'Pending')).toHaveLength(TOTAL - victims.length - capacity)
   })
 
-  it('a pod deleted gracefully gives its address back; the next pod on that node gets it', { timeout: 60_000 }, async () => {
+  it('a pod deleted gracefully gives its address back; the next pod on that node gets it', {
+    timeout: 60_000,
+  }, async () => {
     // Runs after the load test: every node is full, so make room on node-1 and watch one address cycle.
     const ns = await makeNamespace('ips')
-    const holders = (await req('GET', `${V1}/pods?fieldSelector=${encodeURIComponent('spec.nodeName=node-1,status.phase=Running')}`)).json.items as Obj[]
+    const holders = (
+      await req('GET', `${V1}/pods?fieldSelector=${encodeURIComponent('spec.nodeName=node-1,status.phase=Running')}`)
+    ).json.items as Obj[]
     expect(holders.length).toBeGreaterThan(0)
     // Delete every pending pod first, so nothing else competes for the room.
-    const pending = (await req('GET', `${V1}/pods?fieldSelector=${encodeURIComponent('status.phase=Pending')}`)).json.items as Obj[]
-    await Promise.all(pending.map((p) => req('DELETE', `${V1}/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`)))
+    const pending = (await req('GET', `${V1}/pods?fieldSelector=${encodeURIComponent('status.phase=Pending')}`)).json
+      .items as Obj[]
+    await Promise.all(
+      pending.map((p) => req('DELETE', `${V1}/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`)),
+    )
     const victim = holders[0]!
     const ip = victim.status.podIP
-    expect((await req('DELETE', `${V1}/namespaces/${victim.metadata.namespace}/pods/${victim.metadata.name}`)).status).toBe(200)
-    await waitFor('the victim to be gone', async () => ((await req('GET', `${V1}/namespaces/${victim.metadata.namespace}/pods/${victim.metadata.name}`)).status === 404 ? { done: true } : 'still there'), 10_000)
-    expect((await req('POST', `${V1}/namespaces/${ns}/pods`, pod('reuse', {}, { nodeName: 'node-1' }))).status).toBe(201)
+    expect(
+      (await req('DELETE', `${V1}/namespaces/${victim.metadata.namespace}/pods/${victim.metadata.name}`)).status,
+    ).toBe(200)
+    await waitFor(
+      'the victim to be gone',
+      async () =>
+        (await req('GET', `${V1}/namespaces/${victim.metadata.namespace}/pods/${victim.metadata.name}`)).status === 404
+          ? { done: true }
+          : 'still there',
+      10_000,
+    )
+    expect((await req('POST', `${V1}/namespaces/${ns}/pods`, pod('reuse', {}, { nodeName: 'node-1' }))).status).toBe(
+      201,
+    )
     const running = await waitFor(
       'reuse to run',
       async () => {

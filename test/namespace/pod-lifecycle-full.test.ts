@@ -11,7 +11,6 @@ const V1 = ['', 'api', 'v1'].join('/')
 const MERGE = { 'content-type': 'application/merge-patch+json' }
 type Obj = Record<string, any>
 
-
 const podPath = (ns: string, name = '') => `${V1}/namespaces/${ns}/pods${name ? `/${name}` : ''}`
 const getPod = async (ns: string, name: string) => (await req('GET', podPath(ns, name))).json as Obj
 const create = async (ns: string, body: Obj) => {
@@ -26,20 +25,29 @@ const withCommand = (p: Obj, command: string[]) => {
 const cond = (p: Obj, type: string) => ((p.status?.conditions ?? []) as Obj[]).find((c) => c.type === type)
 
 const phaseIs = (ns: string, name: string, phase: string, ms?: number) =>
-  waitFor(`${ns}/${name} to be ${phase}`, async () => {
-    const p = await getPod(ns, name)
-    return p?.status?.phase === phase ? p : undefined
-  }, ms)
+  waitFor(
+    `${ns}/${name} to be ${phase}`,
+    async () => {
+      const p = await getPod(ns, name)
+      return p?.status?.phase === phase ? p : undefined
+    },
+    ms,
+  )
 const gone = (ns: string, name: string, ms?: number) =>
   waitFor(`${ns}/${name} to be gone`, async () => (await req('GET', podPath(ns, name))).status === 404, ms)
 
 async function eventsFor(ns: string, name: string): Promise<Obj[]> {
-  const r = await req('GET', `${V1}/namespaces/${ns}/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${name}`)}`)
+  const r = await req(
+    'GET',
+    `${V1}/namespaces/${ns}/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${name}`)}`,
+  )
   expect(r.status, r.text).toBe(200)
   return r.json.items
 }
 const waitEvent = (ns: string, name: string, reason: string) =>
-  waitFor(`a ${reason} event for ${ns}/${name}`, async () => (await eventsFor(ns, name)).find((e) => e.reason === reason))
+  waitFor(`a ${reason} event for ${ns}/${name}`, async () =>
+    (await eventsFor(ns, name)).find((e) => e.reason === reason),
+  )
 
 const patchNode = async (name: string, patch: Obj) => {
   const r = await req('PATCH', `${V1}/nodes/${name}`, patch, MERGE)
@@ -82,7 +90,9 @@ describe('create → Running → graceful delete → gone: every watch event', (
       // MODIFIED: bound by the scheduler (spec.nodeName + PodScheduled=True), not started yet.
       expect(bound.spec.nodeName).toMatch(/^node-[123]$/)
       expect(bound.status.phase).toBe('Pending')
-      expect(bound.status.conditions).toEqual([{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: expect.any(String) }])
+      expect(bound.status.conditions).toEqual([
+        { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: expect.any(String) },
+      ])
       expect(bound.status.podIP).toBeUndefined()
 
       // MODIFIED: started by the kubelet.
@@ -98,7 +108,15 @@ describe('create → Running → graceful delete → gone: every watch event', (
         expect(cond(running, type), type).toMatchObject({ status: 'True', lastProbeTime: null })
       }
       expect(running.status.containerStatuses).toEqual([
-        expect.objectContaining({ name: 'c', image: 'nginx:1.25', ready: true, started: true, restartCount: 0, state: { running: { startedAt: expect.any(String) } }, lastState: {} }),
+        expect.objectContaining({
+          name: 'c',
+          image: 'nginx:1.25',
+          ready: true,
+          started: true,
+          restartCount: 0,
+          state: { running: { startedAt: expect.any(String) } },
+          lastState: {},
+        }),
       ])
       const rvs = first.map((e) => Number(e.object.metadata.resourceVersion))
       expect(rvs[0]).toBeLessThan(rvs[1]!)
@@ -158,7 +176,10 @@ describe('create → Running → graceful delete → gone: every watch event', (
   it('an unscheduled pod is deleted at once, whatever grace is asked', async () => {
     const ns = await makeNamespace('lcf')
     await create(ns, pod('nowhere', {}, { nodeSelector: { 'kubeflare.test/none': 'x' } }))
-    await waitFor('the Unschedulable condition', async () => cond(await getPod(ns, 'nowhere'), 'PodScheduled')?.status === 'False')
+    await waitFor(
+      'the Unschedulable condition',
+      async () => cond(await getPod(ns, 'nowhere'), 'PodScheduled')?.status === 'False',
+    )
     const del = await req('DELETE', podPath(ns, 'nowhere'), { gracePeriodSeconds: 60 })
     expect(del.status).toBe(200)
     expect((await req('GET', podPath(ns, 'nowhere'))).status).toBe(404)
@@ -212,7 +233,9 @@ describe('grace periods on a node without a simulated kubelet', () => {
     const shorter = await req('DELETE', podPath(ns, 'slow'), { gracePeriodSeconds: 2 })
     expect(shorter.status).toBe(200)
     expect(shorter.json.metadata.deletionGracePeriodSeconds).toBe(2)
-    expect(Date.parse(shorter.json.metadata.deletionTimestamp)).toBeLessThan(Date.parse(first.json.metadata.deletionTimestamp))
+    expect(Date.parse(shorter.json.metadata.deletionTimestamp)).toBeLessThan(
+      Date.parse(first.json.metadata.deletionTimestamp),
+    )
     expect(Number(shorter.json.metadata.resourceVersion)).toBeGreaterThan(Number(rv))
     expect((await req('GET', podPath(ns, 'slow'))).status).toBe(200)
     await gone(ns, 'slow', 8000)
@@ -232,7 +255,9 @@ describe('grace periods on a node without a simulated kubelet', () => {
     await sleep(2200)
     const shorter = await req('DELETE', podPath(ns, 'slow2'), { gracePeriodSeconds: 2 })
     expect(shorter.status).toBe(200)
-    expect(shorter.json.metadata.deletionTimestamp).toBe(new Date(requested + 2000).toISOString().replace(/\.\d+Z$/, 'Z'))
+    expect(shorter.json.metadata.deletionTimestamp).toBe(
+      new Date(requested + 2000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    )
   })
 })
 
@@ -274,7 +299,10 @@ describe('finalizers', () => {
 
   it('an unscheduled pod with a finalizer: deletionTimestamp set at once, removed when the finalizer is cleared', async () => {
     const ns = await makeNamespace('lcf')
-    await create(ns, { ...pod('pend', {}, { schedulerName: 'nobody' }), metadata: { name: 'pend', finalizers: ['example.com/a', 'example.com/b'] } })
+    await create(ns, {
+      ...pod('pend', {}, { schedulerName: 'nobody' }),
+      metadata: { name: 'pend', finalizers: ['example.com/a', 'example.com/b'] },
+    })
     const del = await req('DELETE', podPath(ns, 'pend'))
     expect(del.status).toBe(200)
     expect(del.json.metadata.deletionGracePeriodSeconds).toBe(0)
@@ -341,15 +369,27 @@ describe('unschedulable pods', () => {
   it('a cordoned node takes no new pods; uncordoning wakes the waiting ones', async () => {
     const ns = await makeNamespace('lcf')
     try {
-      for (const n of ['node-1', 'node-2', 'node-3']) expect((await patchNode(n, { spec: { unschedulable: true } })).spec.unschedulable).toBe(true)
+      for (const n of ['node-1', 'node-2', 'node-3'])
+        expect((await patchNode(n, { spec: { unschedulable: true } })).spec.unschedulable).toBe(true)
       await create(ns, pod('waiting'))
       const pending = await waitFor('the Unschedulable condition', async () => {
         const p = await getPod(ns, 'waiting')
         return cond(p, 'PodScheduled') ? p : undefined
       })
-      expect(cond(pending, 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable', message: NOT_HELPFUL('3 node(s) were unschedulable') })
+      expect(cond(pending, 'PodScheduled')).toMatchObject({
+        status: 'False',
+        reason: 'Unschedulable',
+        message: NOT_HELPFUL('3 node(s) were unschedulable'),
+      })
       // A pod that tolerates the unschedulable taint still goes onto a cordoned node.
-      await create(ns, pod('tolerant', {}, { tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] }))
+      await create(
+        ns,
+        pod(
+          'tolerant',
+          {},
+          { tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] },
+        ),
+      )
       expect((await phaseIs(ns, 'tolerant', 'Running')).spec.nodeName).toMatch(/^node-[123]$/)
 
       await patchNode('node-3', { spec: { unschedulable: false } })
@@ -365,7 +405,12 @@ describe('unschedulable pods', () => {
 })
 
 describe('POST pods/{name}/binding', () => {
-  const binding = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: node } })
+  const binding = (name: string, node: string) => ({
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name },
+    target: { apiVersion: 'v1', kind: 'Node', name: node },
+  })
 
   it('binds a pod another scheduler owns: 201 Status, then it runs there; 409 when already bound; 404 for a missing pod', async () => {
     const ns = await makeNamespace('lcf')
@@ -391,13 +436,19 @@ describe('POST pods/{name}/binding', () => {
       status: 'Failure',
       reason: 'Conflict',
       code: 409,
-      message: 'Operation cannot be fulfilled on pods/binding "manual": pod manual is already assigned to node "node-2"',
+      message:
+        'Operation cannot be fulfilled on pods/binding "manual": pod manual is already assigned to node "node-2"',
     })
     expect((await getPod(ns, 'manual')).spec.nodeName).toBe('node-2')
 
     const missing = await req('POST', `${podPath(ns, 'nope')}/binding`, binding('nope', 'node-1'))
     expect(missing.status).toBe(404)
-    expect(missing.json).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'pods "nope" not found' })
+    expect(missing.json).toMatchObject({
+      kind: 'Status',
+      reason: 'NotFound',
+      code: 404,
+      message: 'pods "nope" not found',
+    })
   })
 
   it('the legacy bindings collection binds too', async () => {
@@ -410,11 +461,16 @@ describe('POST pods/{name}/binding', () => {
 
   it('a pod being deleted cannot be bound', async () => {
     const ns = await makeNamespace('lcf')
-    await create(ns, { ...pod('dying', {}, { schedulerName: 'my-scheduler' }), metadata: { name: 'dying', finalizers: ['example.com/hold'] } })
+    await create(ns, {
+      ...pod('dying', {}, { schedulerName: 'my-scheduler' }),
+      metadata: { name: 'dying', finalizers: ['example.com/hold'] },
+    })
     expect((await req('DELETE', podPath(ns, 'dying'))).status).toBe(200)
     const b = await req('POST', `${podPath(ns, 'dying')}/binding`, binding('dying', 'node-1'))
     expect(b.status).toBe(409)
-    expect(b.json.message).toBe('Operation cannot be fulfilled on pods/binding "dying": pod dying is being deleted, cannot be assigned to a host')
+    expect(b.json.message).toBe(
+      'Operation cannot be fulfilled on pods/binding "dying": pod dying is being deleted, cannot be assigned to a host',
+    )
     await req('PATCH', podPath(ns, 'dying'), { metadata: { finalizers: null } }, MERGE)
   })
 })
@@ -504,7 +560,12 @@ describe('readiness gates', () => {
   async function putStatusCondition(ns: string, name: string, type: string, status: 'True' | 'False') {
     const cur = await getPod(ns, name)
     const conditions = ((cur.status.conditions ?? []) as Obj[]).filter((c) => c.type !== type)
-    conditions.push({ type, status, lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
+    conditions.push({
+      type,
+      status,
+      lastProbeTime: null,
+      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    })
     const r = await req('PUT', `${podPath(ns, name)}/status`, { ...cur, status: { ...cur.status, conditions } })
     expect(r.status, r.text).toBe(200)
     return r.json as Obj
@@ -552,14 +613,18 @@ describe('readiness gates', () => {
   // does not exist.` and names only the first unmet gate.
   it('the Ready message names every unmet gate, and says when a gate condition is present but not True', async () => {
     const ns = await makeNamespace('lcf')
-    await create(ns, pod('gated4', {}, { readinessGates: [{ conditionType: 'example.com/a' }, { conditionType: 'example.com/b' }] }))
+    await create(
+      ns,
+      pod('gated4', {}, { readinessGates: [{ conditionType: 'example.com/a' }, { conditionType: 'example.com/b' }] }),
+    )
     await phaseIs(ns, 'gated4', 'Running')
     await putStatusCondition(ns, 'gated4', 'example.com/a', 'False')
     await sleep(300)
     expect(cond(await getPod(ns, 'gated4'), 'Ready')).toMatchObject({
       status: 'False',
       reason: 'ReadinessGatesNotReady',
-      message: 'the status of pod readiness gate "example.com/a" is not "True", but False, corresponding condition of pod readiness gate "example.com/b" does not exist.',
+      message:
+        'the status of pod readiness gate "example.com/a" is not "True", but False, corresponding condition of pod readiness gate "example.com/b" does not exist.',
     })
   })
 })
@@ -589,10 +654,30 @@ describe('events', () => {
     })
     const kubelet = { component: 'kubelet', host: node }
     const field = { ...involved, fieldPath: 'spec.containers{c}' }
-    expect(by('Pulled')).toMatchObject({ type: 'Normal', message: 'Container image "nginx:1.25" already present on machine', source: kubelet, involvedObject: field })
-    expect(by('Created')).toMatchObject({ type: 'Normal', message: 'Created container: c', source: kubelet, involvedObject: field })
-    expect(by('Started')).toMatchObject({ type: 'Normal', message: 'Started container c', source: kubelet, involvedObject: field })
-    expect(by('Killing')).toMatchObject({ type: 'Normal', message: 'Stopping container c', source: kubelet, involvedObject: field })
+    expect(by('Pulled')).toMatchObject({
+      type: 'Normal',
+      message: 'Container image "nginx:1.25" already present on machine',
+      source: kubelet,
+      involvedObject: field,
+    })
+    expect(by('Created')).toMatchObject({
+      type: 'Normal',
+      message: 'Created container: c',
+      source: kubelet,
+      involvedObject: field,
+    })
+    expect(by('Started')).toMatchObject({
+      type: 'Normal',
+      message: 'Started container c',
+      source: kubelet,
+      involvedObject: field,
+    })
+    expect(by('Killing')).toMatchObject({
+      type: 'Normal',
+      message: 'Stopping container c',
+      source: kubelet,
+      involvedObject: field,
+    })
     for (const e of events) {
       expect(e.metadata.namespace).toBe(ns)
       expect(e.metadata.name.startsWith('ev.')).toBe(true)
@@ -615,7 +700,14 @@ describe('events', () => {
 describe('garbage collection of dependents (a pod owned by a pod)', () => {
   async function family(ns: string, blockOwnerDeletion = false) {
     const owner = await create(ns, pod('owner'))
-    const ref = { apiVersion: 'v1', kind: 'Pod', name: 'owner', uid: owner.metadata.uid, controller: true, ...(blockOwnerDeletion ? { blockOwnerDeletion: true } : {}) }
+    const ref = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      name: 'owner',
+      uid: owner.metadata.uid,
+      controller: true,
+      ...(blockOwnerDeletion ? { blockOwnerDeletion: true } : {}),
+    }
     await create(ns, { ...pod('dependent'), metadata: { name: 'dependent', ownerReferences: [ref] } })
     await phaseIs(ns, 'owner', 'Running')
     return { owner, dependent: await phaseIs(ns, 'dependent', 'Running'), ref }
@@ -661,7 +753,9 @@ describe('garbage collection of dependents (a pod owned by a pod)', () => {
   it('Foreground: the owner waits (finalizer foregroundDeletion) until the dependent is gone, then goes', async () => {
     const ns = await makeNamespace('lcf')
     const { owner } = await family(ns, true)
-    const w = await openWatch(`${podPath(ns)}?watch=true&resourceVersion=${(await getPod(ns, 'dependent')).metadata.resourceVersion}`)
+    const w = await openWatch(
+      `${podPath(ns)}?watch=true&resourceVersion=${(await getPod(ns, 'dependent')).metadata.resourceVersion}`,
+    )
     try {
       const del = await req('DELETE', podPath(ns, 'owner'), { propagationPolicy: 'Foreground' })
       expect(del.status).toBe(200)
@@ -677,7 +771,8 @@ describe('garbage collection of dependents (a pod owned by a pod)', () => {
       expect(ownerGone, seq.join(', ')).toBeGreaterThan(depGone)
       // Until the dependent went, every state of the owner carried the finalizer.
       for (const e of events.slice(0, depGone + 1)) {
-        if (e.object.metadata.name === 'owner') expect(e.object.metadata.finalizers, `${e.type} owner`).toContain('foregroundDeletion')
+        if (e.object.metadata.name === 'owner')
+          expect(e.object.metadata.finalizers, `${e.type} owner`).toContain('foregroundDeletion')
       }
       expect(events[ownerGone].object.metadata.uid).toBe(owner.metadata.uid)
     } finally {

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req, waitFor } from '../helpers'
 
-
 describe('pod lifecycle on virtual nodes (zero delays)', () => {
   it('schedules, starts, and runs a pod', async () => {
     const ns = await makeNamespace('lc')

@@ -3,12 +3,21 @@
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, openWatch, pod, req, waitFor } from '../helpers'
 
-
-const rc = (name: string, replicas: number, labels: Record<string, string> = { app: name }, extra: Record<string, unknown> = {}) => ({
+const rc = (
+  name: string,
+  replicas: number,
+  labels: Record<string, string> = { app: name },
+  extra: Record<string, unknown> = {},
+) => ({
   apiVersion: 'v1',
   kind: 'ReplicationController',
   metadata: { name },
-  spec: { replicas, selector: labels, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } }, ...extra },
+  spec: {
+    replicas,
+    selector: labels,
+    template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } },
+    ...extra,
+  },
 })
 
 const rcPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/replicationcontrollers${name ? `/${name}` : ''}`
@@ -24,7 +33,12 @@ async function settled(ns: string, name: string, n: number, selector = `app=${na
     const pods = await livePods(ns, selector)
     const got = await req('GET', rcPath(ns, name))
     const s = got.json.status
-    if (pods.length === n && s.replicas === n && (s.readyReplicas ?? 0) === n && s.observedGeneration === got.json.metadata.generation) {
+    if (
+      pods.length === n &&
+      s.replicas === n &&
+      (s.readyReplicas ?? 0) === n &&
+      s.observedGeneration === got.json.metadata.generation
+    ) {
       return { pods, rc: got.json }
     }
     return undefined
@@ -48,8 +62,16 @@ describe('ReplicationController strategy', () => {
     expect(r.json.metadata.generation).toBe(1)
     expect(r.json.status).toEqual({ replicas: 0 })
     const tpl = r.json.spec.template.spec
-    expect(tpl).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler' })
-    expect(tpl.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' })
+    expect(tpl).toMatchObject({
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      terminationGracePeriodSeconds: 30,
+      schedulerName: 'default-scheduler',
+    })
+    expect(tpl.containers[0]).toMatchObject({
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePath: '/dev/termination-log',
+    })
     // Pod-only admission defaults stay off the template.
     expect(tpl.serviceAccountName).toBeUndefined()
     expect(tpl.tolerations).toBeUndefined()
@@ -77,8 +99,12 @@ describe('ReplicationController strategy', () => {
     expect(r.status).toBe(422)
     expect(r.json.reason).toBe('Invalid')
     expect(r.json.message).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0')
-    expect(r.json.message).toContain('spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`')
-    expect(r.json.message).toContain('spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"')
+    expect(r.json.message).toContain(
+      'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    )
+    expect(r.json.message).toContain(
+      'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
+    )
     const noTemplate = await req('POST', rcPath(ns), { metadata: { name: 'x' }, spec: { selector: { a: 'b' } } })
     expect(noTemplate.status).toBe(422)
     expect(noTemplate.json.message).toContain('spec.template: Required value')
@@ -87,13 +113,28 @@ describe('ReplicationController strategy', () => {
   it('bumps generation on spec changes only', async () => {
     const ns = await makeNamespace('rcs')
     await req('POST', rcPath(ns), rc('web', 0))
-    const labelled = await req('PATCH', rcPath(ns, 'web'), { metadata: { labels: { app: 'web', x: 'y' } } }, { 'content-type': 'application/merge-patch+json' })
+    const labelled = await req(
+      'PATCH',
+      rcPath(ns, 'web'),
+      { metadata: { labels: { app: 'web', x: 'y' } } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
     expect(labelled.json.metadata.generation).toBe(1)
-    const scaled = await req('PATCH', rcPath(ns, 'web'), { spec: { replicas: 0, minReadySeconds: 1 } }, { 'content-type': 'application/merge-patch+json' })
+    const scaled = await req(
+      'PATCH',
+      rcPath(ns, 'web'),
+      { spec: { replicas: 0, minReadySeconds: 1 } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
     expect(scaled.json.metadata.generation).toBe(2)
     // Unconditional: the manager writes status too. A status write cannot change spec (nor generation).
     const { resourceVersion: _rv, ...meta } = scaled.json.metadata
-    const status = await req('PUT', `${rcPath(ns, 'web')}/status`, { ...scaled.json, metadata: meta, spec: { replicas: 9 }, status: { replicas: 0, observedGeneration: 2 } })
+    const status = await req('PUT', `${rcPath(ns, 'web')}/status`, {
+      ...scaled.json,
+      metadata: meta,
+      spec: { replicas: 9 },
+      status: { replicas: 0, observedGeneration: 2 },
+    })
     expect(status.status, status.text).toBe(200)
     expect(status.json.metadata.generation).toBe(2)
     expect(status.json.spec.replicas).toBe(0)
@@ -104,7 +145,16 @@ describe('ReplicationController strategy', () => {
     await req('POST', rcPath(ns), rc('web', 2))
     await settled(ns, 'web', 2)
     const t = await req('GET', rcPath(ns), undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
-    expect(t.json.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers', 'Images', 'Selector'])
+    expect(t.json.columnDefinitions.map((c: any) => c.name)).toEqual([
+      'Name',
+      'Desired',
+      'Current',
+      'Ready',
+      'Age',
+      'Containers',
+      'Images',
+      'Selector',
+    ])
     expect(t.json.rows[0].cells.slice(0, 4)).toEqual(['web', 2, 2, 2])
     expect(t.json.rows[0].cells.slice(5)).toEqual(['c', 'nginx:1.25', 'app=web'])
     const two = await req('GET', `${rcPath(ns)}?fieldSelector=status.replicas%3D2`)
@@ -124,11 +174,27 @@ describe('replication manager', () => {
       expect(p.metadata.name).toMatch(/^web-[a-z0-9]{5}$/)
       expect(p.metadata.generateName).toBe('web-')
       expect(p.metadata.ownerReferences).toEqual([
-        { apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: created.json.metadata.uid, controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'v1',
+          kind: 'ReplicationController',
+          name: 'web',
+          uid: created.json.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ])
     }
-    expect(got.status).toMatchObject({ replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 1 })
-    const events = await req('GET', `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name%3Dweb,reason%3DSuccessfulCreate`)
+    expect(got.status).toMatchObject({
+      replicas: 3,
+      fullyLabeledReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: 1,
+    })
+    const events = await req(
+      'GET',
+      `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name%3Dweb,reason%3DSuccessfulCreate`,
+    )
     expect(events.json.items.length).toBe(3)
     expect(events.json.items[0].message).toMatch(/^Created pod: web-/)
   })
@@ -141,13 +207,20 @@ describe('replication manager', () => {
     await new Promise((r) => setTimeout(r, 1100))
     const up = await scalePatch(ns, 'web', 5)
     expect(up.status, up.text).toBe(200)
-    expect(up.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 5 }, status: { selector: 'app=web' } })
+    expect(up.json).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 5 },
+      status: { selector: 'app=web' },
+    })
     await settled(ns, 'web', 5)
     const down = await scalePatch(ns, 'web', 2)
     expect(down.status).toBe(200)
     const after = await settled(ns, 'web', 2)
     // The two oldest (first) pods survive.
-    expect(after.pods.map((p: any) => p.metadata.name).sort()).toEqual(first.pods.map((p: any) => p.metadata.name).sort())
+    expect(after.pods.map((p: any) => p.metadata.name).sort()).toEqual(
+      first.pods.map((p: any) => p.metadata.name).sort(),
+    )
     const gen = await req('GET', rcPath(ns, 'web'))
     expect(gen.json.metadata.generation).toBe(3)
   })
@@ -164,15 +237,26 @@ describe('replication manager', () => {
 
   it('adopts matching orphans instead of creating, and releases pods that stop matching', async () => {
     const ns = await makeNamespace('rcm')
-    for (const n of ['orphan-a', 'orphan-b']) expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod(n, { app: 'web' }))).status).toBe(201)
+    for (const n of ['orphan-a', 'orphan-b'])
+      expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod(n, { app: 'web' }))).status).toBe(201)
     const created = await req('POST', rcPath(ns), rc('web', 3))
     const { pods } = await settled(ns, 'web', 3)
     const names = pods.map((p: any) => p.metadata.name)
     expect(names).toEqual(expect.arrayContaining(['orphan-a', 'orphan-b']))
     const adopted = pods.find((p: any) => p.metadata.name === 'orphan-a')
-    expect(adopted.metadata.ownerReferences[0]).toMatchObject({ kind: 'ReplicationController', uid: created.json.metadata.uid, controller: true, blockOwnerDeletion: true })
+    expect(adopted.metadata.ownerReferences[0]).toMatchObject({
+      kind: 'ReplicationController',
+      uid: created.json.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    })
     // Relabelling a pod out of the selector releases it; the RC makes another.
-    await req('PATCH', `/api/v1/namespaces/${ns}/pods/orphan-b`, { metadata: { labels: { app: 'elsewhere' } } }, { 'content-type': 'application/merge-patch+json' })
+    await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/orphan-b`,
+      { metadata: { labels: { app: 'elsewhere' } } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
     await settled(ns, 'web', 3)
     const released = await waitFor('release', async () => {
       const p = await req('GET', `/api/v1/namespaces/${ns}/pods/orphan-b`)
@@ -185,7 +269,9 @@ describe('replication manager', () => {
     const ns = await makeNamespace('rcm')
     await req('POST', rcPath(ns), rc('web', 2))
     const start = await settled(ns, 'web', 2)
-    const w = await openWatch(`/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=${start.rc.metadata.resourceVersion}`)
+    const w = await openWatch(
+      `/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=${start.rc.metadata.resourceVersion}`,
+    )
     const [five, three] = await Promise.all([scalePatch(ns, 'web', 5), scalePatch(ns, 'web', 3)])
     expect([five.status, three.status]).toEqual([200, 200])
     // Whichever landed last is the spec the manager converges to.
@@ -217,7 +303,11 @@ describe('replication manager', () => {
     await settled(ns, 'web', 2)
     const del = await req('DELETE', rcPath(ns, 'web'))
     expect(del.status).toBe(200)
-    expect(del.json).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'web', kind: 'replicationcontrollers' } })
+    expect(del.json).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'web', kind: 'replicationcontrollers' },
+    })
     await waitFor('pods gone', async () => ((await livePods(ns, 'app=web')).length === 0 ? true : undefined))
     expect((await req('GET', rcPath(ns, 'web'))).status).toBe(404)
   })
@@ -283,11 +373,24 @@ describe('replication manager', () => {
     await req('POST', rcPath(ns), rc('web', 1))
     const s = await req('GET', `${rcPath(ns, 'web')}/scale`)
     expect(s.status).toBe(200)
-    expect(s.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: ns }, spec: { replicas: 1 } })
-    const stale = await req('PUT', `${rcPath(ns, 'web')}/scale`, { ...s.json, metadata: { ...s.json.metadata, resourceVersion: '1' }, spec: { replicas: 2 } })
+    expect(s.json).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'web', namespace: ns },
+      spec: { replicas: 1 },
+    })
+    const stale = await req('PUT', `${rcPath(ns, 'web')}/scale`, {
+      ...s.json,
+      metadata: { ...s.json.metadata, resourceVersion: '1' },
+      spec: { replicas: 2 },
+    })
     expect(stale.status).toBe(409)
     const { resourceVersion: _rv, ...unconditional } = s.json.metadata
-    const put = await req('PUT', `${rcPath(ns, 'web')}/scale`, { ...s.json, metadata: unconditional, spec: { replicas: 0 } })
+    const put = await req('PUT', `${rcPath(ns, 'web')}/scale`, {
+      ...s.json,
+      metadata: unconditional,
+      spec: { replicas: 0 },
+    })
     expect(put.status, put.text).toBe(200)
     expect(put.json.spec.replicas).toBe(0)
     const neg = await scalePatch(ns, 'web', -1)
@@ -299,7 +402,17 @@ describe('replication manager', () => {
     expect(status.json.kind).toBe('ReplicationController')
     const disc = await req('GET', '/api/v1')
     const names = disc.json.resources.map((r: any) => r.name)
-    expect(names).toEqual(expect.arrayContaining(['replicationcontrollers', 'replicationcontrollers/scale', 'replicationcontrollers/status']))
-    expect(disc.json.resources.find((r: any) => r.name === 'replicationcontrollers')).toMatchObject({ shortNames: ['rc'], categories: ['all'], storageVersionHash: 'Jond2If31h0=' })
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'replicationcontrollers',
+        'replicationcontrollers/scale',
+        'replicationcontrollers/status',
+      ]),
+    )
+    expect(disc.json.resources.find((r: any) => r.name === 'replicationcontrollers')).toMatchObject({
+      shortNames: ['rc'],
+      categories: ['all'],
+      storageVersionHash: 'Jond2If31h0=',
+    })
   })
 })

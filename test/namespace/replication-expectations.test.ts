@@ -10,7 +10,11 @@ const rc = (replicas: number): KubeObject =>
     kind: 'ReplicationController',
     apiVersion: 'v1',
     metadata: { name: 'web' },
-    spec: { replicas, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    spec: {
+      replicas,
+      selector: { app: 'web' },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
   }) as KubeObject
 
 /** A host with an RC of `replicas`; the manager is not yet running (controllers would race the test's own calls). */
@@ -28,7 +32,8 @@ async function setup(replicas: number) {
 }
 
 /** Lets queued work move until `work` is done. */
-const settle = (work: Promise<unknown>) => Promise.race([work, new Promise((_, reject) => setTimeout(() => reject(new Error('no progress')), 5000))])
+const settle = (work: Promise<unknown>) =>
+  Promise.race([work, new Promise((_, reject) => setTimeout(() => reject(new Error('no progress')), 5000))])
 
 describe('replication expectations', () => {
   it('a spec that shrinks while the first creates commit creates only what it asks for', async () => {
@@ -60,8 +65,23 @@ describe('replication expectations', () => {
 
   it('overlapping triggers run one sync at a time: never more pods than replicas', async () => {
     const t = await setup(4)
-    const entry = { rv: 1, type: 'MODIFIED' as const, resource: 'replicationcontrollers', namespace: 'ns', name: 'web', object: rc(4), prev: null, prevRv: null }
-    await settle(Promise.all([t.manager.onCommitted([entry], t.view), t.manager.onCommitted([entry], t.view), t.manager.resync(t.view)]))
+    const entry = {
+      rv: 1,
+      type: 'MODIFIED' as const,
+      resource: 'replicationcontrollers',
+      namespace: 'ns',
+      name: 'web',
+      object: rc(4),
+      prev: null,
+      prevRv: null,
+    }
+    await settle(
+      Promise.all([
+        t.manager.onCommitted([entry], t.view),
+        t.manager.onCommitted([entry], t.view),
+        t.manager.resync(t.view),
+      ]),
+    )
     expect(t.live()).toHaveLength(4)
   })
 

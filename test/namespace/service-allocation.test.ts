@@ -20,7 +20,6 @@ const service = (name: string, spec: Record<string, unknown> = {}) => ({
   spec: { selector: { app: name }, ports: [{ port: 80, targetPort: 8080 }], ...spec },
 })
 
-
 describe('cluster-wide allocation', () => {
   it('150 services created concurrently across 5 namespaces get 150 distinct IPs and node ports, exactly as recorded', async () => {
     const namespaces = await Promise.all([0, 1, 2, 3, 4].map(() => makeNamespace('alloc')))
@@ -50,7 +49,11 @@ describe('cluster-wide allocation', () => {
     expect(repair.freed.filter((f) => namespaces.some((ns) => f.owner.startsWith(`${ns}/`)))).toEqual([])
     expect(repair.claimed).toEqual([])
     // Deleting them all gives every value back.
-    const deleted = await Promise.all(results.map((r) => req('DELETE', `/api/v1/namespaces/${r.json.metadata.namespace}/services/${r.json.metadata.name}`)))
+    const deleted = await Promise.all(
+      results.map((r) =>
+        req('DELETE', `/api/v1/namespaces/${r.json.metadata.namespace}/services/${r.json.metadata.name}`),
+      ),
+    )
     for (const d of deleted) expect(d.status, d.text).toBe(200)
     expect((await allocations()).filter((r) => namespaces.some((ns) => r.owner.startsWith(`${ns}/`)))).toEqual([])
   })
@@ -72,7 +75,11 @@ describe('cluster-wide allocation', () => {
       ipFamilyPolicy: 'SingleStack',
     })
     expect(svc.spec.selector).toBeUndefined()
-    const taken = await req('POST', `/api/v1/namespaces/${await makeNamespace('k')}/services`, service('x', { clusterIP: '10.96.0.1' }))
+    const taken = await req(
+      'POST',
+      `/api/v1/namespaces/${await makeNamespace('k')}/services`,
+      service('x', { clusterIP: '10.96.0.1' }),
+    )
     expect(taken.status).toBe(422)
     expect(taken.json.message).toBe(
       'Service "x" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.1"}: failed to allocate IP 10.96.0.1: provided IP is already allocated',
@@ -83,7 +90,11 @@ describe('cluster-wide allocation', () => {
 describe('requests, refusals, release and reuse', () => {
   it('a requested IP and node port are honoured if free, refused with kube messages otherwise', async () => {
     const ns = await makeNamespace('req')
-    const ok = await req('POST', `/api/v1/namespaces/${ns}/services`, service('a', { type: 'NodePort', clusterIP: '10.96.5.5', ports: [{ port: 80, nodePort: 30555 }] }))
+    const ok = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/services`,
+      service('a', { type: 'NodePort', clusterIP: '10.96.5.5', ports: [{ port: 80, nodePort: 30555 }] }),
+    )
     expect(ok.status, ok.text).toBe(201)
     expect(ok.json.spec.clusterIPs).toEqual(['10.96.5.5'])
     expect(ok.json.spec.ports[0].nodePort).toBe(30555)
@@ -100,10 +111,20 @@ describe('requests, refusals, release and reuse', () => {
           'Invalid value: []string{"1.2.3.4"}: failed to allocate IP 1.2.3.4: the provided IP (1.2.3.4) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
       },
     ])
-    const port = await req('POST', `/api/v1/namespaces/${ns}/services`, service('c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30555 }] }))
+    const port = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/services`,
+      service('c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30555 }] }),
+    )
     expect(port.status).toBe(422)
-    expect(port.json.message).toBe('Service "c" is invalid: spec.ports[0].nodePort: Invalid value: 30555: provided port is already allocated')
-    const range = await req('POST', `/api/v1/namespaces/${ns}/services`, service('d', { type: 'NodePort', ports: [{ port: 80, nodePort: 8080 }] }))
+    expect(port.json.message).toBe(
+      'Service "c" is invalid: spec.ports[0].nodePort: Invalid value: 30555: provided port is already allocated',
+    )
+    const range = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/services`,
+      service('d', { type: 'NodePort', ports: [{ port: 80, nodePort: 8080 }] }),
+    )
     expect(range.json.message).toBe(
       'Service "d" is invalid: spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767',
     )
@@ -147,11 +168,15 @@ describe('requests, refusals, release and reuse', () => {
     expect(lb.json.spec.clusterIP).not.toBe(ip)
     expect(lb.json.spec.healthCheckNodePort).toBeGreaterThanOrEqual(30000)
     const held = (await ownedIn(ns)).map((r) => r.value)
-    expect(held.sort()).toEqual([lb.json.spec.clusterIP, lb.json.spec.ports[0].nodePort, lb.json.spec.healthCheckNodePort].sort())
+    expect(held.sort()).toEqual(
+      [lb.json.spec.clusterIP, lb.json.spec.ports[0].nodePort, lb.json.spec.healthCheckNodePort].sort(),
+    )
     // A changed cluster IP is refused and keeps everything as it was.
     const moved = await merge({ spec: { clusterIP: '10.96.7.7' } })
     expect(moved.status).toBe(422)
-    expect(moved.json.message).toBe(`Service "t" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.7.7"}: may not change once set`)
+    expect(moved.json.message).toBe(
+      `Service "t" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.7.7"}: may not change once set`,
+    )
     expect((await ownedIn(ns)).map((r) => r.value).sort()).toEqual(held.sort())
   })
 
@@ -169,17 +194,26 @@ describe('requests, refusals, release and reuse', () => {
     const stub = env.NAMESPACES.getByName(ns)
     // Break the next D1 commit of this namespace's object.
     await runInDurableObject(stub, (instance) => {
-      const log = (instance as unknown as { host: { log: { commit: (...a: unknown[]) => Promise<number[]> } } }).host.log
+      const log = (instance as unknown as { host: { log: { commit: (...a: unknown[]) => Promise<number[]> } } }).host
+        .log
       const real = log.commit.bind(log)
       log.commit = async () => {
         log.commit = real
         throw new Error('injected D1 failure')
       }
     })
-    const r = await req('POST', `/api/v1/namespaces/${ns}/services`, service('f', { type: 'NodePort', clusterIP: '10.96.8.8' }))
+    const r = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/services`,
+      service('f', { type: 'NodePort', clusterIP: '10.96.8.8' }),
+    )
     expect(r.status).toBe(503)
     expect(await ownedIn(ns)).toEqual([])
-    const retry = await req('POST', `/api/v1/namespaces/${ns}/services`, service('f', { type: 'NodePort', clusterIP: '10.96.8.8' }))
+    const retry = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/services`,
+      service('f', { type: 'NodePort', clusterIP: '10.96.8.8' }),
+    )
     expect(retry.status, retry.text).toBe(201)
   })
 })
@@ -205,20 +239,35 @@ describe('the status subresource', () => {
     expect(put.json.status).toEqual({ loadBalancer: { ingress: [{ ip: '203.0.113.7', ipMode: 'VIP' }] } })
     expect(put.json.spec).toEqual(c.json.spec)
     expect(put.json.metadata.labels).toEqual({ lb: 'yes' })
-    const patch = await req('PATCH', `${base}/status?fieldManager=lb-controller`, { status: { loadBalancer: { ingress: [{ hostname: 'lb.example.com' }] } } }, {
-      'content-type': 'application/merge-patch+json',
-    })
+    const patch = await req(
+      'PATCH',
+      `${base}/status?fieldManager=lb-controller`,
+      { status: { loadBalancer: { ingress: [{ hostname: 'lb.example.com' }] } } },
+      {
+        'content-type': 'application/merge-patch+json',
+      },
+    )
     expect(patch.status, patch.text).toBe(200)
     expect(patch.json.status.loadBalancer.ingress).toEqual([{ hostname: 'lb.example.com' }])
     expect(patch.json.metadata.managedFields.find((m: any) => m.manager === 'lb-controller').subresource).toBe('status')
     const table = await req('GET', base, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
     expect(table.json.rows[0].cells[3]).toBe('lb.example.com')
     // A main-resource write cannot touch status.
-    const main = await req('PATCH', base, { status: { loadBalancer: {} } }, { 'content-type': 'application/merge-patch+json' })
+    const main = await req(
+      'PATCH',
+      base,
+      { status: { loadBalancer: {} } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
     expect(main.json.status.loadBalancer.ingress).toEqual([{ hostname: 'lb.example.com' }])
-    const bad = await req('PATCH', `${base}/status`, { status: { loadBalancer: { ingress: [{ ip: 'not-an-ip', ipMode: 'VIP' }] } } }, {
-      'content-type': 'application/merge-patch+json',
-    })
+    const bad = await req(
+      'PATCH',
+      `${base}/status`,
+      { status: { loadBalancer: { ingress: [{ ip: 'not-an-ip', ipMode: 'VIP' }] } } },
+      {
+        'content-type': 'application/merge-patch+json',
+      },
+    )
     expect(bad.status).toBe(422)
     expect(bad.json.details.causes[0].field).toBe('status.loadBalancer.ingress[0].ip')
     expect((await req('DELETE', `${base}/status`)).status).toBe(405)
@@ -240,15 +289,27 @@ describe('lists and discovery', () => {
     expect(names).toEqual(expect.arrayContaining(['services', 'services/status', 'endpoints']))
     const svc = v1.json.resources.find((r: any) => r.name === 'services')
     expect(svc).toMatchObject({ kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'] })
-    expect(v1.json.resources.find((r: any) => r.name === 'endpoints')).toMatchObject({ kind: 'Endpoints', shortNames: ['ep'] })
+    expect(v1.json.resources.find((r: any) => r.name === 'endpoints')).toMatchObject({
+      kind: 'Endpoints',
+      shortNames: ['ep'],
+    })
   })
 })
 
 describe('planAllocation', () => {
-  const svc = (spec: Record<string, unknown>) => ({ metadata: { name: 's', namespace: 'n', uid: 'u' }, spec }) as unknown as ServiceObject
+  const svc = (spec: Record<string, unknown>) =>
+    ({ metadata: { name: 's', namespace: 'n', uid: 'u' }, spec }) as unknown as ServiceObject
 
   it('ports with the same number share one node port; held values are not asked for again', () => {
-    const next = svc({ type: 'NodePort', clusterIPs: ['10.96.0.9'], ports: [{ port: 53, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }, { port: 80, nodePort: 30080 }] })
+    const next = svc({
+      type: 'NodePort',
+      clusterIPs: ['10.96.0.9'],
+      ports: [
+        { port: 53, protocol: 'TCP' },
+        { port: 53, protocol: 'UDP' },
+        { port: 80, nodePort: 30080 },
+      ],
+    })
     const prev = svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.9'], ports: [{ port: 53 }] })
     const plan = planAllocation(next, prev)
     expect(plan.request).toEqual({ clusterIPs: [], nodePorts: [0, 30080] })
@@ -257,7 +318,11 @@ describe('planAllocation', () => {
   })
 
   it('a LoadBalancer without node ports allocates none but honours explicit ones; headless gets no IP', () => {
-    const lb = svc({ type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }, { port: 81, nodePort: 30081 }] })
+    const lb = svc({
+      type: 'LoadBalancer',
+      allocateLoadBalancerNodePorts: false,
+      ports: [{ port: 80 }, { port: 81, nodePort: 30081 }],
+    })
     expect(planAllocation(lb, null).request).toEqual({ clusterIPs: [''], nodePorts: [30081] })
     const headless = svc({ type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'], ports: [{ port: 80 }] })
     expect(planAllocation(headless, null).request).toEqual({ clusterIPs: [], nodePorts: [] })

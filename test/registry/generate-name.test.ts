@@ -10,7 +10,7 @@ const indexes = (...ix: number[]) => {
 }
 
 describe('generateName', () => {
-  it('uses kube\'s alphabet and lengths', () => {
+  it("uses kube's alphabet and lengths", () => {
     expect(GENERATED_NAME_ALPHABET).toBe('bcdfghjklmnpqrstvwxz2456789')
     expect(MAX_GENERATED_NAME_LENGTH).toBe(58)
   })

@@ -1,6 +1,13 @@
 // The allocators' pure range logic: CIDR and port-range parsing with kube's static bands, and picking free values.
 import { describe, expect, it } from 'vitest'
-import { firstFree, intToIPv4, ipv4ToInt, parsePortRange, parseServiceCIDR, pickFree } from '../../src/registry/ip-ranges'
+import {
+  firstFree,
+  intToIPv4,
+  ipv4ToInt,
+  parsePortRange,
+  parseServiceCIDR,
+  pickFree,
+} from '../../src/registry/ip-ranges'
 
 describe('service CIDR', () => {
   it('10.96.0.0/12: network and broadcast excluded, a 256-address static band', () => {
@@ -16,7 +23,8 @@ describe('service CIDR', () => {
     expect(parseServiceCIDR('192.168.0.0/24')!.staticBand).toBe(16)
     expect(parseServiceCIDR('192.168.0.0/20')!.staticBand).toBe(256)
     expect(parseServiceCIDR('192.168.0.0/28')!.staticBand).toBe(0)
-    for (const bad of ['fd00::/108', '10.0.0.0', '10.0.0.0/31', '300.0.0.0/8', 'x']) expect(parseServiceCIDR(bad)).toBeNull()
+    for (const bad of ['fd00::/108', '10.0.0.0', '10.0.0.0/31', '300.0.0.0/8', 'x'])
+      expect(parseServiceCIDR(bad)).toBeNull()
   })
 
   it('converts addresses', () => {
@@ -36,7 +44,8 @@ describe('node-port range', () => {
 })
 
 describe('picking free values', () => {
-  const taken = (values: number[]) => (a: number, b: number) => values.filter((v) => v >= a && v <= b).sort((x, y) => x - y)
+  const taken = (values: number[]) => (a: number, b: number) =>
+    values.filter((v) => v >= a && v <= b).sort((x, y) => x - y)
 
   it('firstFree scans from the start and wraps once', () => {
     expect(firstFree(1, 10, 5, taken([5, 6, 7]))).toBe(8)

@@ -4,7 +4,8 @@ import { duplicateFields } from '../../src/registry/json-scan'
 
 describe('duplicateFields', () => {
   it('finds duplicated keys at any depth and names them as field paths', () => {
-    const text = '{"metadata":{"name":"a","name":"b"},"spec":{"containers":[{"name":"c","image":"x","image":"y"}]},"spec":{}}'
+    const text =
+      '{"metadata":{"name":"a","name":"b"},"spec":{"containers":[{"name":"c","image":"x","image":"y"}]},"spec":{}}'
     expect(duplicateFields(text)).toEqual(['metadata.name', 'spec.containers[0].image', 'spec'])
   })
 
@@ -14,7 +15,8 @@ describe('duplicateFields', () => {
   })
 
   it('is not fooled by quotes, brackets or backslashes inside strings, nor by whitespace', () => {
-    const text = ' {\n\t"k" : "v\\\\" ,\r\n "x":"}{][\\"", "list" : [ "a" , { "k":1 , "j":2 } , [ ] , { } ], "n":-1.5e3,"t":true,"z":null }'
+    const text =
+      ' {\n\t"k" : "v\\\\" ,\r\n "x":"}{][\\"", "list" : [ "a" , { "k":1 , "j":2 } , [ ] , { } ], "n":-1.5e3,"t":true,"z":null }'
     expect(JSON.parse(text)).toBeTruthy()
     expect(duplicateFields(text)).toEqual([])
     expect(duplicateFields(text.replace('"j":2', '"k":2'))).toEqual(['list[1].k'])

@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers'
 import { evictDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req, staticPod, createStatic as create, removePod as remove } from '../helpers'
+import { makeNamespace, req, staticPod, createStatic as create, removePod as remove } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
 import { D1Log } from '../../src/log/d1-log'
@@ -44,16 +44,22 @@ async function allPages(path: string): Promise<Page[]> {
   return pages
 }
 
-
 async function relabel(ns: string, name: string, labels: Record<string, string>) {
   const g = await req('GET', `/api/v1/namespaces/${ns}/pods/${name}`)
-  const r = await req('PUT', `/api/v1/namespaces/${ns}/pods/${name}`, { ...g.json, metadata: { ...g.json.metadata, labels } })
+  const r = await req('PUT', `/api/v1/namespaces/${ns}/pods/${name}`, {
+    ...g.json,
+    metadata: { ...g.json.metadata, labels },
+  })
   expect(r.status, r.text).toBe(200)
   return r.json
 }
 
-
-const expectStatus = (r: { status: number; json: any; text: string }, code: number, reason: string, message?: string) => {
+const expectStatus = (
+  r: { status: number; json: any; text: string },
+  code: number,
+  reason: string,
+  message?: string,
+) => {
   expect(r.status, r.text).toBe(code)
   expect(r.json?.kind).toBe('Status')
   expect(r.json.code).toBe(code)
@@ -94,7 +100,8 @@ describe('paging within a namespace (Durable Object)', () => {
 
   it('pages with a label selector: every match exactly once, no remainingItemCount', async () => {
     const ns = await makeNamespace('pgl')
-    for (let i = 0; i < 12; i++) await create(ns, `q${String(i).padStart(2, '0')}`, { parity: i % 2 ? 'odd' : 'even', all: 'yes' })
+    for (let i = 0; i < 12; i++)
+      await create(ns, `q${String(i).padStart(2, '0')}`, { parity: i % 2 ? 'odd' : 'even', all: 'yes' })
     for (const sel of ['parity=odd', 'parity in (odd)', 'parity!=even', 'all']) {
       const full = await page(`/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(sel)}`)
       const ps = await allPages(`/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(sel)}&limit=2`)
@@ -191,7 +198,8 @@ describe('paging across namespaces (D1)', () => {
         return xa! < ya! ? -1 : xa! > ya! ? 1 : xb! < yb! ? -1 : xb! > yb! ? 1 : 0
       }),
     )
-    for (const ns of nss) expect(keys.filter((k) => k.startsWith(`${ns}/`))).toEqual(['a', 'k', 'm', 'z'].map((n) => `${ns}/${n}`))
+    for (const ns of nss)
+      expect(keys.filter((k) => k.startsWith(`${ns}/`))).toEqual(['a', 'k', 'm', 'z'].map((n) => `${ns}/${n}`))
     for (const o of full.items) expect(Number(o.metadata.resourceVersion)).toBeLessThanOrEqual(Number(full.rv))
 
     for (const limit of [1, 4, 5, 7]) {
@@ -220,7 +228,8 @@ describe('paging across namespaces (D1)', () => {
     const run = `s${Date.now().toString(36)}`
     const [n1, n2, n3] = [await makeNamespace('cws'), await makeNamespace('cws'), await makeNamespace('cws')]
     const before = new Map<string, any>()
-    for (const ns of [n1!, n2!, n3!]) for (const n of ['a', 'b', 'c']) before.set(`${ns}/${n}`, await create(ns, n, { run, v: '1' }))
+    for (const ns of [n1!, n2!, n3!])
+      for (const n of ['a', 'b', 'c']) before.set(`${ns}/${n}`, await create(ns, n, { run, v: '1' }))
     const snapshotAll = await page('/api/v1/pods') // the whole cluster at the first page's snapshot
     const sel = `labelSelector=${encodeURIComponent(`run=${run}`)}`
     const p1 = await page(`/api/v1/pods?${sel}&limit=3`)
@@ -236,7 +245,9 @@ describe('paging across namespaces (D1)', () => {
 
     const rest = [p1]
     while (rest[rest.length - 1]!.continue) {
-      rest.push(await page(`/api/v1/pods?${sel}&limit=3&continue=${encodeURIComponent(rest[rest.length - 1]!.continue!)}`))
+      rest.push(
+        await page(`/api/v1/pods?${sel}&limit=3&continue=${encodeURIComponent(rest[rest.length - 1]!.continue!)}`),
+      )
     }
     const listed = rest.flatMap((p) => p.items)
     expect(listed.map(ident)).toEqual([...before.values()].map(ident))
@@ -290,7 +301,10 @@ describe('paging across namespaces (D1)', () => {
     const writers = ['a', 'b', 'c', 'd'].map(async (n) => {
       for (let i = 1; !stop && i < 400; i++) {
         const g = await req('GET', `/api/v1/namespaces/${ns}/pods/${n}`)
-        await req('PUT', `/api/v1/namespaces/${ns}/pods/${n}`, { ...g.json, metadata: { ...g.json.metadata, labels: { run, n: String(i) } } })
+        await req('PUT', `/api/v1/namespaces/${ns}/pods/${n}`, {
+          ...g.json,
+          metadata: { ...g.json.metadata, labels: { run, n: String(i) } },
+        })
       }
     })
     const misses: string[] = []
@@ -315,7 +329,9 @@ describe('token and ListOptions validation', () => {
     for (const n of ['a', 'b', 'c']) await create(ns, n)
     const p1 = await page(`/api/v1/namespaces/${ns}/pods?limit=1`)
     const good = p1.continue!
-    const decoded = JSON.parse(atob(good.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (good.length % 4)) % 4)))
+    const decoded = JSON.parse(
+      atob(good.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (good.length % 4)) % 4)),
+    )
     const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
     const tampered = [
       good.slice(0, -2),
@@ -345,7 +361,10 @@ describe('token and ListOptions validation', () => {
     for (const n of ['a', 'b']) await create(ns, n)
     for (const base of [`/api/v1/namespaces/${ns}/pods`, '/api/v1/pods']) {
       const p1 = await page(`${base}?limit=1`)
-      const r = await req('GET', `${base}?limit=1&continue=${encodeURIComponent(p1.continue!)}&resourceVersion=${p1.rv}`)
+      const r = await req(
+        'GET',
+        `${base}?limit=1&continue=${encodeURIComponent(p1.continue!)}&resourceVersion=${p1.rv}`,
+      )
       expectStatus(r, 400, 'BadRequest', 'specifying resource version is not allowed when using continue')
     }
   })
@@ -367,14 +386,23 @@ describe('token and ListOptions validation', () => {
           name: '',
           group: 'meta.k8s.io',
           kind: 'ListOptions',
-          causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', field: 'resourceVersionMatch' }],
+          causes: [
+            {
+              reason: 'FieldValueForbidden',
+              message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+              field: 'resourceVersionMatch',
+            },
+          ],
         })
       }
       const zeroExact = await req('GET', `${base}?resourceVersion=0&resourceVersionMatch=Exact`)
       expectStatus(zeroExact, 422, 'Invalid')
       expect(zeroExact.json.message).toContain('resourceVersionMatch "exact" is forbidden for resourceVersion "0"')
       const p1 = await page(`${base}?limit=1`)
-      const withContinue = await req('GET', `${base}?limit=1&continue=${encodeURIComponent(p1.continue!)}&resourceVersionMatch=NotOlderThan`)
+      const withContinue = await req(
+        'GET',
+        `${base}?limit=1&continue=${encodeURIComponent(p1.continue!)}&resourceVersionMatch=NotOlderThan`,
+      )
       expectStatus(withContinue, 422, 'Invalid')
       const unknown = await req('GET', `${base}?resourceVersion=1&resourceVersionMatch=Sometime`)
       expectStatus(unknown, 422, 'Invalid')
@@ -390,7 +418,9 @@ describe('token and ListOptions validation', () => {
       const r = await req('GET', `${base}?resourceVersion=${far}&resourceVersionMatch=NotOlderThan`)
       expectStatus(r, 504, 'Timeout')
       expect(r.json.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${far}, current: \\d+$`))
-      expect(r.json.details.causes).toEqual([{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }])
+      expect(r.json.details.causes).toEqual([
+        { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+      ])
     }
   })
 })
@@ -402,7 +432,10 @@ describe('expired history (HISTORY_RETAIN=200 in the test worker)', () => {
     let g = await req('POST', `/api/v1/namespaces/${ns}/pods`, staticPod(name))
     expect(g.status, g.text).toBe(201)
     for (let i = 1; i < n; i++) {
-      const r = await req('PUT', `/api/v1/namespaces/${ns}/pods/${name}`, { ...g.json, metadata: { ...g.json.metadata, labels: { i: String(i) } } })
+      const r = await req('PUT', `/api/v1/namespaces/${ns}/pods/${name}`, {
+        ...g.json,
+        metadata: { ...g.json.metadata, labels: { i: String(i) } },
+      })
       expect(r.status, r.text).toBe(200)
       g = r
     }
@@ -468,7 +501,10 @@ describe('expired history (HISTORY_RETAIN=200 in the test worker)', () => {
     await evictDurableObject(env.NAMESPACES.getByName(quiet))
     const l = await page(`/api/v1/namespaces/${quiet}/pods`)
     expect(l.items.map(ident)).toEqual([ident(q)])
-    const old = await req('GET', `/api/v1/namespaces/${quiet}/pods?resourceVersion=${q.metadata.resourceVersion}&resourceVersionMatch=Exact`)
+    const old = await req(
+      'GET',
+      `/api/v1/namespaces/${quiet}/pods?resourceVersion=${q.metadata.resourceVersion}&resourceVersionMatch=Exact`,
+    )
     expectStatus(old, 410, 'Expired', 'The resourceVersion for the provided list is too old.')
     const q2 = await create(quiet, 'q2')
     expect(Number(q2.metadata.resourceVersion)).toBeGreaterThan(floor)

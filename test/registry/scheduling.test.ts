@@ -2,7 +2,13 @@
 // TaintToleration, NodeAffinity, NodeResourcesFit), the least-allocated score, kube's FitError message, and a pod's
 // effective requests. Expected values are kube's (pkg/scheduler, component-helpers nodeaffinity, resourcehelper).
 import { describe, expect, it } from 'vitest'
-import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../../src/registry/scheduling'
+import {
+  nodeAllocatable,
+  podRequests,
+  schedule,
+  type NodeCandidate,
+  type PodNeeds,
+} from '../../src/registry/scheduling'
 
 const GiB = 1024 ** 3
 
@@ -21,7 +27,8 @@ function node(name: string, over: Partial<NodeCandidate> = {}): NodeCandidate {
 }
 
 const needs = (over: Partial<PodNeeds> = {}): PodNeeds => ({ requests: { cpuMilli: 0, memBytes: 0 }, ...over })
-const three = (f: (n: NodeCandidate) => NodeCandidate = (n) => n) => ['node-1', 'node-2', 'node-3'].map((n) => f(node(n)))
+const three = (f: (n: NodeCandidate) => NodeCandidate = (n) => n) =>
+  ['node-1', 'node-2', 'node-3'].map((n) => f(node(n)))
 
 /** kube's FitError text when every node was rejected for a reason preemption cannot fix. */
 const notHelpful = (n: number, filters: string) =>
@@ -39,17 +46,23 @@ function refused(pod: PodNeeds, nodes: NodeCandidate[]): string {
 }
 
 const AFFINITY_MISMATCH = "node(s) didn't match Pod's node affinity/selector"
-const required = (...nodeSelectorTerms: object[]) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } })
+const required = (...nodeSelectorTerms: object[]) => ({
+  nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } },
+})
 const expr = (key: string, operator: string, values?: string[]) => ({ key, operator, ...(values ? { values } : {}) })
 
 describe('schedule(): NodeName', () => {
   it('spec.nodeName picks exactly that node (even when it is not the emptiest)', () => {
-    const nodes = three((n) => (n.name === 'node-2' ? { ...n, used: { cpuMilli: 3000, memBytes: 6 * GiB, pods: 50 } } : n))
+    const nodes = three((n) =>
+      n.name === 'node-2' ? { ...n, used: { cpuMilli: 3000, memBytes: 6 * GiB, pods: 50 } } : n,
+    )
     expect(placed(needs({ nodeName: 'node-2' }), nodes)).toBe('node-2')
   })
 
   it('a nodeName no node has: every node says so', () => {
-    expect(refused(needs({ nodeName: 'elsewhere' }), three())).toBe(notHelpful(3, "3 node(s) didn't match the requested node name"))
+    expect(refused(needs({ nodeName: 'elsewhere' }), three())).toBe(
+      notHelpful(3, "3 node(s) didn't match the requested node name"),
+    )
   })
 })
 
@@ -65,15 +78,47 @@ describe('schedule(): nodeSelector and required node affinity', () => {
     { name: 'nodeSelector: every pair must match', pod: needs({ nodeSelector: { disk: 'ssd', zone: 'b' } }), fits: [] },
     { name: 'nodeSelector on a missing label', pod: needs({ nodeSelector: { gpu: 'true' } }), fits: [] },
     { name: 'empty nodeSelector matches all', pod: needs({ nodeSelector: {} }), fits: ['node-1', 'node-2', 'node-3'] },
-    { name: 'In', pod: needs({ affinity: required({ matchExpressions: [expr('zone', 'In', ['a', 'c'])] }) }), fits: ['node-1', 'node-3'] },
-    { name: 'In on a missing label', pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'In', ['ssd', 'hdd'])] }) }), fits: ['node-1', 'node-2'] },
-    { name: 'NotIn (a node without the label matches)', pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'NotIn', ['hdd'])] }) }), fits: ['node-1', 'node-3'] },
-    { name: 'Exists', pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'Exists')] }) }), fits: ['node-1', 'node-2'] },
-    { name: 'DoesNotExist', pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'DoesNotExist')] }) }), fits: ['node-3'] },
+    {
+      name: 'In',
+      pod: needs({ affinity: required({ matchExpressions: [expr('zone', 'In', ['a', 'c'])] }) }),
+      fits: ['node-1', 'node-3'],
+    },
+    {
+      name: 'In on a missing label',
+      pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'In', ['ssd', 'hdd'])] }) }),
+      fits: ['node-1', 'node-2'],
+    },
+    {
+      name: 'NotIn (a node without the label matches)',
+      pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'NotIn', ['hdd'])] }) }),
+      fits: ['node-1', 'node-3'],
+    },
+    {
+      name: 'Exists',
+      pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'Exists')] }) }),
+      fits: ['node-1', 'node-2'],
+    },
+    {
+      name: 'DoesNotExist',
+      pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'DoesNotExist')] }) }),
+      fits: ['node-3'],
+    },
     // Gt/Lt compare integers, not strings: "10" > "5".
-    { name: 'Gt (integer comparison)', pod: needs({ affinity: required({ matchExpressions: [expr('gen', 'Gt', ['4'])] }) }), fits: ['node-2', 'node-3'] },
-    { name: 'Lt (integer comparison)', pod: needs({ affinity: required({ matchExpressions: [expr('gen', 'Lt', ['5'])] }) }), fits: ['node-1'] },
-    { name: 'Gt on a missing label', pod: needs({ affinity: required({ matchExpressions: [expr('cores', 'Gt', ['0'])] }) }), fits: [] },
+    {
+      name: 'Gt (integer comparison)',
+      pod: needs({ affinity: required({ matchExpressions: [expr('gen', 'Gt', ['4'])] }) }),
+      fits: ['node-2', 'node-3'],
+    },
+    {
+      name: 'Lt (integer comparison)',
+      pod: needs({ affinity: required({ matchExpressions: [expr('gen', 'Lt', ['5'])] }) }),
+      fits: ['node-1'],
+    },
+    {
+      name: 'Gt on a missing label',
+      pod: needs({ affinity: required({ matchExpressions: [expr('cores', 'Gt', ['0'])] }) }),
+      fits: [],
+    },
     {
       name: 'expressions of one term are ANDed',
       pod: needs({ affinity: required({ matchExpressions: [expr('disk', 'Exists'), expr('zone', 'NotIn', ['a'])] }) }),
@@ -81,10 +126,19 @@ describe('schedule(): nodeSelector and required node affinity', () => {
     },
     {
       name: 'terms are ORed',
-      pod: needs({ affinity: required({ matchExpressions: [expr('zone', 'In', ['a'])] }, { matchExpressions: [expr('gen', 'Gt', ['9'])] }) }),
+      pod: needs({
+        affinity: required(
+          { matchExpressions: [expr('zone', 'In', ['a'])] },
+          { matchExpressions: [expr('gen', 'Gt', ['9'])] },
+        ),
+      }),
       fits: ['node-1', 'node-3'],
     },
-    { name: 'matchFields metadata.name In', pod: needs({ affinity: required({ matchFields: [expr('metadata.name', 'In', ['node-2'])] }) }), fits: ['node-2'] },
+    {
+      name: 'matchFields metadata.name In',
+      pod: needs({ affinity: required({ matchFields: [expr('metadata.name', 'In', ['node-2'])] }) }),
+      fits: ['node-2'],
+    },
     {
       name: 'matchFields metadata.name NotIn',
       pod: needs({ affinity: required({ matchFields: [expr('metadata.name', 'NotIn', ['node-1', 'node-2'])] }) }),
@@ -92,18 +146,32 @@ describe('schedule(): nodeSelector and required node affinity', () => {
     },
     {
       name: 'matchExpressions and matchFields in one term are ANDed',
-      pod: needs({ affinity: required({ matchExpressions: [expr('gen', 'Exists')], matchFields: [expr('metadata.name', 'In', ['node-1', 'node-3'])] }) }),
+      pod: needs({
+        affinity: required({
+          matchExpressions: [expr('gen', 'Exists')],
+          matchFields: [expr('metadata.name', 'In', ['node-1', 'node-3'])],
+        }),
+      }),
       fits: ['node-1', 'node-3'],
     },
     {
       name: 'nodeSelector and affinity must both match',
-      pod: needs({ nodeSelector: { zone: 'a' }, affinity: required({ matchExpressions: [expr('disk', 'In', ['hdd'])] }) }),
+      pod: needs({
+        nodeSelector: { zone: 'a' },
+        affinity: required({ matchExpressions: [expr('disk', 'In', ['hdd'])] }),
+      }),
       fits: [],
     },
     {
       name: 'preferred affinity does not filter',
       pod: needs({
-        affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [expr('zone', 'In', ['z'])] } }] } },
+        affinity: {
+          nodeAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 1, preference: { matchExpressions: [expr('zone', 'In', ['z'])] } },
+            ],
+          },
+        },
       }),
       fits: ['node-1', 'node-2', 'node-3'],
     },
@@ -122,10 +190,20 @@ describe('schedule(): nodeSelector and required node affinity', () => {
   // kube (labels.Requirement.Matches) parses the node's label value with strconv.ParseInt(v, 10, 64); a value that is not
   // a base-10 integer never matches Gt/Lt. scheduling.ts:matchExpression uses Number(), so "1.5" > 1 and "" < 5 match.
   it('Gt/Lt: a label value that is not an integer never matches (kube: strconv.ParseInt)', () => {
-    const nodes = [node('node-1', { labels: { gen: '1.5' } }), node('node-2', { labels: { gen: '' } }), node('node-3', { labels: { gen: '0x10' } })]
+    const nodes = [
+      node('node-1', { labels: { gen: '1.5' } }),
+      node('node-2', { labels: { gen: '' } }),
+      node('node-3', { labels: { gen: '0x10' } }),
+    ]
     for (const n of nodes) {
-      expect(schedule(needs({ affinity: required({ matchExpressions: [expr('gen', 'Gt', ['1'])] }) }), [n]).ok, `Gt 1 on ${JSON.stringify(n.labels)}`).toBe(false)
-      expect(schedule(needs({ affinity: required({ matchExpressions: [expr('gen', 'Lt', ['20'])] }) }), [n]).ok, `Lt 20 on ${JSON.stringify(n.labels)}`).toBe(false)
+      expect(
+        schedule(needs({ affinity: required({ matchExpressions: [expr('gen', 'Gt', ['1'])] }) }), [n]).ok,
+        `Gt 1 on ${JSON.stringify(n.labels)}`,
+      ).toBe(false)
+      expect(
+        schedule(needs({ affinity: required({ matchExpressions: [expr('gen', 'Lt', ['20'])] }) }), [n]).ok,
+        `Lt 20 on ${JSON.stringify(n.labels)}`,
+      ).toBe(false)
     }
   })
 
@@ -137,32 +215,96 @@ describe('schedule(): nodeSelector and required node affinity', () => {
 })
 
 describe('schedule(): taints and tolerations', () => {
-  const tainted = (key: string, value: string | undefined, effect: string) => node('node-1', { taints: [{ key, ...(value !== undefined ? { value } : {}), effect }] })
+  const tainted = (key: string, value: string | undefined, effect: string) =>
+    node('node-1', { taints: [{ key, ...(value !== undefined ? { value } : {}), effect }] })
 
   const cases: { name: string; node: NodeCandidate; tolerations?: object[]; fits: boolean }[] = [
     { name: 'NoSchedule, no toleration', node: tainted('dedicated', 'gpu', 'NoSchedule'), fits: false },
     { name: 'NoExecute, no toleration', node: tainted('dedicated', 'gpu', 'NoExecute'), fits: false },
     { name: 'PreferNoSchedule never filters', node: tainted('dedicated', 'gpu', 'PreferNoSchedule'), fits: true },
-    { name: 'Equal with the same key and value', node: tainted('dedicated', 'gpu', 'NoSchedule'), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }], fits: true },
-    { name: 'operator defaults to Equal', node: tainted('dedicated', 'gpu', 'NoSchedule'), tolerations: [{ key: 'dedicated', value: 'gpu' }], fits: true },
-    { name: 'Equal with another value', node: tainted('dedicated', 'gpu', 'NoSchedule'), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'cpu' }], fits: false },
-    { name: 'Equal with another key', node: tainted('dedicated', 'gpu', 'NoSchedule'), tolerations: [{ key: 'other', operator: 'Equal', value: 'gpu' }], fits: false },
-    { name: 'Equal with an empty value tolerates a valueless taint', node: tainted('maint', undefined, 'NoSchedule'), tolerations: [{ key: 'maint', operator: 'Equal', value: '' }], fits: true },
-    { name: 'Exists with the key (any value)', node: tainted('dedicated', 'gpu', 'NoExecute'), tolerations: [{ key: 'dedicated', operator: 'Exists' }], fits: true },
-    { name: 'Exists with another key', node: tainted('dedicated', 'gpu', 'NoSchedule'), tolerations: [{ key: 'other', operator: 'Exists' }], fits: false },
-    { name: 'Exists with an empty key tolerates every taint', node: tainted('dedicated', 'gpu', 'NoExecute'), tolerations: [{ operator: 'Exists' }], fits: true },
-    { name: 'a toleration for another effect does not tolerate', node: tainted('dedicated', 'gpu', 'NoExecute'), tolerations: [{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }], fits: false },
-    { name: 'a toleration with an empty effect matches every effect', node: tainted('dedicated', 'gpu', 'NoExecute'), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu' }], fits: true },
+    {
+      name: 'Equal with the same key and value',
+      node: tainted('dedicated', 'gpu', 'NoSchedule'),
+      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }],
+      fits: true,
+    },
+    {
+      name: 'operator defaults to Equal',
+      node: tainted('dedicated', 'gpu', 'NoSchedule'),
+      tolerations: [{ key: 'dedicated', value: 'gpu' }],
+      fits: true,
+    },
+    {
+      name: 'Equal with another value',
+      node: tainted('dedicated', 'gpu', 'NoSchedule'),
+      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'cpu' }],
+      fits: false,
+    },
+    {
+      name: 'Equal with another key',
+      node: tainted('dedicated', 'gpu', 'NoSchedule'),
+      tolerations: [{ key: 'other', operator: 'Equal', value: 'gpu' }],
+      fits: false,
+    },
+    {
+      name: 'Equal with an empty value tolerates a valueless taint',
+      node: tainted('maint', undefined, 'NoSchedule'),
+      tolerations: [{ key: 'maint', operator: 'Equal', value: '' }],
+      fits: true,
+    },
+    {
+      name: 'Exists with the key (any value)',
+      node: tainted('dedicated', 'gpu', 'NoExecute'),
+      tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+      fits: true,
+    },
+    {
+      name: 'Exists with another key',
+      node: tainted('dedicated', 'gpu', 'NoSchedule'),
+      tolerations: [{ key: 'other', operator: 'Exists' }],
+      fits: false,
+    },
+    {
+      name: 'Exists with an empty key tolerates every taint',
+      node: tainted('dedicated', 'gpu', 'NoExecute'),
+      tolerations: [{ operator: 'Exists' }],
+      fits: true,
+    },
+    {
+      name: 'a toleration for another effect does not tolerate',
+      node: tainted('dedicated', 'gpu', 'NoExecute'),
+      tolerations: [{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }],
+      fits: false,
+    },
+    {
+      name: 'a toleration with an empty effect matches every effect',
+      node: tainted('dedicated', 'gpu', 'NoExecute'),
+      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu' }],
+      fits: true,
+    },
     {
       name: 'every NoSchedule/NoExecute taint must be tolerated',
-      node: node('node-1', { taints: [{ key: 'a', value: '1', effect: 'NoSchedule' }, { key: 'b', value: '2', effect: 'NoExecute' }] }),
+      node: node('node-1', {
+        taints: [
+          { key: 'a', value: '1', effect: 'NoSchedule' },
+          { key: 'b', value: '2', effect: 'NoExecute' },
+        ],
+      }),
       tolerations: [{ key: 'a', operator: 'Exists' }],
       fits: false,
     },
     {
       name: 'both taints tolerated',
-      node: node('node-1', { taints: [{ key: 'a', value: '1', effect: 'NoSchedule' }, { key: 'b', value: '2', effect: 'NoExecute' }] }),
-      tolerations: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Equal', value: '2', effect: 'NoExecute' }],
+      node: node('node-1', {
+        taints: [
+          { key: 'a', value: '1', effect: 'NoSchedule' },
+          { key: 'b', value: '2', effect: 'NoExecute' },
+        ],
+      }),
+      tolerations: [
+        { key: 'a', operator: 'Exists' },
+        { key: 'b', operator: 'Equal', value: '2', effect: 'NoExecute' },
+      ],
       fits: true,
     },
   ]
@@ -181,10 +323,26 @@ describe('schedule(): taints and tolerations', () => {
 
   it('a NotReady node counts as tainted node.kubernetes.io/not-ready:NoSchedule, unless tolerated', () => {
     const nodes = three((n) => ({ ...n, ready: false }))
-    expect(refused(needs(), nodes)).toBe(notHelpful(3, '3 node(s) had untolerated taint {node.kubernetes.io/not-ready: }'))
-    expect(schedule(needs({ tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }] }), nodes).ok).toBe(true)
+    expect(refused(needs(), nodes)).toBe(
+      notHelpful(3, '3 node(s) had untolerated taint {node.kubernetes.io/not-ready: }'),
+    )
+    expect(
+      schedule(
+        needs({ tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }] }),
+        nodes,
+      ).ok,
+    ).toBe(true)
     // The admission-added NoExecute toleration (tolerationSeconds 300) does not cover the NoSchedule taint.
-    expect(schedule(needs({ tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] }), nodes).ok).toBe(false)
+    expect(
+      schedule(
+        needs({
+          tolerations: [
+            { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+          ],
+        }),
+        nodes,
+      ).ok,
+    ).toBe(false)
   })
 
   // kube's default filter order is NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, ..., NodeResourcesFit
@@ -192,7 +350,9 @@ describe('schedule(): taints and tolerations', () => {
   // that is both tainted and mismatched is counted under the taint. scheduling.ts:rejection checks affinity first.
   it('a node that is tainted and does not match the selector is counted under the taint (kube filter order)', () => {
     const nodes = three((n) => ({ ...n, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }))
-    expect(refused(needs({ nodeSelector: { disk: 'ssd' } }), nodes)).toBe(notHelpful(3, '3 node(s) had untolerated taint {dedicated: gpu}'))
+    expect(refused(needs({ nodeSelector: { disk: 'ssd' } }), nodes)).toBe(
+      notHelpful(3, '3 node(s) had untolerated taint {dedicated: gpu}'),
+    )
   })
 })
 
@@ -200,18 +360,37 @@ describe('schedule(): unschedulable (cordoned) nodes', () => {
   it('a cordoned node takes no pods', () => {
     const nodes = three((n) => (n.name === 'node-1' ? n : { ...n, unschedulable: true }))
     for (let i = 0; i < 5; i++) expect(placed(needs(), nodes)).toBe('node-1')
-    expect(refused(needs(), three((n) => ({ ...n, unschedulable: true })))).toBe(notHelpful(3, '3 node(s) were unschedulable'))
+    expect(
+      refused(
+        needs(),
+        three((n) => ({ ...n, unschedulable: true })),
+      ),
+    ).toBe(notHelpful(3, '3 node(s) were unschedulable'))
   })
 
   it('the node.kubernetes.io/unschedulable:NoSchedule toleration (or a blanket Exists) lets a pod onto it', () => {
     const nodes = [node('node-1', { unschedulable: true })]
-    expect(schedule(needs({ tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] }), nodes)).toEqual({ ok: true, node: 'node-1' })
+    expect(
+      schedule(
+        needs({ tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] }),
+        nodes,
+      ),
+    ).toEqual({ ok: true, node: 'node-1' })
     expect(schedule(needs({ tolerations: [{ operator: 'Exists' }] }), nodes)).toEqual({ ok: true, node: 'node-1' })
-    expect(schedule(needs({ tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoExecute' }] }), nodes).ok).toBe(false)
+    expect(
+      schedule(
+        needs({ tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoExecute' }] }),
+        nodes,
+      ).ok,
+    ).toBe(false)
   })
 
   it('mixed reasons are counted per node, one reason per rejected node', () => {
-    const nodes = [node('node-1', { unschedulable: true }), node('node-2', { labels: {} }), node('node-3', { taints: [{ key: 'k', value: 'v', effect: 'NoExecute' }] })]
+    const nodes = [
+      node('node-1', { unschedulable: true }),
+      node('node-2', { labels: {} }),
+      node('node-3', { taints: [{ key: 'k', value: 'v', effect: 'NoExecute' }] }),
+    ]
     expect(refused(needs({ nodeSelector: { 'kubernetes.io/hostname': 'node-3' } }), nodes)).toBe(
       notHelpful(3, `1 ${AFFINITY_MISMATCH}, 1 node(s) had untolerated taint {k: v}, 1 node(s) were unschedulable`),
     )
@@ -235,21 +414,33 @@ describe('schedule(): resources', () => {
   })
 
   it('the emptier node wins when another is too full', () => {
-    const nodes = [node('node-1', { used: { cpuMilli: 3500, memBytes: 0, pods: 3 } }), node('node-2', { used: { cpuMilli: 3800, memBytes: 0, pods: 3 } }), node('node-3')]
+    const nodes = [
+      node('node-1', { used: { cpuMilli: 3500, memBytes: 0, pods: 3 } }),
+      node('node-2', { used: { cpuMilli: 3800, memBytes: 0, pods: 3 } }),
+      node('node-3'),
+    ]
     expect(placed(cpu(1000), nodes)).toBe('node-3')
   })
 
   it('a request larger than any node is refused with Insufficient cpu / memory on every node', () => {
     // A request above a node's whole allocatable is Unresolvable in kube too: preemption cannot help.
-    expect(refused(needs({ requests: { cpuMilli: 64000, memBytes: 0 } }), three())).toMatch(/^0\/3 nodes are available: 3 Insufficient cpu\. preemption: /)
-    expect(refused(needs({ requests: { cpuMilli: 0, memBytes: 64 * GiB } }), three())).toMatch(/^0\/3 nodes are available: 3 Insufficient memory\. preemption: /)
+    expect(refused(needs({ requests: { cpuMilli: 64000, memBytes: 0 } }), three())).toMatch(
+      /^0\/3 nodes are available: 3 Insufficient cpu\. preemption: /,
+    )
+    expect(refused(needs({ requests: { cpuMilli: 0, memBytes: 64 * GiB } }), three())).toMatch(
+      /^0\/3 nodes are available: 3 Insufficient memory\. preemption: /,
+    )
     expect(refused(needs({ requests: { cpuMilli: 64000, memBytes: 64 * GiB } }), three())).toMatch(
       /^0\/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory\. preemption: /,
     )
   })
 
   it('Too many pods: the pod-count limit', () => {
-    const nodes = three((n) => ({ ...n, allocatable: { ...n.allocatable, pods: 2 }, used: { cpuMilli: 0, memBytes: 0, pods: 2 } }))
+    const nodes = three((n) => ({
+      ...n,
+      allocatable: { ...n.allocatable, pods: 2 },
+      used: { cpuMilli: 0, memBytes: 0, pods: 2 },
+    }))
     expect(refused(needs(), nodes)).toMatch(/^0\/3 nodes are available: 3 Too many pods\. preemption: /)
   })
 
@@ -260,8 +451,15 @@ describe('schedule(): resources', () => {
   //   nodes are available: 1 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling.
   // scheduling.ts:schedule always writes "<n> Preemption is not helpful for scheduling.".
   it('preemption part: nodes full of equal-priority pods say "No preemption victims found for incoming pod"', () => {
-    const nodes = three((n) => (n.name === 'node-1' ? { ...n, used: { cpuMilli: 3500, memBytes: 0, pods: 5 } } : { ...n, labels: {} }))
-    expect(refused(needs({ nodeSelector: { 'kubernetes.io/hostname': 'node-1' }, requests: { cpuMilli: 1000, memBytes: 0 } }), nodes)).toBe(
+    const nodes = three((n) =>
+      n.name === 'node-1' ? { ...n, used: { cpuMilli: 3500, memBytes: 0, pods: 5 } } : { ...n, labels: {} },
+    )
+    expect(
+      refused(
+        needs({ nodeSelector: { 'kubernetes.io/hostname': 'node-1' }, requests: { cpuMilli: 1000, memBytes: 0 } }),
+        nodes,
+      ),
+    ).toBe(
       `0/3 nodes are available: 1 Insufficient cpu, 2 ${AFFINITY_MISMATCH}. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.`,
     )
   })
@@ -269,9 +467,16 @@ describe('schedule(): resources', () => {
   // kube's FitError.Error() formats "<count> <reason>" strings and then sort.Strings them: the count is part of the
   // sort key. scheduling.ts:schedule sorts by the reason alone, so "2 Insufficient cpu" comes before "1 node(s) ...".
   it('the histogram is sorted as kube sorts it: by the formatted "<count> <reason>" string', () => {
-    const nodes = three((n): NodeCandidate => (n.name === 'node-3' ? { ...n, labels: {} } : { ...n, labels: { pool: 'x' }, used: { cpuMilli: 3900, memBytes: 0, pods: 1 } }))
+    const nodes = three(
+      (n): NodeCandidate =>
+        n.name === 'node-3'
+          ? { ...n, labels: {} }
+          : { ...n, labels: { pool: 'x' }, used: { cpuMilli: 3900, memBytes: 0, pods: 1 } },
+    )
     const message = refused(needs({ nodeSelector: { pool: 'x' }, requests: { cpuMilli: 500, memBytes: 0 } }), nodes)
-    expect(message.split('. preemption: ')[0]).toBe(`0/3 nodes are available: 1 ${AFFINITY_MISMATCH}, 2 Insufficient cpu`)
+    expect(message.split('. preemption: ')[0]).toBe(
+      `0/3 nodes are available: 1 ${AFFINITY_MISMATCH}, 2 Insufficient cpu`,
+    )
   })
 
   // kube's schedulePod answers ErrNoNodesAvailable before filtering when the snapshot has no nodes; its text is the
@@ -292,7 +497,13 @@ describe('schedule(): least-allocated spreading', () => {
   })
 
   it('a bigger node with the same usage is less allocated', () => {
-    const nodes = [node('node-1', { used: { cpuMilli: 1000, memBytes: 0, pods: 1 } }), node('node-2', { allocatable: { cpuMilli: 16000, memBytes: 32 * GiB, pods: 110 }, used: { cpuMilli: 1000, memBytes: 0, pods: 1 } })]
+    const nodes = [
+      node('node-1', { used: { cpuMilli: 1000, memBytes: 0, pods: 1 } }),
+      node('node-2', {
+        allocatable: { cpuMilli: 16000, memBytes: 32 * GiB, pods: 110 },
+        used: { cpuMilli: 1000, memBytes: 0, pods: 1 },
+      }),
+    ]
     expect(placed(needs({ requests: { cpuMilli: 100, memBytes: 0 } }), nodes)).toBe('node-2')
   })
 
@@ -350,11 +561,16 @@ describe('podRequests', () => {
   })
 
   it('limits are not requests (requests are defaulted from limits by the API, not here)', () => {
-    expect(podRequests({ containers: [{ name: 'a', image: 'x', resources: { limits: { cpu: '2', memory: '1Gi' } } }] })).toEqual({ cpuMilli: 0, memBytes: 0 })
+    expect(
+      podRequests({ containers: [{ name: 'a', image: 'x', resources: { limits: { cpu: '2', memory: '1Gi' } } }] }),
+    ).toEqual({ cpuMilli: 0, memBytes: 0 })
   })
 
   it('init containers: the largest one counts if it exceeds the sum of the regular containers (per resource)', () => {
-    const spec = { initContainers: [c('2', '100Mi'), c('500m', '3Gi')], containers: [c('300m', '1Gi'), c('200m', '1Gi')] }
+    const spec = {
+      initContainers: [c('2', '100Mi'), c('500m', '3Gi')],
+      containers: [c('300m', '1Gi'), c('200m', '1Gi')],
+    }
     expect(podRequests(spec)).toEqual({ cpuMilli: 2000, memBytes: 3 * GiB })
     expect(podRequests({ ...spec, initContainers: [c('100m', '10Mi')] })).toEqual({ cpuMilli: 500, memBytes: 2 * GiB })
   })
@@ -370,31 +586,50 @@ describe('podRequests', () => {
   //   regular = 100m + 500m = 600m; setup phase = 1000m + 500m = 1500m; pod = max(600m, 1500m) = 1500m.
   // scheduling.ts:podRequests compares the init container's own 1000m only and answers 1000m.
   it('a regular init container after a sidecar counts the sidecar too (kube: 1500m)', () => {
-    const spec = { initContainers: [c('500m', undefined, { restartPolicy: 'Always' }), c('1')], containers: [c('100m')] }
+    const spec = {
+      initContainers: [c('500m', undefined, { restartPolicy: 'Always' }), c('1')],
+      containers: [c('100m')],
+    }
     expect(podRequests(spec).cpuMilli).toBe(1500)
   })
 
   it('an init container before the sidecars does not add them', () => {
-    const spec = { initContainers: [c('1'), c('500m', undefined, { restartPolicy: 'Always' })], containers: [c('100m')] }
+    const spec = {
+      initContainers: [c('1'), c('500m', undefined, { restartPolicy: 'Always' })],
+      containers: [c('100m')],
+    }
     expect(podRequests(spec).cpuMilli).toBe(1000)
   })
 
   it('pod overhead is added on top', () => {
     const spec = { containers: [c('100m', '100Mi')], overhead: { cpu: '250m', memory: '120Mi' } }
     expect(podRequests(spec)).toEqual({ cpuMilli: 350, memBytes: 220 * 1024 ** 2 })
-    const withInit = { initContainers: [c('2', '1Gi')], containers: [c('100m', '100Mi')], overhead: { cpu: '250m', memory: '120Mi' } }
+    const withInit = {
+      initContainers: [c('2', '1Gi')],
+      containers: [c('100m', '100Mi')],
+      overhead: { cpu: '250m', memory: '120Mi' },
+    }
     expect(podRequests(withInit)).toEqual({ cpuMilli: 2250, memBytes: GiB + 120 * 1024 ** 2 })
   })
 })
 
 describe('nodeAllocatable', () => {
   it('reads allocatable, falls back to capacity, and defaults pods to 110', () => {
-    expect(nodeAllocatable({ allocatable: { cpu: '3500m', memory: '7Gi', pods: '50' }, capacity: { cpu: '4', memory: '8Gi', pods: '110' } })).toEqual({
+    expect(
+      nodeAllocatable({
+        allocatable: { cpu: '3500m', memory: '7Gi', pods: '50' },
+        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+      }),
+    ).toEqual({
       cpuMilli: 3500,
       memBytes: 7 * GiB,
       pods: 50,
     })
-    expect(nodeAllocatable({ capacity: { cpu: '2', memory: '1Gi' } })).toEqual({ cpuMilli: 2000, memBytes: GiB, pods: 110 })
+    expect(nodeAllocatable({ capacity: { cpu: '2', memory: '1Gi' } })).toEqual({
+      cpuMilli: 2000,
+      memBytes: GiB,
+      pods: 110,
+    })
     expect(nodeAllocatable(undefined)).toEqual({ cpuMilli: 0, memBytes: 0, pods: 110 })
   })
 })

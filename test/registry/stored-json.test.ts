@@ -37,9 +37,19 @@ describe('stored JSON', () => {
 
   it('reads back with resourceVersion where ObjectMeta declares it, in wire order for the fast path', () => {
     const back = materialize(encodeStored(pod()), 42)
-    expect(Object.keys(back.metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'labels', 'managedFields'])
+    expect(Object.keys(back.metadata)).toEqual([
+      'name',
+      'namespace',
+      'uid',
+      'resourceVersion',
+      'creationTimestamp',
+      'labels',
+      'managedFields',
+    ])
     expect(inPlanOrder(back, planOfValue(back))).toBe(true)
-    expect(JSON.stringify(back) + '\n').toBe(encodeBody(pod()).replace('"resourceVersion":"41"', '"resourceVersion":"42"'))
+    expect(JSON.stringify(back) + '\n').toBe(
+      encodeBody(pod()).replace('"resourceVersion":"41"', '"resourceVersion":"42"'),
+    )
   })
 
   it('puts resourceVersion last when nothing after it in ObjectMeta is set', () => {

@@ -9,7 +9,11 @@ import { fieldError } from '../../src/registry/field-errors'
 function scrambled<T>(v: T): T {
   if (Array.isArray(v)) return v.map(scrambled) as T
   if (typeof v !== 'object' || v === null) return v
-  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, scrambled(x)])) as T
+  return Object.fromEntries(
+    Object.entries(v)
+      .reverse()
+      .map(([k, x]) => [k, scrambled(x)]),
+  ) as T
 }
 
 const POD_WIRE =
@@ -59,7 +63,10 @@ describe('encodeBody', () => {
   })
 
   it('writes a 422 Invalid Status with its causes, details in StatusDetails order', () => {
-    const s = statuses.invalid('Pod', 'web', [fieldError.required('spec.containers'), fieldError.invalid('metadata.name', 'Web', 'must be lower case')])
+    const s = statuses.invalid('Pod', 'web', [
+      fieldError.required('spec.containers'),
+      fieldError.invalid('metadata.name', 'Web', 'must be lower case'),
+    ])
     expect(encodeBody(scrambled(s))).toBe(
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",' +
         '"message":"Pod \\"web\\" is invalid: [spec.containers: Required value, metadata.name: Invalid value: \\"Web\\": must be lower case]",' +
@@ -78,11 +85,18 @@ describe('encodeBody', () => {
   it('sorts map keys as Go sorts strings ("10" < "9" < "a"), which no JS object order can hold', () => {
     const labels = { b: '1', a: '2', '10': '3', '9': '4', 'a-b': '5', A: '6', '-x': '7' }
     const text = encodeBody({ kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', labels } })
-    expect(text).toBe('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","labels":{"-x":"7","10":"3","9":"4","A":"6","a":"2","a-b":"5","b":"1"}}}\n')
+    expect(text).toBe(
+      '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","labels":{"-x":"7","10":"3","9":"4","A":"6","a":"2","a-b":"5","b":"1"}}}\n',
+    )
   })
 
   it('writes a List: TypeMeta, ListMeta in its own order, then items each in their kind order', () => {
-    const list = { items: [POD_INPUT], metadata: { remainingItemCount: 3, continue: 'tok', resourceVersion: '9' }, apiVersion: 'v1', kind: 'PodList' }
+    const list = {
+      items: [POD_INPUT],
+      metadata: { remainingItemCount: 3, continue: 'tok', resourceVersion: '9' },
+      apiVersion: 'v1',
+      kind: 'PodList',
+    }
     expect(encodeBody(list)).toBe(
       `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"9","continue":"tok","remainingItemCount":3},"items":[${POD_WIRE}]}\n`,
     )
@@ -92,7 +106,11 @@ describe('encodeBody', () => {
     const table = {
       rows: [
         {
-          object: { metadata: { name: 'web', namespace: 'ns' }, apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' },
+          object: {
+            metadata: { name: 'web', namespace: 'ns' },
+            apiVersion: 'meta.k8s.io/v1',
+            kind: 'PartialObjectMetadata',
+          },
           conditions: [{ status: 'True', type: 'Completed' }],
           cells: ['web', '1/1'],
         },
@@ -136,7 +154,12 @@ describe('encodeBody', () => {
         '}',
       ].join('\n'),
     )
-    expect(encodeBody(POD_INPUT, true)).toBe(JSON.stringify(JSON.parse(POD_WIRE), null, 2).replace('"9": "nine",\n      "10": "ten"', '"10": "ten",\n      "9": "nine"'))
+    expect(encodeBody(POD_INPUT, true)).toBe(
+      JSON.stringify(JSON.parse(POD_WIRE), null, 2).replace(
+        '"9": "nine",\n      "10": "ten"',
+        '"10": "ten",\n      "9": "nine"',
+      ),
+    )
   })
 
   it('takes the native fast path only when the result is the same: already-ordered input gives identical bytes', () => {
@@ -150,8 +173,12 @@ describe('encodeBody', () => {
   })
 
   it('writes kinds it does not know, and the fields a schema does not declare, as they are', () => {
-    expect(encodeBody({ kind: 'Thing', apiVersion: 'x/v1', b: 1, a: { d: 1, c: 2 } })).toBe('{"kind":"Thing","apiVersion":"x/v1","b":1,"a":{"d":1,"c":2}}\n')
-    expect(encodeBody({ zz: 1, metadata: { name: 'p' }, apiVersion: 'v1', kind: 'Pod' })).toBe('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"},"zz":1}\n')
+    expect(encodeBody({ kind: 'Thing', apiVersion: 'x/v1', b: 1, a: { d: 1, c: 2 } })).toBe(
+      '{"kind":"Thing","apiVersion":"x/v1","b":1,"a":{"d":1,"c":2}}\n',
+    )
+    expect(encodeBody({ zz: 1, metadata: { name: 'p' }, apiVersion: 'v1', kind: 'Pod' })).toBe(
+      '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"},"zz":1}\n',
+    )
   })
 })
 

@@ -4,15 +4,15 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   Container,
-  ContainerStatus,
+  type ContainerStatus,
   EphemeralContainer,
   Pod,
-  PodCondition,
+  type PodCondition,
   PodSpec,
   PodStatus,
   ResourceRequirements,
-  Toleration,
-  Volume,
+  type Toleration,
+  type Volume,
 } from '../../src/schema/pod'
 
 /** A running Deployment pod as a 1.33 apiserver returns it from GET. */
@@ -137,7 +137,12 @@ const runningPod = {
   status: {
     phase: 'Running',
     conditions: [
-      { type: 'PodReadyToStartContainers', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-05-01T10:00:03Z' },
+      {
+        type: 'PodReadyToStartContainers',
+        status: 'True',
+        lastProbeTime: null,
+        lastTransitionTime: '2025-05-01T10:00:03Z',
+      },
       { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-05-01T10:00:01Z' },
       { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-05-01T10:00:04Z' },
       { type: 'ContainersReady', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-05-01T10:00:04Z' },
@@ -193,7 +198,12 @@ const kitchenSinkPod = {
       { name: 'git', gitRepo: { repository: 'https://example.com/repo.git', revision: 'main', directory: '.' } },
       {
         name: 'secret',
-        secret: { secretName: 'tls', items: [{ key: 'tls.crt', path: 'cert.pem', mode: 256 }], defaultMode: 384, optional: true },
+        secret: {
+          secretName: 'tls',
+          items: [{ key: 'tls.crt', path: 'cert.pem', mode: 256 }],
+          defaultMode: 384,
+          optional: true,
+        },
       },
       { name: 'nfs', nfs: { server: 'nfs.example.com', path: '/exports', readOnly: true } },
       {
@@ -229,7 +239,13 @@ const kitchenSinkPod = {
       },
       {
         name: 'flex',
-        flexVolume: { driver: 'example/lvm', fsType: 'ext4', secretRef: { name: 'f' }, readOnly: true, options: { size: '1G' } },
+        flexVolume: {
+          driver: 'example/lvm',
+          fsType: 'ext4',
+          secretRef: { name: 'f' },
+          readOnly: true,
+          options: { size: '1G' },
+        },
       },
       { name: 'cinder', cinder: { volumeID: 'c1', fsType: 'ext4', readOnly: true, secretRef: { name: 'os' } } },
       {
@@ -254,7 +270,10 @@ const kitchenSinkPod = {
           defaultMode: 420,
         },
       },
-      { name: 'fc', fc: { targetWWNs: ['500a0982991b8dc5'], lun: 2, fsType: 'ext4', readOnly: true, wwids: ['3600508b'] } },
+      {
+        name: 'fc',
+        fc: { targetWWNs: ['500a0982991b8dc5'], lun: 2, fsType: 'ext4', readOnly: true, wwids: ['3600508b'] },
+      },
       { name: 'azfile', azureFile: { secretName: 'az', shareName: 'share', readOnly: true } },
       {
         name: 'cm',
@@ -262,7 +281,12 @@ const kitchenSinkPod = {
       },
       {
         name: 'vsphere',
-        vsphereVolume: { volumePath: '[ds] vol.vmdk', fsType: 'ext4', storagePolicyName: 'gold', storagePolicyID: 'p1' },
+        vsphereVolume: {
+          volumePath: '[ds] vol.vmdk',
+          fsType: 'ext4',
+          storagePolicyName: 'gold',
+          storagePolicyID: 'p1',
+        },
       },
       {
         name: 'quobyte',
@@ -285,7 +309,14 @@ const kitchenSinkPod = {
         projected: {
           sources: [
             { secret: { name: 's', items: [{ key: 'k', path: 'p' }], optional: true } },
-            { clusterTrustBundle: { signerName: 'example.com/signer', labelSelector: { matchLabels: { a: 'b' } }, optional: true, path: 'ca.pem' } },
+            {
+              clusterTrustBundle: {
+                signerName: 'example.com/signer',
+                labelSelector: { matchLabels: { a: 'b' } },
+                optional: true,
+                path: 'ca.pem',
+              },
+            },
             { clusterTrustBundle: { name: 'bundle-1', path: 'one.pem' } },
             {
               podCertificate: {
@@ -321,7 +352,13 @@ const kitchenSinkPod = {
       },
       {
         name: 'storageos',
-        storageos: { volumeName: 'v', volumeNamespace: 'ns', fsType: 'ext4', readOnly: true, secretRef: { name: 'sos' } },
+        storageos: {
+          volumeName: 'v',
+          volumeNamespace: 'ns',
+          fsType: 'ext4',
+          readOnly: true,
+          secretRef: { name: 'sos' },
+        },
       },
       {
         name: 'csi',
@@ -346,7 +383,12 @@ const kitchenSinkPod = {
               storageClassName: 'fast',
               volumeMode: 'Filesystem',
               dataSource: { kind: 'PersistentVolumeClaim', name: 'seed' },
-              dataSourceRef: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'snap', namespace: 'lab' },
+              dataSourceRef: {
+                apiGroup: 'snapshot.storage.k8s.io',
+                kind: 'VolumeSnapshot',
+                name: 'snap',
+                namespace: 'lab',
+              },
               volumeAttributesClassName: 'gold',
             },
           },
@@ -381,7 +423,10 @@ const kitchenSinkPod = {
         env: [
           { name: 'CM', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode', optional: true } } },
           { name: 'PW', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
-          { name: 'FROM_FILE', valueFrom: { fileKeyRef: { volumeName: 'cm', path: 'vars.env', key: 'TOKEN', optional: true } } },
+          {
+            name: 'FROM_FILE',
+            valueFrom: { fileKeyRef: { volumeName: 'cm', path: 'vars.env', key: 'TOKEN', optional: true } },
+          },
         ],
         resources: {
           limits: { cpu: 2, memory: '1Gi', 'nvidia.com/gpu': '1' },
@@ -425,7 +470,12 @@ const kitchenSinkPod = {
           capabilities: { add: ['NET_ADMIN'], drop: ['ALL'] },
           privileged: false,
           seLinuxOptions: { user: 'system_u', role: 'system_r', type: 'spc_t', level: 's0:c123,c456' },
-          windowsOptions: { gmsaCredentialSpecName: 'gmsa', gmsaCredentialSpec: '{}', runAsUserName: 'ContainerUser', hostProcess: false },
+          windowsOptions: {
+            gmsaCredentialSpecName: 'gmsa',
+            gmsaCredentialSpec: '{}',
+            runAsUserName: 'ContainerUser',
+            hostProcess: false,
+          },
           runAsUser: 1000,
           runAsGroup: 3000,
           runAsNonRoot: true,
@@ -692,12 +742,17 @@ describe('Pod parses real objects', () => {
 
 describe('Pod rejects unknown fields where they are', () => {
   it.each([
-    ['a container', (p: typeof runningPod) => Object.assign(p.spec.containers[0]!, { foo: 1 }), ['spec', 'containers', 0]],
+    [
+      'a container',
+      (p: typeof runningPod) => Object.assign(p.spec.containers[0]!, { foo: 1 }),
+      ['spec', 'containers', 0],
+    ],
     ['the spec', (p: typeof runningPod) => Object.assign(p.spec, { replicas: 3 }), ['spec']],
     ['the top level', (p: typeof runningPod) => Object.assign(p, { foo: true }), []],
     [
       'a projected volume source',
-      (p: typeof runningPod) => Object.assign(p.spec.volumes[2]!.projected!.sources[0]!.serviceAccountToken!, { foo: 'x' }),
+      (p: typeof runningPod) =>
+        Object.assign(p.spec.volumes[2]!.projected!.sources[0]!.serviceAccountToken!, { foo: 'x' }),
       ['spec', 'volumes', 2, 'projected', 'sources', 0, 'serviceAccountToken'],
     ],
     [
@@ -717,9 +772,7 @@ describe('Pod rejects unknown fields where they are', () => {
     ],
   ] as const)('in %s', (_where, change, path) => {
     const bad = variant(runningPod, change)
-    expect(issuesOf(Pod, bad)).toEqual([
-      { code: 'unrecognized_keys', path: [...path], keys: [expect.any(String)] },
-    ])
+    expect(issuesOf(Pod, bad)).toEqual([{ code: 'unrecognized_keys', path: [...path], keys: [expect.any(String)] }])
   })
 
   it('names the unknown key', () => {
@@ -729,28 +782,95 @@ describe('Pod rejects unknown fields where they are', () => {
 
   it('rejects fields of an older API version', () => {
     // v1beta1 spelled the container list under desiredState.manifest.
-    expect(issuesOf(Pod, { desiredState: {} })).toEqual([{ code: 'unrecognized_keys', path: [], keys: ['desiredState'] }])
+    expect(issuesOf(Pod, { desiredState: {} })).toEqual([
+      { code: 'unrecognized_keys', path: [], keys: ['desiredState'] },
+    ])
   })
 })
 
 describe('Pod rejects wrong types', () => {
   const cases: [string, (p: typeof runningPod) => void, (string | number)[], string][] = [
-    ['a string port number', (p) => Object.assign(p.spec.containers[0]!.ports[0]!, { containerPort: '80' }), ['spec', 'containers', 0, 'ports', 0, 'containerPort'], 'invalid_type'],
-    ['a fractional port number', (p) => Object.assign(p.spec.containers[0]!.ports[0]!, { containerPort: 80.5 }), ['spec', 'containers', 0, 'ports', 0, 'containerPort'], 'invalid_type'],
+    [
+      'a string port number',
+      (p) => Object.assign(p.spec.containers[0]!.ports[0]!, { containerPort: '80' }),
+      ['spec', 'containers', 0, 'ports', 0, 'containerPort'],
+      'invalid_type',
+    ],
+    [
+      'a fractional port number',
+      (p) => Object.assign(p.spec.containers[0]!.ports[0]!, { containerPort: 80.5 }),
+      ['spec', 'containers', 0, 'ports', 0, 'containerPort'],
+      'invalid_type',
+    ],
     ['an int32 overflow', (p) => Object.assign(p.spec, { priority: 2 ** 31 }), ['spec', 'priority'], 'too_big'],
-    ['an unknown restart policy', (p) => Object.assign(p.spec, { restartPolicy: 'Sometimes' }), ['spec', 'restartPolicy'], 'invalid_value'],
-    ['an unknown protocol', (p) => Object.assign(p.spec.containers[0]!.ports[0]!, { protocol: 'tcp' }), ['spec', 'containers', 0, 'ports', 0, 'protocol'], 'invalid_value'],
+    [
+      'an unknown restart policy',
+      (p) => Object.assign(p.spec, { restartPolicy: 'Sometimes' }),
+      ['spec', 'restartPolicy'],
+      'invalid_value',
+    ],
+    [
+      'an unknown protocol',
+      (p) => Object.assign(p.spec.containers[0]!.ports[0]!, { protocol: 'tcp' }),
+      ['spec', 'containers', 0, 'ports', 0, 'protocol'],
+      'invalid_value',
+    ],
     ['an unknown phase', (p) => Object.assign(p.status, { phase: 'Done' }), ['status', 'phase'], 'invalid_value'],
-    ['an unknown condition status', (p) => Object.assign(p.status.conditions[0]!, { status: 'true' }), ['status', 'conditions', 0, 'status'], 'invalid_value'],
-    ['an unknown toleration operator', (p) => Object.assign(p.spec.tolerations[0]!, { operator: 'Matches' }), ['spec', 'tolerations', 0, 'operator'], 'invalid_value'],
-    ['a bad quantity', (p) => Object.assign(p.spec.containers[0]!.resources.limits, { cpu: 'two' }), ['spec', 'containers', 0, 'resources', 'limits', 'cpu'], 'custom'],
-    ['a string where a list belongs', (p) => Object.assign(p.spec.containers[0]!, { command: '/bin/sh -c' }), ['spec', 'containers', 0, 'command'], 'invalid_type'],
-    ['a boolean as a string', (p) => Object.assign(p.spec, { enableServiceLinks: 'true' }), ['spec', 'enableServiceLinks'], 'invalid_type'],
-    ['a missing container name', (p) => Reflect.deleteProperty(p.spec.containers[0]!, 'name'), ['spec', 'containers', 0, 'name'], 'invalid_type'],
+    [
+      'an unknown condition status',
+      (p) => Object.assign(p.status.conditions[0]!, { status: 'true' }),
+      ['status', 'conditions', 0, 'status'],
+      'invalid_value',
+    ],
+    [
+      'an unknown toleration operator',
+      (p) => Object.assign(p.spec.tolerations[0]!, { operator: 'Matches' }),
+      ['spec', 'tolerations', 0, 'operator'],
+      'invalid_value',
+    ],
+    [
+      'a bad quantity',
+      (p) => Object.assign(p.spec.containers[0]!.resources.limits, { cpu: 'two' }),
+      ['spec', 'containers', 0, 'resources', 'limits', 'cpu'],
+      'custom',
+    ],
+    [
+      'a string where a list belongs',
+      (p) => Object.assign(p.spec.containers[0]!, { command: '/bin/sh -c' }),
+      ['spec', 'containers', 0, 'command'],
+      'invalid_type',
+    ],
+    [
+      'a boolean as a string',
+      (p) => Object.assign(p.spec, { enableServiceLinks: 'true' }),
+      ['spec', 'enableServiceLinks'],
+      'invalid_type',
+    ],
+    [
+      'a missing container name',
+      (p) => Reflect.deleteProperty(p.spec.containers[0]!, 'name'),
+      ['spec', 'containers', 0, 'name'],
+      'invalid_type',
+    ],
     ['missing containers', (p) => Reflect.deleteProperty(p.spec, 'containers'), ['spec', 'containers'], 'invalid_type'],
-    ['a missing restart count', (p) => Reflect.deleteProperty(p.status.containerStatuses[0]!, 'restartCount'), ['status', 'containerStatuses', 0, 'restartCount'], 'invalid_type'],
-    ['a labels value that is not a string', (p) => Object.assign(p.metadata.labels, { tier: 1 }), ['metadata', 'labels', 'tier'], 'invalid_type'],
-    ['a null outside the Time fields', (p) => Object.assign(p.spec, { nodeName: null }), ['spec', 'nodeName'], 'invalid_type'],
+    [
+      'a missing restart count',
+      (p) => Reflect.deleteProperty(p.status.containerStatuses[0]!, 'restartCount'),
+      ['status', 'containerStatuses', 0, 'restartCount'],
+      'invalid_type',
+    ],
+    [
+      'a labels value that is not a string',
+      (p) => Object.assign(p.metadata.labels, { tier: 1 }),
+      ['metadata', 'labels', 'tier'],
+      'invalid_type',
+    ],
+    [
+      'a null outside the Time fields',
+      (p) => Object.assign(p.spec, { nodeName: null }),
+      ['spec', 'nodeName'],
+      'invalid_type',
+    ],
   ]
   it.each(cases)('%s', (_name, change, path, code) => {
     const issues = issuesOf(Pod, variant(runningPod, change))
@@ -763,7 +883,9 @@ describe('Pod rejects wrong types', () => {
   })
 
   it('accepts an IntOrString port as either form', () => {
-    const named = variant(runningPod, (p) => Object.assign(p.spec.containers[0]!.readinessProbe.tcpSocket, { port: 'http' }))
+    const named = variant(runningPod, (p) =>
+      Object.assign(p.spec.containers[0]!.readinessProbe.tcpSocket, { port: 'http' }),
+    )
     expect(Pod.safeParse(named).success).toBe(true)
   })
 })
@@ -791,7 +913,11 @@ describe('list and patch metadata', () => {
     ['spec.imagePullSecrets', spec.imagePullSecrets, merge('name')],
     ['spec.hostAliases', spec.hostAliases, merge('ip')],
     ['spec.schedulingGates', spec.schedulingGates, merge('name')],
-    ['spec.topologySpreadConstraints', spec.topologySpreadConstraints, merge('topologyKey', ['topologyKey', 'whenUnsatisfiable'])],
+    [
+      'spec.topologySpreadConstraints',
+      spec.topologySpreadConstraints,
+      merge('topologyKey', ['topologyKey', 'whenUnsatisfiable']),
+    ],
     ['spec.resourceClaims', spec.resourceClaims, merge('name', ['name'], 'merge,retainKeys')],
     ['spec.tolerations', spec.tolerations, atomic],
     ['spec.readinessGates', spec.readinessGates, atomic],
@@ -803,17 +929,29 @@ describe('list and patch metadata', () => {
     ['containers[].args', container.args, atomic],
     ['containers[].envFrom', container.envFrom, atomic],
     ['containers[].resizePolicy', container.resizePolicy, atomic],
-    ['ephemeralContainers[].ports', EphemeralContainer.shape.ports, merge('containerPort', ['containerPort', 'protocol'])],
+    [
+      'ephemeralContainers[].ports',
+      EphemeralContainer.shape.ports,
+      merge('containerPort', ['containerPort', 'protocol']),
+    ],
     ['status.conditions', status.conditions, merge('type')],
     ['status.podIPs', status.podIPs, merge('ip')],
     [
       'status.hostIPs',
       status.hostIPs,
-      { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' },
+      {
+        'x-kubernetes-list-type': 'atomic',
+        'x-kubernetes-patch-merge-key': 'ip',
+        'x-kubernetes-patch-strategy': 'merge',
+      },
     ],
     ['status.containerStatuses', status.containerStatuses, atomic],
     ['status.resourceClaimStatuses', status.resourceClaimStatuses, merge('name', ['name'], 'merge,retainKeys')],
-    ['resources.claims', ResourceRequirements.shape.claims, { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }],
+    [
+      'resources.claims',
+      ResourceRequirements.shape.claims,
+      { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
+    ],
     ['spec.nodeSelector', spec.nodeSelector, { 'x-kubernetes-map-type': 'atomic' }],
   ]
   it.each(table)('%s', (_path, schema, expected) => {
@@ -851,10 +989,12 @@ describe('schema invariants', () => {
     if (seen.has(schema)) return out
     seen.add(schema)
     out.push({ path, schema })
-    if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) walk(schema.unwrap() as z.ZodType, path, out, seen)
+    if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+      walk(schema.unwrap() as z.ZodType, path, out, seen)
     else if (schema instanceof z.ZodArray) walk(schema.element as z.ZodType, `${path}[]`, out, seen)
     else if (schema instanceof z.ZodRecord) walk(schema.valueType as z.ZodType, `${path}{}`, out, seen)
-    else if (schema instanceof z.ZodUnion) for (const option of schema.options) walk(option as z.ZodType, path, out, seen)
+    else if (schema instanceof z.ZodUnion)
+      for (const option of schema.options) walk(option as z.ZodType, path, out, seen)
     else if (schema instanceof z.ZodObject)
       for (const [key, field] of Object.entries(schema.shape)) walk(field as z.ZodType, `${path}.${key}`, out, seen)
     return out

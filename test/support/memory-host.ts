@@ -4,7 +4,12 @@ import { MemoryAlarms } from '../../src/host/alarms'
 import type { Controller } from '../../src/host/controller'
 import type { HostPolicy } from '../../src/host/host-policy'
 import { MemoryChangeLog } from '../../src/host/memory-change-log'
-import { MemoryExpiryStore, MemoryHostState, MemoryObjectStore, MemoryTokenStore } from '../../src/host/memory-object-store'
+import {
+  MemoryExpiryStore,
+  MemoryHostState,
+  MemoryObjectStore,
+  MemoryTokenStore,
+} from '../../src/host/memory-object-store'
 import { ObjectHost } from '../../src/host/object-host'
 import { MemoryMembership } from '../../src/host/watch-membership'
 import { Watchers } from '../../src/host/watchers'
@@ -12,7 +17,15 @@ import { Watchers } from '../../src/host/watchers'
 /** Admits every create; no reservations, no alarm work. */
 export const openPolicy = (): HostPolicy => ({ admitCreate: async () => null, admitCreateNow: () => null })
 
-export function memoryHost(opts: { scope?: string; policy?: HostPolicy; controllers?: Controller[]; historyRetain?: number; log?: MemoryChangeLog } = {}) {
+export function memoryHost(
+  opts: {
+    scope?: string
+    policy?: HostPolicy
+    controllers?: Controller[]
+    historyRetain?: number
+    log?: MemoryChangeLog
+  } = {},
+) {
   const policy = opts.policy ?? openPolicy()
   const state = new MemoryHostState()
   const log = opts.log ?? new MemoryChangeLog()
@@ -20,7 +33,11 @@ export function memoryHost(opts: { scope?: string; policy?: HostPolicy; controll
   const host = new ObjectHost({
     scope: opts.scope ?? 'ns',
     local: {
-      objects: new MemoryObjectStore(state, opts.historyRetain ?? 100, (r, o) => policy.needsAttention?.(r, o) ?? false),
+      objects: new MemoryObjectStore(
+        state,
+        opts.historyRetain ?? 100,
+        (r, o) => policy.needsAttention?.(r, o) ?? false,
+      ),
       state,
       tokens: new MemoryTokenStore(),
       expiries: new MemoryExpiryStore(),

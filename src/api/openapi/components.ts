@@ -62,7 +62,8 @@ function peel(field: Schema, nameOf: Namer = named): Peeled {
       cur = d.innerType
     } else if (TRANSPARENT_WRAPPERS.has(d.type) && d.innerType) cur = d.innerType
     else if (d.type === 'lazy' && d.getter) cur = d.getter()
-    else if (d.type === 'pipe' && d.in) cur = d.in // clients send the input side of a transform
+    else if (d.type === 'pipe' && d.in)
+      cur = d.in // clients send the input side of a transform
     else break
   }
   return { schema: cur, optional, meta }
@@ -149,7 +150,10 @@ export class ComponentBuilder {
       }
       case 'literal': {
         const values = d.values ?? []
-        return { type: typeof values[0] === 'number' ? 'number' : typeof values[0] === 'boolean' ? 'boolean' : 'string', enum: values }
+        return {
+          type: typeof values[0] === 'number' ? 'number' : typeof values[0] === 'boolean' ? 'boolean' : 'string',
+          enum: values,
+        }
       }
       case 'object':
         return this.object(d)
@@ -185,7 +189,8 @@ export class ComponentBuilder {
     if (Object.keys(properties).length) out.properties = properties
     if (required.length) out.required = required
     const rest = d.catchall ? defOf(d.catchall).type : 'never'
-    if (rest !== 'never' && rest !== 'unknown' && rest !== 'any') out.additionalProperties = this.property(d.catchall!, false)
+    if (rest !== 'never' && rest !== 'unknown' && rest !== 'any')
+      out.additionalProperties = this.property(d.catchall!, false)
     return out
   }
 }

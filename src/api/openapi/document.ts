@@ -22,7 +22,9 @@ export function buildDocument(rows: ResourceDef[]): Json {
   // A kind whose schema module names.ts does not list is still named (from the table), so its List can refer to it.
   const aliases = new Map(rows.filter((def) => !named(def.schema)).map((def) => [def.schema, kindComponentName(def)]))
   const components = new ComponentBuilder(aliases)
-  const gvkOf = (group: string, version: string, kind: string) => ({ 'x-kubernetes-group-version-kind': [{ group, kind, version }] })
+  const gvkOf = (group: string, version: string, kind: string) => ({
+    'x-kubernetes-group-version-kind': [{ group, kind, version }],
+  })
   const paths: Record<string, Json> = {}
   for (const def of rows) {
     const kindName = kindComponentName(def)
@@ -73,7 +75,10 @@ function rowsByDocument(): Map<string, ResourceDef[]> {
 /** The hash naming a document in its URL: SHA-512 of its text, so it changes exactly when the document does. */
 export async function hashDocument(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-512', new TextEncoder().encode(text))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('').toUpperCase()
+  return [...new Uint8Array(digest)]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase()
 }
 
 // Every document is built and hashed once per version of the kind table (a CustomResourceDefinition changes it).
@@ -101,6 +106,8 @@ let servedV2: Promise<string> | null = null
 
 /** The Swagger 2.0 JSON text of all documents together (for /openapi/v2 asked for JSON). */
 export function servedSwaggerV2(): Promise<string> {
-  servedV2 ??= servedDocuments().then((docs) => JSON.stringify(swaggerV2([...docs.values()].map((d) => JSON.parse(d.text)))))
+  servedV2 ??= servedDocuments().then((docs) =>
+    JSON.stringify(swaggerV2([...docs.values()].map((d) => JSON.parse(d.text)))),
+  )
   return servedV2
 }

@@ -58,7 +58,11 @@ const SCALARS: [schema: Schema, name: string, body: Json][] = [
     'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
     { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
   ],
-  [quantity.Quantity, 'io.k8s.apimachinery.pkg.api.resource.Quantity', { oneOf: [{ type: 'string' }, { type: 'number' }] }],
+  [
+    quantity.Quantity,
+    'io.k8s.apimachinery.pkg.api.resource.Quantity',
+    { oneOf: [{ type: 'string' }, { type: 'number' }] },
+  ],
 ]
 
 const isZod = (v: unknown): v is Schema => typeof v === 'object' && v !== null && '_zod' in v

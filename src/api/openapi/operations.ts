@@ -34,22 +34,42 @@ const param = (name: string, where: 'query' | 'path', type: string, description:
 const q = (name: string, type: string, description: string) => param(name, 'query', type, description)
 
 const P = {
-  allowWatchBookmarks: q('allowWatchBookmarks', 'boolean', 'Ask a watch to send BOOKMARK events carrying the latest resourceVersion'),
+  allowWatchBookmarks: q(
+    'allowWatchBookmarks',
+    'boolean',
+    'Ask a watch to send BOOKMARK events carrying the latest resourceVersion',
+  ),
   continue: q('continue', 'string', 'Token from the previous page of a paged list'),
   dryRun: q('dryRun', 'string', 'All: validate and answer as if the change were made, without persisting it'),
   fieldManager: q('fieldManager', 'string', 'Name of the actor making the change, recorded in managedFields'),
   fieldSelector: q('fieldSelector', 'string', 'Select objects by fields, such as metadata.name=web'),
-  fieldValidation: q('fieldValidation', 'string', 'Ignore, Warn or Strict: how to treat unknown and duplicate fields in the body'),
+  fieldValidation: q(
+    'fieldValidation',
+    'string',
+    'Ignore, Warn or Strict: how to treat unknown and duplicate fields in the body',
+  ),
   force: q('force', 'boolean', 'Apply patches only: take ownership of fields other managers own'),
   gracePeriodSeconds: q('gracePeriodSeconds', 'integer', 'Seconds before the object is deleted; 0 deletes immediately'),
-  ignoreStoreReadError: q('ignoreStoreReadErrorWithClusterBreakingPotential', 'boolean', 'Delete an object that cannot be read from storage'),
+  ignoreStoreReadError: q(
+    'ignoreStoreReadErrorWithClusterBreakingPotential',
+    'boolean',
+    'Delete an object that cannot be read from storage',
+  ),
   labelSelector: q('labelSelector', 'string', 'Select objects by labels, such as app=web,tier!=db'),
   limit: q('limit', 'integer', 'Most objects to return in one page'),
   orphanDependents: q('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy'),
   pretty: q('pretty', 'string', 'true: indent the JSON response'),
-  propagationPolicy: q('propagationPolicy', 'string', 'Orphan, Background or Foreground: how dependents are garbage-collected'),
+  propagationPolicy: q(
+    'propagationPolicy',
+    'string',
+    'Orphan, Background or Foreground: how dependents are garbage-collected',
+  ),
   resourceVersion: q('resourceVersion', 'string', 'The version to read at or to watch from'),
-  resourceVersionMatch: q('resourceVersionMatch', 'string', 'Exact or NotOlderThan: how resourceVersion applies to a list'),
+  resourceVersionMatch: q(
+    'resourceVersionMatch',
+    'string',
+    'Exact or NotOlderThan: how resourceVersion applies to a list',
+  ),
   sendInitialEvents: q('sendInitialEvents', 'boolean', 'Start a watch with ADDED events for the current objects'),
   timeoutSeconds: q('timeoutSeconds', 'integer', 'Seconds after which a list or watch ends'),
   watch: q('watch', 'boolean', 'Stream changes instead of returning a list'),
@@ -65,10 +85,35 @@ const LOG = [
   q('timestamps', 'boolean', 'Prefix every line with its RFC 3339 timestamp'),
 ]
 
-const LIST = [P.allowWatchBookmarks, P.continue, P.fieldSelector, P.labelSelector, P.limit, P.resourceVersion, P.resourceVersionMatch, P.sendInitialEvents, P.timeoutSeconds, P.watch]
+const LIST = [
+  P.allowWatchBookmarks,
+  P.continue,
+  P.fieldSelector,
+  P.labelSelector,
+  P.limit,
+  P.resourceVersion,
+  P.resourceVersionMatch,
+  P.sendInitialEvents,
+  P.timeoutSeconds,
+  P.watch,
+]
 const WRITE = [P.dryRun, P.fieldManager, P.fieldValidation]
 const DELETE = [P.dryRun, P.gracePeriodSeconds, P.ignoreStoreReadError, P.orphanDependents, P.propagationPolicy]
-const DELETE_COLLECTION = [P.continue, P.dryRun, P.fieldSelector, P.gracePeriodSeconds, P.ignoreStoreReadError, P.labelSelector, P.limit, P.orphanDependents, P.propagationPolicy, P.resourceVersion, P.resourceVersionMatch, P.sendInitialEvents, P.timeoutSeconds]
+const DELETE_COLLECTION = [
+  P.continue,
+  P.dryRun,
+  P.fieldSelector,
+  P.gracePeriodSeconds,
+  P.ignoreStoreReadError,
+  P.labelSelector,
+  P.limit,
+  P.orphanDependents,
+  P.propagationPolicy,
+  P.resourceVersion,
+  P.resourceVersionMatch,
+  P.sendInitialEvents,
+  P.timeoutSeconds,
+]
 
 /** `Core`, `Apps`, `RbacAuthorization`: the group as kube spells it inside operationIds. */
 function groupWord(group: string): string {
@@ -101,7 +146,14 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
   const tags = [`${word.charAt(0).toLowerCase()}${word.slice(1)}_${def.version}`] // core_v1, apps_v1, rbacAuthorization_v1
   const deleted = def.returnDeletedObject ? refs.kind : refs.status
 
-  const op = (action: string, operationId: string, description: string, parameters: Json[], responses: Json, requestBody?: Json): Json => ({
+  const op = (
+    action: string,
+    operationId: string,
+    description: string,
+    parameters: Json[],
+    responses: Json,
+    requestBody?: Json,
+  ): Json => ({
     description,
     operationId,
     parameters,
@@ -120,44 +172,81 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
   const nameParam = param('name', 'path', 'string', `Name of the ${def.kind}`, true)
   const prefix = apiPrefix(def)
   const collection = def.namespaced ? `${prefix}/namespaces/{namespace}/${def.plural}` : `${prefix}/${def.plural}`
-  const watchPrefix = def.namespaced ? `${prefix}/watch/namespaces/{namespace}/${def.plural}` : `${prefix}/watch/${def.plural}`
+  const watchPrefix = def.namespaced
+    ? `${prefix}/watch/namespaces/{namespace}/${def.plural}`
+    : `${prefix}/watch/${def.plural}`
   const paths: Record<string, Json> = {}
 
   paths[collection] = {
     get: op('list', `list${gv}${scope}${def.kind}`, `List or watch ${def.plural}`, LIST, { '200': ok(refs.list) }),
     ...(has('create') && {
-      post: op('post', `create${gv}${scope}${def.kind}`, `Create a ${def.kind}`, WRITE, {
-        '200': ok(refs.kind),
-        '201': ok(refs.kind, 'Created'),
-        '202': ok(refs.kind, 'Accepted'),
-      }, objectBody),
+      post: op(
+        'post',
+        `create${gv}${scope}${def.kind}`,
+        `Create a ${def.kind}`,
+        WRITE,
+        {
+          '200': ok(refs.kind),
+          '201': ok(refs.kind, 'Created'),
+          '202': ok(refs.kind, 'Accepted'),
+        },
+        objectBody,
+      ),
     }),
     ...(has('deletecollection') && {
-      delete: op('deletecollection', `delete${gv}Collection${scope}${def.kind}`, `Delete a collection of ${def.plural}`, DELETE_COLLECTION, {
-        '200': ok(refs.status),
-      }, deleteBody),
+      delete: op(
+        'deletecollection',
+        `delete${gv}Collection${scope}${def.kind}`,
+        `Delete a collection of ${def.plural}`,
+        DELETE_COLLECTION,
+        {
+          '200': ok(refs.status),
+        },
+        deleteBody,
+      ),
     }),
     parameters: [...nsParam, P.pretty],
   }
   paths[`${collection}/{name}`] = {
     get: op('get', `read${gv}${scope}${def.kind}`, `Read the given ${def.kind}`, [], { '200': ok(refs.kind) }),
     ...(has('update') && {
-      put: op('put', `replace${gv}${scope}${def.kind}`, `Replace the given ${def.kind}`, WRITE, {
-        '200': ok(refs.kind),
-        '201': ok(refs.kind, 'Created'),
-      }, objectBody),
+      put: op(
+        'put',
+        `replace${gv}${scope}${def.kind}`,
+        `Replace the given ${def.kind}`,
+        WRITE,
+        {
+          '200': ok(refs.kind),
+          '201': ok(refs.kind, 'Created'),
+        },
+        objectBody,
+      ),
     }),
     ...(has('patch') && {
-      patch: op('patch', `patch${gv}${scope}${def.kind}`, `Partially update the given ${def.kind}`, [...WRITE, P.force], {
-        '200': ok(refs.kind),
-        '201': ok(refs.kind, 'Created'),
-      }, patchBody),
+      patch: op(
+        'patch',
+        `patch${gv}${scope}${def.kind}`,
+        `Partially update the given ${def.kind}`,
+        [...WRITE, P.force],
+        {
+          '200': ok(refs.kind),
+          '201': ok(refs.kind, 'Created'),
+        },
+        patchBody,
+      ),
     }),
     ...(has('delete') && {
-      delete: op('delete', `delete${gv}${scope}${def.kind}`, `Delete the given ${def.kind}`, DELETE, {
-        '200': ok(deleted),
-        '202': ok(deleted, 'Accepted'),
-      }, deleteBody),
+      delete: op(
+        'delete',
+        `delete${gv}${scope}${def.kind}`,
+        `Delete the given ${def.kind}`,
+        DELETE,
+        {
+          '200': ok(deleted),
+          '202': ok(deleted, 'Accepted'),
+        },
+        deleteBody,
+      ),
     }),
     parameters: [nameParam, ...nsParam, P.pretty],
   }
@@ -165,7 +254,14 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
   for (const sub of def.subresources ?? []) {
     const Sub = sub.name.charAt(0).toUpperCase() + sub.name.slice(1)
     const subGvk = { group: sub.group ?? def.group, kind: sub.kind, version: sub.version ?? def.version }
-    const subOp = (action: string, verb: string, description: string, parameters: Json[], responses: Json, requestBody?: Json) => ({
+    const subOp = (
+      action: string,
+      verb: string,
+      description: string,
+      parameters: Json[],
+      responses: Json,
+      requestBody?: Json,
+    ) => ({
       ...op(action, `${verb}${gv}${scope}${def.kind}${Sub}`, description, parameters, responses, requestBody),
       'x-kubernetes-group-version-kind': subGvk,
     })
@@ -173,35 +269,61 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
     const serves = (v: string) => sub.verbs.includes(v as never)
     paths[`${collection}/{name}/${sub.name}`] = {
       ...(serves('get') && {
-        get: sub.name === 'log'
-          ? subOp('get', 'read', `Read the log of a ${def.kind}'s container`, LOG, { '200': ok({ type: 'string' }, 'OK', ['text/plain']) })
-          : subOp('get', 'read', `Read the ${sub.name} of the given ${def.kind}`, [], { '200': ok(schema) }),
+        get:
+          sub.name === 'log'
+            ? subOp('get', 'read', `Read the log of a ${def.kind}'s container`, LOG, {
+                '200': ok({ type: 'string' }, 'OK', ['text/plain']),
+              })
+            : subOp('get', 'read', `Read the ${sub.name} of the given ${def.kind}`, [], { '200': ok(schema) }),
       }),
       ...(serves('create') && {
-        post: subOp('post', 'create', `Create a ${sub.kind} for the given ${def.kind}`, WRITE, {
-          '200': ok(schema),
-          '201': ok(schema, 'Created'),
-          '202': ok(schema, 'Accepted'),
-        }, { required: true, content: content(schema, ['application/json', 'application/yaml']) }),
+        post: subOp(
+          'post',
+          'create',
+          `Create a ${sub.kind} for the given ${def.kind}`,
+          WRITE,
+          {
+            '200': ok(schema),
+            '201': ok(schema, 'Created'),
+            '202': ok(schema, 'Accepted'),
+          },
+          { required: true, content: content(schema, ['application/json', 'application/yaml']) },
+        ),
       }),
       ...(serves('update') && {
-        put: subOp('put', 'replace', `Replace the ${sub.name} of the given ${def.kind}`, WRITE, {
-          '200': ok(schema),
-          '201': ok(schema, 'Created'),
-        }, { required: true, content: content(schema, ['application/json', 'application/yaml']) }),
+        put: subOp(
+          'put',
+          'replace',
+          `Replace the ${sub.name} of the given ${def.kind}`,
+          WRITE,
+          {
+            '200': ok(schema),
+            '201': ok(schema, 'Created'),
+          },
+          { required: true, content: content(schema, ['application/json', 'application/yaml']) },
+        ),
       }),
       ...(serves('patch') && {
-        patch: subOp('patch', 'patch', `Partially update the ${sub.name} of the given ${def.kind}`, [...WRITE, P.force], {
-          '200': ok(schema),
-          '201': ok(schema, 'Created'),
-        }, patchBody),
+        patch: subOp(
+          'patch',
+          'patch',
+          `Partially update the ${sub.name} of the given ${def.kind}`,
+          [...WRITE, P.force],
+          {
+            '200': ok(schema),
+            '201': ok(schema, 'Created'),
+          },
+          patchBody,
+        ),
       }),
       parameters: [nameParam, ...nsParam, P.pretty],
     }
   }
   if (def.namespaced) {
     paths[`${prefix}/${def.plural}`] = {
-      get: op('list', `list${gv}${def.kind}ForAllNamespaces`, `List or watch ${def.plural} in every namespace`, LIST, { '200': ok(refs.list) }),
+      get: op('list', `list${gv}${def.kind}ForAllNamespaces`, `List or watch ${def.plural} in every namespace`, LIST, {
+        '200': ok(refs.list),
+      }),
       parameters: [P.pretty],
     }
   }
@@ -216,7 +338,13 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
   }
   if (def.namespaced) {
     paths[`${prefix}/watch/${def.plural}`] = {
-      get: op('watchlist', `watch${gv}${def.kind}ListForAllNamespaces`, `Watch changes to ${def.plural} in every namespace`, LIST, watchResponse),
+      get: op(
+        'watchlist',
+        `watch${gv}${def.kind}ListForAllNamespaces`,
+        `Watch changes to ${def.plural} in every namespace`,
+        LIST,
+        watchResponse,
+      ),
       parameters: [P.pretty],
     }
   }

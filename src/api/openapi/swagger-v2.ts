@@ -17,7 +17,8 @@ function schemaV2(s: unknown): unknown {
   const out: Json = {}
   for (const [k, v] of Object.entries(s as Json)) {
     if (k === '$ref') out.$ref = (v as string).replace(V3_REF, '#/definitions/')
-    else if (k === 'allOf' && Array.isArray(v) && v.length === 1 && (v[0] as Json).$ref) Object.assign(out, schemaV2(v[0]))
+    else if (k === 'allOf' && Array.isArray(v) && v.length === 1 && (v[0] as Json).$ref)
+      Object.assign(out, schemaV2(v[0]))
     else out[k] = schemaV2(v)
   }
   return out
@@ -29,7 +30,11 @@ function parameterV2(p: Json): Json {
 }
 
 function operationV2(op: Json): Json {
-  const { requestBody, responses, parameters, ...rest } = op as Json & { requestBody?: Json; responses: Record<string, Json>; parameters?: Json[] }
+  const { requestBody, responses, parameters, ...rest } = op as Json & {
+    requestBody?: Json
+    responses: Record<string, Json>
+    parameters?: Json[]
+  }
   const params = (parameters ?? []).map(parameterV2)
   const consumes = requestBody ? Object.keys(requestBody.content as Json) : undefined
   if (requestBody) {

@@ -18,7 +18,11 @@ export const StatusDetails = z
     group: z.string().optional().describe('API group of that object'),
     kind: z.string().optional().describe('Resource or kind of that object'),
     uid: z.string().optional().describe('UID of that object'),
-    causes: z.array(StatusCause).optional().describe('Every cause of the error').meta({ 'x-kubernetes-list-type': 'atomic' }),
+    causes: z
+      .array(StatusCause)
+      .optional()
+      .describe('Every cause of the error')
+      .meta({ 'x-kubernetes-list-type': 'atomic' }),
     retryAfterSeconds: int32.optional().describe('Seconds a client should wait before retrying'),
   })
   .describe('Structured detail of a Status')
@@ -48,13 +52,18 @@ export const WatchEvent = z
   .meta({ 'x-kubernetes-group-version-kind': [{ group: '', kind: 'WatchEvent', version: 'v1' }] })
 
 // Any JSON object: what it means depends on the Content-Type of the PATCH request.
-export const Patch = z.strictObject({}).describe('The body of a PATCH request, interpreted according to its Content-Type')
+export const Patch = z
+  .strictObject({})
+  .describe('The body of a PATCH request, interpreted according to its Content-Type')
 
 /** The List kind of a table row, built from the row's own item schema. */
 export function listSchemaOf(def: ResourceDef) {
   return z
     .strictObject({
-      apiVersion: z.string().optional().describe(`Schema version of this list: ${def.group ? `${def.group}/` : ''}${def.version}`),
+      apiVersion: z
+        .string()
+        .optional()
+        .describe(`Schema version of this list: ${def.group ? `${def.group}/` : ''}${def.version}`),
       kind: z.string().optional().describe(`Kind of this list: ${def.listKind}`),
       metadata: ListMeta.optional().describe('Standard list metadata: resourceVersion and continue token'),
       items: z.array(def.schema).describe(`The ${def.plural}`),

@@ -30,7 +30,8 @@ export function decodeKubeProtobuf(bytes: Uint8Array): DecodedObject {
   const env = readEnvelope(new WireReader(bytes, MAGIC.length))
   const { apiVersion, kind } = env
   if (!apiVersion || !kind) throw new Error('protobuf: the object envelope names no apiVersion or kind')
-  if (env.contentEncoding) throw new Error(`protobuf: unsupported content encoding ${JSON.stringify(env.contentEncoding)}`)
+  if (env.contentEncoding)
+    throw new Error(`protobuf: unsupported content encoding ${JSON.stringify(env.contentEncoding)}`)
   if (env.contentType && env.contentType !== PROTOBUF) {
     throw new Error(`protobuf: unsupported inner content type ${JSON.stringify(env.contentType)}`)
   }
@@ -248,7 +249,8 @@ function readTime(r: WireReader, micro: boolean): string | undefined {
   if (seconds === GO_ZERO_SECONDS && nanos === 0) return undefined
   const d = new Date(seconds * 1000)
   const year = d.getUTCFullYear()
-  if (!Number.isFinite(d.getTime()) || year < 1 || year > 9999) throw new Error(`time ${seconds}s is outside years 1-9999`)
+  if (!Number.isFinite(d.getTime()) || year < 1 || year > 9999)
+    throw new Error(`time ${seconds}s is outside years 1-9999`)
   const iso = d.toISOString().slice(0, 19) // YYYY-MM-DDTHH:MM:SS
   return micro ? `${iso}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${iso}Z`
 }

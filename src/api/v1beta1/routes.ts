@@ -1,11 +1,11 @@
 // The /api/v1beta1 routes: list, create, get, replace and delete pods, replicationControllers and services, converted
 // at the edge to and from the v1 objects the namespace Durable Objects store (one store for both versions).
 import type { Context, Hono } from 'hono'
-import { statuses, StatusError, type Result, type Status } from '../../registry/status'
+import { statuses, StatusError, type Result } from '../../registry/status'
 import { resourceByPlural } from '../../registry/resources'
 import type { ResourceDef } from '../../registry/resource'
 import type { DeleteOptions, KubeObject } from '../../schema/meta'
-import { checkShape, fieldPath, handlingPrefix, parseBodyText, stripNulls } from '../../registry/decode'
+import { fieldPath, handlingPrefix, parseBodyText, stripNulls } from '../../registry/decode'
 import { selectorsOf } from '../query'
 import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
@@ -40,10 +40,13 @@ async function decodeBeta(c: Ctx, kind: BetaKind): Promise<Json> {
   // The 2014 server read JSON whatever the Content-Type (curl -d sends form-urlencoded); YAML when it says so.
   const contentType = mediaType(c).includes('yaml') ? 'application/yaml' : 'application/json'
   const raw = parseBodyText(await readBodyText(c), contentType, prefix)
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new StatusError(statuses.badRequest(`${prefix}: the body must be an object`))
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new StatusError(statuses.badRequest(`${prefix}: the body must be an object`))
   const bodyKind = (raw as Json).kind
   if (typeof bodyKind === 'string' && bodyKind !== '' && bodyKind !== kind.kind) {
-    throw new StatusError(statuses.badRequest(`${prefix}: the kind in the body (${bodyKind}) does not match ${kind.kind}`))
+    throw new StatusError(
+      statuses.badRequest(`${prefix}: the kind in the body (${bodyKind}) does not match ${kind.kind}`),
+    )
   }
   const parsed = kind.schema.safeParse(stripNulls(raw))
   if (!parsed.success) {
@@ -61,7 +64,10 @@ async function list(c: Ctx, kind: BetaKind) {
   const labelSelector = c.req.query('labelSelector') || c.req.query('labels') || undefined
   const fieldSelector = c.req.query('fieldSelector') || c.req.query('fields') || undefined
   const selectors = selectorsOf(def, labelSelector, fieldSelector)
-  const page = unwrap(kind, await call(() => hostFor(c.env, def, ns).list(def.plural, { mode: { kind: 'latest' }, selectors })))
+  const page = unwrap(
+    kind,
+    await call(() => hostFor(c.env, def, ns).list(def.plural, { mode: { kind: 'latest' }, selectors })),
+  )
   return json(c, toBetaList(kind, ns, page.items, page.resourceVersion))
 }
 
@@ -78,8 +84,14 @@ async function create(c: Ctx, kind: BetaKind) {
   // POST ignores currentState and any server-set fields: the table only writes what a client may set.
   const obj = unwrap(kind, convertedBeta(kind, def, beta))
   const idempotencyKey = c.req.header('idempotency-key') || undefined
-  if (idempotencyKey && idempotencyKey.length > 256) throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
-  const answer = unwrap(kind, await call(() => hostFor(c.env, def, ns).create(def.plural, obj, { fieldManager: fieldManager(c), idempotencyKey })))
+  if (idempotencyKey && idempotencyKey.length > 256)
+    throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
+  const answer = unwrap(
+    kind,
+    await call(() =>
+      hostFor(c.env, def, ns).create(def.plural, obj, { fieldManager: fieldManager(c), idempotencyKey }),
+    ),
+  )
   return json(c, toBetaObject(kind, answer.object), 201)
 }
 
@@ -92,7 +104,10 @@ async function replace(c: Ctx, kind: BetaKind, name: string) {
   const def = defOf(kind)
   const beta = await decodeBeta(c, kind)
   const opts = { fieldManager: fieldManager(c), codec: 'v1beta1' as const }
-  const answer = unwrap(kind, await call(() => hostFor(c.env, def, namespaceOf(c)).update(def.plural, name, beta as KubeObject, opts)))
+  const answer = unwrap(
+    kind,
+    await call(() => hostFor(c.env, def, namespaceOf(c)).update(def.plural, name, beta as KubeObject, opts)),
+  )
   return json(c, toBetaObject(kind, answer.object))
 }
 
@@ -102,7 +117,11 @@ async function remove(c: Ctx, kind: BetaKind, name: string) {
   const policy = c.req.query('propagationPolicy')
   if (policy) {
     if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw new StatusError(statuses.badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`))
+      throw new StatusError(
+        statuses.badRequest(
+          `propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`,
+        ),
+      )
     }
     options.propagationPolicy = policy
   }
@@ -111,7 +130,11 @@ async function remove(c: Ctx, kind: BetaKind, name: string) {
 }
 
 const methodNotAllowed = (c: Ctx) =>
-  statusResponse(c, { ...statuses.methodNotSupported({ resource: '' }, ''), message: 'the server does not allow this method on the requested resource', details: {} })
+  statusResponse(c, {
+    ...statuses.methodNotSupported({ resource: '' }, ''),
+    message: 'the server does not allow this method on the requested resource',
+    details: {},
+  })
 
 export function registerV1beta1(app: App) {
   for (const kind of BETA_KINDS) {

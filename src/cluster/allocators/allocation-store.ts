@@ -44,29 +44,51 @@ export class AllocationStore {
   }
 
   get(pool: Pool, value: number): StoredAllocation | null {
-    const rows = this.sql.exec<Row>('SELECT pool, value, owner, reserved_at, verified FROM svc_alloc WHERE pool = ? AND value = ?', pool, value).toArray()
+    const rows = this.sql
+      .exec<Row>(
+        'SELECT pool, value, owner, reserved_at, verified FROM svc_alloc WHERE pool = ? AND value = ?',
+        pool,
+        value,
+      )
+      .toArray()
     return rows.length ? toAllocation(rows[0]!) : null
   }
 
   /** Taken values of [lo, hi], ascending. */
   takenBetween(pool: Pool, lo: number, hi: number): number[] {
     return this.sql
-      .exec<{ value: number }>('SELECT value FROM svc_alloc WHERE pool = ? AND value >= ? AND value <= ? ORDER BY value', pool, lo, hi)
+      .exec<{ value: number }>(
+        'SELECT value FROM svc_alloc WHERE pool = ? AND value >= ? AND value <= ? ORDER BY value',
+        pool,
+        lo,
+        hi,
+      )
       .toArray()
       .map((r) => r.value)
   }
 
   insert(pool: Pool, value: number, owner: string, at: number) {
-    this.sql.exec('INSERT INTO svc_alloc (pool, value, owner, reserved_at, verified) VALUES (?, ?, ?, ?, 0)', pool, value, owner, at)
+    this.sql.exec(
+      'INSERT INTO svc_alloc (pool, value, owner, reserved_at, verified) VALUES (?, ?, ?, ?, 0)',
+      pool,
+      value,
+      owner,
+      at,
+    )
   }
 
   /** Removes a value if `owner` holds it; answers whether it did. */
   remove(pool: Pool, value: number, owner: string): boolean {
-    return this.sql.exec('DELETE FROM svc_alloc WHERE pool = ? AND value = ? AND owner = ?', pool, value, owner).rowsWritten > 0
+    return (
+      this.sql.exec('DELETE FROM svc_alloc WHERE pool = ? AND value = ? AND owner = ?', pool, value, owner)
+        .rowsWritten > 0
+    )
   }
 
   removeOwner(owner: string): StoredAllocation[] {
-    const rows = this.sql.exec<Row>('SELECT pool, value, owner, reserved_at, verified FROM svc_alloc WHERE owner = ?', owner).toArray()
+    const rows = this.sql
+      .exec<Row>('SELECT pool, value, owner, reserved_at, verified FROM svc_alloc WHERE owner = ?', owner)
+      .toArray()
     this.sql.exec('DELETE FROM svc_alloc WHERE owner = ?', owner)
     return rows.map(toAllocation)
   }
@@ -76,12 +98,17 @@ export class AllocationStore {
   }
 
   all(): StoredAllocation[] {
-    return this.sql.exec<Row>('SELECT pool, value, owner, reserved_at, verified FROM svc_alloc ORDER BY pool, value').toArray().map(toAllocation)
+    return this.sql
+      .exec<Row>('SELECT pool, value, owner, reserved_at, verified FROM svc_alloc ORDER BY pool, value')
+      .toArray()
+      .map(toAllocation)
   }
 
   /** When the oldest reservation no repair pass has confirmed was made, or null when every row is confirmed. */
   oldestUnverified(): number | null {
-    const row = this.sql.exec<{ at: number | null }>('SELECT MIN(reserved_at) AS at FROM svc_alloc WHERE verified = 0').one()
+    const row = this.sql
+      .exec<{ at: number | null }>('SELECT MIN(reserved_at) AS at FROM svc_alloc WHERE verified = 0')
+      .one()
     return row.at ?? null
   }
 }

@@ -22,12 +22,16 @@ export class ServiceAllocationHost {
     private readonly state: HostState,
     private readonly alarms: Alarms,
   ) {
-    this.allocators = new ServiceAllocators(storage, { serviceCIDR: env.SERVICE_CIDR, nodePortRange: env.NODE_PORT_RANGE })
+    this.allocators = new ServiceAllocators(storage, {
+      serviceCIDR: env.SERVICE_CIDR,
+      nodePortRange: env.NODE_PORT_RANGE,
+    })
   }
 
   async reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer> {
     const answer = this.allocators.reserve(owner, request, dryRun)
-    if (answer.ok && !dryRun && (answer.clusterIPs.length > 0 || answer.nodePorts.length > 0)) await this.repairBy(Date.now() + REPAIR_GRACE_MS)
+    if (answer.ok && !dryRun && (answer.clusterIPs.length > 0 || answer.nodePorts.length > 0))
+      await this.repairBy(Date.now() + REPAIR_GRACE_MS)
     return answer
   }
 
@@ -51,8 +55,12 @@ export class ServiceAllocationHost {
       return { owner: ownerOf(svc), ...holdingsOf(svc) }
     })
     const result = this.allocators.repair(holdings, readAt, graceMs)
-    for (const f of result.freed) console.warn(`service allocation repair: freed ${f.pool} ${f.value} of ${f.owner}, which no service holds`)
-    for (const c of result.claimed) console.warn(`service allocation repair: ${c.owner} holds ${c.pool} ${c.value}, which was not allocated; claimed it`)
+    for (const f of result.freed)
+      console.warn(`service allocation repair: freed ${f.pool} ${f.value} of ${f.owner}, which no service holds`)
+    for (const c of result.claimed)
+      console.warn(
+        `service allocation repair: ${c.owner} holds ${c.pool} ${c.value}, which was not allocated; claimed it`,
+      )
     return result
   }
 

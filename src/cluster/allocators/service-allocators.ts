@@ -1,9 +1,28 @@
 // Cluster IP and node port allocation for services, cluster-wide, inside the cluster Durable Object: reserve (all or
 // nothing, dry runs only check), release (only what the owner holds), and the repair pass that frees what no stored
 // service holds and re-claims what a service holds but the table lost. Synchronous SQL: no request interleaves.
-import type { Allocated, AllocationFailure, AllocationRequest, AllocationRow, Holding, Pool, ReserveAnswer } from './allocation-types'
+import type {
+  Allocated,
+  AllocationFailure,
+  AllocationRequest,
+  AllocationRow,
+  Holding,
+  Pool,
+  ReserveAnswer,
+} from './allocation-types'
 import { AllocationStore } from './allocation-store'
-import { DEFAULT_SERVICE_CIDR, inRange, intToIPv4, ipv4ToInt, parsePortRange, parseServiceCIDR, pickFree, type IntRange, type PortRange, type ServiceCIDR } from '../../registry/ip-ranges'
+import {
+  DEFAULT_SERVICE_CIDR,
+  inRange,
+  intToIPv4,
+  ipv4ToInt,
+  parsePortRange,
+  parseServiceCIDR,
+  pickFree,
+  type IntRange,
+  type PortRange,
+  type ServiceCIDR,
+} from '../../registry/ip-ranges'
 
 export const DEFAULT_NODE_PORT_RANGE = '30000-32767'
 
@@ -36,10 +55,16 @@ export class ServiceAllocators {
   ) {
     this.store = new AllocationStore(storage.sql)
     const cidr = parseServiceCIDR(config.serviceCIDR || DEFAULT_SERVICE_CIDR)
-    if (!cidr) console.error(`SERVICE_CIDR ${JSON.stringify(config.serviceCIDR)} is not an IPv4 CIDR (/8 to /30); using ${DEFAULT_SERVICE_CIDR}`)
+    if (!cidr)
+      console.error(
+        `SERVICE_CIDR ${JSON.stringify(config.serviceCIDR)} is not an IPv4 CIDR (/8 to /30); using ${DEFAULT_SERVICE_CIDR}`,
+      )
     this.cidr = cidr ?? parseServiceCIDR(DEFAULT_SERVICE_CIDR)!
     const ports = parsePortRange(config.nodePortRange || DEFAULT_NODE_PORT_RANGE)
-    if (!ports) console.error(`NODE_PORT_RANGE ${JSON.stringify(config.nodePortRange)} is not a port range; using ${DEFAULT_NODE_PORT_RANGE}`)
+    if (!ports)
+      console.error(
+        `NODE_PORT_RANGE ${JSON.stringify(config.nodePortRange)} is not a port range; using ${DEFAULT_NODE_PORT_RANGE}`,
+      )
     this.ports = ports ?? parsePortRange(DEFAULT_NODE_PORT_RANGE)!
   }
 
@@ -53,12 +78,17 @@ export class ServiceAllocators {
     ]
     for (const [pool, range, wanted] of pools) {
       for (const [index, want] of wanted.entries()) {
-        const fail = (message: string, full = false): ReserveAnswer => ({ ok: false, failure: { pool, index, requested: want, full, message } satisfies AllocationFailure })
+        const fail = (message: string, full = false): ReserveAnswer => ({
+          ok: false,
+          failure: { pool, index, requested: want, full, message } satisfies AllocationFailure,
+        })
         let value: number
         if (want === '' || want === 0) {
           // Values picked earlier in this request count as taken.
           const takenFrom = (a: number, b: number) =>
-            [...this.store.takenBetween(pool, a, b), ...picked[pool].filter((v) => v >= a && v <= b)].sort((x, y) => x - y)
+            [...this.store.takenBetween(pool, a, b), ...picked[pool].filter((v) => v >= a && v <= b)].sort(
+              (x, y) => x - y,
+            )
           const found = pickFree(range, takenFrom, this.random)
           if (found === null) return fail('range is full', true)
           value = found
@@ -80,14 +110,16 @@ export class ServiceAllocators {
     }
     if (!dryRun) {
       this.storage.transactionSync(() => {
-        for (const pool of ['ip', 'nodeport'] as const) for (const v of fresh[pool]) this.store.insert(pool, v, owner, now)
+        for (const pool of ['ip', 'nodeport'] as const)
+          for (const v of fresh[pool]) this.store.insert(pool, v, owner, now)
       })
     }
     return { ok: true, clusterIPs: picked.ip.map(intToIPv4), nodePorts: picked.nodeport }
   }
 
   private notInRange(pool: Pool, want: string | number): string {
-    if (pool === 'ip') return `the provided IP (${want}) is not in the valid range. The range of valid IPs is ${this.cidr.text}`
+    if (pool === 'ip')
+      return `the provided IP (${want}) is not in the valid range. The range of valid IPs is ${this.cidr.text}`
     return `provided port is not in the valid range. The range of valid ports is ${this.ports.text}`
   }
 
@@ -103,7 +135,8 @@ export class ServiceAllocators {
         const n = ipv4ToInt(ip)
         if (n !== null && this.store.remove('ip', n, owner)) this.noteReleased('ip', n, now, freed)
       }
-      for (const port of what.nodePorts) if (this.store.remove('nodeport', port, owner)) this.noteReleased('nodeport', port, now, freed)
+      for (const port of what.nodePorts)
+        if (this.store.remove('nodeport', port, owner)) this.noteReleased('nodeport', port, now, freed)
     })
     return freed
   }

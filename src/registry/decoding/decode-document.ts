@@ -13,7 +13,16 @@ import { ReplicationController, Scale } from '../../schema/replication-controlle
 import { Service } from '../../schema/service'
 import { goTypeOf } from './go-types'
 import { goUnmarshal, RawNumber } from './go-unmarshal'
-import { convertsTo, goTypeOfKind, groupVersionString, internalTypeOf, isRegistered, isSharedMetaKind, notRegisteredMessage, type GVK } from './scheme'
+import {
+  convertsTo,
+  goTypeOfKind,
+  groupVersionString,
+  internalTypeOf,
+  isRegistered,
+  isSharedMetaKind,
+  notRegisteredMessage,
+  type GVK,
+} from './scheme'
 
 /** The endpoint's kind: what the body must decode into. */
 export interface DecodeTarget extends GVK {
@@ -36,10 +45,12 @@ const SERVED: [gv: string, schemas: Record<string, z.ZodType>][] = [
 const servedSchema = (g: GVK) => SERVED.find(([gv]) => gv === groupVersionString(g.group, g.version))?.[1][g.kind]
 
 /** The anonymous struct the meta factory decodes into; its type is part of its error messages. */
-const FIND_KIND = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
+const FIND_KIND =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
 
 /** Go's case folding of a key for a case-insensitive field match (the Kelvin sign folds to K, the long s to S). */
-const fold = (key: string) => key.replace(/[a-z\u017f\u212a]/g, (c) => (c === '\u017f' ? 'S' : c === '\u212a' ? 'K' : c.toUpperCase()))
+const fold = (key: string) =>
+  key.replace(/[a-z\u017f\u212a]/g, (c) => (c === '\u017f' ? 'S' : c === '\u212a' ? 'K' : c.toUpperCase()))
 
 function jsonKind(v: unknown): string {
   if (typeof v === 'string') return 'string'
@@ -60,7 +71,14 @@ function interpret(doc: unknown): GVK | { error: string } {
   let saved: string | null = null
   const o = doc as Record<string, unknown>
   for (const key in o) {
-    const field = key === 'apiVersion' || key === 'kind' ? key : fold(key) === 'APIVERSION' ? 'apiVersion' : fold(key) === 'KIND' ? 'kind' : null
+    const field =
+      key === 'apiVersion' || key === 'kind'
+        ? key
+        : fold(key) === 'APIVERSION'
+          ? 'apiVersion'
+          : fold(key) === 'KIND'
+            ? 'kind'
+            : null
     if (field === null) continue
     const v = o[key]
     if (typeof v === 'string') {
@@ -91,7 +109,6 @@ function withDefaults(g: GVK, target: GVK): GVK {
   return out
 }
 
-
 /**
  * Decodes a parsed document (changed in place) for `target`. `original` gives the document's text for the one
  * message that quotes it whole.
@@ -105,7 +122,9 @@ export function decodeDocument(target: DecodeTarget, doc: unknown, original: () 
   const isTarget =
     (gvk.group === target.group && gvk.version === target.version && gvk.kind === target.kind) ||
     isSharedMetaKind(gvk, target) ||
-    (gvk.kind === target.kind && isRegistered(gvk) && (target.accepts?.includes(groupVersionString(gvk.group, gvk.version)) ?? false))
+    (gvk.kind === target.kind &&
+      isRegistered(gvk) &&
+      (target.accepts?.includes(groupVersionString(gvk.group, gvk.version)) ?? false))
   if (!isTarget && !isRegistered(gvk)) return fail(notRegisteredMessage(gvk))
   const schema = isTarget ? target.schema : servedSchema(gvk)
   const value = (doc ?? {}) as Record<string, unknown>
@@ -118,7 +137,10 @@ export function decodeDocument(target: DecodeTarget, doc: unknown, original: () 
   if (!isTarget) {
     if (convertsTo(gvk, target)) {
       const data = groupVersionString(gvk.group, gvk.version)
-      return fail(`the API version in the data (${data}) does not match the expected API version (${groupVersionString(target.group, target.version)})`, true)
+      return fail(
+        `the API version in the data (${data}) does not match the expected API version (${groupVersionString(target.group, target.version)})`,
+        true,
+      )
     }
     return fail(`converting (${goTypeOfKind(gvk)}) to (${internalTypeOf(target)}): unknown conversion`)
   }

@@ -6,7 +6,7 @@ import { goQuote } from '../go-strings'
 /** Go's nesting limit (encoding/json scanner maxNestingDepth). */
 const MAX_NESTING = 10000
 
-const enum Ctx {
+enum Ctx {
   ObjectKey,
   ObjectValue,
   ArrayValue,

@@ -16,7 +16,10 @@ const HEAD: Chunk[] = [
 ]
 const LAYOUTS = {
   RFC3339: { text: '2006-01-02T15:04:05Z07:00', chunks: [...HEAD, ['', 'tz', 'Z07:00']] as Chunk[] },
-  RFC3339Micro: { text: '2006-01-02T15:04:05.000000Z07:00', chunks: [...HEAD, ['', 'frac6', '.000000'], ['', 'tz', 'Z07:00']] as Chunk[] },
+  RFC3339Micro: {
+    text: '2006-01-02T15:04:05.000000Z07:00',
+    chunks: [...HEAD, ['', 'frac6', '.000000'], ['', 'tz', 'Z07:00']] as Chunk[],
+  },
 }
 type TimeLayout = keyof typeof LAYOUTS
 
@@ -31,14 +34,22 @@ export function goTimeError(value: string, layout: TimeLayout): string | null {
 }
 
 function inRange(m: RegExpExecArray): boolean {
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59) return false
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59)
+    return false
   const tz = m[8]!
   return tz === 'Z' || (Number(tz.slice(1, 3)) <= 24 && Number(tz.slice(4, 6)) <= 60)
 }
 
 function daysIn(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
   return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!
 }
 

@@ -15,7 +15,19 @@ import * as replicationController from '../../schema/replication-controller'
 import * as endpointSlice from '../../schema/endpoint-slice'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
-const MODULES: Record<string, unknown>[] = [meta, quantity, objectReference, pod, namespace, node, event, service, endpoints, replicationController, endpointSlice]
+const MODULES: Record<string, unknown>[] = [
+  meta,
+  quantity,
+  objectReference,
+  pod,
+  namespace,
+  node,
+  event,
+  service,
+  endpoints,
+  replicationController,
+  endpointSlice,
+]
 
 /** Exports that are helpers, not Go types. */
 const NOT_GO_TYPES = new Set(['StringMap', 'int32', 'int64'])
@@ -26,7 +38,14 @@ type Internals = { _zod: { def: unknown; parent?: z.ZodType } }
 const names = new Map<unknown, string>()
 for (const module of MODULES) {
   for (const [exportName, value] of Object.entries(module)) {
-    if (typeof value !== 'object' || value === null || !('_zod' in value) || NOT_GO_TYPES.has(exportName) || names.has(value)) continue
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      !('_zod' in value) ||
+      NOT_GO_TYPES.has(exportName) ||
+      names.has(value)
+    )
+      continue
     names.set(value, `${PACKAGES[exportName] ?? 'v1'}.${exportName}`)
   }
 }
@@ -34,7 +53,11 @@ for (const module of MODULES) {
 /** The Go type a schema was exported as; `.describe()`/`.meta()` clones (same definition) count as the original. */
 export function registeredName(schema: z.ZodType): string | undefined {
   const def = (schema as unknown as Internals)._zod.def
-  for (let s: z.ZodType | undefined = schema; s && (s as unknown as Internals)._zod.def === def; s = (s as unknown as Internals)._zod.parent) {
+  for (
+    let s: z.ZodType | undefined = schema;
+    s && (s as unknown as Internals)._zod.def === def;
+    s = (s as unknown as Internals)._zod.parent
+  ) {
     const name = names.get(s)
     if (name) return name
   }

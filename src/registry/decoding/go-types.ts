@@ -1,7 +1,7 @@
 // The Go type behind each zod schema, as kube's decoders see it: struct, slice, map or scalar, the name reflect prints
 // for it (`v1.PodSpec`, `[]v1.Container`, `map[string]string`, `int32`), and the custom unmarshalers (IntOrString,
 // Quantity, Time). Compiled once per schema; the decoders walk these instead of zod's internals.
-import { z } from 'zod'
+import type { z } from 'zod'
 import { node, type ListMeta } from '../schema-walk'
 import { goNameOverride, isPointerField, registeredName } from './go-type-names'
 
@@ -98,7 +98,15 @@ export function goTypeOf(schema: z.ZodType, name?: string): GoType {
   if (!byName) cache.set(s, (byName = new Map()))
   const hit = byName.get(fixed)
   if (hit) return hit
-  const t: GoType = { kind: 'any', name: 'interface {}', struct: '', fields: new Map(), required: [], elem: null, bits: 0 }
+  const t: GoType = {
+    kind: 'any',
+    name: 'interface {}',
+    struct: '',
+    fields: new Map(),
+    required: [],
+    elem: null,
+    bits: 0,
+  }
   // Cached before its parts are compiled: a recursive schema meets itself again.
   byName.set(fixed, t)
   compile(t, s, fixed)
@@ -159,7 +167,11 @@ function compile(t: GoType, s: z.ZodType, name: string) {
       }
       t.kind = 'int'
       const declared = /^int(32|64)$/.exec(name)
-      t.bits = declared ? Number(declared[1]) : (n.minValue ?? -Infinity) >= -2147483648 && (n.maxValue ?? Infinity) <= 2147483647 ? 32 : 64
+      t.bits = declared
+        ? Number(declared[1])
+        : (n.minValue ?? -Infinity) >= -2147483648 && (n.maxValue ?? Infinity) <= 2147483647
+          ? 32
+          : 64
       t.name = name || `int${t.bits}`
       return
     }

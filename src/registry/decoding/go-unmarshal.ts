@@ -129,10 +129,13 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
   // The strict path (keys, map keys and indices), what unknown-field errors print.
   const path: (string | number)[] = []
 
-  const where = () => (struct !== '' || fields.length > 0 ? `Go struct field ${struct}.${fields.join('.')}` : 'Go value')
-  const typeError = (value: string, typeName: string) => `json: cannot unmarshal ${value} into ${where()} of type ${typeName}`
+  const where = () =>
+    struct !== '' || fields.length > 0 ? `Go struct field ${struct}.${fields.join('.')}` : 'Go value'
+  const typeError = (value: string, typeName: string) =>
+    `json: cannot unmarshal ${value} into ${where()} of type ${typeName}`
   const mismatch = (v: unknown, t: GoType) => {
-    const value = t.kind === 'int' && (typeof v === 'number' || v instanceof RawNumber) ? `number ${numberText(v)}` : jsonKind(v)
+    const value =
+      t.kind === 'int' && (typeof v === 'number' || v instanceof RawNumber) ? `number ${numberText(v)}` : jsonKind(v)
     saved ??= typeError(value, t.name)
   }
   const unknownField = (key: string) => {
@@ -175,11 +178,12 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
           path.pop()
           struct = outer
         }
-        if (fill) for (const [k, ft] of t.required) {
-          if (v[k] !== undefined) continue
-          const z = filled(ft)
-          if (z !== undefined) v[k] = z
-        }
+        if (fill)
+          for (const [k, ft] of t.required) {
+            if (v[k] !== undefined) continue
+            const z = filled(ft)
+            if (z !== undefined) v[k] = z
+          }
         return v
       }
       case 'slice': {
@@ -250,7 +254,12 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
         throw new Abort(typeError(jsonKind(v), 'int32'))
       case 'quantity': {
         // Quantity.UnmarshalJSON parses the literal text (a string without its quotes), whatever JSON it is.
-        const source = typeof v === 'string' ? v : typeof v === 'number' || v instanceof RawNumber ? numberText(v) : JSON.stringify(plain(v))
+        const source =
+          typeof v === 'string'
+            ? v
+            : typeof v === 'number' || v instanceof RawNumber
+              ? numberText(v)
+              : JSON.stringify(plain(v))
         const problem = quantityError(source)
         if (problem !== null) throw new Abort(problem)
         return v instanceof RawNumber ? v.value : v

@@ -33,7 +33,10 @@ export function typedApplyErrors(doc: Record<string, unknown>, type: GoType): st
     switch (t.kind) {
       case 'struct':
       case 'map': {
-        if (!isMap(v)) return report(path, `expected map, got ${shown(v)}`)
+        if (!isMap(v)) {
+          report(path, `expected map, got ${shown(v)}`)
+          return
+        }
         for (const k in v) {
           const f = t.kind === 'struct' ? t.fields.get(k) : { type: t.elem!, meta: {}, optional: true }
           if (f) visitField(v[k], f, `${path}.${k}`)
@@ -64,7 +67,10 @@ export function typedApplyErrors(doc: Record<string, unknown>, type: GoType): st
   function visitField(v: unknown, f: GoField, path: string) {
     if (f.type.kind !== 'slice') return visit(v, f.type, path)
     if (v === null || v === undefined) return
-    if (!Array.isArray(v)) return report(path, `expected list, got ${shown(v)}`)
+    if (!Array.isArray(v)) {
+      report(path, `expected list, got ${shown(v)}`)
+      return
+    }
     const listType = f.meta['x-kubernetes-list-type']
     const keys = f.meta['x-kubernetes-list-map-keys'] ?? []
     const elem = f.type.elem!
@@ -72,21 +78,33 @@ export function typedApplyErrors(doc: Record<string, unknown>, type: GoType): st
       const item = v[i]
       let element: string
       if (listType === 'map' && keys.length > 0) {
-        if (item === null) return report(path, `element ${i}: associative list with keys may not have a null element`)
-        if (!isMap(item)) return report(path, `element ${i}: associative list with keys may not have non-map elements`)
+        if (item === null) {
+          report(path, `element ${i}: associative list with keys may not have a null element`)
+          return
+        }
+        if (!isMap(item)) {
+          report(path, `element ${i}: associative list with keys may not have non-map elements`)
+          return
+        }
         const parts: string[] = []
         for (const key of [...keys].sort()) {
           const value = item[key] !== undefined ? item[key] : elem.fields.get(key)?.meta.default
           if (value === undefined) {
-            return report(path, `element ${i}: associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)`)
+            return report(
+              path,
+              `element ${i}: associative list with keys has an element that omits key field ${goQuote(key)} (and doesn't have default value)`,
+            )
           }
           parts.push(`${key}=${keyString(value)}`)
         }
         element = `[${parts.join(',')}]`
       } else if (listType === 'set') {
-        if (isMap(item)) return report(path, `element ${i}: associative list without keys has an element that's a map type`)
-        if (Array.isArray(item)) return report(path, `element ${i}: not supported: associative list with lists as elements`)
-        if (item === null) return report(path, `element ${i}: associative list without keys has an element that's an explicit null`)
+        if (isMap(item))
+          return report(path, `element ${i}: associative list without keys has an element that's a map type`)
+        if (Array.isArray(item))
+          return report(path, `element ${i}: not supported: associative list with lists as elements`)
+        if (item === null)
+          return report(path, `element ${i}: associative list without keys has an element that's an explicit null`)
         element = `[=${keyString(item)}]`
       } else {
         element = `[${i}]`

@@ -47,7 +47,8 @@ export function convertFromUnstructured(doc: Record<string, unknown>, type: GoTy
       case 'bool':
       case 'int':
       case 'float':
-        return scalar(v, t)
+        scalar(v, t)
+        return
       case 'map':
         if (!isMap(v)) throw new Failure(`cannot restore map from ${goKindName(v, model)}`)
         for (const k in v) convert(v[k], t.elem!)
@@ -77,7 +78,7 @@ export function convertFromUnstructured(doc: Record<string, unknown>, type: GoTy
         return
       }
       default:
-        return custom(v, t)
+        custom(v, t)
     }
   }
 
@@ -92,7 +93,9 @@ export function convertFromUnstructured(doc: Record<string, unknown>, type: GoTy
       (from === 'float64' && (t.kind === 'int' || t.kind === 'float'))
     if (!convertible) throw new Failure(`unrecognized type: ${to}`)
     const fine =
-      from === t.kind || (from === 'int64' && (t.kind === 'int' || t.kind === 'float')) || (from === 'float64' && (t.kind === 'float' || Number.isInteger(v as number)))
+      from === t.kind ||
+      (from === 'int64' && (t.kind === 'int' || t.kind === 'float')) ||
+      (from === 'float64' && (t.kind === 'float' || Number.isInteger(v as number)))
     if (!fine) throw new Failure(`cannot convert ${from} to ${t.name}`)
   }
 
@@ -102,8 +105,11 @@ export function convertFromUnstructured(doc: Record<string, unknown>, type: GoTy
     switch (t.kind) {
       case 'intOrString':
         if (text[0] === '"') return
-        if (typeof v === 'number' && goNumberType(v, 'preserveInts') === 'int64' && v >= -(2 ** 31) && v < 2 ** 31) return
-        throw new Failure(`json: cannot unmarshal ${typeof v === 'number' ? `number ${text}` : jsonKindOf(text)} into Go value of type int32`)
+        if (typeof v === 'number' && goNumberType(v, 'preserveInts') === 'int64' && v >= -(2 ** 31) && v < 2 ** 31)
+          return
+        throw new Failure(
+          `json: cannot unmarshal ${typeof v === 'number' ? `number ${text}` : jsonKindOf(text)} into Go value of type int32`,
+        )
       case 'quantity': {
         const problem = quantityError(typeof v === 'string' ? v : text)
         if (problem !== null) throw new Failure(problem)
@@ -111,7 +117,8 @@ export function convertFromUnstructured(doc: Record<string, unknown>, type: GoTy
       }
       case 'time':
       case 'microTime': {
-        if (typeof v !== 'string') throw new Failure(`json: cannot unmarshal ${jsonKindOf(text)} into Go value of type string`)
+        if (typeof v !== 'string')
+          throw new Failure(`json: cannot unmarshal ${jsonKindOf(text)} into Go value of type string`)
         const problem = goTimeError(v, t.kind === 'time' ? 'RFC3339' : 'RFC3339Micro')
         if (problem !== null) throw new Failure(problem)
         return

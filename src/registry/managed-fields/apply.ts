@@ -8,7 +8,19 @@ import type { KubeObject } from '../../schema/meta'
 import { deepEqual, clone } from '../deep-equal'
 import { element, field, node, type Node } from '../schema-walk'
 import { rfc3339 } from '../time'
-import { describePath, fieldSetOf, innerPathsOf, scopeToSubresource, itemKey, listKind, removeAt, splitPath, valueAt, withKeyDefaults, type FieldSet } from './field-set'
+import {
+  describePath,
+  fieldSetOf,
+  innerPathsOf,
+  scopeToSubresource,
+  itemKey,
+  listKind,
+  removeAt,
+  splitPath,
+  valueAt,
+  withKeyDefaults,
+  type FieldSet,
+} from './field-set'
 import { lastAppliedOf, lastAppliedText, setLastApplied } from './last-applied-annotation'
 import { lastAppliedTakeover } from './last-applied-takeover'
 import { readOwners, sameOwner, writeOwners, type ManagedEntry } from './managers'
@@ -24,9 +36,7 @@ export interface ApplyConflict {
   path: string
 }
 
-export type ApplyOutcome =
-  | { ok: true; object: KubeObject }
-  | { ok: false; conflicts: ApplyConflict[] }
+export type ApplyOutcome = { ok: true; object: KubeObject } | { ok: false; conflicts: ApplyConflict[] }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -54,12 +64,16 @@ export function serverSideApply(
     const allowed = lastAppliedTakeover(live, schema)
     if (allowed) {
       const rest = outcome.conflicts.filter((c) => !allowed.has(c.path))
-      outcome = rest.length > 0 ? { ok: false, conflicts: rest } : applyByOwnership(live, applied, schema, manager, true, now, subresource)
+      outcome =
+        rest.length > 0
+          ? { ok: false, conflicts: rest }
+          : applyByOwnership(live, applied, schema, manager, true, now, subresource)
     }
   }
   // Only an annotation already there is kept up to date (the result carries one from the live object or, on a
   // create, from the applied configuration); ownership of it does not change.
-  if (outcome.ok && lastAppliedOf(outcome.object) !== undefined) setLastApplied(outcome.object, lastAppliedText(applied))
+  if (outcome.ok && lastAppliedOf(outcome.object) !== undefined)
+    setLastApplied(outcome.object, lastAppliedText(applied))
   return outcome
 }
 
@@ -89,7 +103,14 @@ function applyByOwnership(
         if (inner.has(p)) continue
         const segs = splitPath(p)
         if (deepEqual(valueAt(live, segs), valueAt(applied, segs))) continue
-        conflicts.push({ manager: o.manager, operation: o.operation, subresource: o.subresource, apiVersion: o.apiVersion, field: describePath(segs), path: p })
+        conflicts.push({
+          manager: o.manager,
+          operation: o.operation,
+          subresource: o.subresource,
+          apiVersion: o.apiVersion,
+          field: describePath(segs),
+          path: p,
+        })
         const t = taken.get(o) ?? new Set()
         t.add(p)
         taken.set(o, t)
@@ -112,12 +133,20 @@ function applyByOwnership(
   }
   for (const [o, fields] of taken) for (const p of fields) o.set.delete(p)
   const time = rfc3339(now)
-  const unchanged = mine && setsEqual(mine.set, appliedSet) && live && deepEqual(stripManaged(merged), stripManaged(live))
+  const unchanged =
+    mine && setsEqual(mine.set, appliedSet) && live && deepEqual(stripManaged(merged), stripManaged(live))
   if (mine) {
     mine.set = appliedSet
     if (!unchanged) mine.time = time
   } else {
-    owners.push({ manager, operation: 'Apply', subresource, set: appliedSet, time, apiVersion: applied.apiVersion ?? 'v1' })
+    owners.push({
+      manager,
+      operation: 'Apply',
+      subresource,
+      set: appliedSet,
+      time,
+      apiVersion: applied.apiVersion ?? 'v1',
+    })
   }
   const entries: ManagedEntry[] | undefined = writeOwners(owners)
   if (entries) merged.metadata.managedFields = entries

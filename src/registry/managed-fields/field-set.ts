@@ -28,13 +28,23 @@ const UNOWNED_META = new Set([
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** How a list is merged and owned: keyed items, a set of values, or one atomic value. */
-export function listKind(n: Node | null, value: unknown[]): { kind: 'map'; keys: string[] } | { kind: 'set' } | { kind: 'atomic' } {
+export function listKind(
+  n: Node | null,
+  value: unknown[],
+): { kind: 'map'; keys: string[] } | { kind: 'set' } | { kind: 'atomic' } {
   const t = n?.meta['x-kubernetes-list-type']
-  const keys = n?.meta['x-kubernetes-list-map-keys'] ?? (n?.meta['x-kubernetes-patch-merge-key'] ? [n.meta['x-kubernetes-patch-merge-key']] : undefined)
+  const keys =
+    n?.meta['x-kubernetes-list-map-keys'] ??
+    (n?.meta['x-kubernetes-patch-merge-key'] ? [n.meta['x-kubernetes-patch-merge-key']] : undefined)
   if (t === 'map' && keys?.length) return { kind: 'map', keys }
   if (t === 'set') return { kind: 'set' }
   if (t === undefined && keys?.length && value.every(isObj)) return { kind: 'map', keys }
-  if (t === undefined && (n?.meta['x-kubernetes-patch-strategy'] ?? '').includes('merge') && value.every((x) => !isObj(x))) return { kind: 'set' }
+  if (
+    t === undefined &&
+    (n?.meta['x-kubernetes-patch-strategy'] ?? '').includes('merge') &&
+    value.every((x) => !isObj(x))
+  )
+    return { kind: 'set' }
   return { kind: 'atomic' }
 }
 
@@ -174,7 +184,9 @@ export function valueAt(obj: Json, path: string[]): Json {
       cur = isObj(cur) ? cur[seg.slice(2)] : undefined
     } else if (seg.startsWith('k:')) {
       const key = JSON.parse(seg.slice(2)) as Record<string, unknown>
-      cur = Array.isArray(cur) ? cur.find((x) => isObj(x) && Object.entries(key).every(([k, v]) => JSON.stringify(x[k]) === JSON.stringify(v))) : undefined
+      cur = Array.isArray(cur)
+        ? cur.find((x) => isObj(x) && Object.entries(key).every(([k, v]) => JSON.stringify(x[k]) === JSON.stringify(v)))
+        : undefined
     } else if (seg.startsWith('v:')) {
       const want = seg.slice(2)
       cur = Array.isArray(cur) ? cur.find((x) => JSON.stringify(x) === want) : undefined
@@ -213,7 +225,9 @@ export function describePath(path: string[]): string {
     if (seg.startsWith('f:')) s += `.${seg.slice(2)}`
     else if (seg.startsWith('k:')) {
       const key = JSON.parse(seg.slice(2)) as Record<string, unknown>
-      s += `[${Object.entries(key).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`
+      s += `[${Object.entries(key)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(',')}]`
     } else if (seg.startsWith('v:')) s += `[${seg.slice(2)}]`
   }
   return s

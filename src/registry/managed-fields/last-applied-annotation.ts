@@ -57,7 +57,9 @@ function encode(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(encode).join(',')}]`
   if (v === null || typeof v !== 'object') return JSON.stringify(v)
   const o = v as Record<string, unknown>
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort(byCodePoint)
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort(byCodePoint)
   return `{${keys.map((k) => `${JSON.stringify(k)}:${encode(o[k])}`).join(',')}}`
 }
 

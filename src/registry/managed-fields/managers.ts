@@ -4,7 +4,16 @@ import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
 import { deepEqual } from '../deep-equal'
 import { rfc3339 } from '../time'
-import { fieldSetOf, fromFieldsV1, innerPathsOf, scopeToSubresource, splitPath, toFieldsV1, valueAt, type FieldSet } from './field-set'
+import {
+  fieldSetOf,
+  fromFieldsV1,
+  innerPathsOf,
+  scopeToSubresource,
+  splitPath,
+  toFieldsV1,
+  valueAt,
+  type FieldSet,
+} from './field-set'
 
 export interface ManagedEntry {
   manager: string
@@ -54,7 +63,8 @@ function sentOwners(sent: unknown, prev: KubeObject | null, subresource?: string
   if (!sent.every(decodes)) return null
   // Entries are keyed by who wrote them (an applier whatever its apiVersion): of two with one key, the later counts.
   const owners = ownersOf(sent as Partial<ManagedEntry>[])
-  const key = (o: Owner) => JSON.stringify([o.manager, o.operation, o.operation === 'Apply' ? '' : o.apiVersion, o.subresource ?? ''])
+  const key = (o: Owner) =>
+    JSON.stringify([o.manager, o.operation, o.operation === 'Apply' ? '' : o.apiVersion, o.subresource ?? ''])
   const last = new Map(owners.map((o) => [key(o), o]))
   return owners.filter((o) => last.get(key(o)) === o)
 }
@@ -77,7 +87,14 @@ export function writeOwners(owners: Owner[]): ManagedEntry[] | undefined {
   const out = owners
     .filter((o) => o.set.size > 0)
     .map((o) => {
-      const e: ManagedEntry = { manager: o.manager, operation: o.operation, apiVersion: o.apiVersion, time: o.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(o.set) }
+      const e: ManagedEntry = {
+        manager: o.manager,
+        operation: o.operation,
+        apiVersion: o.apiVersion,
+        time: o.time,
+        fieldsType: 'FieldsV1',
+        fieldsV1: toFieldsV1(o.set),
+      }
       if (o.subresource) e.subresource = o.subresource
       return e
     })
@@ -88,7 +105,12 @@ export const sameOwner = (o: Owner, manager: string, operation: Owner['operation
   o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '')
 
 /** The paths whose value differs between two objects (present in either). */
-export function changedPaths(next: KubeObject, prev: KubeObject | null, schema: z.ZodType, nextSet = fieldSetOf(next, schema)): FieldSet {
+export function changedPaths(
+  next: KubeObject,
+  prev: KubeObject | null,
+  schema: z.ZodType,
+  nextSet = fieldSetOf(next, schema),
+): FieldSet {
   if (!prev) return nextSet
   const prevSet = fieldSetOf(prev, schema)
   const changed: FieldSet = new Set()
@@ -117,7 +139,8 @@ export function recordUpdate(
   // One walk of the new object serves both sets (for a create they are the same fields).
   const nextSet = fieldSetOf(next, schema)
   const changed = scopeToSubresource(changedPaths(next, prev, schema, nextSet), subresource)
-  if (changed.size === 0) return fromRequest ? writeOwners(fromRequest) : (prev?.metadata.managedFields as ManagedEntry[] | undefined)
+  if (changed.size === 0)
+    return fromRequest ? writeOwners(fromRequest) : (prev?.metadata.managedFields as ManagedEntry[] | undefined)
   const present = prev ? scopeToSubresource(nextSet, subresource) : changed
   let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
   for (const o of owners) {

@@ -31,8 +31,15 @@ type Patched = Result<{ object: KubeObject; warnings: string[] }>
 
 /** errors.NewInvalid(schema.GroupKind{}, "", {field.Invalid("patch", value, detail)}): no kind, no name. */
 function invalidPatch(value: string, detail: string): Status {
-  const cause: FieldError = { type: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${goQuote(value)}: ${detail}` }
-  return { ...statuses.invalid('', '', [cause]), details: { causes: [{ reason: cause.type, message: cause.message, field: cause.field }] } }
+  const cause: FieldError = {
+    type: 'FieldValueInvalid',
+    field: 'patch',
+    message: `Invalid value: ${goQuote(value)}: ${detail}`,
+  }
+  return {
+    ...statuses.invalid('', '', [cause]),
+    details: { causes: [{ reason: cause.type, message: cause.message, field: cause.field }] },
+  }
 }
 
 /** A strategic merge patch, as `fmt.Sprintf("%+v", patchMap)` prints the map it was decoded into. */
@@ -40,7 +47,13 @@ const printedPatch = (patch: Json) => goV(patch, 'preserveInts')
 
 const goTypeOfDef = (def: ResourceDef) => goTypeOf(def.schema, `v1.${def.kind}`)
 
-export function applyPatch(def: ResourceDef, current: KubeObject, type: PatchType, body: string, validation: FieldValidation): Patched {
+export function applyPatch(
+  def: ResourceDef,
+  current: KubeObject,
+  type: PatchType,
+  body: string,
+  validation: FieldValidation,
+): Patched {
   if (type === 'apply') return fail(statuses.badRequest('apply patches are not applied here'))
   const read = readPatch(type, body, validation)
   if (!read.ok) return fail(read.status)
@@ -55,14 +68,22 @@ export function applyPatch(def: ResourceDef, current: KubeObject, type: PatchTyp
     if (e instanceof PatchError) {
       if (e.code === 400) return fail(statuses.badRequest(e.message))
       // kube wraps a patch that does not apply in a generic 422 with a fixed message (handlers/patch.go).
-      return fail({ ...statuses.invalid(def.kind, current.metadata.name ?? '', []), message: 'the server rejected our request due to an error in our request', details: {} })
+      return fail({
+        ...statuses.invalid(def.kind, current.metadata.name ?? '', []),
+        message: 'the server rejected our request due to an error in our request',
+        details: {},
+      })
     }
     throw e
   }
   if (type === 'strategic') return convertStrategic(def, patched, patch, read.strict, validation)
   const patchedText = () =>
     type === 'json'
-      ? jsonPatchedText(current as unknown as Json, goTypeOfDef(def), patch as { op: string; path: string; from?: string; value?: Json }[])
+      ? jsonPatchedText(
+          current as unknown as Json,
+          goTypeOfDef(def),
+          patch as { op: string; path: string; from?: string; value?: Json }[],
+        )
       : mergePatchedText(current as unknown as Json, goTypeOfDef(def), patch)
   const target = { schema: def.schema, group: def.group, version: def.version, kind: def.kind }
   const outcome = decodeDocument(target, patched, patchedText)
@@ -72,13 +93,20 @@ export function applyPatch(def: ResourceDef, current: KubeObject, type: PatchTyp
 
 /** Strict errors of a patch: warnings (Warn), or the patch's refusal (Strict). */
 function finish(object: KubeObject, strict: string[], validation: FieldValidation, quoted: () => string): Patched {
-  if (strict.length > 0 && validation === 'Strict') return fail(invalidPatch(quoted(), `strict decoding error: ${strict.join(', ')}`))
+  if (strict.length > 0 && validation === 'Strict')
+    return fail(invalidPatch(quoted(), `strict decoding error: ${strict.join(', ')}`))
   object.metadata ??= {}
   return ok({ object, warnings: validation === 'Warn' ? strict : [] })
 }
 
 /** The merged map becomes the object through the unstructured converter (handlers/patch.go applyPatchToObject). */
-function convertStrategic(def: ResourceDef, merged: Json, patch: Json, strict: string[], validation: FieldValidation): Patched {
+function convertStrategic(
+  def: ResourceDef,
+  merged: Json,
+  patch: Json,
+  strict: string[],
+  validation: FieldValidation,
+): Patched {
   const doc = merged as Record<string, unknown>
   const type = goTypeOfDef(def)
   const converted = convertFromUnstructured(doc, type, 'preserveInts')
@@ -88,7 +116,9 @@ function convertStrategic(def: ResourceDef, merged: Json, patch: Json, strict: s
   // The object is of the endpoint's kind whatever the map said (its TypeMeta is not read).
   doc.apiVersion = apiVersionOf(def)
   doc.kind = def.kind
-  return finish(doc as KubeObject, [...strict, ...(validation === 'Ignore' ? [] : converted.strict)], validation, () => printedPatch(patch))
+  return finish(doc as KubeObject, [...strict, ...(validation === 'Ignore' ? [] : converted.strict)], validation, () =>
+    printedPatch(patch),
+  )
 }
 
 const groupVersionKind = (group: string, version: string, kind: string) => `${group}/${version}, Kind=${kind}`
@@ -113,11 +143,19 @@ export function decodeApplied(def: ResourceDef, body: string, validation: FieldV
   try {
     parsed = parseYaml(body, { uniqueKeys: false, maxAliasCount: 100 }) as unknown
   } catch (e) {
-    return fail(statuses.badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`))
+    return fail(
+      statuses.badRequest(
+        `error decoding YAML: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`,
+      ),
+    )
   }
   if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
     const kind = Array.isArray(parsed) ? 'array' : typeof parsed === 'boolean' ? 'bool' : typeof parsed
-    return fail(statuses.badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`))
+    return fail(
+      statuses.badRequest(
+        `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
+      ),
+    )
   }
   const bad = checkTree(parsed)
   if (bad) return fail(statuses.badRequest(`error decoding YAML: ${bad}`))
@@ -126,22 +164,41 @@ export function decodeApplied(def: ResourceDef, body: string, validation: FieldV
   const expected = groupVersionKind(def.group, def.version, def.kind)
   if (gvk !== expected) return fail(statuses.badRequest(`invalid object type: ${gvk}`))
   const metadata = (doc.metadata ?? {}) as Record<string, unknown>
-  if (metadata.managedFields !== undefined && metadata.managedFields !== null) return fail(statuses.badRequest('metadata.managedFields must be nil'))
+  if (metadata.managedFields !== undefined && metadata.managedFields !== null)
+    return fail(statuses.badRequest('metadata.managedFields must be nil'))
   const type = goTypeOfDef(def)
   const named = `${typeof metadata.namespace === 'string' ? metadata.namespace : ''}/${typeof metadata.name === 'string' ? metadata.name : ''}; ${gvk}`
   const typed = typedApplyErrors(doc, type)
   // kube answers these with a 500 (kubernetes#122480); they are the client's mistake, so a 400 here.
-  if (typed.length === 1) return fail(statuses.badRequest(`failed to create typed patch object (${named}): ${typed[0]}`))
-  if (typed.length > 1) return fail(statuses.badRequest(`failed to create typed patch object (${named}): errors:\n  ${typed.join('\n  ')}`))
+  if (typed.length === 1)
+    return fail(statuses.badRequest(`failed to create typed patch object (${named}): ${typed[0]}`))
+  if (typed.length > 1)
+    return fail(statuses.badRequest(`failed to create typed patch object (${named}): errors:\n  ${typed.join('\n  ')}`))
   const converted = convertFromUnstructured(doc, type, 'floats')
   if (converted.error !== null) {
-    return fail(statuses.badRequest(`failed to convert new object (${named}) to proper version: unable to convert unstructured object to ${expected}: ${converted.error}`))
+    return fail(
+      statuses.badRequest(
+        `failed to convert new object (${named}) to proper version: unable to convert unstructured object to ${expected}: ${converted.error}`,
+      ),
+    )
   }
   // An applied configuration names only the fields its manager owns: no zero values are filled in.
   const decoded = goUnmarshal(doc, type, false)
-  const strict = validation === 'Ignore' ? [] : [...(body.trimStart().startsWith('{') ? duplicateFields(body).map((d) => `duplicate field ${JSON.stringify(d)}`) : []), ...decoded.strict]
+  const strict =
+    validation === 'Ignore'
+      ? []
+      : [
+          ...(body.trimStart().startsWith('{')
+            ? duplicateFields(body).map((d) => `duplicate field ${JSON.stringify(d)}`)
+            : []),
+          ...decoded.strict,
+        ]
   if (strict.length > 0 && validation === 'Strict') {
-    return fail(statuses.badRequest(`${def.kind} in version ${goQuote(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(', ')}`))
+    return fail(
+      statuses.badRequest(
+        `${def.kind} in version ${goQuote(def.version)} cannot be handled as a ${def.kind}: strict decoding error: ${strict.join(', ')}`,
+      ),
+    )
   }
   const object = doc as KubeObject
   object.metadata ??= {}

@@ -7,7 +7,8 @@ import type { Json } from './merge-patch'
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
 
 export function jsonPatch(doc: Json, patch: unknown): Json {
-  if (!Array.isArray(patch)) throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', 400)
+  if (!Array.isArray(patch))
+    throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', 400)
   for (const op of patch) {
     if (typeof op !== 'object' || op === null || !OPS.has((op as { op?: string }).op ?? '')) {
       throw new PatchError(`Unexpected kind: ${JSON.stringify((op as { op?: unknown })?.op ?? null)}`, 400)

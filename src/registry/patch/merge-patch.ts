@@ -2,7 +2,8 @@
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
-export const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v)
+export const isObject = (v: unknown): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 export function mergePatch(target: Json | undefined, patch: Json): Json {
   if (!isObject(patch)) return patch

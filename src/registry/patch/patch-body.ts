@@ -28,14 +28,16 @@ function plain(v: unknown): Json {
   if (Array.isArray(v)) return v.map(plain)
   if (v && typeof v === 'object') {
     const out: Record<string, Json> = {}
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true })
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true })
     return out
   }
   return v as Json
 }
 
 const bad = (message: string): ReadPatch => ({ ok: false, status: statuses.badRequest(message) })
-const duplicates = (body: string, prefix = '') => duplicateFields(body).map((d) => `${prefix}duplicate field ${JSON.stringify(d)}`)
+const duplicates = (body: string, prefix = '') =>
+  duplicateFields(body).map((d) => `${prefix}duplicate field ${JSON.stringify(d)}`)
 
 /** Reads a JSON, merge or strategic merge patch body. */
 export function readPatch(type: TextPatchType, body: string, validation: FieldValidation): ReadPatch {
@@ -67,7 +69,9 @@ function readJsonPatch(patch: Json, body: string, strictMode: boolean): ReadPatc
   if (strictMode) {
     // UnmarshalStrict into []jsonPatchOp{Op, Path, From string; Value interface{}}.
     if (patch !== null && !Array.isArray(patch)) {
-      return bad(`error decoding patch: json: cannot unmarshal ${jsonKind(patch)} into Go value of type []handlers.jsonPatchOp`)
+      return bad(
+        `error decoding patch: json: cannot unmarshal ${jsonKind(patch)} into Go value of type []handlers.jsonPatchOp`,
+      )
     }
     let typeError: string | null = null
     for (const [i, op] of (patch ?? []).entries()) {
@@ -88,11 +92,18 @@ function readJsonPatch(patch: Json, body: string, strictMode: boolean): ReadPatc
   }
   // jsonpatch.DecodePatch: a []Operation, each a map[string]*json.RawMessage (null is no operations at all).
   if (patch === null) return { ok: true, patch: [], strict }
-  if (!Array.isArray(patch)) return bad(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type jsonpatch.Patch`)
+  if (!Array.isArray(patch))
+    return bad(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type jsonpatch.Patch`)
   const notObject = patch.find((op) => op !== null && (typeof op !== 'object' || Array.isArray(op)))
-  if (notObject !== undefined) return bad(`json: cannot unmarshal ${jsonKind(notObject)} into Go value of type jsonpatch.Operation`)
+  if (notObject !== undefined)
+    return bad(`json: cannot unmarshal ${jsonKind(notObject)} into Go value of type jsonpatch.Operation`)
   if (patch.length > MAX_OPERATIONS) {
-    return { ok: false, status: statuses.tooLarge(`The allowed maximum operations in a JSON patch is ${MAX_OPERATIONS}, got ${patch.length}`) }
+    return {
+      ok: false,
+      status: statuses.tooLarge(
+        `The allowed maximum operations in a JSON patch is ${MAX_OPERATIONS}, got ${patch.length}`,
+      ),
+    }
   }
   return { ok: true, patch, strict }
 }

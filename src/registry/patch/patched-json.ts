@@ -41,7 +41,10 @@ function write(n: Lazy | null): string {
     case 'text':
       return n.text
     case 'doc':
-      return `{${[...n.map.keys()].sort(compareUtf8).map((k) => `${JSON.stringify(k)}:${write(n.map.get(k)!)}`).join(',')}}`
+      return `{${[...n.map.keys()]
+        .sort(compareUtf8)
+        .map((k) => `${JSON.stringify(k)}:${write(n.map.get(k)!)}`)
+        .join(',')}}`
     case 'ary':
       return `[${n.items.map(write).join(',')}]`
   }
@@ -58,7 +61,8 @@ function intoDoc(n: Lazy | null): Extract<Lazy, { t: 'doc' }> | null {
   const map = new Map<string, Lazy | null>()
   const origin = n.t === 'raw' ? n.origin : 'patch'
   const type = n.t === 'raw' ? n.type : null
-  for (const [k, v] of Object.entries(n.value)) map.set(k, v === null ? null : { t: 'raw', value: v, type: fieldType(type, k), origin })
+  for (const [k, v] of Object.entries(n.value))
+    map.set(k, v === null ? null : { t: 'raw', value: v, type: fieldType(type, k), origin })
   Object.assign(n, { t: 'doc', map, type, origin })
   return n as unknown as Extract<Lazy, { t: 'doc' }>
 }
@@ -69,7 +73,9 @@ function intoAry(n: Lazy | null): Extract<Lazy, { t: 'ary' }> | null {
   if (n.t === 'doc' || !Array.isArray(n.value)) return null
   const origin = n.t === 'raw' ? n.origin : 'patch'
   const type = n.t === 'raw' ? n.type : null
-  const items: (Lazy | null)[] = n.value.map((v) => (v === null ? null : { t: 'raw', value: v, type: elemType(type), origin }))
+  const items: (Lazy | null)[] = n.value.map((v) =>
+    v === null ? null : { t: 'raw', value: v, type: elemType(type), origin },
+  )
   Object.assign(n, { t: 'ary', items, type, origin })
   return n as unknown as Extract<Lazy, { t: 'ary' }>
 }
@@ -78,25 +84,32 @@ const rootOf = (current: Json, type: GoType): Lazy => ({ t: 'raw', value: curren
 const patchValue = (v: Json): Lazy | null => (v === null ? null : { t: 'raw', value: v, type: null, origin: 'patch' })
 
 /** The bytes of a JSON-patched object (evanphx Patch.Apply over kube's encoding of `current`). */
-export function jsonPatchedText(current: Json, type: GoType, ops: { op: string; path: string; from?: string; value?: Json }[]): string {
+export function jsonPatchedText(
+  current: Json,
+  type: GoType,
+  ops: { op: string; path: string; from?: string; value?: Json }[],
+): string {
   const root = rootOf(current, type)
   intoDoc(root)
-  const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')
-  const valueOf = (n: Lazy | null): Json => (n === null ? null : n.t === 'raw' || n.t === 'text' ? n.value : JSON.parse(write(n)))
+  const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')
+  const jsonOf = (n: Lazy | null): Json =>
+    n === null ? null : n.t === 'raw' || n.t === 'text' ? n.value : JSON.parse(write(n))
   // findObject: every container on the way to the last segment is parsed.
   const find = (path: string): [Lazy, string] | null => {
     const parts = path.split('/')
     if (parts.length < 2) return null
     let con: Lazy | null = root
     for (const part of parts.slice(1, -1).map(unescape)) {
-      const next: Lazy | null | undefined = con?.t === 'doc' ? con.map.get(part) : con?.t === 'ary' ? con.items[Number(part)] : undefined
+      const next: Lazy | null | undefined =
+        con?.t === 'doc' ? con.map.get(part) : con?.t === 'ary' ? con.items[Number(part)] : undefined
       if (next === undefined || next === null) return null
       con = intoAry(next) ?? intoDoc(next)
       if (!con) return null
     }
-    return con ? [con, unescape(parts[parts.length - 1]!)] : null
+    return con ? [con, unescapePointer(parts[parts.length - 1]!)] : null
   }
-  const get = ([con, key]: [Lazy, string]) => (con.t === 'doc' ? (con.map.get(key) ?? null) : con.t === 'ary' ? (con.items[Number(key)] ?? null) : null)
+  const get = ([con, key]: [Lazy, string]) =>
+    con.t === 'doc' ? (con.map.get(key) ?? null) : con.t === 'ary' ? (con.items[Number(key)] ?? null) : null
   const remove = ([con, key]: [Lazy, string]) => {
     if (con.t === 'doc') con.map.delete(key)
     else if (con.t === 'ary') con.items.splice(Number(key) < 0 ? con.items.length + Number(key) : Number(key), 1)
@@ -132,7 +145,7 @@ export function jsonPatchedText(current: Json, type: GoType, ops: { op: string; 
         if (op.op === 'move') remove(from)
         const target = find(op.path)
         if (!target) break
-        add(target, op.op === 'move' || v === null ? v : { t: 'text', text: write(v), value: valueOf(v) })
+        add(target, op.op === 'move' || v === null ? v : { t: 'text', text: write(v), value: jsonOf(v) })
         break
       }
       default:

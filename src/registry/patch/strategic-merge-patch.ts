@@ -33,12 +33,17 @@ function strip(v: Json, n: Node | null): Json {
   return out
 }
 
-function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n: Node | null): Record<string, Json> | undefined {
+function mergeMap(
+  original: Record<string, Json>,
+  patch: Record<string, Json>,
+  n: Node | null,
+): Record<string, Json> | undefined {
   const directive = patch.$patch
   if (directive !== undefined) {
     if (directive === 'replace') return strip(patch, n) as Record<string, Json>
     if (directive === 'delete') return undefined
-    if (directive !== 'merge') throw new PatchError(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`, 400)
+    if (directive !== 'merge')
+      throw new PatchError(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`, 400)
   }
   const result: Record<string, Json> = { ...original }
   const retain = patch.$retainKeys
@@ -46,7 +51,8 @@ function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n
     if (!Array.isArray(retain)) throw new PatchError('$retainKeys must be a list of strings', 400)
     for (const [k, v] of Object.entries(patch)) {
       if (isDirectiveKey(k) || v === null) continue
-      if (!retain.includes(k)) throw new PatchError(`invalid patch format of retainKeys: ${k} is not in $retainKeys`, 400)
+      if (!retain.includes(k))
+        throw new PatchError(`invalid patch format of retainKeys: ${k} is not in $retainKeys`, 400)
     }
     for (const k of Object.keys(result)) if (!retain.includes(k) && !(k in patch)) delete result[k]
   }
@@ -72,11 +78,16 @@ function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n
     }
     const current = result[key]
     if (isObject(value)) {
-      const merged = isObject(current) && fn?.meta['x-kubernetes-map-type'] !== 'atomic' ? mergeMap(current, value, fn) : mergeMap({}, value, fn)
+      const merged =
+        isObject(current) && fn?.meta['x-kubernetes-map-type'] !== 'atomic'
+          ? mergeMap(current, value, fn)
+          : mergeMap({}, value, fn)
       if (merged === undefined) delete result[key]
       else result[key] = merged
     } else if (Array.isArray(value)) {
-      result[key] = patchStrategyOf(fn).split(',').includes('merge') ? mergeList(Array.isArray(current) ? current : [], value, fn) : listReplace(value, fn)
+      result[key] = patchStrategyOf(fn).split(',').includes('merge')
+        ? mergeList(Array.isArray(current) ? current : [], value, fn)
+        : listReplace(value, fn)
     } else {
       result[key] = value
     }
@@ -85,7 +96,8 @@ function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n
     checkOrderAgrees(patch[f], order, mergeKeyOf(field(n, f)))
     const list = result[f]
     const live = original[f]
-    if (Array.isArray(list)) result[f] = normalizeOrder(list, order, Array.isArray(live) ? live : [], mergeKeyOf(field(n, f)))
+    if (Array.isArray(list))
+      result[f] = normalizeOrder(list, order, Array.isArray(live) ? live : [], mergeKeyOf(field(n, f)))
   }
   return result
 }
@@ -111,7 +123,8 @@ function mergeList(original: Json[], patch: Json[], n: Node | null): Json[] {
   for (const pe of patch) {
     if (!isObject(pe)) throw new PatchError(`strategic merge patch: unexpected list element ${JSON.stringify(pe)}`, 400)
     const kv = pe[key]
-    if (kv === undefined) throw new PatchError(`map: ${JSON.stringify(pe)} does not contain declared merge key: ${key}`, 400)
+    if (kv === undefined)
+      throw new PatchError(`map: ${JSON.stringify(pe)} does not contain declared merge key: ${key}`, 400)
     if (pe.$patch === 'delete') {
       // Every element with the key goes (lists such as env may repeat a name).
       result = result.filter((e) => !(isObject(e) && e[key] === kv))
@@ -147,7 +160,9 @@ function normalizeOrder(merged: Json[], patchOrder: Json[], original: Json[], ke
     if (!liveRank.has(id(x))) liveRank.set(id(x), i)
   })
   const right = merged.filter((x) => patchRank.has(id(x))).sort((a, b) => patchRank.get(id(a))! - patchRank.get(id(b))!)
-  const left = merged.filter((x) => !patchRank.has(id(x))).sort((a, b) => (liveRank.get(id(a)) ?? 0) - (liveRank.get(id(b)) ?? 0))
+  const left = merged
+    .filter((x) => !patchRank.has(id(x)))
+    .sort((a, b) => (liveRank.get(id(a)) ?? 0) - (liveRank.get(id(b)) ?? 0))
   const out: Json[] = []
   let i = 0
   let j = 0

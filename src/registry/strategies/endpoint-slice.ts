@@ -7,7 +7,14 @@ import { fieldError, FieldPath, type FieldError } from '../field-errors'
 import { nameIsDNSSubdomain } from '../validation/names'
 import { age } from '../human-duration'
 import { deepEqual } from '../deep-equal'
-import { ipFamily, nameIsSubdomain, validateDNS1123Label, validateDNS1123Subdomain, validateIP, validateQualifiedName } from './pod/pod-validation-formats'
+import {
+  ipFamily,
+  nameIsSubdomain,
+  validateDNS1123Label,
+  validateDNS1123Subdomain,
+  validateIP,
+  validateQualifiedName,
+} from './pod/pod-validation-formats'
 import { validateNonSpecialIP } from './service/ip-checks'
 
 export type EndpointSliceObject = Omit<EndpointSlice, 'metadata'> & { metadata: ObjectMeta }
@@ -30,7 +37,8 @@ function validateAddress(address: string, type: string, path: FieldPath): FieldE
     if (name === '') return [fieldError.required(field)]
     const errs = validateDNS1123Subdomain(name, path)
     if (errs.length) return errs
-    if (name.split('.').length < 2) return [fieldError.invalid(field, name, 'should be a domain with at least two segments separated by dots')]
+    if (name.split('.').length < 2)
+      return [fieldError.invalid(field, name, 'should be a domain with at least two segments separated by dots')]
     return []
   }
   if (type !== 'IPv4' && type !== 'IPv6') return [] // unknown types are reported once, on addressType
@@ -46,10 +54,12 @@ function validateEndpoint(ep: SliceEndpoint, type: string, path: FieldPath): Fie
   const addresses = ep.addresses ?? []
   const at = path.child('addresses')
   if (addresses.length === 0) errs.push(fieldError.required(at.toString(), 'must contain at least 1 address'))
-  else if (addresses.length > MAX_ADDRESSES) errs.push(fieldError.tooMany(at.toString(), addresses.length, MAX_ADDRESSES))
+  else if (addresses.length > MAX_ADDRESSES)
+    errs.push(fieldError.tooMany(at.toString(), addresses.length, MAX_ADDRESSES))
   addresses.forEach((a, i) => errs.push(...validateAddress(a, type, at.index(i))))
   if (ep.nodeName !== undefined) {
-    for (const m of nameIsSubdomain(ep.nodeName, false)) errs.push(fieldError.invalid(path.child('nodeName').toString(), ep.nodeName, m))
+    for (const m of nameIsSubdomain(ep.nodeName, false))
+      errs.push(fieldError.invalid(path.child('nodeName').toString(), ep.nodeName, m))
   }
   if (ep.hostname !== undefined) errs.push(...validateDNS1123Label(ep.hostname, path.child('hostname')))
   return errs
@@ -67,7 +77,8 @@ function validatePorts(ports: readonly SlicePort[]): FieldError[] {
     if (names.has(name)) errs.push(fieldError.duplicate(at.child('name').toString(), name))
     names.add(name)
     if (!p.protocol) errs.push(fieldError.required(at.child('protocol').toString()))
-    else if (!PROTOCOLS.includes(p.protocol)) errs.push(fieldError.notSupported(at.child('protocol').toString(), p.protocol, PROTOCOLS))
+    else if (!PROTOCOLS.includes(p.protocol))
+      errs.push(fieldError.notSupported(at.child('protocol').toString(), p.protocol, PROTOCOLS))
     if (p.appProtocol !== undefined) errs.push(...validateQualifiedName(p.appProtocol, at.child('appProtocol')))
   })
   return errs
@@ -78,7 +89,10 @@ function validateSlice(slice: EndpointSliceObject): FieldError[] {
   const errs: FieldError[] = []
   const endpoints = slice.endpoints ?? []
   if (endpoints.length > MAX_ENDPOINTS) errs.push(fieldError.tooMany('endpoints', endpoints.length, MAX_ENDPOINTS))
-  else endpoints.forEach((ep, i) => errs.push(...validateEndpoint(ep, slice.addressType ?? '', new FieldPath('endpoints').index(i))))
+  else
+    endpoints.forEach((ep, i) =>
+      errs.push(...validateEndpoint(ep, slice.addressType ?? '', new FieldPath('endpoints').index(i))),
+    )
   errs.push(...validatePorts(slice.ports ?? []))
   return errs
 }
@@ -95,18 +109,38 @@ function listWithMore(items: string[]): string {
   if (items.length > max) return `${items.slice(0, max).join(',')} + ${items.length - max} more...`
   return items.join(',') || '<unset>'
 }
-export const slicePortsCell = (s: EndpointSliceObject) => listWithMore((s.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name || '*')))
-export const sliceEndpointsCell = (s: EndpointSliceObject) => listWithMore((s.endpoints ?? []).flatMap((e) => e.addresses ?? []))
+export const slicePortsCell = (s: EndpointSliceObject) =>
+  listWithMore((s.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name || '*')))
+export const sliceEndpointsCell = (s: EndpointSliceObject) =>
+  listWithMore((s.endpoints ?? []).flatMap((e) => e.addresses ?? []))
 
 const endpointSliceTable: TableConvertor<EndpointSliceObject> = {
   columns: [
     { name: 'Name', type: 'string', format: 'name', description: 'Name of the EndpointSlice', priority: 0 },
-    { name: 'AddressType', type: 'string', format: '', description: 'The type of address carried by this EndpointSlice', priority: 0 },
-    { name: 'Ports', type: 'string', format: '', description: 'The network ports exposed by each endpoint', priority: 0 },
+    {
+      name: 'AddressType',
+      type: 'string',
+      format: '',
+      description: 'The type of address carried by this EndpointSlice',
+      priority: 0,
+    },
+    {
+      name: 'Ports',
+      type: 'string',
+      format: '',
+      description: 'The network ports exposed by each endpoint',
+      priority: 0,
+    },
     { name: 'Endpoints', type: 'string', format: '', description: 'The addresses of the endpoints', priority: 0 },
     { name: 'Age', type: 'string', format: '', description: 'Time since the EndpointSlice was created', priority: 0 },
   ],
-  cells: (s, now) => [s.metadata.name, s.addressType, slicePortsCell(s), sliceEndpointsCell(s), age(s.metadata.creationTimestamp, now)],
+  cells: (s, now) => [
+    s.metadata.name,
+    s.addressType,
+    slicePortsCell(s),
+    sliceEndpointsCell(s),
+    age(s.metadata.creationTimestamp, now),
+  ],
 }
 
 export const endpointSliceStrategy: Strategy<EndpointSliceObject> = {
@@ -128,10 +162,14 @@ export const endpointSliceStrategy: Strategy<EndpointSliceObject> = {
   },
   validateUpdate(s, old) {
     const errs = validateSlice(s)
-    if (s.addressType !== old.addressType) errs.push(fieldError.invalid('addressType', s.addressType, 'field is immutable'))
+    if (s.addressType !== old.addressType)
+      errs.push(fieldError.invalid('addressType', s.addressType, 'field is immutable'))
     return errs
   },
-  selectableFields: (s) => ({ 'metadata.name': s.metadata.name ?? '', 'metadata.namespace': s.metadata.namespace ?? '' }),
+  selectableFields: (s) => ({
+    'metadata.name': s.metadata.name ?? '',
+    'metadata.namespace': s.metadata.namespace ?? '',
+  }),
   fieldSelectorNames: ['metadata.name', 'metadata.namespace'],
   allowUnconditionalUpdate: true,
   table: endpointSliceTable,

@@ -7,7 +7,13 @@ import { fieldError, FieldPath, type FieldError } from '../field-errors'
 import { nameIsDNSSubdomain } from '../validation/names'
 import { age } from '../human-duration'
 import { compareUtf8 } from '../go-strings'
-import { isValidPortNum, validateDNS1123Label, validateIP, validateQualifiedName, nameIsSubdomain } from './pod/pod-validation-formats'
+import {
+  isValidPortNum,
+  validateDNS1123Label,
+  validateIP,
+  validateQualifiedName,
+  nameIsSubdomain,
+} from './pod/pod-validation-formats'
 import { validateNonSpecialIP } from './service/ip-checks'
 
 export type EndpointsObject = Omit<Endpoints, 'metadata'> & { metadata: ObjectMeta }
@@ -18,7 +24,8 @@ function validateAddress(a: EndpointAddress, path: FieldPath): FieldError[] {
   const errs = validateIP(a.ip ?? '', path.child('ip'))
   if (a.hostname) errs.push(...validateDNS1123Label(a.hostname, path.child('hostname')))
   if (a.nodeName !== undefined) {
-    for (const m of nameIsSubdomain(a.nodeName, false)) errs.push(fieldError.invalid(path.child('nodeName').toString(), a.nodeName, m))
+    for (const m of nameIsSubdomain(a.nodeName, false))
+      errs.push(fieldError.invalid(path.child('nodeName').toString(), a.nodeName, m))
   }
   errs.push(...validateNonSpecialIP(a.ip ?? '', path.child('ip').toString()))
   return errs
@@ -30,7 +37,8 @@ function validatePort(p: EndpointPort, requireName: boolean, path: FieldPath): F
   else if (p.name) errs.push(...validateDNS1123Label(p.name, path.child('name')))
   for (const m of isValidPortNum(p.port)) errs.push(fieldError.invalid(path.child('port').toString(), p.port, m))
   if (!p.protocol) errs.push(fieldError.required(path.child('protocol').toString()))
-  else if (!PROTOCOLS.includes(p.protocol)) errs.push(fieldError.notSupported(path.child('protocol').toString(), p.protocol, PROTOCOLS))
+  else if (!PROTOCOLS.includes(p.protocol))
+    errs.push(fieldError.notSupported(path.child('protocol').toString(), p.protocol, PROTOCOLS))
   if (p.appProtocol !== undefined) errs.push(...validateQualifiedName(p.appProtocol, path.child('appProtocol')))
   return errs
 }
@@ -44,8 +52,12 @@ export function validateEndpoints(ep: EndpointsObject): FieldError[] {
       errs.push(fieldError.required(at.toString(), 'must specify `addresses` or `notReadyAddresses`'))
     }
     ;(ss.addresses ?? []).forEach((a, j) => errs.push(...validateAddress(a, at.child('addresses').index(j))))
-    ;(ss.notReadyAddresses ?? []).forEach((a, j) => errs.push(...validateAddress(a, at.child('notReadyAddresses').index(j))))
-    ;(ss.ports ?? []).forEach((p, j) => errs.push(...validatePort(p, (ss.ports?.length ?? 0) > 1, at.child('ports').index(j))))
+    ;(ss.notReadyAddresses ?? []).forEach((a, j) =>
+      errs.push(...validateAddress(a, at.child('notReadyAddresses').index(j))),
+    )
+    ;(ss.ports ?? []).forEach((p, j) =>
+      errs.push(...validatePort(p, (ss.ports?.length ?? 0) > 1, at.child('ports').index(j))),
+    )
   })
   return errs
 }
@@ -100,11 +112,17 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
     const ss: EndpointSubset = {}
     if (ready.length) ss.addresses = ready.sort(compareAddresses)
     if (notReady.length) ss.notReadyAddresses = notReady.sort(compareAddresses)
-    if (g.ports.length) ss.ports = g.ports.sort((a, b) => a.port - b.port || compareUtf8(a.name ?? '', b.name ?? '') || compareUtf8(a.protocol ?? '', b.protocol ?? ''))
+    if (g.ports.length)
+      ss.ports = g.ports.sort(
+        (a, b) =>
+          a.port - b.port || compareUtf8(a.name ?? '', b.name ?? '') || compareUtf8(a.protocol ?? '', b.protocol ?? ''),
+      )
     out.push(ss)
   }
   const first = (ss: EndpointSubset) => (ss.addresses ?? ss.notReadyAddresses ?? [])[0]
-  return out.sort((a, b) => compareAddresses(first(a)!, first(b)!) || (a.ports?.[0]?.port ?? 0) - (b.ports?.[0]?.port ?? 0))
+  return out.sort(
+    (a, b) => compareAddresses(first(a)!, first(b)!) || (a.ports?.[0]?.port ?? 0) - (b.ports?.[0]?.port ?? 0),
+  )
 }
 
 /** Stores subsets in canonical form, as kube's Canonicalize does after validation (so error paths name the input). */
@@ -155,7 +173,13 @@ export function endpointsCell(ep: EndpointsObject): string {
 
 const endpointsTable: TableConvertor<EndpointsObject> = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name of the endpoints, the name of their service', priority: 0 },
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      description: 'Name of the endpoints, the name of their service',
+      priority: 0,
+    },
     { name: 'Endpoints', type: 'string', format: '', description: 'Ready addresses and ports', priority: 0 },
     { name: 'Age', type: 'string', format: '', description: 'Time since the endpoints were created', priority: 0 },
   ],
@@ -171,7 +195,10 @@ export const endpointsStrategy: Strategy<EndpointsObject> = {
   validate: validateEndpoints,
   prepareForUpdate: canonicalize,
   validateUpdate: validateEndpoints,
-  selectableFields: (ep) => ({ 'metadata.name': ep.metadata.name ?? '', 'metadata.namespace': ep.metadata.namespace ?? '' }),
+  selectableFields: (ep) => ({
+    'metadata.name': ep.metadata.name ?? '',
+    'metadata.namespace': ep.metadata.namespace ?? '',
+  }),
   fieldSelectorNames: ['metadata.name', 'metadata.namespace'],
   allowUnconditionalUpdate: true,
   table: endpointsTable,

@@ -30,8 +30,10 @@ function validateEvent(e: EventObject): FieldError[] {
   if (io?.namespace && e.metadata.namespace && io.namespace !== e.metadata.namespace) {
     errs.push(fieldError.invalid('involvedObject.namespace', io.namespace, 'does not match event.namespace'))
   }
-  if (e.type && e.type !== 'Normal' && e.type !== 'Warning') errs.push(fieldError.notSupported('type', e.type, ['Normal', 'Warning']))
-  if (e.count !== undefined && e.count < 0) errs.push(fieldError.invalid('count', e.count, 'must be greater than or equal to 0'))
+  if (e.type && e.type !== 'Normal' && e.type !== 'Warning')
+    errs.push(fieldError.notSupported('type', e.type, ['Normal', 'Warning']))
+  if (e.count !== undefined && e.count < 0)
+    errs.push(fieldError.invalid('count', e.count, 'must be greater than or equal to 0'))
   return errs
 }
 
@@ -66,21 +68,43 @@ export const eventStrategy: Strategy<EventObject> = {
   allowUnconditionalUpdate: true,
   table: {
     columns: [
-      { name: 'Last Seen', type: 'string', format: '', description: 'Time since the event was last observed', priority: 0 },
+      {
+        name: 'Last Seen',
+        type: 'string',
+        format: '',
+        description: 'Time since the event was last observed',
+        priority: 0,
+      },
       { name: 'Type', type: 'string', format: '', description: 'Normal or Warning', priority: 0 },
       { name: 'Reason', type: 'string', format: '', description: 'Why the event happened', priority: 0 },
       { name: 'Object', type: 'string', format: '', description: 'The object the event is about', priority: 0 },
-      { name: 'Subobject', type: 'string', format: '', description: 'The part of the object the event is about', priority: 1 },
+      {
+        name: 'Subobject',
+        type: 'string',
+        format: '',
+        description: 'The part of the object the event is about',
+        priority: 1,
+      },
       { name: 'Source', type: 'string', format: '', description: 'Who reported the event', priority: 1 },
       { name: 'Message', type: 'string', format: '', description: 'What happened', priority: 0 },
-      { name: 'First Seen', type: 'string', format: '', description: 'Time since the event was first observed', priority: 1 },
+      {
+        name: 'First Seen',
+        type: 'string',
+        format: '',
+        description: 'Time since the event was first observed',
+        priority: 1,
+      },
       { name: 'Count', type: 'string', format: '', description: 'How many times the event occurred', priority: 1 },
       { name: 'Name', type: 'string', format: 'name', description: 'Name of the event object', priority: 1 },
     ],
     cells(e, now) {
       const last = e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? e.metadata.creationTimestamp
       const first = e.firstTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp
-      const source = e.source?.component ? (e.source.host ? `${e.source.component}, ${e.source.host}` : e.source.component) : e.reportingComponent ?? ''
+      const source = e.source?.component
+        ? e.source.host
+          ? `${e.source.component}, ${e.source.host}`
+          : e.source.component
+        : (e.reportingComponent ?? '')
       return [
         age(last, now),
         e.type ?? '',

@@ -49,7 +49,13 @@ export const namespaceStrategy: Strategy<NS> = {
   table: {
     columns: [
       { name: 'Name', type: 'string', format: 'name', description: 'Unique name of the namespace', priority: 0 },
-      { name: 'Status', type: 'string', format: '', description: 'Whether the namespace is Active or Terminating', priority: 0 },
+      {
+        name: 'Status',
+        type: 'string',
+        format: '',
+        description: 'Whether the namespace is Active or Terminating',
+        priority: 0,
+      },
       { name: 'Age', type: 'string', format: '', description: 'Time since the namespace was created', priority: 0 },
     ],
     cells: (ns, now) => [ns.metadata.name, ns.status?.phase ?? '', age(ns.metadata.creationTimestamp, now)],

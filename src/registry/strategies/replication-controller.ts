@@ -23,7 +23,14 @@ export const RC_FIELDS = ['metadata.name', 'metadata.namespace', 'status.replica
  * Pod-spec fields applyPodDefaults fills in that kube sets only on pods (SetDefaults_Pod and admission plugins), never
  * on templates: a template keeps what its author wrote there, and the pods made from it get these when created.
  */
-const POD_ONLY_DEFAULTS = ['enableServiceLinks', 'serviceAccountName', 'serviceAccount', 'priority', 'preemptionPolicy', 'tolerations'] as const
+const POD_ONLY_DEFAULTS = [
+  'enableServiceLinks',
+  'serviceAccountName',
+  'serviceAccount',
+  'priority',
+  'preemptionPolicy',
+  'tolerations',
+] as const
 
 /** SetDefaults_PodSpec and the container defaults, applied to a template's spec in place. */
 export function applyTemplateDefaults(spec: PodSpec) {
@@ -51,7 +58,10 @@ export function formatLabels(labels: Record<string, string> | undefined): string
 }
 
 /** Whether every key=value of a (non-empty) selector is among the labels. */
-export function selectorMatches(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
+export function selectorMatches(
+  selector: Record<string, string> | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
   const entries = Object.entries(selector ?? {})
   return entries.length > 0 && entries.every(([k, v]) => labels?.[k] === v)
 }
@@ -73,7 +83,13 @@ function validateRC(rc: RCObject): FieldError[] {
   }
   const labels = template.metadata?.labels
   if (Object.keys(spec.selector ?? {}).length > 0 && !selectorMatches(spec.selector, labels)) {
-    errs.push(fieldError.invalid(at.child('metadata').child('labels').toString(), labels ?? {}, '`selector` does not match template `labels`'))
+    errs.push(
+      fieldError.invalid(
+        at.child('metadata').child('labels').toString(),
+        labels ?? {},
+        '`selector` does not match template `labels`',
+      ),
+    )
   }
   // ValidatePodTemplateSpec: kube names the template's label and annotation maps without `metadata`.
   errs.push(...validateLabels(labels, at.child('labels')))
@@ -81,13 +97,27 @@ function validateRC(rc: RCObject): FieldError[] {
   const podSpec = (template.spec ?? { containers: [] }) as PodSpec
   errs.push(...validatePodSpec(podSpec, undefined, at.child('spec')))
   if ((podSpec.ephemeralContainers ?? []).length > 0) {
-    errs.push(fieldError.forbidden(at.child('spec').child('ephemeralContainers').toString(), 'ephemeral containers not allowed in pod template'))
+    errs.push(
+      fieldError.forbidden(
+        at.child('spec').child('ephemeralContainers').toString(),
+        'ephemeral containers not allowed in pod template',
+      ),
+    )
   }
   if (podSpec.restartPolicy !== 'Always') {
-    errs.push(fieldError.notSupported(at.child('spec').child('restartPolicy').toString(), podSpec.restartPolicy ?? '', ['Always']))
+    errs.push(
+      fieldError.notSupported(at.child('spec').child('restartPolicy').toString(), podSpec.restartPolicy ?? '', [
+        'Always',
+      ]),
+    )
   }
   if (podSpec.activeDeadlineSeconds !== undefined) {
-    errs.push(fieldError.forbidden(at.child('spec').child('activeDeadlineSeconds').toString(), 'activeDeadlineSeconds in ReplicationController is not Supported'))
+    errs.push(
+      fieldError.forbidden(
+        at.child('spec').child('activeDeadlineSeconds').toString(),
+        'activeDeadlineSeconds in ReplicationController is not Supported',
+      ),
+    )
   }
   return errs
 }
@@ -97,29 +127,96 @@ function validateRCStatus(rc: RCObject): FieldError[] {
   const s: Partial<ReplicationControllerStatus> = rc.status ?? {}
   const path = new FieldPath('status')
   const errs: FieldError[] = []
-  for (const k of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
+  for (const k of [
+    'replicas',
+    'fullyLabeledReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'observedGeneration',
+  ] as const) {
     errs.push(...validateNonnegativeField(s[k] ?? 0, path.child(k)))
   }
   const replicas = s.replicas ?? 0
-  if ((s.fullyLabeledReplicas ?? 0) > replicas) errs.push(fieldError.invalid('status.fullyLabeledReplicas', s.fullyLabeledReplicas, 'cannot be greater than status.replicas'))
-  if ((s.readyReplicas ?? 0) > replicas) errs.push(fieldError.invalid('status.readyReplicas', s.readyReplicas, 'cannot be greater than status.replicas'))
-  if ((s.availableReplicas ?? 0) > replicas) errs.push(fieldError.invalid('status.availableReplicas', s.availableReplicas, 'cannot be greater than status.replicas'))
+  if ((s.fullyLabeledReplicas ?? 0) > replicas)
+    errs.push(
+      fieldError.invalid(
+        'status.fullyLabeledReplicas',
+        s.fullyLabeledReplicas,
+        'cannot be greater than status.replicas',
+      ),
+    )
+  if ((s.readyReplicas ?? 0) > replicas)
+    errs.push(fieldError.invalid('status.readyReplicas', s.readyReplicas, 'cannot be greater than status.replicas'))
+  if ((s.availableReplicas ?? 0) > replicas)
+    errs.push(
+      fieldError.invalid('status.availableReplicas', s.availableReplicas, 'cannot be greater than status.replicas'),
+    )
   if ((s.availableReplicas ?? 0) > (s.readyReplicas ?? 0)) {
-    errs.push(fieldError.invalid('status.availableReplicas', s.availableReplicas, 'cannot be greater than readyReplicas'))
+    errs.push(
+      fieldError.invalid('status.availableReplicas', s.availableReplicas, 'cannot be greater than readyReplicas'),
+    )
   }
   return errs
 }
 
 export const rcTable: TableConvertor<RCObject> = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-    { name: 'Desired', type: 'integer', format: '', description: 'Replicas is the number of desired replicas.', priority: 0 },
-    { name: 'Current', type: 'integer', format: '', description: 'Replicas is the most recently observed number of replicas.', priority: 0 },
-    { name: 'Ready', type: 'integer', format: '', description: 'The number of ready replicas for this replication controller.', priority: 0 },
-    { name: 'Age', type: 'string', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0 },
-    { name: 'Containers', type: 'string', format: '', description: 'Names of each container in the template.', priority: 1 },
-    { name: 'Images', type: 'string', format: '', description: 'Images referenced by each container in the template.', priority: 1 },
-    { name: 'Selector', type: 'string', format: '', description: 'Selector is a label query over pods that should match the Replicas count.', priority: 1 },
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      description: 'Name must be unique within a namespace.',
+      priority: 0,
+    },
+    {
+      name: 'Desired',
+      type: 'integer',
+      format: '',
+      description: 'Replicas is the number of desired replicas.',
+      priority: 0,
+    },
+    {
+      name: 'Current',
+      type: 'integer',
+      format: '',
+      description: 'Replicas is the most recently observed number of replicas.',
+      priority: 0,
+    },
+    {
+      name: 'Ready',
+      type: 'integer',
+      format: '',
+      description: 'The number of ready replicas for this replication controller.',
+      priority: 0,
+    },
+    {
+      name: 'Age',
+      type: 'string',
+      format: '',
+      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      priority: 0,
+    },
+    {
+      name: 'Containers',
+      type: 'string',
+      format: '',
+      description: 'Names of each container in the template.',
+      priority: 1,
+    },
+    {
+      name: 'Images',
+      type: 'string',
+      format: '',
+      description: 'Images referenced by each container in the template.',
+      priority: 1,
+    },
+    {
+      name: 'Selector',
+      type: 'string',
+      format: '',
+      description: 'Selector is a label query over pods that should match the Replicas count.',
+      priority: 1,
+    },
   ],
   cells(rc, now) {
     const containers = rc.spec?.template?.spec?.containers ?? []

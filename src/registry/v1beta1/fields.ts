@@ -121,10 +121,15 @@ export function toV1(rows: Row[], beta: Json, base?: Json): Json {
 }
 
 /** `spec.containers[0].image` -> ['spec', 'containers', '0', 'image']. */
-const fieldSegments = (field: string) => field.replace(/\[([^\]]*)\]/g, '.$1').split('.').filter((s) => s !== '')
+const fieldSegments = (field: string) =>
+  field
+    .replace(/\[([^\]]*)\]/g, '.$1')
+    .split('.')
+    .filter((s) => s !== '')
 
 /** Renders segments as kube prints field paths: numeric segments as [i]. */
-const renderField = (parts: string[]) => parts.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '')
+const renderField = (parts: string[]) =>
+  parts.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '')
 
 /** Maps a v1 field path (from a validation error) to the v1beta1 path a client wrote, or null if no row names it. */
 export function betaField(rows: Row[], field: string): string | null {

@@ -25,9 +25,31 @@ export interface BetaKind {
 }
 
 export const BETA_KINDS: BetaKind[] = [
-  { path: 'pods', plural: 'pods', kind: 'Pod', listKind: 'PodList', rows: POD_ROWS, schema: BetaPod, preDecode: podPreDecode },
-  { path: 'replicationControllers', plural: 'replicationcontrollers', kind: 'ReplicationController', listKind: 'ReplicationControllerList', rows: RC_ROWS, schema: BetaReplicationController },
-  { path: 'services', plural: 'services', kind: 'Service', listKind: 'ServiceList', rows: SERVICE_ROWS, schema: BetaService },
+  {
+    path: 'pods',
+    plural: 'pods',
+    kind: 'Pod',
+    listKind: 'PodList',
+    rows: POD_ROWS,
+    schema: BetaPod,
+    preDecode: podPreDecode,
+  },
+  {
+    path: 'replicationControllers',
+    plural: 'replicationcontrollers',
+    kind: 'ReplicationController',
+    listKind: 'ReplicationControllerList',
+    rows: RC_ROWS,
+    schema: BetaReplicationController,
+  },
+  {
+    path: 'services',
+    plural: 'services',
+    kind: 'Service',
+    listKind: 'ServiceList',
+    rows: SERVICE_ROWS,
+    schema: BetaService,
+  },
 ]
 
 /** A v1beta1 path for an object or collection; the namespace rides as a query parameter unless it is `default`. */
@@ -55,7 +77,11 @@ export function toBetaList(kind: BetaKind, namespace: string, items: KubeObject[
 
 /** The v1 object a v1beta1 body stands for; on update `base` is the stored object (v1-only fields survive). */
 export function toV1Object(kind: BetaKind, beta: Json, base?: KubeObject): KubeObject {
-  const obj = toV1(kind.rows, kind.preDecode ? kind.preDecode(beta) : beta, base as unknown as Json | undefined) as unknown as KubeObject
+  const obj = toV1(
+    kind.rows,
+    kind.preDecode ? kind.preDecode(beta) : beta,
+    base as unknown as Json | undefined,
+  ) as unknown as KubeObject
   obj.apiVersion = 'v1'
   obj.kind = kind.kind
   obj.metadata ??= {}

@@ -22,7 +22,12 @@ export const ENVELOPE: Row[] = [
   { beta: 'uid', v1: 'metadata.uid', mode: 'read' },
   { beta: 'creationTimestamp', v1: 'metadata.creationTimestamp', mode: 'read' },
   // v1beta1 resourceVersions are integers; the routes take them apart for optimistic locking.
-  { beta: 'resourceVersion', v1: 'metadata.resourceVersion', mode: 'read', toBeta: (v) => (v === undefined ? undefined : Number(v)) },
+  {
+    beta: 'resourceVersion',
+    v1: 'metadata.resourceVersion',
+    mode: 'read',
+    toBeta: (v) => (v === undefined ? undefined : Number(v)),
+  },
   { beta: 'deletionTimestamp', v1: 'metadata.deletionTimestamp', mode: 'read' },
   { beta: 'labels', v1: 'metadata.labels' },
   // Annotations hold other clients' bookkeeping (kubectl's last-applied): a v1beta1 PUT without them keeps them.
@@ -95,7 +100,11 @@ export const CONTAINER: Row[] = [
     toBeta: (v) => (v === undefined ? undefined : (quantityToMilli(v as string) ?? undefined)),
   },
   { beta: 'privileged', v1: 'securityContext.privileged' },
-  { beta: 'imagePullPolicy', v1: 'imagePullPolicy', ...valueMap({ PullAlways: 'Always', PullNever: 'Never', PullIfNotPresent: 'IfNotPresent' }) },
+  {
+    beta: 'imagePullPolicy',
+    v1: 'imagePullPolicy',
+    ...valueMap({ PullAlways: 'Always', PullNever: 'Never', PullIfNotPresent: 'IfNotPresent' }),
+  },
 ]
 
 export const VOLUME: Row[] = [
@@ -118,7 +127,13 @@ export const POD_DESIRED: Row[] = [
   { beta: 'nodeSelector', v1: 'spec.nodeSelector' },
 ]
 
-const PHASE: Record<string, string> = { Pending: 'Waiting', Running: 'Running', Succeeded: 'Succeeded', Failed: 'Terminated', Unknown: 'Unknown' }
+const PHASE: Record<string, string> = {
+  Pending: 'Waiting',
+  Running: 'Running',
+  Succeeded: 'Succeeded',
+  Failed: 'Terminated',
+  Unknown: 'Unknown',
+}
 
 /** ContainerStatus list -> the 2014 `info` map keyed by container name (`terminated` was `termination`). */
 function info(statuses: unknown, pod: Json): unknown {
@@ -146,7 +161,12 @@ function info(statuses: unknown, pod: Json): unknown {
 
 /** The observed PodState: never written through v1beta1 (a PUT's currentState is silently ignored). */
 const POD_CURRENT: Row[] = [
-  { beta: 'currentState.status', v1: 'status.phase', mode: 'read', toBeta: (v) => (typeof v === 'string' ? (PHASE[v] ?? v) : undefined) },
+  {
+    beta: 'currentState.status',
+    v1: 'status.phase',
+    mode: 'read',
+    toBeta: (v) => (typeof v === 'string' ? (PHASE[v] ?? v) : undefined),
+  },
   { beta: 'currentState.message', v1: 'status.message', mode: 'read' },
   { beta: 'currentState.host', v1: 'spec.nodeName', mode: 'read' },
   { beta: 'currentState.hostIP', v1: 'status.hostIP', mode: 'read' },
@@ -167,6 +187,7 @@ export const POD_ROWS: Row[] = [
 /** 2014 clients often named a pod only in its manifest: that id is the pod's when `id` is missing. */
 export function podPreDecode(beta: Json): Json {
   const manifestId = ((beta.desiredState as Json | undefined)?.manifest as Json | undefined)?.id
-  if (beta.id === undefined && beta.generateName === undefined && typeof manifestId === 'string') return { ...beta, id: manifestId }
+  if (beta.id === undefined && beta.generateName === undefined && typeof manifestId === 'string')
+    return { ...beta, id: manifestId }
   return beta
 }

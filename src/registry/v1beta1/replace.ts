@@ -29,11 +29,18 @@ export function convertedBeta(kind: BetaKind, def: ResourceDef, beta: Json, base
 }
 
 /** The object a v1beta1 replace of `current` (stored at `currentRv`) writes, or its refusal (409 for a stale version). */
-export function betaReplacement(def: ResourceDef, current: KubeObject, currentRv: number, beta: Json, name: string): Result<KubeObject> {
+export function betaReplacement(
+  def: ResourceDef,
+  current: KubeObject,
+  currentRv: number,
+  beta: Json,
+  name: string,
+): Result<KubeObject> {
   const kind = betaKindOf(def.plural)
   if (!kind) return fail(statuses.pathNotFound())
   const wanted = wantedVersion(beta)
-  if (wanted !== undefined && wanted !== String(currentRv)) return fail(statuses.modified({ resource: def.plural }, name))
+  if (wanted !== undefined && wanted !== String(currentRv))
+    return fail(statuses.modified({ resource: def.plural }, name))
   const obj = convertedBeta(kind, def, beta, current)
   if (obj.ok) obj.value.metadata.resourceVersion = String(currentRv)
   return obj

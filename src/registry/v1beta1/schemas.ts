@@ -34,10 +34,16 @@ const Env = z
   .object({ name: z.string().optional(), key: z.string().optional(), value: z.string().optional() })
   .transform(({ key, ...rest }) => ({ ...rest, name: rest.name ?? key }))
 
-const Mount = z.object({ name: z.string().optional(), mountPath: z.string().optional(), readOnly: z.boolean().optional() })
+const Mount = z.object({
+  name: z.string().optional(),
+  mountPath: z.string().optional(),
+  readOnly: z.boolean().optional(),
+})
 
 const Probe = z.object({
-  httpGet: z.object({ path: z.string().optional(), port: IntOrString.optional(), host: z.string().optional() }).optional(),
+  httpGet: z
+    .object({ path: z.string().optional(), port: IntOrString.optional(), host: z.string().optional() })
+    .optional(),
   tcpSocket: z.object({ port: IntOrString.optional() }).optional(),
   exec: z.object({ command: z.array(z.string()).optional() }).optional(),
   initialDelaySeconds: int.optional(),
@@ -66,7 +72,12 @@ const Volume = z.object({
       emptyDir: z.object({}).optional(),
       hostDir: z.object({ path: z.string().optional() }).optional(),
       persistentDisk: z
-        .object({ pdName: z.string().optional(), fsType: z.string().optional(), partition: int.optional(), readOnly: z.boolean().optional() })
+        .object({
+          pdName: z.string().optional(),
+          fsType: z.string().optional(),
+          partition: int.optional(),
+          readOnly: z.boolean().optional(),
+        })
         .optional(),
       gitRepo: z.object({ repository: z.string().optional(), revision: z.string().optional() }).optional(),
     })

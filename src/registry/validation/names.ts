@@ -104,7 +104,8 @@ export function isQualifiedName(value: string): string[] {
   }
   // No else before the regex check: an empty name reports both "must be non-empty" and the regex, as kube does.
   if (name.length === 0) errs.push(`name part ${emptyError()}`)
-  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`)
+  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH)
+    errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`)
   if (!qualifiedNameRe.test(name)) {
     errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`)
   }

@@ -42,7 +42,10 @@ describe('ComponentBuilder', () => {
     const { b, schema } = build({ meta: ObjectMeta.optional().describe('the metadata'), plain: ObjectMeta })
     expect(schema.properties.meta).toEqual({ allOf: [ref(`${META}.ObjectMeta`)], description: 'the metadata' })
     // A field without a description of its own borrows the type's, so explain never prints <no description>.
-    expect(schema.properties.plain).toEqual({ allOf: [ref(`${META}.ObjectMeta`)], description: 'Standard object metadata' })
+    expect(schema.properties.plain).toEqual({
+      allOf: [ref(`${META}.ObjectMeta`)],
+      description: 'Standard object metadata',
+    })
     expect(b.schemas[`${META}.ObjectMeta`]).toMatchObject({ description: 'Standard object metadata', type: 'object' })
   })
 
@@ -57,15 +60,27 @@ describe('ComponentBuilder', () => {
   })
 
   it('writes IntOrString, Quantity and Time as kube names them', () => {
-    const { b, schema } = build({ port: IntOrString, amounts: z.record(z.string(), Quantity).optional(), at: Time.nullable().optional() })
-    expect(schema.properties.port).toEqual({ allOf: [ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString')], description: 'an integer or a string' })
-    expect(schema.properties.amounts).toEqual({ type: 'object', additionalProperties: ref('io.k8s.apimachinery.pkg.api.resource.Quantity') })
+    const { b, schema } = build({
+      port: IntOrString,
+      amounts: z.record(z.string(), Quantity).optional(),
+      at: Time.nullable().optional(),
+    })
+    expect(schema.properties.port).toEqual({
+      allOf: [ref('io.k8s.apimachinery.pkg.util.intstr.IntOrString')],
+      description: 'an integer or a string',
+    })
+    expect(schema.properties.amounts).toEqual({
+      type: 'object',
+      additionalProperties: ref('io.k8s.apimachinery.pkg.api.resource.Quantity'),
+    })
     expect(b.schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({
       format: 'int-or-string',
       'x-kubernetes-int-or-string': true,
       oneOf: [{ type: 'integer' }, { type: 'string' }],
     })
-    expect(b.schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'number' }] })
+    expect(b.schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({
+      oneOf: [{ type: 'string' }, { type: 'number' }],
+    })
     expect(b.schemas[`${META}.Time`]).toMatchObject({ type: 'string', format: 'date-time' })
   })
 
@@ -81,12 +96,19 @@ describe('ComponentBuilder', () => {
       'x-kubernetes-patch-merge-key': 'containerPort',
       'x-kubernetes-patch-strategy': 'merge',
     })
-    expect(c.properties.command).toMatchObject({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic' })
+    expect(c.properties.command).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+      'x-kubernetes-list-type': 'atomic',
+    })
     expect(b.schemas['io.k8s.api.core.v1.ObjectFieldSelector']).toMatchObject({ 'x-kubernetes-map-type': 'atomic' })
   })
 
   it('writes maps of anything as plain objects and inline objects in place', () => {
-    const { schema } = build({ free: z.record(z.string(), z.unknown()), inner: z.strictObject({ a: z.string() }).optional() })
+    const { schema } = build({
+      free: z.record(z.string(), z.unknown()),
+      inner: z.strictObject({ a: z.string() }).optional(),
+    })
     expect(schema.properties.free).toEqual({ type: 'object' })
     expect(schema.properties.inner).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] })
   })

@@ -1,7 +1,6 @@
 // The generated v3 document is valid and complete: refs resolve, every served kind (and its List) has a component
 // with its GVK, every zod field is described with the same list metadata, and every route has its operation.
 import { describe, expect, it } from 'vitest'
-import { Hono } from 'hono'
 import { requestInfo } from '../../../src/api/request-info'
 import { makeNamespace, req } from '../../helpers'
 import { REF_PREFIX } from '../../../src/api/openapi/components'
@@ -14,10 +13,17 @@ const RESOURCES = kinds.all()
 import { element, field, node, type Node } from '../../../src/registry/schema-walk'
 
 type Json = Record<string, any>
-const LIST_KEYS = ['x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-patch-merge-key', 'x-kubernetes-patch-strategy', 'x-kubernetes-map-type']
+const LIST_KEYS = [
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-patch-merge-key',
+  'x-kubernetes-patch-strategy',
+  'x-kubernetes-map-type',
+]
 
 const documents = new Map<string, Json>()
-for (const key of new Set(RESOURCES.map(documentKey))) documents.set(key, buildDocument(RESOURCES.filter((r) => documentKey(r) === key)))
+for (const key of new Set(RESOURCES.map(documentKey)))
+  documents.set(key, buildDocument(RESOURCES.filter((r) => documentKey(r) === key)))
 const core = documents.get('api/v1')!
 const schemas = core.components.schemas as Record<string, Json>
 
@@ -129,7 +135,10 @@ describe('OpenAPI v3 document', () => {
         if (!item.patch) continue
         patches++
         const op = item.patch
-        expect(op['x-kubernetes-group-version-kind'], path).toMatchObject({ version: expect.any(String), kind: expect.any(String) })
+        expect(op['x-kubernetes-group-version-kind'], path).toMatchObject({
+          version: expect.any(String),
+          kind: expect.any(String),
+        })
         const names = op.parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name)
         expect(names, path).toEqual(expect.arrayContaining(['dryRun', 'fieldManager', 'fieldValidation', 'force']))
         expect(Object.keys(op.requestBody.content).sort(), path).toEqual([...PATCH_CONTENT_TYPES].sort())
@@ -164,7 +173,11 @@ describe('OpenAPI v3 document', () => {
     expect(ops('/api/v1/namespaces/{name}').patch).toBe('patchCoreV1Namespace patch')
     expect(ops('/api/v1/watch/namespaces')).toEqual({ get: 'watchCoreV1NamespaceList watchlist' })
     const ids = [...documents.values()].flatMap((d) =>
-      Object.values(d.paths as Record<string, Json>).flatMap((item) => Object.values(item).map((op: Json) => op.operationId).filter(Boolean)),
+      Object.values(d.paths as Record<string, Json>).flatMap((item) =>
+        Object.values(item)
+          .map((op: Json) => op.operationId)
+          .filter(Boolean),
+      ),
     )
     expect(new Set(ids).size).toBe(ids.length)
   })
@@ -187,9 +200,10 @@ describe('OpenAPI v3 document', () => {
       // Watches stream; the rest answer at once: never "no such path" nor "method not allowed".
       if (info!.verb === 'watch' || concrete.includes('/proxy')) continue
       const r = await req(method, concrete, method === 'GET' || method === 'DELETE' ? undefined : '{}')
-      expect(r.json?.message, `${method} ${path}: ${r.text.slice(0, 200)}`).not.toBe('the server could not find the requested resource')
+      expect(r.json?.message, `${method} ${path}: ${r.text.slice(0, 200)}`).not.toBe(
+        'the server could not find the requested resource',
+      )
       expect(r.status, `${method} ${path}`).not.toBe(405)
     }
   })
-
 })

@@ -44,7 +44,9 @@ describe('/openapi/v3', () => {
     const plain = await req('GET', '/openapi/v3/api/v1')
     expect(plain.status).toBe(200)
     expect(plain.headers.get('cache-control')).toBe('no-cache, private')
-    const stale = await exports.default.fetch(new Request(`${BASE}/openapi/v3/api/v1?hash=0123ABCD`, { redirect: 'manual' }))
+    const stale = await exports.default.fetch(
+      new Request(`${BASE}/openapi/v3/api/v1?hash=0123ABCD`, { redirect: 'manual' }),
+    )
     expect(stale.status).toBe(301)
     expect(stale.headers.get('location')).toBe(url)
   })
@@ -52,14 +54,18 @@ describe('/openapi/v3', () => {
   it('changes the hash when the document changes', async () => {
     const all = JSON.stringify(buildDocument(RESOURCES.filter((r) => r.group === '')))
     const fewer = JSON.stringify(buildDocument(RESOURCES.filter((r) => r.kind === 'Pod')))
-    expect(await hashDocument(all)).toBe(await hashDocument(JSON.stringify(buildDocument(RESOURCES.filter((r) => r.group === '')))))
+    expect(await hashDocument(all)).toBe(
+      await hashDocument(JSON.stringify(buildDocument(RESOURCES.filter((r) => r.group === '')))),
+    )
     expect(await hashDocument(all)).not.toBe(await hashDocument(fewer))
   })
 })
 
 describe('/openapi/v2', () => {
   it('answers protobuf requests with an empty document (kubectl 1.27/1.28 then go on to v3)', async () => {
-    const r = await req('GET', '/openapi/v2?timeout=32s', undefined, { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })
+    const r = await req('GET', '/openapi/v2?timeout=32s', undefined, {
+      accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    })
     expect(r.status).toBe(200)
     expect(r.text).toBe('')
     // No '@' in the media type: client-go rejects it ("mime: unexpected content after media subtype").
@@ -71,8 +77,13 @@ describe('/openapi/v2', () => {
     expect(r.status).toBe(200)
     const doc = r.json
     expect(doc.swagger).toBe('2.0')
-    expect(doc.definitions['io.k8s.api.core.v1.Pod']['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }])
-    expect(doc.definitions['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ type: 'string', format: 'int-or-string' })
+    expect(doc.definitions['io.k8s.api.core.v1.Pod']['x-kubernetes-group-version-kind']).toEqual([
+      { group: '', kind: 'Pod', version: 'v1' },
+    ])
+    expect(doc.definitions['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({
+      type: 'string',
+      format: 'int-or-string',
+    })
     expect(r.text).not.toContain('#/components/')
     expect(r.text).not.toContain('"oneOf"')
     for (const ref of r.text.match(/"\$ref":"[^"]+"/g) ?? []) {
@@ -86,6 +97,8 @@ describe('/openapi/v2', () => {
         expect.objectContaining({ name: 'body', in: 'body', required: true }),
       ]),
     )
-    expect(doc.definitions['io.k8s.api.core.v1.Pod'].properties.spec).toMatchObject({ $ref: '#/definitions/io.k8s.api.core.v1.PodSpec' })
+    expect(doc.definitions['io.k8s.api.core.v1.Pod'].properties.spec).toMatchObject({
+      $ref: '#/definitions/io.k8s.api.core.v1.PodSpec',
+    })
   })
 })

@@ -6,7 +6,6 @@ import { seedPod, seedRC, seedService } from '../../registry/v1beta1/examples'
 
 const beta = (ns: string, path: string, extra = '') => `/api/v1beta1/${path}?namespace=${ns}${extra}`
 
-
 /** The fields a client wrote, as a v1beta1 GET shows them (server-set ones aside). */
 function written(o: any) {
   const { uid, creationTimestamp, resourceVersion, selfLink, namespace, currentState, ...rest } = o
@@ -20,13 +19,22 @@ describe('v1beta1 round trips of the seed examples', () => {
     const ns = await makeNamespace('b1')
     const r = await req('POST', beta(ns, 'pods'), seedPod())
     expect(r.status, r.text).toBe(201)
-    expect(r.json).toMatchObject({ kind: 'Pod', apiVersion: 'v1beta1', id: 'web', namespace: ns, selfLink: `/api/v1beta1/pods/web?namespace=${ns}` })
+    expect(r.json).toMatchObject({
+      kind: 'Pod',
+      apiVersion: 'v1beta1',
+      id: 'web',
+      namespace: ns,
+      selfLink: `/api/v1beta1/pods/web?namespace=${ns}`,
+    })
     expect(typeof r.json.resourceVersion).toBe('number')
     expect(r.json.uid).toMatch(/^[0-9a-f-]{36}$/)
     const got = await req('GET', beta(ns, 'pods/web'))
     // What the client wrote comes back as written, with the server's defaults added.
     expect(written(got.json)).toMatchObject(seedPod())
-    expect(got.json.desiredState.manifest).toMatchObject({ dnsPolicy: 'ClusterFirst', containers: [{ livenessProbe: { timeoutSeconds: 1 } }] })
+    expect(got.json.desiredState.manifest).toMatchObject({
+      dnsPolicy: 'ClusterFirst',
+      containers: [{ livenessProbe: { timeoutSeconds: 1 } }],
+    })
   })
 
   it('replication controller', async () => {
@@ -67,12 +75,26 @@ describe('one store for v1beta1 and v1', () => {
     const v1 = await req('GET', `/api/v1/namespaces/${ns}/pods/web`)
     expect(v1.status).toBe(200)
     expect(v1.json.metadata.uid).toBe(b.json.uid)
-    expect(v1.json.spec.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx', command: ['nginx', '-g', 'daemon off;'], imagePullPolicy: 'IfNotPresent' })
+    expect(v1.json.spec.containers[0]).toMatchObject({
+      name: 'nginx',
+      image: 'nginx',
+      command: ['nginx', '-g', 'daemon off;'],
+      imagePullPolicy: 'IfNotPresent',
+    })
     expect(v1.json.spec.volumes[0]).toMatchObject({ name: 'data', emptyDir: {} })
     const made = await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('from-v1', { tier: 'x' }))
     const seen = await req('GET', beta(ns, 'pods/from-v1'))
-    expect(seen.json).toMatchObject({ id: 'from-v1', uid: made.json.metadata.uid, labels: { tier: 'x' }, resourceVersion: Number(made.json.metadata.resourceVersion) })
-    expect(seen.json.desiredState.manifest.containers[0]).toMatchObject({ name: 'c', image: 'nginx:1.25', imagePullPolicy: 'PullIfNotPresent' })
+    expect(seen.json).toMatchObject({
+      id: 'from-v1',
+      uid: made.json.metadata.uid,
+      labels: { tier: 'x' },
+      resourceVersion: Number(made.json.metadata.resourceVersion),
+    })
+    expect(seen.json.desiredState.manifest.containers[0]).toMatchObject({
+      name: 'c',
+      image: 'nginx:1.25',
+      imagePullPolicy: 'PullIfNotPresent',
+    })
   })
 
   it('lists in v1beta1 shape, selected by ?labels= or labelSelector', async () => {
@@ -80,7 +102,11 @@ describe('one store for v1beta1 and v1', () => {
     await req('POST', beta(ns, 'pods'), seedPod())
     await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('other', { name: 'other' }))
     const all = await req('GET', beta(ns, 'pods'))
-    expect(all.json).toMatchObject({ kind: 'PodList', apiVersion: 'v1beta1', selfLink: `/api/v1beta1/pods?namespace=${ns}` })
+    expect(all.json).toMatchObject({
+      kind: 'PodList',
+      apiVersion: 'v1beta1',
+      selfLink: `/api/v1beta1/pods?namespace=${ns}`,
+    })
     expect(typeof all.json.resourceVersion).toBe('number')
     expect(all.json.items.map((p: any) => p.id)).toEqual(['other', 'web'])
     const byLabels = await req('GET', beta(ns, 'pods', '&labels=name%3Dweb'))
@@ -107,17 +133,27 @@ describe('one store for v1beta1 and v1', () => {
 describe('v1beta1 write semantics', () => {
   it('POST ignores currentState', async () => {
     const ns = await makeNamespace('b1')
-    const r = await req('POST', beta(ns, 'pods'), { ...seedPod(), currentState: { status: 'Running', host: 'minion-9', podIP: '1.2.3.4' } })
+    const r = await req('POST', beta(ns, 'pods'), {
+      ...seedPod(),
+      currentState: { status: 'Running', host: 'minion-9', podIP: '1.2.3.4' },
+    })
     expect(r.status).toBe(201)
     expect(r.json.currentState.host).toBeUndefined()
     expect(r.json.currentState.podIP).toBeUndefined()
-    const rc = await req('POST', beta(ns, 'replicationControllers'), { ...seedRC(), desiredState: { ...seedRC().desiredState, replicas: 0 }, currentState: { replicas: 7 } })
+    const rc = await req('POST', beta(ns, 'replicationControllers'), {
+      ...seedRC(),
+      desiredState: { ...seedRC().desiredState, replicas: 0 },
+      currentState: { replicas: 7 },
+    })
     expect(rc.json.currentState).toEqual({ replicas: 0 })
   })
 
   it('PUT replaces desiredState and labels, ignores currentState, and is optimistically locked', async () => {
     const ns = await makeNamespace('b1')
-    const created = await req('POST', beta(ns, 'replicationControllers'), { ...seedRC(), desiredState: { ...seedRC().desiredState, replicas: 0 } })
+    const created = await req('POST', beta(ns, 'replicationControllers'), {
+      ...seedRC(),
+      desiredState: { ...seedRC().desiredState, replicas: 0 },
+    })
     // The replication manager writes the RC's status right after the create: read it once that has landed.
     for (let i = 0; i < 100; i++) {
       const v1 = await req('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/web-rc`)
@@ -128,7 +164,11 @@ describe('v1beta1 write semantics', () => {
     const update = {
       ...got,
       labels: { name: 'web', tier: 'frontend' },
-      desiredState: { ...got.desiredState, replicas: 1, podTemplate: { ...got.desiredState.podTemplate, labels: { name: 'web', v: '2' } } },
+      desiredState: {
+        ...got.desiredState,
+        replicas: 1,
+        podTemplate: { ...got.desiredState.podTemplate, labels: { name: 'web', v: '2' } },
+      },
       currentState: { replicas: 99 },
     }
     const put = await req('PUT', beta(ns, 'replicationControllers/web-rc'), update)
@@ -194,27 +234,42 @@ describe('v1beta1 write semantics', () => {
     expect(invalid.status).toBe(422)
     expect(invalid.json.message).toContain('desiredState.manifest.containers[0].image: Required value')
     expect(invalid.json.details.causes[0].field).toBe('desiredState.manifest.containers[0].image')
-    const badType = await req('POST', beta(ns, 'replicationControllers'), { id: 'x', desiredState: { replicas: 'two' } })
+    const badType = await req('POST', beta(ns, 'replicationControllers'), {
+      id: 'x',
+      desiredState: { replicas: 'two' },
+    })
     expect(badType.status).toBe(400)
     expect(badType.json.message).toContain('desiredState.replicas')
     // A missing field is never a decoding error: Go's decoder leaves the port zero, and validation answers.
     const noPort = await req('POST', beta(ns, 'services'), { ...seedService(), port: undefined })
     expect(noPort.status).toBe(422)
-    expect(noPort.json.message).toBe('Service "web" is invalid: port: Invalid value: 0: must be between 1 and 65535, inclusive')
+    expect(noPort.json.message).toBe(
+      'Service "web" is invalid: port: Invalid value: 0: must be between 1 and 65535, inclusive',
+    )
     expect((await req('PATCH', beta(ns, 'pods/web'), {})).status).toBe(405)
   })
 
   it('RCs through v1beta1 drive the replication manager; deleting one deletes its pods', async () => {
     const ns = await makeNamespace('b1')
     await req('POST', beta(ns, 'replicationControllers'), seedRC())
-    await waitFor('2 replicas', async () => ((await req('GET', beta(ns, 'replicationControllers/web-rc'))).json.currentState.replicas === 2 ? true : undefined))
+    await waitFor('2 replicas', async () =>
+      (await req('GET', beta(ns, 'replicationControllers/web-rc'))).json.currentState.replicas === 2 ? true : undefined,
+    )
     const pods = await req('GET', beta(ns, 'pods', '&labels=name%3Dweb'))
     expect(pods.json.items).toHaveLength(2)
     expect(pods.json.items[0].generateName).toBe('web-rc-')
     const got = (await req('GET', beta(ns, 'replicationControllers/web-rc'))).json
-    await req('PUT', beta(ns, 'replicationControllers/web-rc'), { ...got, resourceVersion: 0, desiredState: { ...got.desiredState, replicas: 3 } })
-    await waitFor('3 replicas', async () => ((await req('GET', beta(ns, 'replicationControllers/web-rc'))).json.currentState.replicas === 3 ? true : undefined))
+    await req('PUT', beta(ns, 'replicationControllers/web-rc'), {
+      ...got,
+      resourceVersion: 0,
+      desiredState: { ...got.desiredState, replicas: 3 },
+    })
+    await waitFor('3 replicas', async () =>
+      (await req('GET', beta(ns, 'replicationControllers/web-rc'))).json.currentState.replicas === 3 ? true : undefined,
+    )
     expect((await req('DELETE', beta(ns, 'replicationControllers/web-rc'))).json).toEqual({ success: true })
-    await waitFor('pods gone', async () => ((await req('GET', beta(ns, 'pods'))).json.items.length === 0 ? true : undefined))
+    await waitFor('pods gone', async () =>
+      (await req('GET', beta(ns, 'pods'))).json.items.length === 0 ? true : undefined,
+    )
   })
 })

@@ -30,8 +30,12 @@ describe('time.Parse(time.RFC3339, ...)', () => {
 
   it('MicroTime wants exactly six fractional digits', () => {
     expect(goTimeError('2024-01-01T00:00:00.123456Z', 'RFC3339Micro')).toBeNull()
-    expect(goTimeError('2024-01-01T00:00:00Z', 'RFC3339Micro')).toBe('parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"')
-    expect(goTimeError('2024-01-01T00:00:00.5Z', 'RFC3339Micro')).toBe('parsing time "2024-01-01T00:00:00.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"')
+    expect(goTimeError('2024-01-01T00:00:00Z', 'RFC3339Micro')).toBe(
+      'parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+    )
+    expect(goTimeError('2024-01-01T00:00:00.5Z', 'RFC3339Micro')).toBe(
+      'parsing time "2024-01-01T00:00:00.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"',
+    )
   })
 })
 

@@ -17,7 +17,10 @@ const MERGE = { 'content-type': 'application/merge-patch+json' }
 const SMP = { 'content-type': 'application/strategic-merge-patch+json' }
 const IMAGE_PATH = '.spec.containers[name="c"].image'
 
-const config = (name: string, { image = 'nginx:1.25', labels = { app: 'web' } as Record<string, string> | undefined } = {}) => ({
+const config = (
+  name: string,
+  { image = 'nginx:1.25', labels = { app: 'web' } as Record<string, string> | undefined } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, ...(labels ? { labels } : {}) },
@@ -26,11 +29,18 @@ const config = (name: string, { image = 'nginx:1.25', labels = { app: 'web' } as
 
 function apply(ns: string, name: string, body: J, manager: string | null, extra = '') {
   const q = [manager === null ? '' : `fieldManager=${encodeURIComponent(manager)}`, extra].filter(Boolean).join('&')
-  return req('PATCH', `/api/v1/namespaces/${ns}/pods/${name}${q ? `?${q}` : ''}`, typeof body === 'string' ? body : JSON.stringify(body), APPLY)
+  return req(
+    'PATCH',
+    `/api/v1/namespaces/${ns}/pods/${name}${q ? `?${q}` : ''}`,
+    typeof body === 'string' ? body : JSON.stringify(body),
+    APPLY,
+  )
 }
 
 const entry = (obj: J, manager: string, operation?: string) =>
-  (obj.metadata.managedFields ?? []).find((e: J) => e.manager === manager && (operation === undefined || e.operation === operation))
+  (obj.metadata.managedFields ?? []).find(
+    (e: J) => e.manager === manager && (operation === undefined || e.operation === operation),
+  )
 
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
@@ -76,7 +86,8 @@ describe('server-side apply: create', () => {
 
   it('the body may be YAML', async () => {
     const ns = await makeNamespace('ssa')
-    const yaml = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: y\n  labels:\n    app: yaml\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n'
+    const yaml =
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: y\n  labels:\n    app: yaml\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n'
     const r = await apply(ns, 'y', yaml, 'yaml-applier')
     expect(r.status, r.text).toBe(201)
     expect(r.json.metadata.labels).toEqual({ app: 'yaml' })
@@ -117,7 +128,9 @@ describe('server-side apply: create', () => {
   it('an applied configuration carrying metadata.managedFields is 400 "metadata.managedFields must be nil" [bug: src/registry/patch/apply-patch.ts decodeApplied drops them silently]', async () => {
     const ns = await makeNamespace('ssa')
     const body: J = config('mf')
-    body.metadata.managedFields = [{ manager: 'x', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }]
+    body.metadata.managedFields = [
+      { manager: 'x', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} },
+    ]
     const r = await apply(ns, 'mf', body, 'm1')
     expect(r.status, r.text).toBe(400)
     expect(r.json.message).toBe('metadata.managedFields must be nil')
@@ -152,18 +165,29 @@ describe('server-side apply: PatchOptions', () => {
     const r = await apply(ns, 'nofm', config('nofm'), null)
     expect(r.status, r.text).toBe(422)
     expect(r.json.reason).toBe('Invalid')
-    expect(r.json.message).toBe('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch')
+    expect(r.json.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    )
     expect(r.json.details).toMatchObject({ group: 'meta.k8s.io', kind: 'PatchOptions' })
-    expect(r.json.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }])
+    expect(r.json.details.causes).toEqual([
+      { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+    ])
     expect((await req('GET', `/api/v1/namespaces/${ns}/pods/nofm`)).status).toBe(404)
   })
 
   it('force=true is allowed on apply; force on merge/strategic/json patches is 422', async () => {
     const ns = await makeNamespace('ssa')
     expect((await apply(ns, 'f', config('f'), 'm1', 'force=true')).status).toBe(201)
-    const r = await req('PATCH', `/api/v1/namespaces/${ns}/pods/f?force=true`, { metadata: { labels: { x: 'y' } } }, SMP)
+    const r = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/f?force=true`,
+      { metadata: { labels: { x: 'y' } } },
+      SMP,
+    )
     expect(r.status, r.text).toBe(422)
-    expect(r.json.message).toBe('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch')
+    expect(r.json.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    )
   })
 
   it('dryRun=All: a create-by-apply answers 201 and stores nothing', async () => {
@@ -181,7 +205,13 @@ describe('server-side apply: ownership and conflicts', () => {
     const c = await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=creator`, config('p'))
     expect(c.status, c.text).toBe(201)
     const e = entry(c.json, 'creator')
-    expect(e).toMatchObject({ manager: 'creator', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', time: expect.stringMatching(RFC3339) })
+    expect(e).toMatchObject({
+      manager: 'creator',
+      operation: 'Update',
+      apiVersion: 'v1',
+      fieldsType: 'FieldsV1',
+      time: expect.stringMatching(RFC3339),
+    })
     const item = e.fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']
     expect(item).toMatchObject({ '.': {}, 'f:image': {}, 'f:name': {} })
     expect(e.fieldsV1['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {} })
@@ -192,7 +222,7 @@ describe('server-side apply: ownership and conflicts', () => {
   // kube's create handler runs FieldManager.UpdateNoErrors on the decoded (scheme-defaulted) request object, BEFORE
   // admission (ServiceAccount, Priority, DefaultTolerationSeconds) and PrepareForCreate (status), and strips the
   // strategy's reset fields (status). A `kubectl create` pod's entry therefore owns exactly these spec fields.
-  it('a POST entry owns the request\'s (defaulted) fields only: no admission-added fields, no status [bug: src/registry/store.ts planCreate calls track() after prepareForCreate; managers.ts records status]', async () => {
+  it("a POST entry owns the request's (defaulted) fields only: no admission-added fields, no status [bug: src/registry/store.ts planCreate calls track() after prepareForCreate; managers.ts records status]", async () => {
     const ns = await makeNamespace('ssa')
     const c = await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=creator`, config('p'))
     expect(c.status, c.text).toBe(201)
@@ -245,7 +275,9 @@ describe('server-side apply: ownership and conflicts', () => {
     expect(r.status, r.text).toBe(409)
     expect(r.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Conflict', code: 409 })
     expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "x" using v1: ${IMAGE_PATH}`)
-    expect(r.json.details.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "x" using v1', field: IMAGE_PATH }])
+    expect(r.json.details.causes).toEqual([
+      { reason: 'FieldManagerConflict', message: 'conflict with "x" using v1', field: IMAGE_PATH },
+    ])
     const after = (await req('GET', `/api/v1/namespaces/${ns}/pods/p`)).json
     expect(after.spec.containers[0].image).toBe('nginx:1.25')
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion)
@@ -257,7 +289,9 @@ describe('server-side apply: ownership and conflicts', () => {
     expect((await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=x`, config('p'))).status).toBe(201)
     const r = await apply(ns, 'p', config('p'), 'applier')
     expect(r.status, r.text).toBe(200)
-    expect(entry(r.json, 'applier', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).toHaveProperty('f:image')
+    expect(entry(r.json, 'applier', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).toHaveProperty(
+      'f:image',
+    )
     expect(entry(r.json, 'x', 'Update').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).toHaveProperty('f:image')
   })
 
@@ -267,8 +301,12 @@ describe('server-side apply: ownership and conflicts', () => {
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'applier', 'force=true')
     expect(r.status, r.text).toBe(200)
     expect(r.json.spec.containers[0].image).toBe('nginx:1.26')
-    expect(entry(r.json, 'applier', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).toHaveProperty('f:image')
-    expect(entry(r.json, 'x', 'Update').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty('f:image')
+    expect(entry(r.json, 'applier', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).toHaveProperty(
+      'f:image',
+    )
+    expect(entry(r.json, 'x', 'Update').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty(
+      'f:image',
+    )
     // and the forced owner can now change it freely
     const again = await apply(ns, 'p', config('p', { image: 'nginx:1.27' }), 'applier')
     expect(again.status, again.text).toBe(200)
@@ -278,9 +316,16 @@ describe('server-side apply: ownership and conflicts', () => {
   it('a field another non-apply write took is a conflict with that writer (kubectl patch → kubectl-patch)', async () => {
     const ns = await makeNamespace('ssa')
     expect((await apply(ns, 'p', config('p'), 'kubectl')).status).toBe(201)
-    const p = await req('PATCH', `/api/v1/namespaces/${ns}/pods/p?fieldManager=kubectl-patch`, { spec: { containers: [{ name: 'c', image: 'nginx:1.26' }] } }, SMP)
+    const p = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/p?fieldManager=kubectl-patch`,
+      { spec: { containers: [{ name: 'c', image: 'nginx:1.26' }] } },
+      SMP,
+    )
     expect(p.status, p.text).toBe(200)
-    expect(entry(p.json, 'kubectl', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty('f:image')
+    expect(entry(p.json, 'kubectl', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty(
+      'f:image',
+    )
     const r = await apply(ns, 'p', config('p'), 'kubectl')
     expect(r.status, r.text).toBe(409)
     expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "kubectl-patch" using v1: ${IMAGE_PATH}`)
@@ -294,9 +339,12 @@ describe('server-side apply: ownership and conflicts', () => {
     expect((await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=x`, config('p'))).status).toBe(201)
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26', labels: { app: 'other' } }), 'applier')
     expect(r.status, r.text).toBe(409)
-    expect(r.json.message).toBe(`Apply failed with 2 conflicts: conflicts with "x" using v1:\n- .metadata.labels.app\n- ${IMAGE_PATH}`)
+    expect(r.json.message).toBe(
+      `Apply failed with 2 conflicts: conflicts with "x" using v1:\n- .metadata.labels.app\n- ${IMAGE_PATH}`,
+    )
     expect(r.json.details.causes.map((c: J) => c.field).sort()).toEqual(['.metadata.labels.app', IMAGE_PATH])
-    for (const c of r.json.details.causes) expect(c).toMatchObject({ reason: 'FieldManagerConflict', message: 'conflict with "x" using v1' })
+    for (const c of r.json.details.causes)
+      expect(c).toMatchObject({ reason: 'FieldManagerConflict', message: 'conflict with "x" using v1' })
   })
 
   // printManager(): an Apply manager prints as just its quoted name, without "using v1".
@@ -306,7 +354,9 @@ describe('server-side apply: ownership and conflicts', () => {
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'b')
     expect(r.status, r.text).toBe(409)
     expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "a": ${IMAGE_PATH}`)
-    expect(r.json.details.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: IMAGE_PATH }])
+    expect(r.json.details.causes).toEqual([
+      { reason: 'FieldManagerConflict', message: 'conflict with "a"', field: IMAGE_PATH },
+    ])
   })
 
   it('a conflict with another Apply manager is a 409 (status and cause shape)', async () => {
@@ -322,13 +372,15 @@ describe('server-side apply: ownership and conflicts', () => {
 
   // getConflictMessage() with several managers: "conflicts with <m>:" + "- <path>" lines for EVERY manager (even one
   // with a single path), managers sorted, all joined with "\n".
-  it('conflicts with two managers (shared owners of one field) list both in kube\'s multi-conflict format [bug: src/registry/managed-fields/apply.ts conflictMessage uses the one-conflict wording per manager]', async () => {
+  it("conflicts with two managers (shared owners of one field) list both in kube's multi-conflict format [bug: src/registry/managed-fields/apply.ts conflictMessage uses the one-conflict wording per manager]", async () => {
     const ns = await makeNamespace('ssa')
     expect((await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=x`, config('p'))).status).toBe(201)
     expect((await apply(ns, 'p', config('p'), 'applier')).status).toBe(200)
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'third')
     expect(r.status, r.text).toBe(409)
-    expect(r.json.message).toBe(`Apply failed with 2 conflicts: conflicts with "applier":\n- ${IMAGE_PATH}\nconflicts with "x" using v1:\n- ${IMAGE_PATH}`)
+    expect(r.json.message).toBe(
+      `Apply failed with 2 conflicts: conflicts with "applier":\n- ${IMAGE_PATH}\nconflicts with "x" using v1:\n- ${IMAGE_PATH}`,
+    )
   })
 
   it('two managers owning the conflicting field: 2 conflicts, one cause per manager', async () => {
@@ -339,12 +391,18 @@ describe('server-side apply: ownership and conflicts', () => {
     expect(r.status, r.text).toBe(409)
     expect(r.json.message).toMatch(/^Apply failed with 2 conflicts: /)
     expect(r.json.details.causes.map((c: J) => c.field)).toEqual([IMAGE_PATH, IMAGE_PATH])
-    expect(r.json.details.causes.map((c: J) => c.message).sort()).toEqual([expect.stringMatching(/^conflict with "applier"/), 'conflict with "x" using v1'].sort())
+    expect(r.json.details.causes.map((c: J) => c.message).sort()).toEqual(
+      [expect.stringMatching(/^conflict with "applier"/), 'conflict with "x" using v1'].sort(),
+    )
     // forcing takes it from both
     const f = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'third', 'force=true')
     expect(f.status, f.text).toBe(200)
-    expect(entry(f.json, 'x', 'Update').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty('f:image')
-    expect(entry(f.json, 'applier', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty('f:image')
+    expect(entry(f.json, 'x', 'Update').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty(
+      'f:image',
+    )
+    expect(entry(f.json, 'applier', 'Apply').fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']).not.toHaveProperty(
+      'f:image',
+    )
   })
 })
 
@@ -361,7 +419,12 @@ describe('server-side apply: fields a manager stops applying', () => {
   it('stay while another applier shares them, and go when the last owner drops them', async () => {
     const ns = await makeNamespace('ssa')
     expect((await apply(ns, 'p', config('p', { labels: { app: 'web', shared: 'x' } }), 'a')).status).toBe(201)
-    const b = await apply(ns, 'p', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { shared: 'x' } } }, 'b')
+    const b = await apply(
+      ns,
+      'p',
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { shared: 'x' } } },
+      'b',
+    )
     expect(b.status, b.text).toBe(200)
     const a2 = await apply(ns, 'p', config('p', { labels: { app: 'web' } }), 'a')
     expect(a2.status, a2.text).toBe(200)
@@ -375,7 +438,12 @@ describe('server-side apply: fields a manager stops applying', () => {
   it('stay when an Update manager took them (kubectl label changed the value)', async () => {
     const ns = await makeNamespace('ssa')
     expect((await apply(ns, 'p', config('p', { labels: { app: 'web', tier: 'fe' } }), 'a')).status).toBe(201)
-    const l = await req('PATCH', `/api/v1/namespaces/${ns}/pods/p?fieldManager=kubectl-label`, { metadata: { labels: { tier: 'be' } } }, MERGE)
+    const l = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/p?fieldManager=kubectl-label`,
+      { metadata: { labels: { tier: 'be' } } },
+      MERGE,
+    )
     expect(l.status, l.text).toBe(200)
     const r = await apply(ns, 'p', config('p', { labels: { app: 'web' } }), 'a')
     expect(r.status, r.text).toBe(200)
@@ -399,7 +467,19 @@ describe('server-side apply: fields a manager stops applying', () => {
   it('a keyed list item the manager stops applying is removed whole (env var; pod validation then refuses only the env change) [bug: same husk, env[1].name: Required value]', async () => {
     const ns = await makeNamespace('ssa')
     const withEnv = (env: J[]) => ({ ...config('p'), spec: { containers: [{ name: 'c', image: 'nginx:1.25', env }] } })
-    expect((await apply(ns, 'p', withEnv([{ name: 'A', value: '1' }, { name: 'B', value: '2' }]), 'a')).status).toBe(201)
+    expect(
+      (
+        await apply(
+          ns,
+          'p',
+          withEnv([
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+          ]),
+          'a',
+        )
+      ).status,
+    ).toBe(201)
     const r = await apply(ns, 'p', withEnv([{ name: 'A', value: '1' }]), 'a', 'dryRun=All')
     expect(r.status, r.text).toBe(422)
     expect(r.json.message).toMatch(/^Pod "p" is invalid: spec: Forbidden: pod updates may not change fields other than/)
@@ -408,7 +488,10 @@ describe('server-side apply: fields a manager stops applying', () => {
 
   it('re-applying a port without protocol matches the stored TCP port (no duplicate, no conflict)', async () => {
     const ns = await makeNamespace('ssa')
-    const withPort = { ...config('p'), spec: { containers: [{ name: 'c', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } }
+    const withPort = {
+      ...config('p'),
+      spec: { containers: [{ name: 'c', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] },
+    }
     expect((await apply(ns, 'p', withPort, 'a')).status).toBe(201)
     const r = await apply(ns, 'p', withPort, 'a')
     expect(r.status, r.text).toBe(200)
@@ -439,7 +522,9 @@ describe('server-side apply on pods/status', () => {
     expect(gate).toMatchObject({ type: 'example.com/Gate', status: 'True' })
     expect(r.json.spec.containers[0].image).toBe('nginx:1.25')
     const e = entry(r.json, 'gatekeeper', 'Apply')
-    expect(e.fieldsV1).toEqual({ 'f:status': { 'f:conditions': { 'k:{"type":"example.com/Gate"}': { '.': {}, 'f:status': {}, 'f:type': {} } } } })
+    expect(e.fieldsV1).toEqual({
+      'f:status': { 'f:conditions': { 'k:{"type":"example.com/Gate"}': { '.': {}, 'f:status': {}, 'f:type': {} } } },
+    })
   })
 
   // A managedFields entry written through a subresource carries `subresource: "status"` (kube 1.22+).
@@ -448,7 +533,11 @@ describe('server-side apply on pods/status', () => {
     await running(ns, 's')
     const r = await apply(ns, 's/status', statusConfig('s'), 'gatekeeper')
     expect(r.status, r.text).toBe(200)
-    expect(entry(r.json, 'gatekeeper', 'Apply')).toMatchObject({ manager: 'gatekeeper', operation: 'Apply', subresource: 'status' })
+    expect(entry(r.json, 'gatekeeper', 'Apply')).toMatchObject({
+      manager: 'gatekeeper',
+      operation: 'Apply',
+      subresource: 'status',
+    })
   })
 
   it('applying to the status of a missing pod is 404 (a subresource never creates)', async () => {

@@ -29,7 +29,10 @@ const sortedJson = (v: unknown): string => {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${sortedJson(o[k])}`).join(',')}}`
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${sortedJson(o[k])}`)
+      .join(',')}}`
   }
   return JSON.stringify(v)
 }
@@ -48,11 +51,18 @@ async function clientSideCreate(ns: string, cfg: J, annotation: string | null = 
 }
 
 function apply(ns: string, name: string, body: J, manager: string, extra = '') {
-  return req('PATCH', `/api/v1/namespaces/${ns}/pods/${name}?fieldManager=${manager}${extra ? `&${extra}` : ''}`, JSON.stringify(body), APPLY)
+  return req(
+    'PATCH',
+    `/api/v1/namespaces/${ns}/pods/${name}?fieldManager=${manager}${extra ? `&${extra}` : ''}`,
+    JSON.stringify(body),
+    APPLY,
+  )
 }
 
 const entry = (obj: J, manager: string, operation?: string) =>
-  (obj.metadata.managedFields ?? []).find((e: J) => e.manager === manager && (operation === undefined || e.operation === operation))
+  (obj.metadata.managedFields ?? []).find(
+    (e: J) => e.manager === manager && (operation === undefined || e.operation === operation),
+  )
 const ownsImage = (e: J) => e?.fieldsV1?.['f:spec']?.['f:containers']?.['k:{"name":"c"}']?.['f:image'] !== undefined
 
 /**
@@ -92,7 +102,12 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
   it('a field changed since the client-side apply still conflicts, with whoever changed it', async () => {
     const ns = await makeNamespace('csa')
     await clientSideCreate(ns, config('p'))
-    const p = await req('PATCH', `/api/v1/namespaces/${ns}/pods/p?fieldManager=kubectl-patch`, { spec: { containers: [{ name: 'c', image: 'nginx:1.24' }] } }, { 'content-type': 'application/strategic-merge-patch+json' })
+    const p = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/p?fieldManager=kubectl-patch`,
+      { spec: { containers: [{ name: 'c', image: 'nginx:1.24' }] } },
+      { 'content-type': 'application/strategic-merge-patch+json' },
+    )
     expect(p.status, p.text).toBe(200)
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'kubectl')
     expect(r.status, r.text).toBe(409)
@@ -106,7 +121,9 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
     await clientSideCreate(ns, config('p'), kubectlAnnotation(config('p', { image: 'nginx:1.24' }), ns))
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'kubectl')
     expect(r.status, r.text).toBe(409)
-    expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`)
+    expect(r.json.message).toBe(
+      `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`,
+    )
     expect((await req('GET', `/api/v1/namespaces/${ns}/pods/p`)).json.spec.containers[0].image).toBe('nginx:1.25')
     await expectTakeover(ns)
   })
@@ -116,7 +133,9 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
     await clientSideCreate(ns, config('p'), kubectlAnnotation(config('p', { image: 'nginx:1.24' }), ns))
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26', labels: { app: 'api' } }), 'kubectl')
     expect(r.status, r.text).toBe(409)
-    expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`)
+    expect(r.json.message).toBe(
+      `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`,
+    )
     expect(r.json.details.causes.map((c: J) => c.field)).toEqual([IMAGE_PATH])
   })
 
@@ -130,7 +149,9 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
     changed.metadata.labels.tier = 'db'
     const r = await apply(ns, 'p', changed, 'kubectl')
     expect(r.status, r.text).toBe(409)
-    expect(r.json.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .metadata.labels.tier')
+    expect(r.json.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .metadata.labels.tier',
+    )
     await expectTakeover(ns)
   })
 
@@ -139,7 +160,9 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
     await clientSideCreate(ns, config('p'))
     const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'my-applier')
     expect(r.status, r.text).toBe(409)
-    expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`)
+    expect(r.json.message).toBe(
+      `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`,
+    )
     await expectTakeover(ns)
   })
 
@@ -157,11 +180,14 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
       let text: string | null = annotation
       if (what === 'of another apiVersion') text = kubectlAnnotation({ ...config('p'), apiVersion: 'v2' }, ns)
       if (what === 'of another kind') text = kubectlAnnotation({ ...config('p'), kind: 'Service' }, ns)
-      if (what === 'with a field the schema does not have') text = kubectlAnnotation({ ...config('p'), spec: { ...config('p').spec, bogus: 1 } }, ns)
+      if (what === 'with a field the schema does not have')
+        text = kubectlAnnotation({ ...config('p'), spec: { ...config('p').spec, bogus: 1 } }, ns)
       await clientSideCreate(ns, config('p'), text)
       const r = await apply(ns, 'p', config('p', { image: 'nginx:1.26' }), 'kubectl')
       expect(r.status, r.text).toBe(409)
-      expect(r.json.message).toBe(`Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`)
+      expect(r.json.message).toBe(
+        `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: ${IMAGE_PATH}`,
+      )
       await expectTakeover(ns)
     })
   }
@@ -179,14 +205,19 @@ describe('server-side apply after client-side apply: takeover (lastAppliedManage
       metadata: { name: 's', annotations: { [LAST]: kubectlAnnotation(svc(8080), ns) } },
     })
     expect(created.status, created.text).toBe(201)
-    const r = await req('PATCH', `/api/v1/namespaces/${ns}/services/s?fieldManager=kubectl`, JSON.stringify(svc(8081)), APPLY)
+    const r = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/services/s?fieldManager=kubectl`,
+      JSON.stringify(svc(8081)),
+      APPLY,
+    )
     expect(r.status, r.text).toBe(200)
     expect(r.json.spec.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 8081 }])
   })
 })
 
 describe('server-side apply keeps the last-applied annotation up to date (lastAppliedUpdater)', () => {
-  it('kubectl\'s apply rewrites it to the applied configuration, encoded as Go does, and does not own it', async () => {
+  it("kubectl's apply rewrites it to the applied configuration, encoded as Go does, and does not own it", async () => {
     const ns = await makeNamespace('csa')
     await clientSideCreate(ns, config('p'))
     const applied = config('p', { image: 'nginx:1.26' })
@@ -249,7 +280,7 @@ describe('server-side apply keeps the last-applied annotation up to date (lastAp
     expect(r.json.metadata.annotations[LAST]).toBe(sortedJson(applied) + '\n')
   })
 
-  it('another manager\'s apply leaves it as it was', async () => {
+  it("another manager's apply leaves it as it was", async () => {
     const ns = await makeNamespace('csa')
     const before = await clientSideCreate(ns, config('p'))
     const r = await apply(ns, 'p', config('p', { labels: { app: 'web', extra: 'x' } }), 'my-applier')
@@ -268,7 +299,9 @@ describe('server-side apply keeps the last-applied annotation up to date (lastAp
     const r = await apply(ns, 'p', applied, 'kubectl')
     expect(r.status, r.text).toBe(201)
     const { annotations: _, ...meta } = applied.metadata
-    expect(r.json.metadata.annotations[LAST]).toBe(sortedJson({ ...applied, metadata: { ...meta, annotations: {} } }) + '\n')
+    expect(r.json.metadata.annotations[LAST]).toBe(
+      sortedJson({ ...applied, metadata: { ...meta, annotations: {} } }) + '\n',
+    )
   })
 
   it('dropped when it would take the annotations past 256 KiB; the others stay', async () => {

@@ -30,10 +30,11 @@ const path = (ns: string, name: string) => `/api/v1/namespaces/${ns}/pods/${name
 const managers = (obj: J) => (obj.metadata.managedFields ?? []).map((e: J) => `${e.manager}/${e.operation}`)
 
 /** The creator's entry renamed into an Apply entry of `kubectl`, as kubectl's migration patch rewrites it. */
-const migrated = (obj: J) => obj.metadata.managedFields.map((e: J) => ({ ...e, manager: 'kubectl', operation: 'Apply' }))
+const migrated = (obj: J) =>
+  obj.metadata.managedFields.map((e: J) => ({ ...e, manager: 'kubectl', operation: 'Apply' }))
 
 describe('managedFields sent with an update', () => {
-  it('a JSON patch replacing them (kubectl\'s migration) is what the object keeps', async () => {
+  it("a JSON patch replacing them (kubectl's migration) is what the object keeps", async () => {
     const ns = await makeNamespace('mf')
     const obj = await create(ns, 'p')
     const r = await req(
@@ -54,7 +55,12 @@ describe('managedFields sent with an update', () => {
   it('with a stale resourceVersion the same patch is a 409 and changes nothing', async () => {
     const ns = await makeNamespace('mf')
     const obj = await create(ns, 'p')
-    const moved = await req('PATCH', `${path(ns, 'p')}?fieldManager=labeler`, { metadata: { labels: { tier: 'x' } } }, MERGE)
+    const moved = await req(
+      'PATCH',
+      `${path(ns, 'p')}?fieldManager=labeler`,
+      { metadata: { labels: { tier: 'x' } } },
+      MERGE,
+    )
     expect(moved.status, moved.text).toBe(200)
     const r = await req(
       'PATCH',
@@ -102,10 +108,15 @@ describe('managedFields sent with an update', () => {
     expect(r.json.metadata.managedFields[1].fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:app': {} } } })
   })
 
-  it('an empty list resets them: only the writer\'s own entry remains, if it changed anything', async () => {
+  it("an empty list resets them: only the writer's own entry remains, if it changed anything", async () => {
     const ns = await makeNamespace('mf')
     const obj = await create(ns, 'p')
-    const reset = await req('PATCH', `${path(ns, 'p')}?fieldManager=resetter`, { metadata: { managedFields: [] } }, MERGE)
+    const reset = await req(
+      'PATCH',
+      `${path(ns, 'p')}?fieldManager=resetter`,
+      { metadata: { managedFields: [] } },
+      MERGE,
+    )
     expect(reset.status, reset.text).toBe(200)
     expect(reset.json.metadata.managedFields).toBeUndefined()
     expect(reset.json.metadata.resourceVersion).not.toBe(obj.metadata.resourceVersion)
@@ -152,7 +163,12 @@ describe('managedFields sent with an update', () => {
     expect(r.status, r.text).toBe(200)
     expect(managers(r.json)).toEqual(['creator/Update'])
     // The control: the same patch through the main resource is taken.
-    const main = await req('PATCH', `${path(ns, 'p')}?fieldManager=kubectl`, [{ op: 'replace', path: '/metadata/managedFields', value: migrated(obj) }], JSON_PATCH)
+    const main = await req(
+      'PATCH',
+      `${path(ns, 'p')}?fieldManager=kubectl`,
+      [{ op: 'replace', path: '/metadata/managedFields', value: migrated(obj) }],
+      JSON_PATCH,
+    )
     expect(main.status, main.text).toBe(200)
     expect(managers(main.json)).toEqual(['kubectl/Apply'])
   })

@@ -25,7 +25,11 @@ const RFC7386: [J, J, J][] = [
   [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
   [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
   [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-  [['a', 'b'], ['c', 'd'], ['c', 'd']],
+  [
+    ['a', 'b'],
+    ['c', 'd'],
+    ['c', 'd'],
+  ],
   [{ a: 'b' }, ['c'], ['c']],
   [{ a: 'foo' }, null, null],
   [{ a: 'foo' }, 'bar', 'bar'],
@@ -86,7 +90,9 @@ describe('JSON patch engine: RFC 6902 Appendix A', () => {
   })
 
   it('A.2 adding an array element', () => {
-    expect(apply({ foo: ['bar', 'baz'] }, [{ op: 'add', path: '/foo/1', value: 'qux' }])).toEqual({ foo: ['bar', 'qux', 'baz'] })
+    expect(apply({ foo: ['bar', 'baz'] }, [{ op: 'add', path: '/foo/1', value: 'qux' }])).toEqual({
+      foo: ['bar', 'qux', 'baz'],
+    })
   })
 
   it('A.3 removing an object member', () => {
@@ -98,7 +104,10 @@ describe('JSON patch engine: RFC 6902 Appendix A', () => {
   })
 
   it('A.5 replacing a value', () => {
-    expect(apply({ baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }])).toEqual({ baz: 'boo', foo: 'bar' })
+    expect(apply({ baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }])).toEqual({
+      baz: 'boo',
+      foo: 'bar',
+    })
   })
 
   it('A.6 moving a value', () => {
@@ -138,7 +147,10 @@ describe('JSON patch engine: RFC 6902 Appendix A', () => {
   })
 
   it('A.11 ignoring unrecognized elements', () => {
-    expect(apply({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux', xyz: 123 }])).toEqual({ foo: 'bar', baz: 'qux' })
+    expect(apply({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux', xyz: 123 }])).toEqual({
+      foo: 'bar',
+      baz: 'qux',
+    })
   })
 
   it('A.12 adding to a nonexistent target is an error', () => {
@@ -161,7 +173,9 @@ describe('JSON patch engine: RFC 6902 Appendix A', () => {
   })
 
   it('A.16 adding an array value with "-"', () => {
-    expect(apply({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }])).toEqual({ foo: ['bar', ['abc', 'def']] })
+    expect(apply({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }])).toEqual({
+      foo: ['bar', ['abc', 'def']],
+    })
   })
 })
 
@@ -285,7 +299,9 @@ describe('PATCH content types', () => {
       expect(r.json.kind).toBe('Status')
       expect(r.json.reason).toBe('UnsupportedMediaType')
       expect(r.json.code).toBe(415)
-      expect(r.json.message).toMatch(/^the body of the request was in an unknown format - accepted media types include: /)
+      expect(r.json.message).toMatch(
+        /^the body of the request was in an unknown format - accepted media types include: /,
+      )
       for (const t of ACCEPTED) expect(r.json.message).toContain(t)
     }
   })
@@ -302,7 +318,12 @@ describe('PATCH content types', () => {
 
   it('media type parameters (charset) are ignored', async () => {
     const { path } = await setup('ct3')
-    const r = await req('PATCH', path, { metadata: { labels: { x: 'y' } } }, { 'content-type': 'application/merge-patch+json; charset=utf-8' })
+    const r = await req(
+      'PATCH',
+      path,
+      { metadata: { labels: { x: 'y' } } },
+      { 'content-type': 'application/merge-patch+json; charset=utf-8' },
+    )
     expect(r.status, r.text).toBe(200)
     expect(r.json.metadata.labels.x).toBe('y')
   })
@@ -358,7 +379,7 @@ describe('JSON patch over HTTP', () => {
   // kube-apiserver (handlers/patch.go applyJSPatch) wraps every jsonpatch Apply error in
   // NewGenericServerResponse(422, ...), whose message is fixed and whose details are empty:
   // {"message":"the server rejected our request due to an error in our request","reason":"Invalid","details":{},"code":422}
-  it('a failing JSON patch carries kube\'s generic 422 message [bug: src/registry/patch/apply-patch.ts puts the jsonpatch error text in message]', async () => {
+  it("a failing JSON patch carries kube's generic 422 message [bug: src/registry/patch/apply-patch.ts puts the jsonpatch error text in message]", async () => {
     const { path } = await setup('jp3')
     const r = await req('PATCH', path, [{ op: 'test', path: '/metadata/labels/app', value: 'not-web' }], JSONP)
     expect(r.json.message).toBe('the server rejected our request due to an error in our request')
@@ -383,8 +404,15 @@ describe('JSON patch over HTTP', () => {
     expect(b.json.reason).toBe('BadRequest')
     // handlers/patch.go: Strict and Warn (the default) first decode the operations strictly into []jsonPatchOp;
     // Ignore goes straight to jsonpatch.DecodePatch.
-    expect(b.json.message).toBe('error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp')
-    const c = await req('PATCH', `${path}?fieldValidation=Ignore`, { op: 'add', path: '/metadata/labels/x', value: 'y' }, JSONP)
+    expect(b.json.message).toBe(
+      'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+    )
+    const c = await req(
+      'PATCH',
+      `${path}?fieldValidation=Ignore`,
+      { op: 'add', path: '/metadata/labels/x', value: 'y' },
+      JSONP,
+    )
     expect(c.status, c.text).toBe(400)
     expect(c.json.message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch')
   })
@@ -398,7 +426,12 @@ describe('JSON patch over HTTP', () => {
 
   it('fieldValidation=Strict: a path into an unknown field is refused; nothing stored', async () => {
     const { path, current } = await setup('jp7')
-    const r = await req('PATCH', `${path}?fieldValidation=Strict`, [{ op: 'add', path: '/spec/foo', value: 'bar' }], JSONP)
+    const r = await req(
+      'PATCH',
+      `${path}?fieldValidation=Strict`,
+      [{ op: 'add', path: '/spec/foo', value: 'bar' }],
+      JSONP,
+    )
     expect(r.status).toBeGreaterThanOrEqual(400)
     expect(r.status).toBeLessThan(500)
     expect(r.json.message).toContain('strict decoding error: unknown field "spec.foo"')
@@ -414,12 +447,22 @@ describe('JSON patch over HTTP', () => {
     const r = await req('PATCH', `${path}?fieldValidation=Strict`, { spec: { foo: 'bar' } }, MERGE)
     expect(r.status, r.text).toBe(422)
     expect(r.json.reason).toBe('Invalid')
-    expect(r.json.message).toMatch(/is invalid: patch: Invalid value: .*strict decoding error: unknown field "spec\.foo"/)
+    expect(r.json.message).toMatch(
+      /is invalid: patch: Invalid value: .*strict decoding error: unknown field "spec\.foo"/,
+    )
   })
 
   it('fieldValidation=Warn (the default): an unknown field is dropped with a Warning header', async () => {
     const { path } = await setup('jp9')
-    const r = await req('PATCH', path, [{ op: 'add', path: '/spec/foo', value: 'bar' }, { op: 'add', path: '/metadata/labels/w', value: '1' }], JSONP)
+    const r = await req(
+      'PATCH',
+      path,
+      [
+        { op: 'add', path: '/spec/foo', value: 'bar' },
+        { op: 'add', path: '/metadata/labels/w', value: '1' },
+      ],
+      JSONP,
+    )
     expect(r.status, r.text).toBe(200)
     expect(r.json.spec.foo).toBeUndefined()
     expect(r.json.metadata.labels.w).toBe('1')
@@ -430,7 +473,12 @@ describe('JSON patch over HTTP', () => {
 describe('merge patch over HTTP', () => {
   it('labels per key, null deletes (kubectl label/annotate send exactly this)', async () => {
     const { path } = await setup('mp1')
-    const r = await req('PATCH', path, { metadata: { labels: { 'example.com/role': null, tier: 'fe' }, annotations: { note: null } } }, MERGE)
+    const r = await req(
+      'PATCH',
+      path,
+      { metadata: { labels: { 'example.com/role': null, tier: 'fe' }, annotations: { note: null } } },
+      MERGE,
+    )
     expect(r.status, r.text).toBe(200)
     expect(r.json.metadata.labels).toEqual({ app: 'web', tier: 'fe' })
     expect(r.json.metadata.annotations ?? {}).toEqual({})
@@ -451,7 +499,9 @@ describe('merge patch over HTTP', () => {
     const { path } = await setup('mp3')
     const r = await req('PATCH', path, { spec: { containers: [{ name: 'a', image: 'nginx:1.26' }] } }, MERGE)
     expect(r.status, r.text).toBe(422)
-    expect(r.json.message).toBe('Pod "mp3" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers')
+    expect(r.json.message).toBe(
+      'Pod "mp3" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers',
+    )
   })
 
   it('a body that is not JSON is 400', async () => {
@@ -473,7 +523,12 @@ describe('merge patch over HTTP', () => {
       'Operation cannot be fulfilled on pods "mp5": the object has been modified; please apply your changes to the latest version and try again',
     )
     expect((await req('GET', path)).json.metadata.labels.step).toBe('1')
-    const fresh = await req('PATCH', path, { metadata: { resourceVersion: moved.json.metadata.resourceVersion, labels: { step: '3' } } }, MERGE)
+    const fresh = await req(
+      'PATCH',
+      path,
+      { metadata: { resourceVersion: moved.json.metadata.resourceVersion, labels: { step: '3' } } },
+      MERGE,
+    )
     expect(fresh.status, fresh.text).toBe(200)
     expect(fresh.json.metadata.labels.step).toBe('3')
   })
@@ -534,9 +589,17 @@ describe('PATCH options', () => {
       const r = await req('PATCH', `${path}?force=${force}`, body, headers)
       expect(r.status, r.text).toBe(422)
       expect(r.json.reason).toBe('Invalid')
-      expect(r.json.message).toBe('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch')
+      expect(r.json.message).toBe(
+        'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      )
       expect(r.json.details).toMatchObject({ group: 'meta.k8s.io', kind: 'PatchOptions' })
-      expect(r.json.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }])
+      expect(r.json.details.causes).toEqual([
+        {
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: may not be specified for non-apply patch',
+          field: 'force',
+        },
+      ])
     }
     expect((await req('GET', path)).json.metadata.labels.x).toBeUndefined()
   })

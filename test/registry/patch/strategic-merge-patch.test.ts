@@ -110,7 +110,9 @@ describe('strategic merge patch: lists with merge keys', () => {
   })
 
   it('ports merge by containerPort: 443 renamed, 80 untouched, protocol kept', () => {
-    const out = smp(livePod(), { spec: { containers: [{ name: 'nginx', ports: [{ containerPort: 443, name: 'tls' }] }] } })
+    const out = smp(livePod(), {
+      spec: { containers: [{ name: 'nginx', ports: [{ containerPort: 443, name: 'tls' }] }] },
+    })
     expect(container(out, 'nginx').ports).toEqual([
       { containerPort: 80, name: 'http', protocol: 'TCP' },
       { containerPort: 443, name: 'tls', protocol: 'TCP' },
@@ -138,7 +140,9 @@ describe('strategic merge patch: lists with merge keys', () => {
   })
 
   it('volumeMounts merge by mountPath (not by name)', () => {
-    const out = smp(livePod(), { spec: { containers: [{ name: 'nginx', volumeMounts: [{ mountPath: '/cache', readOnly: true }] }] } })
+    const out = smp(livePod(), {
+      spec: { containers: [{ name: 'nginx', volumeMounts: [{ mountPath: '/cache', readOnly: true }] }] },
+    })
     expect(container(out, 'nginx').volumeMounts).toEqual([
       { name: 'data', mountPath: '/data' },
       { name: 'cache', mountPath: '/cache', readOnly: true },
@@ -154,7 +158,9 @@ describe('strategic merge patch: lists with merge keys', () => {
   })
 
   it('volumes with $retainKeys (what kubectl apply sends): keys not retained are cleared, the directive is not stored', () => {
-    const out = smp(livePod(), { spec: { volumes: [{ $retainKeys: ['hostPath', 'name'], name: 'cache', hostPath: { path: '/tmp' } }] } })
+    const out = smp(livePod(), {
+      spec: { volumes: [{ $retainKeys: ['hostPath', 'name'], name: 'cache', hostPath: { path: '/tmp' } }] },
+    })
     expect(out.spec.volumes).toEqual([
       { name: 'data', emptyDir: {} },
       { name: 'cache', hostPath: { path: '/tmp' } },
@@ -176,7 +182,17 @@ describe('strategic merge patch: lists with merge keys', () => {
 
   it('a list the live object lacks takes the patch elements, directives stripped (fixture "nested patch merge with empty list")', () => {
     const out = smp(livePod(), {
-      spec: { containers: [{ name: 'sidecar', env: [{ name: 'X', value: '1' }, { $patch: 'delete', name: 'doesntexist' }] }] },
+      spec: {
+        containers: [
+          {
+            name: 'sidecar',
+            env: [
+              { name: 'X', value: '1' },
+              { $patch: 'delete', name: 'doesntexist' },
+            ],
+          },
+        ],
+      },
     })
     expect(container(out, 'sidecar').env).toEqual([{ name: 'X', value: '1' }])
   })
@@ -240,12 +256,19 @@ describe('strategic merge patch: atomic lists and primitive lists', () => {
   it('$deleteFromPrimitiveList removes every duplicate (fixture "delete all duplicate items in lists of scalars")', () => {
     const live = livePod()
     live.metadata.finalizers = ['example.com/a', 'example.com/b', 'example.com/c', 'example.com/c', 'example.com/d']
-    const out = smp(live, { metadata: { '$setElementOrder/finalizers': ['example.com/a', 'example.com/b'], '$deleteFromPrimitiveList/finalizers': ['example.com/c'] } })
+    const out = smp(live, {
+      metadata: {
+        '$setElementOrder/finalizers': ['example.com/a', 'example.com/b'],
+        '$deleteFromPrimitiveList/finalizers': ['example.com/c'],
+      },
+    })
     expect(out.metadata.finalizers).toEqual(['example.com/a', 'example.com/b', 'example.com/d'])
   })
 
   it('$deleteFromPrimitiveList also works on a list without merge strategy (fixture: nonMergingIntList)', () => {
-    const out = smp(livePod(), { spec: { containers: [{ name: 'sidecar', '$deleteFromPrimitiveList/args': ['3600'] }] } })
+    const out = smp(livePod(), {
+      spec: { containers: [{ name: 'sidecar', '$deleteFromPrimitiveList/args': ['3600'] }] },
+    })
     expect(container(out, 'sidecar').args).toEqual(['sleep'])
   })
 
@@ -265,7 +288,9 @@ describe('strategic merge patch: atomic lists and primitive lists', () => {
 
 describe('strategic merge patch: maps', () => {
   it('labels and annotations merge per key; null deletes a key', () => {
-    const out = smp(livePod(), { metadata: { labels: { tier: null, env: 'prod' }, annotations: { 'example.com/a': null } } })
+    const out = smp(livePod(), {
+      metadata: { labels: { tier: null, env: 'prod' }, annotations: { 'example.com/a': null } },
+    })
     expect(out.metadata.labels).toEqual({ app: 'web', env: 'prod' })
     expect(out.metadata.annotations).toEqual({ 'example.com/b': '2' })
   })
@@ -288,7 +313,10 @@ describe('strategic merge patch: maps', () => {
 
   it('structs merge recursively (resources.limits keeps requests)', () => {
     const out = smp(livePod(), { spec: { containers: [{ name: 'nginx', resources: { limits: { memory: '1Gi' } } }] } })
-    expect(container(out, 'nginx').resources).toEqual({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } })
+    expect(container(out, 'nginx').resources).toEqual({
+      limits: { cpu: '1', memory: '1Gi' },
+      requests: { cpu: '500m' },
+    })
   })
 
   it('$patch: replace on a map replaces it (labels)', () => {
@@ -297,7 +325,9 @@ describe('strategic merge patch: maps', () => {
   })
 
   it('$patch: replace on a struct replaces it (resources)', () => {
-    const out = smp(livePod(), { spec: { containers: [{ name: 'nginx', resources: { $patch: 'replace', limits: { memory: '1Gi' } } }] } })
+    const out = smp(livePod(), {
+      spec: { containers: [{ name: 'nginx', resources: { $patch: 'replace', limits: { memory: '1Gi' } } }] },
+    })
     expect(container(out, 'nginx').resources).toEqual({ limits: { memory: '1Gi' } })
   })
 
@@ -332,7 +362,10 @@ describe('strategic merge patch: list directives', () => {
         containers: [
           {
             name: 'nginx',
-            env: [{ name: 'A', $patch: 'delete' }, { name: 'NOPE', $patch: 'delete' }],
+            env: [
+              { name: 'A', $patch: 'delete' },
+              { name: 'NOPE', $patch: 'delete' },
+            ],
             volumeMounts: [{ mountPath: '/data', $patch: 'delete' }],
           },
         ],
@@ -344,7 +377,17 @@ describe('strategic merge patch: list directives', () => {
 
   it('deleting every element leaves an empty list (fixture "delete all maps from merging list")', () => {
     const out = smp(livePod(), {
-      spec: { containers: [{ name: 'nginx', env: [{ name: 'A', $patch: 'delete' }, { name: 'B', $patch: 'delete' }] }] },
+      spec: {
+        containers: [
+          {
+            name: 'nginx',
+            env: [
+              { name: 'A', $patch: 'delete' },
+              { name: 'B', $patch: 'delete' },
+            ],
+          },
+        ],
+      },
     })
     expect(container(out, 'nginx').env ?? []).toEqual([])
   })
@@ -378,9 +421,12 @@ describe('strategic merge patch: list directives', () => {
     expect(out.spec).not.toHaveProperty('$setElementOrder/containers')
   })
 
-  it('$setElementOrder with the patch list: kubectl apply\'s image change', () => {
+  it("$setElementOrder with the patch list: kubectl apply's image change", () => {
     const out = smp(livePod(), {
-      spec: { '$setElementOrder/containers': [{ name: 'nginx' }, { name: 'sidecar' }], containers: [{ image: 'nginx:1.27', name: 'nginx' }] },
+      spec: {
+        '$setElementOrder/containers': [{ name: 'nginx' }, { name: 'sidecar' }],
+        containers: [{ image: 'nginx:1.27', name: 'nginx' }],
+      },
     })
     expect(out.spec.containers.map((c: J) => [c.name, c.image])).toEqual([
       ['nginx', 'nginx:1.27'],
@@ -413,7 +459,9 @@ describe('strategic merge patch: list directives', () => {
 
   it('$setElementOrder naming an element that is not there is ignored (fixture)', () => {
     const out = smp(livePod(), {
-      spec: { containers: [{ name: 'nginx', '$setElementOrder/env': [{ name: 'B' }, { name: 'GHOST' }, { name: 'A' }] }] },
+      spec: {
+        containers: [{ name: 'nginx', '$setElementOrder/env': [{ name: 'B' }, { name: 'GHOST' }, { name: 'A' }] }],
+      },
     })
     expect(container(out, 'nginx').env).toEqual([
       { name: 'B', value: '2' },
@@ -448,21 +496,25 @@ describe('strategic merge patch: list directives', () => {
   })
 
   it('$retainKeys that is not a list is a bad request', () => {
-    const e = patchError(livePod(), { spec: { volumes: [{ $retainKeys: 'hostPath', name: 'cache', hostPath: { path: '/tmp' } }] } })
+    const e = patchError(livePod(), {
+      spec: { volumes: [{ $retainKeys: 'hostPath', name: 'cache', hostPath: { path: '/tmp' } }] },
+    })
     expect(e.code).toBe(400)
   })
 
   // apimachinery applyRetainKeysDirective (MergeParallelList, as the server applies): every non-null patch key must be
   // listed, else ErrBadPatchFormatForRetainKeys "invalid patch format of retainKeys" (400 BadRequest).
   it('$retainKeys not listing a key the patch sets is a 400 "invalid patch format of retainKeys" [bug: the key is kept]', () => {
-    const e = patchError(livePod(), { spec: { volumes: [{ $retainKeys: ['name'], name: 'cache', hostPath: { path: '/tmp' } }] } })
+    const e = patchError(livePod(), {
+      spec: { volumes: [{ $retainKeys: ['name'], name: 'cache', hostPath: { path: '/tmp' } }] },
+    })
     expect(e.code).toBe(400)
     expect(e.message).toContain('retainKeys')
   })
 })
 
 describe('strategic merge patch: errors', () => {
-  it('a list element without the merge key is refused with apimachinery\'s message', () => {
+  it("a list element without the merge key is refused with apimachinery's message", () => {
     const e = patchError(livePod(), { spec: { containers: [{ image: 'nginx:1.26' }] } })
     expect(e.message).toMatch(/does not contain declared merge key: name$/)
     expect(e.message).toMatch(/^map: /)
@@ -491,7 +543,10 @@ describe('strategic merge patch: inputs are not mutated', () => {
     const live = livePod()
     const patch = {
       metadata: { labels: { tier: null }, '$deleteFromPrimitiveList/finalizers': ['example.com/a'] },
-      spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'nginx' }], containers: [{ name: 'nginx', image: 'nginx:1.26', env: [{ name: 'A', $patch: 'delete' }] }] },
+      spec: {
+        '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'nginx' }],
+        containers: [{ name: 'nginx', image: 'nginx:1.26', env: [{ name: 'A', $patch: 'delete' }] }],
+      },
     }
     const liveCopy = structuredClone(live)
     const patchCopy = structuredClone(patch)
@@ -519,7 +574,19 @@ describe("strategic merge patch: kube's list order", () => {
   it('the patch order wins over the live order (fixture "preserve the order from the patch in a merging list 2") [bug: live order kept]', () => {
     const live = livePod()
     container(live, 'nginx').env = [{ name: '1' }, { name: '2', value: 'b' }, { name: '3' }]
-    const out = smp(live, { spec: { containers: [{ name: 'nginx', env: [{ name: '3', value: 'c' }, { name: '1', value: 'a' }] }] } })
+    const out = smp(live, {
+      spec: {
+        containers: [
+          {
+            name: 'nginx',
+            env: [
+              { name: '3', value: 'c' },
+              { name: '1', value: 'a' },
+            ],
+          },
+        ],
+      },
+    })
     expect(container(out, 'nginx').env).toEqual([
       { name: '2', value: 'b' },
       { name: '3', value: 'c' },
@@ -576,11 +643,21 @@ describe('strategic merge patch over HTTP', () => {
 
   it('labels per key with null deleting; finalizers union; $deleteFromPrimitiveList', async () => {
     const { path } = await setup('p2')
-    const r = await req('PATCH', path, { metadata: { labels: { tier: null, env: 'prod' }, finalizers: ['example.com/extra'] } }, SMP)
+    const r = await req(
+      'PATCH',
+      path,
+      { metadata: { labels: { tier: null, env: 'prod' }, finalizers: ['example.com/extra'] } },
+      SMP,
+    )
     expect(r.status, r.text).toBe(200)
     expect(r.json.metadata.labels).toEqual({ app: 'web', env: 'prod' })
     expect([...r.json.metadata.finalizers].sort()).toEqual(['example.com/extra', 'example.com/keep'])
-    const r2 = await req('PATCH', path, { metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/extra', 'example.com/keep'] } }, SMP)
+    const r2 = await req(
+      'PATCH',
+      path,
+      { metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/extra', 'example.com/keep'] } },
+      SMP,
+    )
     expect(r2.status, r2.text).toBe(200)
     expect(r2.json.metadata.finalizers ?? []).toEqual([])
   })
@@ -604,7 +681,7 @@ describe('strategic merge patch over HTTP', () => {
     expect(r.json.metadata.labels).toEqual({ fresh: 'yes' })
   })
 
-  it('a container without its merge key: an error Status with apimachinery\'s message, nothing stored', async () => {
+  it("a container without its merge key: an error Status with apimachinery's message, nothing stored", async () => {
     const { path } = await setup('p5')
     const r = await req('PATCH', path, { spec: { containers: [{ image: 'nginx:1.26' }] } }, SMP)
     // kube answers 500 with an empty reason (the error is not a StatusError); 400 BadRequest is the implemented answer.
@@ -627,7 +704,9 @@ describe('strategic merge patch over HTTP', () => {
     const r = await req('PATCH', path, { spec: { containers: [{ name: 'b', $patch: 'delete' }] } }, SMP)
     expect(r.status, r.text).toBe(422)
     expect(r.json.reason).toBe('Invalid')
-    expect(r.json.message).toBe('Pod "p7" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers')
+    expect(r.json.message).toBe(
+      'Pod "p7" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers',
+    )
   })
 
   it('PATCH on a missing pod is 404', async () => {

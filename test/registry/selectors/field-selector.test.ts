@@ -14,7 +14,11 @@ function parsed(s: string): FieldSelector {
   return r.selector
 }
 
-const req = (field: string, operator: FieldRequirement['operator'], value: string): FieldRequirement => ({ field, operator, value })
+const req = (field: string, operator: FieldRequirement['operator'], value: string): FieldRequirement => ({
+  field,
+  operator,
+  value,
+})
 
 describe('parseFieldSelector: accepted grammar', () => {
   const cases: Array<[input: string, requirements: FieldRequirement[], printed: string]> = [
@@ -28,7 +32,11 @@ describe('parseFieldSelector: accepted grammar', () => {
     // terms come back sorted as written
     [
       'involvedObject.name=web,involvedObject.namespace=default,involvedObject.kind=Pod',
-      [req('involvedObject.kind', '=', 'Pod'), req('involvedObject.name', '=', 'web'), req('involvedObject.namespace', '=', 'default')],
+      [
+        req('involvedObject.kind', '=', 'Pod'),
+        req('involvedObject.name', '=', 'web'),
+        req('involvedObject.namespace', '=', 'default'),
+      ],
       'involvedObject.kind=Pod,involvedObject.name=web,involvedObject.namespace=default',
     ],
     // empty terms are skipped, and so is a term with neither field nor value
@@ -64,7 +72,8 @@ describe('parseFieldSelector: accepted grammar', () => {
     const sel = parsed(input)
     const again = parsed(sel.toString())
     // `==` prints as `=`, as kube's hasTerm does
-    const normal = (rs: FieldRequirement[]) => rs.map((r) => ({ ...r, operator: r.operator === '==' ? '=' : r.operator }))
+    const normal = (rs: FieldRequirement[]) =>
+      rs.map((r) => ({ ...r, operator: r.operator === '==' ? '=' : r.operator }))
     expect(normal(again.requirements)).toEqual(normal(sel.requirements))
     expect(again.toString()).toBe(sel.toString())
   })

@@ -22,7 +22,11 @@ function parseError(s: string): string {
   return r.message
 }
 
-const req = (key: string, operator: LabelRequirement['operator'], ...values: string[]): LabelRequirement => ({ key, operator, values })
+const req = (key: string, operator: LabelRequirement['operator'], ...values: string[]): LabelRequirement => ({
+  key,
+  operator,
+  values,
+})
 
 // Upstream wording, copied from kube's own test expectations and real kubectl output rather than from our constants.
 const NAME_PART =
@@ -77,7 +81,11 @@ describe('parseLabelSelector: accepted grammar', () => {
     ['!in', [req('in', '!')], '!in'],
     // qualified keys
     ['example.com/app=web', [req('example.com/app', '=', 'web')], 'example.com/app=web'],
-    ['kubernetes.io/service-name=websvc', [req('kubernetes.io/service-name', '=', 'websvc')], 'kubernetes.io/service-name=websvc'],
+    [
+      'kubernetes.io/service-name=websvc',
+      [req('kubernetes.io/service-name', '=', 'websvc')],
+      'kubernetes.io/service-name=websvc',
+    ],
     ['A_b.c-D=Val_1.x-Y', [req('A_b.c-D', '=', 'Val_1.x-Y')], 'A_b.c-D=Val_1.x-Y'],
     ['k=' + 'v'.repeat(63), [req('k', '=', 'v'.repeat(63))], 'k=' + 'v'.repeat(63)],
     // what kubectl sends for `get pods -l 'app=web,tier!=x,env notin (a,b),!gone'`
@@ -204,19 +212,31 @@ describe('parseLabelSelector: errors carry kube’s message', () => {
     ['app:monolith', `unable to parse requirement: <nil>: Invalid value: "app:monolith": ${NAME_PART}`],
     ['*bar=x', `unable to parse requirement: <nil>: Invalid value: "*bar": ${NAME_PART}`],
     ['a/b/c ?=? def', `unable to parse requirement: <nil>: Invalid value: "a/b/c": ${QUALIFIED}`],
-    ['app.kubernetes_io/name=x', `unable to parse requirement: <nil>: Invalid value: "app.kubernetes_io/name": ${PREFIX_PART}`],
+    [
+      'app.kubernetes_io/name=x',
+      `unable to parse requirement: <nil>: Invalid value: "app.kubernetes_io/name": ${PREFIX_PART}`,
+    ],
     ['Example.com/x', `unable to parse requirement: <nil>: Invalid value: "Example.com/x": ${PREFIX_PART}`],
     ['/a', 'unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty'],
     ['a/', `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; ${NAME_PART}`],
-    [long, `unable to parse requirement: <nil>: Invalid value: "${long}": name part must be no more than 63 characters`],
+    [
+      long,
+      `unable to parse requirement: <nil>: Invalid value: "${long}": name part must be no more than 63 characters`,
+    ],
     [
       `${'a'.repeat(254)}/b`,
       `unable to parse requirement: <nil>: Invalid value: "${'a'.repeat(254)}/b": prefix part must be no more than 253 characters`,
     ],
-    [`-${long}`, `unable to parse requirement: <nil>: Invalid value: "-${long}": name part must be no more than 63 characters; ${NAME_PART}`],
+    [
+      `-${long}`,
+      `unable to parse requirement: <nil>: Invalid value: "-${long}": name part must be no more than 63 characters; ${NAME_PART}`,
+    ],
     // value validation: paths are values[i][key], indexes in sorted order, several errors bracketed
     ['app=-bad', `unable to parse requirement: values[0][app]: Invalid value: "-bad": ${LABEL_VALUE}`],
-    [`app=${long}`, `unable to parse requirement: values[0][app]: Invalid value: "${long}": must be no more than 63 characters`],
+    [
+      `app=${long}`,
+      `unable to parse requirement: values[0][app]: Invalid value: "${long}": must be no more than 63 characters`,
+    ],
     [
       'app=' + 'é'.repeat(32),
       `unable to parse requirement: values[0][app]: Invalid value: "${'é'.repeat(32)}": must be no more than 63 characters; ${LABEL_VALUE}`,
@@ -232,7 +252,10 @@ describe('parseLabelSelector: errors carry kube’s message', () => {
     ['x>a', `unable to parse requirement: values[0]: Invalid value: "a": ${NOT_INT}`],
     ['x>', `unable to parse requirement: values[0]: Invalid value: "": ${NOT_INT}`],
     ['x<1.5', `unable to parse requirement: values[0]: Invalid value: "1.5": ${NOT_INT}`],
-    ['x>99999999999999999999', `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": ${NOT_INT}`],
+    [
+      'x>99999999999999999999',
+      `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": ${NOT_INT}`,
+    ],
     // a negative bound is an integer but not a valid label value
     ['x<-1', `unable to parse requirement: values[0][x]: Invalid value: "-1": ${LABEL_VALUE}`],
     [
@@ -285,7 +308,9 @@ describe('labelSelectorFromMatchLabels', () => {
     expect(sel.matches(undefined)).toBe(true)
   })
   it('does not validate, like labels.SelectorFromSet', () => {
-    expect(labelSelectorFromMatchLabels({ 'not a key': 'not a value' }).matches({ 'not a key': 'not a value' })).toBe(true)
+    expect(labelSelectorFromMatchLabels({ 'not a key': 'not a value' }).matches({ 'not a key': 'not a value' })).toBe(
+      true,
+    )
   })
 })
 
@@ -347,7 +372,11 @@ describe('labelSelectorFromMetaV1', () => {
       { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x', 'y'] }] },
       'values: Invalid value: []string{"x", "y"}: values set must be empty for exists and does not exist',
     ],
-    ['an unknown operator', { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, '"Gt" is not a valid label selector operator'],
+    [
+      'an unknown operator',
+      { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] },
+      '"Gt" is not a valid label selector operator',
+    ],
     ['a bad matchLabels key', { matchLabels: { '-a': 'x' } }, `key: Invalid value: "-a": ${NAME_PART}`],
     ['a bad matchLabels value', { matchLabels: { a: '-x' } }, `values[0][a]: Invalid value: "-x": ${LABEL_VALUE}`],
     [

@@ -1,7 +1,14 @@
 // The v1beta1 <-> v1 conversion tables, both directions, update semantics over a stored object, and the mapping of
 // v1 error paths back to v1beta1 ones.
 import { describe, expect, it } from 'vitest'
-import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, toV1Object, type BetaKind } from '../../../src/registry/v1beta1/kinds'
+import {
+  BETA_KINDS,
+  betaStatus,
+  toBetaList,
+  toBetaObject,
+  toV1Object,
+  type BetaKind,
+} from '../../../src/registry/v1beta1/kinds'
 import { betaField, getPath, setPath, unsetPath } from '../../../src/registry/v1beta1/fields'
 import { statuses } from '../../../src/registry/status'
 import type { KubeObject } from '../../../src/schema/meta'
@@ -15,7 +22,13 @@ const SVC = kind('services')
 /** What the store adds to a created object. */
 const stored = (o: KubeObject, extra: Record<string, unknown> = {}): KubeObject => ({
   ...o,
-  metadata: { ...o.metadata, namespace: 'default', uid: 'u-1', resourceVersion: '42', creationTimestamp: '2014-10-01T10:00:00Z' },
+  metadata: {
+    ...o.metadata,
+    namespace: 'default',
+    uid: 'u-1',
+    resourceVersion: '42',
+    creationTimestamp: '2014-10-01T10:00:00Z',
+  },
   ...extra,
 })
 
@@ -69,7 +82,15 @@ describe('Pod table', () => {
         hostIP: '10.240.0.2',
         podIP: '10.244.1.5',
         containerStatuses: [
-          { name: 'nginx', ready: true, restartCount: 0, image: 'nginx', imageID: 'docker://sha', containerID: 'docker://abc', state: { running: { startedAt: '2014-10-01T10:00:05Z' } } },
+          {
+            name: 'nginx',
+            ready: true,
+            restartCount: 0,
+            image: 'nginx',
+            imageID: 'docker://sha',
+            containerID: 'docker://abc',
+            state: { running: { startedAt: '2014-10-01T10:00:05Z' } },
+          },
         ],
       },
     })
@@ -80,7 +101,11 @@ describe('Pod table', () => {
       creationTimestamp: '2014-10-01T10:00:00Z',
       resourceVersion: 42,
       selfLink: '/api/v1beta1/pods/web',
-      desiredState: { ...seedPod().desiredState, manifest: { ...seedPod().desiredState.manifest, uuid: 'u-1' }, host: 'node-1' },
+      desiredState: {
+        ...seedPod().desiredState,
+        manifest: { ...seedPod().desiredState.manifest, uuid: 'u-1' },
+        host: 'node-1',
+      },
       currentState: {
         status: 'Running',
         host: 'node-1',
@@ -108,7 +133,9 @@ describe('Pod table', () => {
     ['Failed', 'Terminated'],
     ['Unknown', 'Unknown'],
   ])('phase %s is status %s', (phase, status) => {
-    expect((toBetaObject(POD, stored(v1Pod as KubeObject, { status: { phase } })).currentState as any).status).toBe(status)
+    expect((toBetaObject(POD, stored(v1Pod as KubeObject, { status: { phase } })).currentState as any).status).toBe(
+      status,
+    )
   })
 
   it.each([
@@ -187,7 +214,11 @@ describe('Pod table', () => {
     expect(v1.spec.nodeSelector).toBeUndefined()
     expect(v1.spec.nodeName).toBe('node-1')
     expect(v1.spec.tolerations).toEqual([{ key: 'k', operator: 'Exists' }])
-    expect(v1.spec.containers[0]).toMatchObject({ image: 'nginx:2', args: ['-v'], terminationMessagePath: '/dev/termination-log' })
+    expect(v1.spec.containers[0]).toMatchObject({
+      image: 'nginx:2',
+      args: ['-v'],
+      terminationMessagePath: '/dev/termination-log',
+    })
     expect(v1.status).toEqual({ phase: 'Running' })
     // An omitted desiredState field is deleted.
     const noEnv = seedPod() as any
@@ -204,7 +235,10 @@ describe('ReplicationController table', () => {
     spec: {
       replicas: 2,
       selector: { name: 'web' },
-      template: { metadata: { labels: { name: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] } },
+      template: {
+        metadata: { labels: { name: 'web' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+      },
     },
   }
 
@@ -242,7 +276,11 @@ describe('Service table', () => {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: 'web', labels: { name: 'web' } },
-    spec: { ports: [{ port: 8000, protocol: 'TCP', targetPort: 80 }], selector: { name: 'web' }, sessionAffinity: 'None' },
+    spec: {
+      ports: [{ port: 8000, protocol: 'TCP', targetPort: 80 }],
+      selector: { name: 'web' },
+      sessionAffinity: 'None',
+    },
   }
 
   it('v1beta1 -> v1', () => {
@@ -250,7 +288,15 @@ describe('Service table', () => {
   })
 
   it('v1 -> v1beta1: first port, portalIP, the load-balancer flag, an empty selector serialized', () => {
-    const s = stored(v1Svc as KubeObject, { spec: { ...v1Svc.spec, clusterIP: '10.0.0.12', type: 'LoadBalancer', externalIPs: ['1.2.3.4'], selector: undefined } })
+    const s = stored(v1Svc as KubeObject, {
+      spec: {
+        ...v1Svc.spec,
+        clusterIP: '10.0.0.12',
+        type: 'LoadBalancer',
+        externalIPs: ['1.2.3.4'],
+        selector: undefined,
+      },
+    })
     expect(toBetaObject(SVC, s)).toEqual({
       kind: 'Service',
       apiVersion: 'v1beta1',
@@ -307,7 +353,14 @@ describe('Service table', () => {
 describe('lists and errors', () => {
   it('lists carry kind, apiVersion, selfLink and an integer resourceVersion', () => {
     const list = toBetaList(POD, 'team-a', [], 7)
-    expect(list).toEqual({ kind: 'PodList', apiVersion: 'v1beta1', creationTimestamp: null, selfLink: '/api/v1beta1/pods?namespace=team-a', resourceVersion: 7, items: [] })
+    expect(list).toEqual({
+      kind: 'PodList',
+      apiVersion: 'v1beta1',
+      creationTimestamp: null,
+      selfLink: '/api/v1beta1/pods?namespace=team-a',
+      resourceVersion: 7,
+      items: [],
+    })
   })
 
   it.each([
@@ -320,7 +373,11 @@ describe('lists and errors', () => {
     ['pods', 'spec.containers[0].args', 'desiredState.manifest.containers[0].args'],
     ['replicationControllers', 'spec.selector', 'desiredState.replicaSelector'],
     ['replicationControllers', 'spec.template.metadata.labels', 'desiredState.podTemplate.labels'],
-    ['replicationControllers', 'spec.template.spec.containers[0].name', 'desiredState.podTemplate.desiredState.manifest.containers[0].name'],
+    [
+      'replicationControllers',
+      'spec.template.spec.containers[0].name',
+      'desiredState.podTemplate.desiredState.manifest.containers[0].name',
+    ],
     ['services', 'spec.ports[0].port', 'port'],
     ['services', 'spec.clusterIP', 'portalIP'],
   ])('%s: the v1 error path %s reads %s', (k, v1, beta) => {
@@ -328,7 +385,9 @@ describe('lists and errors', () => {
   })
 
   it('a v1 validation Status speaks v1beta1 paths', () => {
-    const s = statuses.invalid('Pod', 'web', [{ type: 'FieldValueRequired', field: 'spec.containers[0].image', message: 'Required value' }])
+    const s = statuses.invalid('Pod', 'web', [
+      { type: 'FieldValueRequired', field: 'spec.containers[0].image', message: 'Required value' },
+    ])
     const mapped = betaStatus(POD, s)
     expect(mapped.message).toBe('Pod "web" is invalid: desiredState.manifest.containers[0].image: Required value')
     expect(mapped.details?.causes?.[0]?.field).toBe('desiredState.manifest.containers[0].image')

@@ -39,7 +39,13 @@ export const seedRC = () => ({
     replicas: 2,
     replicaSelector: { name: 'web' },
     podTemplate: {
-      desiredState: { manifest: { version: 'v1beta1', id: 'web', containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] } },
+      desiredState: {
+        manifest: {
+          version: 'v1beta1',
+          id: 'web',
+          containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }],
+        },
+      },
       labels: { name: 'web' },
     },
   },

@@ -52,23 +52,46 @@ describe('validateObjectMeta', () => {
       ],
     ],
     ['no name', { namespace: 'default' }, pod, ['metadata.name: Required value: name or generateName is required']],
-    ['an empty name', { name: '', namespace: 'default' }, pod, ['metadata.name: Required value: name or generateName is required']],
+    [
+      'an empty name',
+      { name: '', namespace: 'default' },
+      pod,
+      ['metadata.name: Required value: name or generateName is required'],
+    ],
     [
       'generateName whose name was not generated',
       { generateName: 'web-', namespace: 'default' },
       pod,
       ['metadata.name: Required value: name or generateName is required'],
     ],
-    ['generateName with its generated name', { generateName: 'web-', name: 'web-x7k2p', namespace: 'default' }, pod, []],
+    [
+      'generateName with its generated name',
+      { generateName: 'web-', name: 'web-x7k2p', namespace: 'default' },
+      pod,
+      [],
+    ],
     [
       'a bad generateName reports both fields',
       { generateName: 'Bad_', name: 'Bad_x7k2p', namespace: 'default' },
       pod,
-      [`metadata.generateName: Invalid value: "Bad_": ${SUBDOMAIN}`, `metadata.name: Invalid value: "Bad_x7k2p": ${SUBDOMAIN}`],
+      [
+        `metadata.generateName: Invalid value: "Bad_": ${SUBDOMAIN}`,
+        `metadata.name: Invalid value: "Bad_x7k2p": ${SUBDOMAIN}`,
+      ],
     ],
     ['a namespaced kind without namespace', { name: 'web' }, pod, ['metadata.namespace: Required value']],
-    ['an upper-case namespace', { name: 'web', namespace: 'Default' }, pod, [`metadata.namespace: Invalid value: "Default": ${LABEL}`]],
-    ['a dotted namespace', { name: 'web', namespace: 'a.b' }, pod, ['metadata.namespace: Invalid value: "a.b": must not contain dots']],
+    [
+      'an upper-case namespace',
+      { name: 'web', namespace: 'Default' },
+      pod,
+      [`metadata.namespace: Invalid value: "Default": ${LABEL}`],
+    ],
+    [
+      'a dotted namespace',
+      { name: 'web', namespace: 'a.b' },
+      pod,
+      ['metadata.namespace: Invalid value: "a.b": must not contain dots'],
+    ],
     [
       'a cluster-scoped kind with a namespace',
       { name: 'node-1', namespace: 'default' },
@@ -86,7 +109,10 @@ describe('validateObjectMeta', () => {
       'a bad label key',
       { ...ok, labels: { 'bad key': 'v', 'Example.com/x': 'v', 'example.com/ok': '' } },
       pod,
-      [`metadata.labels: Invalid value: "bad key": name part ${QUALIFIED}`, `metadata.labels: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN}`],
+      [
+        `metadata.labels: Invalid value: "bad key": name part ${QUALIFIED}`,
+        `metadata.labels: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN}`,
+      ],
     ],
     // Annotation keys are checked lower-cased: an upper-case prefix passes here but not in a label.
     ['an upper-case annotation prefix', { ...ok, annotations: { 'Example.COM/Key': 'v' } }, pod, []],
@@ -111,7 +137,18 @@ describe('validateObjectMeta', () => {
       pod,
       ['metadata.annotations: Too long: must have at most 262144 bytes'],
     ],
-    ['complete owner references', { ...ok, ownerReferences: [{ ...ref, controller: true }, { ...ref, uid: 'u2' }] }, pod, []],
+    [
+      'complete owner references',
+      {
+        ...ok,
+        ownerReferences: [
+          { ...ref, controller: true },
+          { ...ref, uid: 'u2' },
+        ],
+      },
+      pod,
+      [],
+    ],
     [
       'an owner reference with empty fields',
       { ...ok, ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }] },
@@ -125,7 +162,13 @@ describe('validateObjectMeta', () => {
     ],
     [
       'owner reference apiVersions without a version',
-      { ...ok, ownerReferences: [{ ...ref, apiVersion: 'apps/' }, { ...ref, apiVersion: 'a/b/c', uid: 'u2' }] },
+      {
+        ...ok,
+        ownerReferences: [
+          { ...ref, apiVersion: 'apps/' },
+          { ...ref, apiVersion: 'a/b/c', uid: 'u2' },
+        ],
+      },
       pod,
       [
         'metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty',
@@ -134,7 +177,13 @@ describe('validateObjectMeta', () => {
     ],
     [
       'two controllers',
-      { ...ok, ownerReferences: [{ ...ref, controller: true }, { ...ref, name: 'rs2', uid: 'u2', controller: true, blockOwnerDeletion: false }] },
+      {
+        ...ok,
+        ownerReferences: [
+          { ...ref, controller: true },
+          { ...ref, name: 'rs2', uid: 'u2', controller: true, blockOwnerDeletion: false },
+        ],
+      },
       pod,
       [
         'metadata.ownerReferences: Invalid value: []v1.OwnerReference{' +
@@ -151,14 +200,21 @@ describe('validateObjectMeta', () => {
         'metadata.ownerReferences: Invalid value: v1.OwnerReference{APIVersion:"v1", Kind:"Event", Name:"e", UID:"u1", Controller:(*bool)(nil), BlockOwnerDeletion:(*bool)(nil)}: /v1, Kind=Event is disallowed from being an owner',
       ],
     ],
-    ['standard and qualified finalizers', { ...ok, finalizers: ['kubernetes', 'orphan', 'example.com/cleanup'] }, pod, []],
+    [
+      'standard and qualified finalizers',
+      { ...ok, finalizers: ['kubernetes', 'orphan', 'example.com/cleanup'] },
+      pod,
+      [],
+    ],
     // kube does not reject duplicates (kubernetes#80913 was closed to avoid breaking controllers).
     ['duplicate finalizers', { ...ok, finalizers: ['example.com/a', 'example.com/a'] }, pod, []],
     [
       'a non-standard unqualified finalizer',
       { ...ok, finalizers: ['example.com/a', 'cleanup'] },
       pod,
-      ['metadata.finalizers[1]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified'],
+      [
+        'metadata.finalizers[1]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
+      ],
     ],
     [
       'a finalizer that is not a qualified name',
@@ -173,11 +229,18 @@ describe('validateObjectMeta', () => {
       'orphan and foregroundDeletion together',
       { ...ok, finalizers: ['orphan', 'foregroundDeletion'] },
       pod,
-      ['metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set'],
+      [
+        'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
+      ],
     ],
     [
       'valid managedFields',
-      { ...ok, managedFields: [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1' }] },
+      {
+        ...ok,
+        managedFields: [
+          { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1' },
+        ],
+      },
       pod,
       [],
     ],
@@ -222,7 +285,10 @@ describe('validateObjectMeta', () => {
   })
 
   it('uses kube cause reasons', () => {
-    const errs = validateObjectMeta({ name: 'Bad', generateName: 'x', namespace: 'n', annotations: { k: 'x'.repeat(262144) } }, clusterScoped)
+    const errs = validateObjectMeta(
+      { name: 'Bad', generateName: 'x', namespace: 'n', annotations: { k: 'x'.repeat(262144) } },
+      clusterScoped,
+    )
     expect(errs.map((e) => e.type)).toEqual(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueTooLong'])
   })
 })
@@ -242,10 +308,20 @@ describe('validateObjectMetaUpdate', () => {
     ['no change', { ...old }, old, []],
     ['labels added', { ...old, labels: { app: 'web' } }, old, []],
     ['name changed', { ...old, name: 'web2' }, old, ['metadata.name: Invalid value: "web2": field is immutable']],
-    ['namespace changed', { ...old, namespace: 'other' }, old, ['metadata.namespace: Invalid value: "other": field is immutable']],
+    [
+      'namespace changed',
+      { ...old, namespace: 'other' },
+      old,
+      ['metadata.namespace: Invalid value: "other": field is immutable'],
+    ],
     ['uid changed', { ...old, uid: 'u2' }, old, ['metadata.uid: Invalid value: "u2": field is immutable']],
     ['uid removed', { ...old, uid: undefined }, old, ['metadata.uid: Invalid value: "": field is immutable']],
-    ['generation decremented', { ...old, generation: 1 }, old, ['metadata.generation: Invalid value: 1: must not be decremented']],
+    [
+      'generation decremented',
+      { ...old, generation: 1 },
+      old,
+      ['metadata.generation: Invalid value: 1: must not be decremented'],
+    ],
     ['generation incremented', { ...old, generation: 3 }, old, []],
     [
       'creationTimestamp changed',
@@ -293,7 +369,11 @@ describe('validateObjectMetaUpdate', () => {
     ],
     [
       'finalizers added while deleting',
-      { ...old, deletionTimestamp: '2024-05-01T10:05:00Z', finalizers: ['example.com/a', 'example.com/z', 'example.com/b'] },
+      {
+        ...old,
+        deletionTimestamp: '2024-05-01T10:05:00Z',
+        finalizers: ['example.com/a', 'example.com/z', 'example.com/b'],
+      },
       { ...old, deletionTimestamp: '2024-05-01T10:05:00Z' },
       [
         'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/b", "example.com/z"}',
@@ -310,7 +390,9 @@ describe('validateObjectMetaUpdate', () => {
       'a non-standard finalizer added',
       { ...old, finalizers: ['cleanup'] },
       old,
-      ['metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified'],
+      [
+        'metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
+      ],
     ],
     [
       'bad labels, annotations, owners and managedFields',

@@ -15,7 +15,8 @@ function validateNode(n: NodeObject): FieldError[] {
   const errs: FieldError[] = []
   ;(n.spec?.taints ?? []).forEach((t, i) => {
     if (!t.key) errs.push(fieldError.required(`spec.taints[${i}].key`))
-    if (!TAINT_EFFECTS.includes(t.effect)) errs.push(fieldError.notSupported(`spec.taints[${i}].effect`, t.effect, TAINT_EFFECTS))
+    if (!TAINT_EFFECTS.includes(t.effect))
+      errs.push(fieldError.notSupported(`spec.taints[${i}].effect`, t.effect, TAINT_EFFECTS))
   })
   return errs
 }
@@ -23,7 +24,9 @@ function validateNode(n: NodeObject): FieldError[] {
 /** READY / NotReady / Unknown, plus SchedulingDisabled when cordoned (printNode). */
 export function nodeStatusCell(n: NodeObject): string {
   const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')
-  const states = [ready ? (ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown') : 'Unknown']
+  const states = [
+    ready ? (ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown') : 'Unknown',
+  ]
   if (n.spec?.unschedulable) states.push('SchedulingDisabled')
   return states.join(',')
 }
@@ -37,7 +40,8 @@ function roles(n: NodeObject): string {
   return out.size ? [...out].sort().join(',') : '<none>'
 }
 
-const address = (n: NodeObject, type: string) => (n.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>'
+const address = (n: NodeObject, type: string) =>
+  (n.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>'
 
 export const nodeStrategy: Strategy<NodeObject> = {
   validateName: nameIsDNSSubdomain,
@@ -60,15 +64,33 @@ export const nodeStrategy: Strategy<NodeObject> = {
   table: {
     columns: [
       { name: 'Name', type: 'string', format: 'name', description: 'Name of the node', priority: 0 },
-      { name: 'Status', type: 'string', format: '', description: 'Readiness of the node, and whether it is cordoned', priority: 0 },
-      { name: 'Roles', type: 'string', format: '', description: 'Roles from node-role.kubernetes.io labels', priority: 0 },
+      {
+        name: 'Status',
+        type: 'string',
+        format: '',
+        description: 'Readiness of the node, and whether it is cordoned',
+        priority: 0,
+      },
+      {
+        name: 'Roles',
+        type: 'string',
+        format: '',
+        description: 'Roles from node-role.kubernetes.io labels',
+        priority: 0,
+      },
       { name: 'Age', type: 'string', format: '', description: 'Time since the node registered', priority: 0 },
       { name: 'Version', type: 'string', format: '', description: 'Kubelet version', priority: 0 },
       { name: 'Internal-IP', type: 'string', format: '', description: 'Internal address of the node', priority: 1 },
       { name: 'External-IP', type: 'string', format: '', description: 'External address of the node', priority: 1 },
       { name: 'OS-Image', type: 'string', format: '', description: 'Operating system image', priority: 1 },
       { name: 'Kernel-Version', type: 'string', format: '', description: 'Kernel version', priority: 1 },
-      { name: 'Container-Runtime', type: 'string', format: '', description: 'Container runtime and version', priority: 1 },
+      {
+        name: 'Container-Runtime',
+        type: 'string',
+        format: '',
+        description: 'Container runtime and version',
+        priority: 1,
+      },
     ],
     cells: (n, now) => [
       n.metadata.name,

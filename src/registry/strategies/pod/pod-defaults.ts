@@ -10,8 +10,19 @@
 import { canonicalQuantity, formatQuantity, parseQuantity, type ParsedQuantity } from '../../../schema/quantity'
 import { addQuantities, cmpQuantity, ZERO } from './pod-validation-formats'
 import type {
-  AnyContainer, Container, HTTPGetAction, ObjectFieldSelector, PodObject, PodQOSClass, PodSpec, PodStatus, Probe,
-  ResourceFieldSelector, ResourceList, Toleration, Volume,
+  AnyContainer,
+  Container,
+  HTTPGetAction,
+  ObjectFieldSelector,
+  PodObject,
+  PodQOSClass,
+  PodSpec,
+  PodStatus,
+  Probe,
+  ResourceFieldSelector,
+  ResourceList,
+  Toleration,
+  Volume,
 } from './pod-types'
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -197,9 +208,20 @@ function addDefaultTolerations(spec: PodSpec) {
     tolerations.some((t) => (t.key === key || unset(t.key)) && (t.effect === 'NoExecute' || unset(t.effect)))
   const notReady = tolerates(NOT_READY)
   const unreachable = tolerates(UNREACHABLE)
-  if (!notReady) tolerations.push({ key: NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS })
+  if (!notReady)
+    tolerations.push({
+      key: NOT_READY,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: DEFAULT_TOLERATION_SECONDS,
+    })
   if (!unreachable) {
-    tolerations.push({ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS })
+    tolerations.push({
+      key: UNREACHABLE,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: DEFAULT_TOLERATION_SECONDS,
+    })
   }
 }
 
@@ -215,7 +237,17 @@ const SYSTEM_PRIORITIES: Record<string, number> = {
 /** List fields Go writes even when empty (no omitempty tag). */
 const KEEP_EMPTY_LISTS = new Set(['containers', 'nodeSelectorTerms', 'monitors', 'sources'])
 /** Map-typed fields in a pod spec; omitempty drops them when empty. Struct-typed fields are never dropped. */
-const MAP_FIELDS = new Set(['nodeSelector', 'limits', 'requests', 'overhead', 'matchLabels', 'volumeAttributes', 'labels', 'annotations', 'userAnnotations'])
+const MAP_FIELDS = new Set([
+  'nodeSelector',
+  'limits',
+  'requests',
+  'overhead',
+  'matchLabels',
+  'volumeAttributes',
+  'labels',
+  'annotations',
+  'userAnnotations',
+])
 
 /** Drops what Go's omitempty would: empty lists, and empty maps among the known map fields. */
 function dropEmpty(value: unknown) {
@@ -227,7 +259,8 @@ function dropEmpty(value: unknown) {
   const obj = value as Record<string, unknown>
   for (const [key, v] of Object.entries(obj)) {
     if (Array.isArray(v) && v.length === 0 && !KEEP_EMPTY_LISTS.has(key)) delete obj[key]
-    else if (MAP_FIELDS.has(key) && v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) delete obj[key]
+    else if (MAP_FIELDS.has(key) && v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)
+      delete obj[key]
     else dropEmpty(v)
   }
 }

@@ -14,7 +14,10 @@ export const podStrategy: Strategy<PodObject> = {
   admit: admitPod,
   prepareForCreate(pod) {
     // Status sent on create is discarded; the control plane owns it.
-    pod.status = { phase: 'Pending', qosClass: podQOS(pod, quantityToNumber) as 'BestEffort' | 'Burstable' | 'Guaranteed' }
+    pod.status = {
+      phase: 'Pending',
+      qosClass: podQOS(pod, quantityToNumber) as 'BestEffort' | 'Burstable' | 'Guaranteed',
+    }
   },
   validate: validatePod,
   prepareForUpdate(pod, old) {

@@ -6,15 +6,45 @@ import type { PodSpec, PodStatus } from '../../../schema/pod'
 
 export const podTable: TableConvertor<PodObject> = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name of the pod, unique within its namespace', priority: 0 },
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      description: 'Name of the pod, unique within its namespace',
+      priority: 0,
+    },
     { name: 'Ready', type: 'string', format: '', description: 'Ready containers out of all containers', priority: 0 },
-    { name: 'Status', type: 'string', format: '', description: 'The aggregate status of the containers in this pod', priority: 0 },
-    { name: 'Restarts', type: 'string', format: '', description: 'Container restarts, and how long ago the last one was', priority: 0 },
+    {
+      name: 'Status',
+      type: 'string',
+      format: '',
+      description: 'The aggregate status of the containers in this pod',
+      priority: 0,
+    },
+    {
+      name: 'Restarts',
+      type: 'string',
+      format: '',
+      description: 'Container restarts, and how long ago the last one was',
+      priority: 0,
+    },
     { name: 'Age', type: 'string', format: '', description: 'Time since the pod was created', priority: 0 },
     { name: 'IP', type: 'string', format: '', description: 'The IP address allocated to the pod', priority: 1 },
     { name: 'Node', type: 'string', format: '', description: 'The node the pod is bound to', priority: 1 },
-    { name: 'Nominated Node', type: 'string', format: '', description: 'The node the scheduler nominated while preempting', priority: 1 },
-    { name: 'Readiness Gates', type: 'string', format: '', description: 'Readiness gates that are true out of all gates', priority: 1 },
+    {
+      name: 'Nominated Node',
+      type: 'string',
+      format: '',
+      description: 'The node the scheduler nominated while preempting',
+      priority: 1,
+    },
+    {
+      name: 'Readiness Gates',
+      type: 'string',
+      format: '',
+      description: 'Readiness gates that are true out of all gates',
+      priority: 1,
+    },
   ],
   cells(pod, now) {
     const spec: Partial<PodSpec> = pod.spec ?? {}
@@ -41,7 +71,11 @@ export const podTable: TableConvertor<PodObject> = {
       if (term && term.exitCode === 0) continue
       if (isSidecar && cs.started) continue
       if (term) {
-        reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode}`
+        reason = term.reason
+          ? `Init:${term.reason}`
+          : term.signal
+            ? `Init:Signal:${term.signal}`
+            : `Init:ExitCode:${term.exitCode}`
       } else if (cs.state?.waiting?.reason && cs.state.waiting.reason !== 'PodInitializing') {
         reason = `Init:${cs.state.waiting.reason}`
       } else {
@@ -61,14 +95,19 @@ export const podTable: TableConvertor<PodObject> = {
         noteRestart(cs)
         if (cs.state?.waiting?.reason) reason = cs.state.waiting.reason
         else if (cs.state?.terminated?.reason) reason = cs.state.terminated.reason
-        else if (cs.state?.terminated) reason = cs.state.terminated.signal ? `Signal:${cs.state.terminated.signal}` : `ExitCode:${cs.state.terminated.exitCode}`
+        else if (cs.state?.terminated)
+          reason = cs.state.terminated.signal
+            ? `Signal:${cs.state.terminated.signal}`
+            : `ExitCode:${cs.state.terminated.exitCode}`
         else if (cs.ready && cs.state?.running) {
           hasRunning = true
           ready++
         }
       }
       if (reason === 'Completed' && hasRunning) {
-        reason = (status.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True')
+        reason = (status.conditions ?? []).some(
+          (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+        )
           ? 'Running'
           : 'NotReady'
       }
@@ -78,14 +117,17 @@ export const podTable: TableConvertor<PodObject> = {
     )
     if (gated) reason = 'SchedulingGated'
     if (pod.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown'
-    else if (pod.metadata.deletionTimestamp && status.phase !== 'Succeeded' && status.phase !== 'Failed') reason = 'Terminating'
+    else if (pod.metadata.deletionTimestamp && status.phase !== 'Succeeded' && status.phase !== 'Failed')
+      reason = 'Terminating'
 
     const podIPs = (status.podIPs ?? []) as { ip: string }[]
     const gates = (spec.readinessGates ?? []) as { conditionType: string }[]
     let gatesCell = '<none>'
     if (gates.length > 0) {
       const trueGates = gates.filter((g) =>
-        (status.conditions ?? []).some((c: { type: string; status: string }) => c.type === g.conditionType && c.status === 'True'),
+        (status.conditions ?? []).some(
+          (c: { type: string; status: string }) => c.type === g.conditionType && c.status === 'True',
+        ),
       ).length
       gatesCell = `${trueGates}/${gates.length}`
     }

@@ -33,21 +33,35 @@ function validateSeccompAnnotationValue(p: string, path: FieldPath): FieldError[
 }
 
 /** ValidatePodSpecificAnnotations. */
-export function validatePodSpecificAnnotations(annotations: Record<string, string>, spec: PodSpec, allowInvalidDeletionCost = false): FieldError[] {
+export function validatePodSpecificAnnotations(
+  annotations: Record<string, string>,
+  spec: PodSpec,
+  allowInvalidDeletionCost = false,
+): FieldError[] {
   const errs: FieldError[] = []
   const mirror = annotations[MIRROR_POD_ANNOTATION]
   if (mirror !== undefined && !spec.nodeName) {
-    errs.push(fieldError.invalid(annotationsPath.key(MIRROR_POD_ANNOTATION).toString(), mirror, 'must set spec.nodeName if mirror pod annotation is set'))
+    errs.push(
+      fieldError.invalid(
+        annotationsPath.key(MIRROR_POD_ANNOTATION).toString(),
+        mirror,
+        'must set spec.nodeName if mirror pod annotation is set',
+      ),
+    )
   }
   const cost = annotations[DELETION_COST_ANNOTATION]
   if (!allowInvalidDeletionCost && cost !== undefined && !isValidDeletionCost(cost)) {
-    errs.push(fieldError.invalid(annotationsPath.key(DELETION_COST_ANNOTATION).toString(), cost, 'must be a 32bit integer'))
+    errs.push(
+      fieldError.invalid(annotationsPath.key(DELETION_COST_ANNOTATION).toString(), cost, 'must be a 32bit integer'),
+    )
   }
   // Seccomp annotations are reported at annotations.<key> (Child, not Key), as kube does.
   const seccomp = annotations[SECCOMP_POD_ANNOTATION]
-  if (seccomp !== undefined) errs.push(...validateSeccompAnnotationValue(seccomp, annotationsPath.child(SECCOMP_POD_ANNOTATION)))
+  if (seccomp !== undefined)
+    errs.push(...validateSeccompAnnotationValue(seccomp, annotationsPath.child(SECCOMP_POD_ANNOTATION)))
   for (const [k, v] of Object.entries(annotations)) {
-    if (k.startsWith(SECCOMP_CONTAINER_PREFIX)) errs.push(...validateSeccompAnnotationValue(v, annotationsPath.child(k)))
+    if (k.startsWith(SECCOMP_CONTAINER_PREFIX))
+      errs.push(...validateSeccompAnnotationValue(v, annotationsPath.child(k)))
   }
   const names = new Set(allContainers(spec).map(([c]) => c.name))
   for (const [k, v] of Object.entries(annotations)) {
@@ -67,23 +81,35 @@ export function validateSeccompAnnotationsAndFields(meta: ObjectMeta, spec: PodS
   const errs: FieldError[] = []
   const annotations = meta.annotations ?? {}
   const check = (annotation: string, field: { type: string; localhostProfile?: string }, path: FieldPath) => {
-    const mismatch = () => errs.push(fieldError.forbidden(path.child('type').toString(), 'seccomp type in annotation and field must match'))
+    const mismatch = () =>
+      errs.push(fieldError.forbidden(path.child('type').toString(), 'seccomp type in annotation and field must match'))
     if (field.type === 'Unconfined' && annotation !== 'unconfined') mismatch()
-    else if (field.type === 'RuntimeDefault' && annotation !== 'runtime/default' && annotation !== 'docker/default') mismatch()
+    else if (field.type === 'RuntimeDefault' && annotation !== 'runtime/default' && annotation !== 'docker/default')
+      mismatch()
     else if (field.type === 'Localhost') {
       if (!annotation.startsWith('localhost/')) mismatch()
-      else if (field.localhostProfile === undefined || annotation.slice('localhost/'.length) !== field.localhostProfile) {
-        errs.push(fieldError.forbidden(path.child('localhostProfile').toString(), 'seccomp profile in annotation and field must match'))
+      else if (
+        field.localhostProfile === undefined ||
+        annotation.slice('localhost/'.length) !== field.localhostProfile
+      ) {
+        errs.push(
+          fieldError.forbidden(
+            path.child('localhostProfile').toString(),
+            'seccomp profile in annotation and field must match',
+          ),
+        )
       }
     }
   }
   const podProfile = spec.securityContext?.seccompProfile
   const podAnnotation = annotations[SECCOMP_POD_ANNOTATION]
-  if (podProfile && podAnnotation !== undefined) check(podAnnotation, podProfile, specPath.child('securityContext').child('seccompProfile'))
+  if (podProfile && podAnnotation !== undefined)
+    check(podAnnotation, podProfile, specPath.child('securityContext').child('seccompProfile'))
   for (const [c, p] of allContainers(spec)) {
     const profile = c.securityContext?.seccompProfile
     const annotation = annotations[SECCOMP_CONTAINER_PREFIX + c.name]
-    if (profile && annotation !== undefined) check(annotation, profile, p.child('securityContext').child('seccompProfile'))
+    if (profile && annotation !== undefined)
+      check(annotation, profile, p.child('securityContext').child('seccompProfile'))
   }
   return errs
 }
@@ -99,13 +125,22 @@ export function validateAppArmorAnnotationsAndFieldsMatchOnCreate(meta: ObjectMe
     const annotation = annotations[APPARMOR_ANNOTATION_PREFIX + c.name]
     if (!profile || annotation === undefined) continue
     const ap = p.child('securityContext').child('appArmorProfile')
-    const mismatch = () => errs.push(fieldError.forbidden(ap.child('type').toString(), 'apparmor type in annotation and field must match'))
+    const mismatch = () =>
+      errs.push(fieldError.forbidden(ap.child('type').toString(), 'apparmor type in annotation and field must match'))
     if (profile.type === 'Unconfined' && annotation !== 'unconfined') mismatch()
     else if (profile.type === 'RuntimeDefault' && annotation !== 'runtime/default') mismatch()
     else if (profile.type === 'Localhost') {
       if (!annotation.startsWith('localhost/')) mismatch()
-      else if (profile.localhostProfile === undefined || annotation.slice('localhost/'.length) !== profile.localhostProfile) {
-        errs.push(fieldError.forbidden(ap.child('localhostProfile').toString(), 'apparmor profile in annotation and field must match'))
+      else if (
+        profile.localhostProfile === undefined ||
+        annotation.slice('localhost/'.length) !== profile.localhostProfile
+      ) {
+        errs.push(
+          fieldError.forbidden(
+            ap.child('localhostProfile').toString(),
+            'apparmor profile in annotation and field must match',
+          ),
+        )
       }
     }
   }

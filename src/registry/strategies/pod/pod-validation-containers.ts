@@ -9,7 +9,12 @@ import { validateSecurityContext } from './pod-validation-security'
 import { checkHostPortConflicts, validateContainerPorts } from './pod-validation-ports'
 import { validateEnv, validateEnvFrom } from './pod-validation-env'
 import { validateVolumeDevices, validateVolumeMounts } from './pod-validation-mounts'
-import { validateLifecycle, validateLivenessProbe, validateReadinessProbe, validateStartupProbe } from './pod-validation-probes'
+import {
+  validateLifecycle,
+  validateLivenessProbe,
+  validateReadinessProbe,
+  validateStartupProbe,
+} from './pod-validation-probes'
 import { validateResizePolicy, validateResourceRequirements } from './pod-validation-resources'
 import type { AnyContainer, Container, EphemeralContainer, Volume } from './pod-types'
 
@@ -31,7 +36,11 @@ type Ctr = AnyContainer
 // The three container lists
 
 /** validateContainers: the regular containers. */
-export function validateContainers(containers: readonly Container[], ctx: ContainerContext, path: FieldPath): FieldError[] {
+export function validateContainers(
+  containers: readonly Container[],
+  ctx: ContainerContext,
+  path: FieldPath,
+): FieldError[] {
   if (containers.length === 0) return [fieldError.required(path.toString())]
   const errs: FieldError[] = []
   const names = new Set<string>()
@@ -95,11 +104,30 @@ export function validateInitContainers(
 
 // EphemeralContainerCommon fields in struct order, and whether an ephemeral container may set them.
 const EPHEMERAL_FIELDS: [keyof EphemeralContainer, boolean][] = [
-  ['name', true], ['image', true], ['command', true], ['args', true], ['workingDir', true], ['ports', false],
-  ['envFrom', true], ['env', true], ['resources', false], ['resizePolicy', false], ['restartPolicy', false],
-  ['volumeMounts', true], ['volumeDevices', true], ['livenessProbe', false], ['readinessProbe', false],
-  ['startupProbe', false], ['lifecycle', false], ['terminationMessagePath', true], ['terminationMessagePolicy', true],
-  ['imagePullPolicy', true], ['securityContext', true], ['stdin', true], ['stdinOnce', true], ['tty', true],
+  ['name', true],
+  ['image', true],
+  ['command', true],
+  ['args', true],
+  ['workingDir', true],
+  ['ports', false],
+  ['envFrom', true],
+  ['env', true],
+  ['resources', false],
+  ['resizePolicy', false],
+  ['restartPolicy', false],
+  ['volumeMounts', true],
+  ['volumeDevices', true],
+  ['livenessProbe', false],
+  ['readinessProbe', false],
+  ['startupProbe', false],
+  ['lifecycle', false],
+  ['terminationMessagePath', true],
+  ['terminationMessagePolicy', true],
+  ['imagePullPolicy', true],
+  ['securityContext', true],
+  ['stdin', true],
+  ['stdinOnce', true],
+  ['tty', true],
 ]
 
 /** Whether a field differs from its Go zero value. */
@@ -139,7 +167,8 @@ export function validateEphemeralContainers(
     }
     list(ec.volumeMounts).forEach((vm, j) => {
       const mp = p.child('volumeMounts').index(j)
-      if (vm.subPath) errs.push(fieldError.forbidden(mp.child('subPath').toString(), 'cannot be set for an Ephemeral Container'))
+      if (vm.subPath)
+        errs.push(fieldError.forbidden(mp.child('subPath').toString(), 'cannot be set for an Ephemeral Container'))
       if (vm.subPathExpr) {
         errs.push(fieldError.forbidden(mp.child('subPathExpr').toString(), 'cannot be set for an Ephemeral Container'))
       }
@@ -170,7 +199,12 @@ function validateContainerCommon(ctr: Ctr, ctx: ContainerContext, path: FieldPat
   const tmp = str(ctr.terminationMessagePolicy)
   if (tmp === '') errs.push(fieldError.required(path.child('terminationMessagePolicy').toString()))
   else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') {
-    errs.push(fieldError.notSupported(path.child('terminationMessagePolicy').toString(), tmp, ['File', 'FallbackToLogsOnError']))
+    errs.push(
+      fieldError.notSupported(path.child('terminationMessagePolicy').toString(), tmp, [
+        'File',
+        'FallbackToLogsOnError',
+      ]),
+    )
   }
   const mounts = new Map(list(ctr.volumeMounts).map((m) => [m.name, m.mountPath]))
   const devices = new Map(list(ctr.volumeDevices).map((d) => [d.name, d.devicePath]))

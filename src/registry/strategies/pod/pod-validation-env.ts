@@ -2,16 +2,41 @@
 // downward API volumes, after kube-apiserver 1.33 pkg/apis/core/validation.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { parseQuantity } from '../../../schema/quantity'
-import { isConfigMapKey, isRelaxedEnvVarName, nameIsSubdomain, quantityString, str, validateQualifiedName } from './pod-validation-formats'
+import {
+  isConfigMapKey,
+  isRelaxedEnvVarName,
+  nameIsSubdomain,
+  quantityString,
+  str,
+  validateQualifiedName,
+} from './pod-validation-formats'
 import type { EnvFromSource, EnvVar, ObjectFieldSelector, ResourceFieldSelector } from './pod-types'
 
 const ENV_FIELD_PATHS = [
-  'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP',
-  'status.hostIPs', 'status.podIP', 'status.podIPs',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.serviceAccountName',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
 ]
-export const VOLUME_FIELD_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid']
+export const VOLUME_FIELD_PATHS = [
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+]
 const RESOURCE_FIELD_PATHS = [
-  'limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory',
+  'limits.cpu',
+  'limits.ephemeral-storage',
+  'limits.memory',
+  'requests.cpu',
+  'requests.ephemeral-storage',
+  'requests.memory',
 ]
 
 /** ValidateEnv. */
@@ -20,7 +45,8 @@ export function validateEnv(vars: readonly EnvVar[], path: FieldPath): FieldErro
   vars.forEach((ev, i) => {
     const p = path.index(i)
     if (!ev.name) errs.push(fieldError.required(p.child('name').toString()))
-    else errs.push(...isRelaxedEnvVarName(ev.name).map((m) => fieldError.invalid(p.child('name').toString(), ev.name, m)))
+    else
+      errs.push(...isRelaxedEnvVarName(ev.name).map((m) => fieldError.invalid(p.child('name').toString(), ev.name, m)))
     errs.push(...validateEnvVarValueFrom(ev, p.child('valueFrom')))
   })
   return errs
@@ -51,7 +77,13 @@ function validateEnvVarValueFrom(ev: EnvVar, path: FieldPath): FieldError[] {
   if (from.fileKeyRef) sources++
   const at = path.toString()
   if (sources === 0) {
-    errs.push(fieldError.invalid(at, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'))
+    errs.push(
+      fieldError.invalid(
+        at,
+        '',
+        'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+      ),
+    )
   } else if (str(ev.value).length !== 0) {
     errs.push(fieldError.invalid(at, '', 'may not be specified when `value` is not empty'))
   } else if (sources > 1) {
@@ -70,9 +102,20 @@ function splitSubscript(fieldPath: string): [string, string] | null {
 }
 
 const DOWNWARD_LABELS = new Set([
-  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName',
-  'spec.restartPolicy', 'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP',
-  'status.hostIPs', 'status.podIP', 'status.podIPs',
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.serviceAccountName',
+  'spec.schedulerName',
+  'status.phase',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
 ])
 
 /** podshelper.ConvertDownwardAPIFieldLabel: the internal path, or its error. */
@@ -89,14 +132,24 @@ function convertDownwardAPIFieldLabel(version: string, label: string): { path: s
 }
 
 /** validateObjectFieldSelector: env and downward API fieldRefs. */
-export function validateObjectFieldSelector(fs: ObjectFieldSelector, expressions: readonly string[], path: FieldPath): FieldError[] {
+export function validateObjectFieldSelector(
+  fs: ObjectFieldSelector,
+  expressions: readonly string[],
+  path: FieldPath,
+): FieldError[] {
   const apiVersion = str(fs.apiVersion)
   const fieldPath = str(fs.fieldPath)
   if (apiVersion === '') return [fieldError.required(path.child('apiVersion').toString())]
   if (fieldPath === '') return [fieldError.required(path.child('fieldPath').toString())]
   const converted = convertDownwardAPIFieldLabel(apiVersion, fieldPath)
   if ('error' in converted) {
-    return [fieldError.invalid(path.child('fieldPath').toString(), fieldPath, `error converting fieldPath: ${converted.error}`)]
+    return [
+      fieldError.invalid(
+        path.child('fieldPath').toString(),
+        fieldPath,
+        `error converting fieldPath: ${converted.error}`,
+      ),
+    ]
   }
   const sub = splitSubscript(converted.path)
   if (sub) {
@@ -115,12 +168,20 @@ const CPU_DIVISORS = new Set(['1m', '1'])
 const BYTE_DIVISORS = new Set(['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei'])
 
 /** validateContainerResourceFieldSelector: env and downward API resourceFieldRefs. */
-export function validateContainerResourceFieldSelector(fs: ResourceFieldSelector, path: FieldPath, volume: boolean): FieldError[] {
+export function validateContainerResourceFieldSelector(
+  fs: ResourceFieldSelector,
+  path: FieldPath,
+  volume: boolean,
+): FieldError[] {
   const errs: FieldError[] = []
   const resource = str(fs.resource)
   if (volume && !fs.containerName) errs.push(fieldError.required(path.child('containerName').toString()))
   else if (resource === '') errs.push(fieldError.required(path.child('resource').toString()))
-  else if (!RESOURCE_FIELD_PATHS.includes(resource) && !resource.startsWith('limits.hugepages-') && !resource.startsWith('requests.hugepages-')) {
+  else if (
+    !RESOURCE_FIELD_PATHS.includes(resource) &&
+    !resource.startsWith('limits.hugepages-') &&
+    !resource.startsWith('requests.hugepages-')
+  ) {
     errs.push(fieldError.notSupported(path.child('resource').toString(), resource, RESOURCE_FIELD_PATHS))
   }
   if (fs.divisor !== undefined && (parseQuantity(fs.divisor)?.mantissa ?? 0n) !== 0n) {
@@ -131,13 +192,29 @@ export function validateContainerResourceFieldSelector(fs: ResourceFieldSelector
       errs.push(fieldError.invalid(at, resource, "only divisor's values 1m and 1 are supported with the cpu resource"))
     }
     if ((resource === 'limits.memory' || resource === 'requests.memory') && !BYTE_DIVISORS.has(divisor)) {
-      errs.push(fieldError.invalid(at, resource, `only divisor's values ${bytes} are supported with the memory resource`))
+      errs.push(
+        fieldError.invalid(at, resource, `only divisor's values ${bytes} are supported with the memory resource`),
+      )
     }
-    if ((resource === 'limits.ephemeral-storage' || resource === 'requests.ephemeral-storage') && !BYTE_DIVISORS.has(divisor)) {
-      errs.push(fieldError.invalid(at, resource, `only divisor's values ${bytes} are supported with the local ephemeral storage resource`))
+    if (
+      (resource === 'limits.ephemeral-storage' || resource === 'requests.ephemeral-storage') &&
+      !BYTE_DIVISORS.has(divisor)
+    ) {
+      errs.push(
+        fieldError.invalid(
+          at,
+          resource,
+          `only divisor's values ${bytes} are supported with the local ephemeral storage resource`,
+        ),
+      )
     }
-    if ((resource.startsWith('requests.hugepages-') || resource.startsWith('limits.hugepages-')) && !BYTE_DIVISORS.has(divisor)) {
-      errs.push(fieldError.invalid(at, resource, `only divisor's values ${bytes} are supported with the hugepages resource`))
+    if (
+      (resource.startsWith('requests.hugepages-') || resource.startsWith('limits.hugepages-')) &&
+      !BYTE_DIVISORS.has(divisor)
+    ) {
+      errs.push(
+        fieldError.invalid(at, resource, `only divisor's values ${bytes} are supported with the hugepages resource`),
+      )
     }
   }
   return errs
@@ -173,8 +250,10 @@ export function validateEnvFrom(sources: readonly EnvFromSource[], path: FieldPa
       else errs.push(...nameIsSubdomain(name, true).map((m) => fieldError.invalid(np, name, m)))
     }
     // Both errors name the list, not the entry, as kube does.
-    if (n === 0) errs.push(fieldError.invalid(path.toString(), '', 'must specify one of: `configMapRef` or `secretRef`'))
-    else if (n > 1) errs.push(fieldError.invalid(path.toString(), '', 'may not have more than one field specified at a time'))
+    if (n === 0)
+      errs.push(fieldError.invalid(path.toString(), '', 'must specify one of: `configMapRef` or `secretRef`'))
+    else if (n > 1)
+      errs.push(fieldError.invalid(path.toString(), '', 'may not have more than one field specified at a time'))
   })
   return errs
 }

@@ -3,8 +3,22 @@
 // prints for non-scalar bad values. Wording follows k8s.io/apimachinery pkg/util/validation and
 // pkg/apis/core/validation as shipped with Kubernetes 1.33.
 import { fieldError, formatValue, type FieldError, type FieldPath } from '../../field-errors'
-import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, maxLenError, regexError } from '../../validation/names'
-import { parseQuantity, canonicalQuantity, compareQuantities, quantityScaledValue, type ParsedQuantity } from '../../../schema/quantity'
+import {
+  byteLength,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  maxLenError,
+  regexError,
+} from '../../validation/names'
+import {
+  parseQuantity,
+  canonicalQuantity,
+  compareQuantities,
+  quantityScaledValue,
+  type ParsedQuantity,
+} from '../../../schema/quantity'
 import type { LabelSelector } from './pod-types'
 import { compareUtf8, goQuote } from '../../go-strings'
 
@@ -52,7 +66,8 @@ export function goStringMap(map: Record<string, string> | undefined): string {
  * A pointer field inside a %#v struct rendering. Real addresses differ per process, so a fixed one stands in, as
  * object-meta.ts does for owner references.
  */
-export const goPtr = (type: string, value: unknown) => (value === undefined ? `(${type})(nil)` : `(${type})(0xc000000000)`)
+export const goPtr = (type: string, value: unknown) =>
+  value === undefined ? `(${type})(nil)` : `(${type})(0xc000000000)`
 
 /** %#v of a struct given [GoName, rendered value] pairs. */
 export const goStruct = (type: string, fields: [string, string][]) =>
@@ -63,10 +78,19 @@ export function goLabelSelector(sel: LabelSelector | undefined): string {
   const labels = sel?.matchLabels ? goStringMap(sel.matchLabels) : 'map[string]string(nil)'
   const exprs = sel?.matchExpressions
     ? `[]v1.LabelSelectorRequirement{${sel.matchExpressions
-        .map((e) => goStruct('v1.LabelSelectorRequirement', [['Key', goQuote(e.key)], ['Operator', goQuote(e.operator)], ['Values', e.values ? `[]string{${e.values.map(goQuote).join(', ')}}` : '[]string(nil)']]))
+        .map((e) =>
+          goStruct('v1.LabelSelectorRequirement', [
+            ['Key', goQuote(e.key)],
+            ['Operator', goQuote(e.operator)],
+            ['Values', e.values ? `[]string{${e.values.map(goQuote).join(', ')}}` : '[]string(nil)'],
+          ]),
+        )
         .join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)'
-  return goStruct('v1.LabelSelector', [['MatchLabels', labels], ['MatchExpressions', exprs]])
+  return goStruct('v1.LabelSelector', [
+    ['MatchLabels', labels],
+    ['MatchExpressions', exprs],
+  ])
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -130,7 +154,15 @@ export function isConfigMapKey(value: string): string[] {
   const errs: string[] = []
   if (byteLength(value) > 253) errs.push(maxLenError(253))
   if (!/^[-._a-zA-Z0-9]+$/.test(value)) {
-    errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'))
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        '[-._a-zA-Z0-9]+',
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    )
   }
   errs.push(...hasChDirPrefix(value))
   return errs
@@ -139,7 +171,9 @@ export function isConfigMapKey(value: string): string[] {
 /** IsHTTPHeaderName. */
 export function isHTTPHeaderName(value: string): string[] {
   if (/^[-A-Za-z0-9]+$/.test(value)) return []
-  return [regexError("a valid HTTP header must consist of alphanumeric characters or '-'", '[-A-Za-z0-9]+', 'X-Header-Name')]
+  return [
+    regexError("a valid HTTP header must consist of alphanumeric characters or '-'", '[-A-Za-z0-9]+', 'X-Header-Name'),
+  ]
 }
 
 /** ValidateNameFunc for secrets, config maps, service accounts, priority classes, nodes: a DNS subdomain. */
@@ -178,17 +212,26 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
       case 'In':
       case 'NotIn':
         if (values.length === 0) {
-          errs.push(fieldError.required(p.child('values').toString(), "must be specified when `operator` is 'In' or 'NotIn'"))
+          errs.push(
+            fieldError.required(p.child('values').toString(), "must be specified when `operator` is 'In' or 'NotIn'"),
+          )
         }
         break
       case 'Exists':
       case 'DoesNotExist':
         if (values.length > 0) {
-          errs.push(fieldError.forbidden(p.child('values').toString(), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+          errs.push(
+            fieldError.forbidden(
+              p.child('values').toString(),
+              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ),
+          )
         }
         break
       default:
-        errs.push(fieldError.invalid(p.child('operator').toString(), str(expr.operator), 'not a valid selector operator'))
+        errs.push(
+          fieldError.invalid(p.child('operator').toString(), str(expr.operator), 'not a valid selector operator'),
+        )
     }
     errs.push(...validateQualifiedName(str(expr.key), p.child('key')))
     values.forEach((v, j) => {
@@ -256,13 +299,37 @@ export function addQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuant
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage'])
 const STANDARD_RESOURCES = new Set([
-  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu',
-  'limits.memory', 'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets',
-  'configmaps', 'persistentvolumeclaims', 'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'resourcequotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'storage',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
 ])
 const INTEGER_RESOURCES = new Set([
-  'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims',
-  'services.nodeports', 'services.loadbalancers',
+  'pods',
+  'resourcequotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'services.nodeports',
+  'services.loadbalancers',
 ])
 
 export const isHugePageResourceName = (name: string) => name.startsWith('hugepages-')

@@ -39,7 +39,12 @@ const RRO = ['Disabled', 'Enabled', 'IfPossible']
  * ValidateVolumeMounts. The subPath, subPathExpr, mountPropagation and recursiveReadOnly errors name the list path
  * (`volumeMounts.subPath`), not the entry: kube passes the list path down.
  */
-export function validateVolumeMounts(ctr: Ctr, devices: Map<string, string>, volumes: Map<string, Volume>, path: FieldPath): FieldError[] {
+export function validateVolumeMounts(
+  ctr: Ctr,
+  devices: Map<string, string>,
+  volumes: Map<string, Volume>,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   const mountPoints = new Set<string>()
   const devicePaths = new Set(devices.values())
@@ -50,30 +55,50 @@ export function validateVolumeMounts(ctr: Ctr, devices: Map<string, string>, vol
     if (name === '') errs.push(fieldError.required(p.child('name').toString()))
     if (!volumes.has(name)) errs.push(fieldError.notFound(p.child('name').toString(), name))
     if (mountPath === '') errs.push(fieldError.required(p.child('mountPath').toString()))
-    if (mountPoints.has(mountPath)) errs.push(fieldError.invalid(p.child('mountPath').toString(), mountPath, 'must be unique'))
+    if (mountPoints.has(mountPath))
+      errs.push(fieldError.invalid(p.child('mountPath').toString(), mountPath, 'must be unique'))
     mountPoints.add(mountPath)
-    if (devices.has(name)) errs.push(fieldError.invalid(p.child('name').toString(), name, 'must not already exist in volumeDevices'))
+    if (devices.has(name))
+      errs.push(fieldError.invalid(p.child('name').toString(), name, 'must not already exist in volumeDevices'))
     if (devicePaths.has(mountPath)) {
-      errs.push(fieldError.invalid(p.child('mountPath').toString(), mountPath, 'must not already exist as a path in volumeDevices'))
+      errs.push(
+        fieldError.invalid(
+          p.child('mountPath').toString(),
+          mountPath,
+          'must not already exist as a path in volumeDevices',
+        ),
+      )
     }
     if (volumes.get(name)?.image) {
-      if (mnt.subPath) errs.push(fieldError.invalid(p.child('subPath').toString(), mnt.subPath, 'not allowed in image volume sources'))
+      if (mnt.subPath)
+        errs.push(fieldError.invalid(p.child('subPath').toString(), mnt.subPath, 'not allowed in image volume sources'))
       if (mnt.subPathExpr) {
-        errs.push(fieldError.invalid(p.child('subPathExpr').toString(), mnt.subPathExpr, 'not allowed in image volume sources'))
+        errs.push(
+          fieldError.invalid(p.child('subPathExpr').toString(), mnt.subPathExpr, 'not allowed in image volume sources'),
+        )
       }
     }
     if (mnt.subPath) errs.push(...validateLocalDescendingPath(mnt.subPath, path.child('subPath')))
     if (mnt.subPathExpr) {
       if (mnt.subPath) {
-        errs.push(fieldError.invalid(p.child('subPathExpr').toString(), mnt.subPathExpr, 'subPathExpr and subPath are mutually exclusive'))
+        errs.push(
+          fieldError.invalid(
+            p.child('subPathExpr').toString(),
+            mnt.subPathExpr,
+            'subPathExpr and subPath are mutually exclusive',
+          ),
+        )
       }
       errs.push(...validateLocalDescendingPath(mnt.subPathExpr, path.child('subPathExpr')))
     }
     if (mnt.mountPropagation !== undefined) {
       const at = path.child('mountPropagation').toString()
-      if (!PROPAGATIONS.includes(mnt.mountPropagation)) errs.push(fieldError.notSupported(at, mnt.mountPropagation, PROPAGATIONS))
+      if (!PROPAGATIONS.includes(mnt.mountPropagation))
+        errs.push(fieldError.notSupported(at, mnt.mountPropagation, PROPAGATIONS))
       if (mnt.mountPropagation === 'Bidirectional' && ctr.securityContext?.privileged !== true) {
-        errs.push(fieldError.forbidden(at, 'Bidirectional mount propagation is available only to privileged containers'))
+        errs.push(
+          fieldError.forbidden(at, 'Bidirectional mount propagation is available only to privileged containers'),
+        )
       }
     }
     if (mnt.recursiveReadOnly !== undefined) {
@@ -92,7 +117,12 @@ export function validateVolumeMounts(ctr: Ctr, devices: Map<string, string>, vol
 }
 
 /** ValidateVolumeDevices: raw block devices, only from claims. */
-export function validateVolumeDevices(ctr: Ctr, mounts: Map<string, string>, volumes: Map<string, Volume>, path: FieldPath): FieldError[] {
+export function validateVolumeDevices(
+  ctr: Ctr,
+  mounts: Map<string, string>,
+  volumes: Map<string, Volume>,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   const devicePaths = new Set<string>()
   const deviceNames = new Set<string>()
@@ -106,19 +136,33 @@ export function validateVolumeDevices(ctr: Ctr, mounts: Map<string, string>, vol
     if (name === '') errs.push(fieldError.required(p.child('name').toString()))
     if (deviceNames.has(name)) errs.push(fieldError.invalid(p.child('name').toString(), name, 'must be unique'))
     if (volume && !isPVC) {
-      errs.push(fieldError.invalid(p.child('name').toString(), name, 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode'))
+      errs.push(
+        fieldError.invalid(
+          p.child('name').toString(),
+          name,
+          'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+        ),
+      )
     }
     if (!volume) errs.push(fieldError.notFound(p.child('name').toString(), name))
     if (devPath === '') errs.push(fieldError.required(p.child('devicePath').toString()))
-    if (devicePaths.has(devPath)) errs.push(fieldError.invalid(p.child('devicePath').toString(), devPath, 'must be unique'))
+    if (devicePaths.has(devPath))
+      errs.push(fieldError.invalid(p.child('devicePath').toString(), devPath, 'must be unique'))
     if (devPath.length > 0 && devPath.split('/').includes('..')) {
       errs.push(fieldError.invalid(p.child('devicePath').toString(), devPath, "can not contain backsteps ('..')"))
     } else {
       devicePaths.add(devPath)
     }
-    if (mounts.has(name)) errs.push(fieldError.invalid(p.child('name').toString(), name, 'must not already exist in volumeMounts'))
+    if (mounts.has(name))
+      errs.push(fieldError.invalid(p.child('name').toString(), name, 'must not already exist in volumeMounts'))
     if (mountPaths.has(devPath)) {
-      errs.push(fieldError.invalid(p.child('devicePath').toString(), devPath, 'must not already exist as a path in volumeMounts'))
+      errs.push(
+        fieldError.invalid(
+          p.child('devicePath').toString(),
+          devPath,
+          'must not already exist as a path in volumeMounts',
+        ),
+      )
     }
     if (name.length > 0) deviceNames.add(name)
   })

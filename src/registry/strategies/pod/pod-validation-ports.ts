@@ -21,14 +21,20 @@ export function validateContainerPorts(ctr: Ctr, path: FieldPath): FieldError[] 
     }
     const containerPort = port.containerPort ?? 0
     if (containerPort === 0) errs.push(fieldError.required(p.child('containerPort').toString()))
-    else errs.push(...isValidPortNum(containerPort).map((m) => fieldError.invalid(p.child('containerPort').toString(), containerPort, m)))
+    else
+      errs.push(
+        ...isValidPortNum(containerPort).map((m) =>
+          fieldError.invalid(p.child('containerPort').toString(), containerPort, m),
+        ),
+      )
     const hostPort = port.hostPort ?? 0
     if (hostPort !== 0) {
       errs.push(...isValidPortNum(hostPort).map((m) => fieldError.invalid(p.child('hostPort').toString(), hostPort, m)))
     }
     const protocol = str(port.protocol)
     if (protocol === '') errs.push(fieldError.required(p.child('protocol').toString()))
-    else if (!PROTOCOLS.includes(protocol)) errs.push(fieldError.notSupported(p.child('protocol').toString(), protocol, PROTOCOLS))
+    else if (!PROTOCOLS.includes(protocol))
+      errs.push(fieldError.notSupported(p.child('protocol').toString(), protocol, PROTOCOLS))
   })
   return errs
 }

@@ -19,7 +19,11 @@ function validateHandler(handler: Handler, gracePeriod: number | undefined, path
       errs.push(...check())
     }
   }
-  one('exec', () => (list(handler.exec?.command).length === 0 ? [fieldError.required(path.child('exec').child('command').toString())] : []))
+  one('exec', () =>
+    list(handler.exec?.command).length === 0
+      ? [fieldError.required(path.child('exec').child('command').toString())]
+      : [],
+  )
   one('httpGet', () => validateHTTPGetAction(handler.httpGet!, path.child('httpGet')))
   one('tcpSocket', () => validatePortNumOrName(handler.tcpSocket!.port ?? 0, path.child('tcpSocket').child('port')))
   one('grpc', () => validatePortNumOrName(handler.grpc!.port ?? 0, path.child('grpc').child('port')))
@@ -49,7 +53,11 @@ function validateHTTPGetAction(http: HTTPGetAction, path: FieldPath): FieldError
   return errs
 }
 
-export function validateLifecycle(lifecycle: Lifecycle, gracePeriod: number | undefined, path: FieldPath): FieldError[] {
+export function validateLifecycle(
+  lifecycle: Lifecycle,
+  gracePeriod: number | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   if (lifecycle.postStart) errs.push(...validateHandler(lifecycle.postStart, gracePeriod, path.child('postStart')))
   if (lifecycle.preStop) errs.push(...validateHandler(lifecycle.preStop, gracePeriod, path.child('preStop')))
@@ -57,18 +65,38 @@ export function validateLifecycle(lifecycle: Lifecycle, gracePeriod: number | un
 }
 
 function validateProbe(probe: Probe, gracePeriod: number | undefined, path: FieldPath): FieldError[] {
-  const errs = validateHandler({ exec: probe.exec, httpGet: probe.httpGet, tcpSocket: probe.tcpSocket, grpc: probe.grpc }, gracePeriod, path)
-  for (const key of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+  const errs = validateHandler(
+    { exec: probe.exec, httpGet: probe.httpGet, tcpSocket: probe.tcpSocket, grpc: probe.grpc },
+    gracePeriod,
+    path,
+  )
+  for (const key of [
+    'initialDelaySeconds',
+    'timeoutSeconds',
+    'periodSeconds',
+    'successThreshold',
+    'failureThreshold',
+  ] as const) {
     const value = probe[key] ?? 0
     if (value < 0) errs.push(fieldError.invalid(path.child(key).toString(), value, IS_NEGATIVE_ERROR_MSG))
   }
   if (probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds <= 0) {
-    errs.push(fieldError.invalid(path.child('terminationGracePeriodSeconds').toString(), probe.terminationGracePeriodSeconds, 'must be greater than 0'))
+    errs.push(
+      fieldError.invalid(
+        path.child('terminationGracePeriodSeconds').toString(),
+        probe.terminationGracePeriodSeconds,
+        'must be greater than 0',
+      ),
+    )
   }
   return errs
 }
 
-export function validateLivenessProbe(probe: Probe | undefined, gracePeriod: number | undefined, path: FieldPath): FieldError[] {
+export function validateLivenessProbe(
+  probe: Probe | undefined,
+  gracePeriod: number | undefined,
+  path: FieldPath,
+): FieldError[] {
   if (!probe) return []
   const errs = validateProbe(probe, gracePeriod, path)
   const success = probe.successThreshold ?? 0
@@ -76,11 +104,21 @@ export function validateLivenessProbe(probe: Probe | undefined, gracePeriod: num
   return errs
 }
 
-export function validateReadinessProbe(probe: Probe | undefined, gracePeriod: number | undefined, path: FieldPath): FieldError[] {
+export function validateReadinessProbe(
+  probe: Probe | undefined,
+  gracePeriod: number | undefined,
+  path: FieldPath,
+): FieldError[] {
   if (!probe) return []
   const errs = validateProbe(probe, gracePeriod, path)
   if (probe.terminationGracePeriodSeconds !== undefined) {
-    errs.push(fieldError.invalid(path.child('terminationGracePeriodSeconds').toString(), probe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'))
+    errs.push(
+      fieldError.invalid(
+        path.child('terminationGracePeriodSeconds').toString(),
+        probe.terminationGracePeriodSeconds,
+        'must not be set for readinessProbes',
+      ),
+    )
   }
   return errs
 }

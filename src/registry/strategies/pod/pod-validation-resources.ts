@@ -2,8 +2,17 @@
 // pkg/apis/core/validation.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import {
-  cmpQuantity, isHugePageResourceName, isHugePageValueDivisible, isOvercommitAllowed, list, notFoundWithDetail,
-  quantityString, str, validateContainerResourceName, validateDNS1123Label, validateResourceQuantityValue,
+  cmpQuantity,
+  isHugePageResourceName,
+  isHugePageValueDivisible,
+  isOvercommitAllowed,
+  list,
+  notFoundWithDetail,
+  quantityString,
+  str,
+  validateContainerResourceName,
+  validateDNS1123Label,
+  validateResourceQuantityValue,
 } from './pod-validation-formats'
 import type { AnyContainer, ResourceRequirements } from './pod-types'
 
@@ -13,7 +22,11 @@ type Ctr = AnyContainer
  * validateResourceRequirements with validateContainerResourceName: names, quantities, requests within limits (equal
  * for resources that cannot be overcommitted), hugepages, and claims that name spec.resourceClaims.
  */
-export function validateResourceRequirements(req: ResourceRequirements, podClaimNames: Set<string>, path: FieldPath): FieldError[] {
+export function validateResourceRequirements(
+  req: ResourceRequirements,
+  podClaimNames: Set<string>,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   const limPath = path.child('limits')
   const reqPath = path.child('requests')
@@ -28,7 +41,13 @@ export function validateResourceRequirements(req: ResourceRequirements, podClaim
     if (isHugePageResourceName(name)) {
       hugePages = true
       if (!isHugePageValueDivisible(name, q)) {
-        errs.push(fieldError.invalid(p.toString(), quantityString(q), `${quantityString(q)} is not positive integer multiple of ${name}`))
+        errs.push(
+          fieldError.invalid(
+            p.toString(),
+            quantityString(q),
+            `${quantityString(q)} is not positive integer multiple of ${name}`,
+          ),
+        )
       }
     }
     if (name === 'cpu' || name === 'memory') limCpuOrMemory = true
@@ -41,9 +60,21 @@ export function validateResourceRequirements(req: ResourceRequirements, podClaim
     if (limit !== undefined) {
       const cmp = cmpQuantity(q, limit)
       if (cmp !== 0 && !isOvercommitAllowed(name)) {
-        errs.push(fieldError.invalid(reqPath.toString(), quantityString(q), `must be equal to ${name} limit of ${quantityString(limit)}`))
+        errs.push(
+          fieldError.invalid(
+            reqPath.toString(),
+            quantityString(q),
+            `must be equal to ${name} limit of ${quantityString(limit)}`,
+          ),
+        )
       } else if (cmp > 0) {
-        errs.push(fieldError.invalid(reqPath.toString(), quantityString(q), `must be less than or equal to ${name} limit of ${quantityString(limit)}`))
+        errs.push(
+          fieldError.invalid(
+            reqPath.toString(),
+            quantityString(q),
+            `must be less than or equal to ${name} limit of ${quantityString(limit)}`,
+          ),
+        )
       }
     } else if (!isOvercommitAllowed(name)) {
       errs.push(fieldError.required(limPath.toString(), 'Limit must be set for non overcommitable resources'))
@@ -51,17 +82,28 @@ export function validateResourceRequirements(req: ResourceRequirements, podClaim
     if (isHugePageResourceName(name)) {
       hugePages = true
       if (!isHugePageValueDivisible(name, q)) {
-        errs.push(fieldError.invalid(p.toString(), quantityString(q), `${quantityString(q)} is not positive integer multiple of ${name}`))
+        errs.push(
+          fieldError.invalid(
+            p.toString(),
+            quantityString(q),
+            `${quantityString(q)} is not positive integer multiple of ${name}`,
+          ),
+        )
       }
     }
     if (name === 'cpu' || name === 'memory') reqCpuOrMemory = true
   }
-  if (!limCpuOrMemory && !reqCpuOrMemory && hugePages) errs.push(fieldError.forbidden(path.toString(), 'HugePages require cpu or memory'))
+  if (!limCpuOrMemory && !reqCpuOrMemory && hugePages)
+    errs.push(fieldError.forbidden(path.toString(), 'HugePages require cpu or memory'))
   errs.push(...validateResourceClaimNames(req.claims ?? [], podClaimNames, path.child('claims')))
   return errs
 }
 
-function validateResourceClaimNames(claims: readonly { name: string; request?: string }[], podClaimNames: Set<string>, path: FieldPath): FieldError[] {
+function validateResourceClaimNames(
+  claims: readonly { name: string; request?: string }[],
+  podClaimNames: Set<string>,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   const names = new Set<string>()
   claims.forEach((claim, i) => {
@@ -80,7 +122,8 @@ function validateResourceClaimNames(claims: readonly { name: string; request?: s
       }
       if (names.has(key)) errs.push(fieldError.duplicate(p.toString(), key))
       else if (!claim.request) {
-        for (const existing of names) if (existing.startsWith(`${name}/`)) errs.push(fieldError.duplicate(p.toString(), name))
+        for (const existing of names)
+          if (existing.startsWith(`${name}/`)) errs.push(fieldError.duplicate(p.toString(), name))
       }
       names.add(key)
     }
@@ -103,10 +146,12 @@ export function validateResizePolicy(ctr: Ctr, path: FieldPath, podRestartPolicy
     if (seen.has(p.resourceName)) errs.push(fieldError.duplicate(path.index(i).toString(), p.resourceName))
     seen.add(p.resourceName)
     if (p.resourceName === '') errs.push(fieldError.required(at))
-    else if (p.resourceName !== 'cpu' && p.resourceName !== 'memory') errs.push(fieldError.notSupported(at, p.resourceName, ['cpu', 'memory']))
+    else if (p.resourceName !== 'cpu' && p.resourceName !== 'memory')
+      errs.push(fieldError.notSupported(at, p.resourceName, ['cpu', 'memory']))
     const rp = str(p.restartPolicy)
     if (rp === '') errs.push(fieldError.required(at))
-    else if (rp !== 'NotRequired' && rp !== 'RestartContainer') errs.push(fieldError.notSupported(at, rp, ['NotRequired', 'RestartContainer']))
+    else if (rp !== 'NotRequired' && rp !== 'RestartContainer')
+      errs.push(fieldError.notSupported(at, rp, ['NotRequired', 'RestartContainer']))
     if (podRestartPolicy === 'Never' && rp !== 'NotRequired') {
       errs.push(fieldError.invalid(at, rp, "must be 'NotRequired' when `restartPolicy` is 'Never'"))
     }

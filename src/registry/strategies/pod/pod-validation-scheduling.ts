@@ -4,11 +4,24 @@ import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { isValidLabelValue } from '../../validation/names'
 import { nameIsDNSLabel } from '../../validation/names'
 import {
-  IS_NOT_POSITIVE_ERROR_MSG, list, nameIsSubdomain, str, validateLabelSelector, validateQualifiedName,
+  IS_NOT_POSITIVE_ERROR_MSG,
+  list,
+  nameIsSubdomain,
+  str,
+  validateLabelSelector,
+  validateQualifiedName,
 } from './pod-validation-formats'
 import type {
-  Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodAffinityTerm, Toleration,
-  TopologySpreadConstraint, WeightedPodAffinityTerm, LabelSelector,
+  Affinity,
+  NodeAffinity,
+  NodeSelector,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  PodAffinityTerm,
+  Toleration,
+  TopologySpreadConstraint,
+  WeightedPodAffinityTerm,
+  LabelSelector,
 } from './pod-types'
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -26,7 +39,12 @@ export function validateAffinity(affinity: Affinity | undefined, path: FieldPath
     list(a.requiredDuringSchedulingIgnoredDuringExecution).forEach((term, i) => {
       errs.push(...validatePodAffinityTerm(term, p.child('requiredDuringSchedulingIgnoredDuringExecution').index(i)))
     })
-    errs.push(...validateWeightedPodAffinityTerms(list(a.preferredDuringSchedulingIgnoredDuringExecution), p.child('preferredDuringSchedulingIgnoredDuringExecution')))
+    errs.push(
+      ...validateWeightedPodAffinityTerms(
+        list(a.preferredDuringSchedulingIgnoredDuringExecution),
+        p.child('preferredDuringSchedulingIgnoredDuringExecution'),
+      ),
+    )
   }
   return errs
 }
@@ -34,12 +52,19 @@ export function validateAffinity(affinity: Affinity | undefined, path: FieldPath
 function validateNodeAffinity(na: NodeAffinity, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   if (na.requiredDuringSchedulingIgnoredDuringExecution) {
-    errs.push(...validateNodeSelector(na.requiredDuringSchedulingIgnoredDuringExecution, false, path.child('requiredDuringSchedulingIgnoredDuringExecution')))
+    errs.push(
+      ...validateNodeSelector(
+        na.requiredDuringSchedulingIgnoredDuringExecution,
+        false,
+        path.child('requiredDuringSchedulingIgnoredDuringExecution'),
+      ),
+    )
   }
   list(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((term, i) => {
     const p = path.child('preferredDuringSchedulingIgnoredDuringExecution').index(i)
     const weight = term.weight ?? 0
-    if (weight <= 0 || weight > 100) errs.push(fieldError.invalid(p.child('weight').toString(), weight, 'must be in the range 1-100'))
+    if (weight <= 0 || weight > 100)
+      errs.push(fieldError.invalid(p.child('weight').toString(), weight, 'must be in the range 1-100'))
     // Preferred terms tolerate invalid label values: they can still match when a cluster has one node.
     errs.push(...validateNodeSelectorTerm(term.preference ?? {}, true, p.child('preference')))
   })
@@ -47,47 +72,75 @@ function validateNodeAffinity(na: NodeAffinity, path: FieldPath): FieldError[] {
 }
 
 /** ValidateNodeSelector. */
-export function validateNodeSelector(selector: NodeSelector, allowInvalidLabelValue: boolean, path: FieldPath): FieldError[] {
+export function validateNodeSelector(
+  selector: NodeSelector,
+  allowInvalidLabelValue: boolean,
+  path: FieldPath,
+): FieldError[] {
   const termsPath = path.child('nodeSelectorTerms')
   const terms = list(selector.nodeSelectorTerms)
-  if (terms.length === 0) return [fieldError.required(termsPath.toString(), 'must have at least one node selector term')]
+  if (terms.length === 0)
+    return [fieldError.required(termsPath.toString(), 'must have at least one node selector term')]
   return terms.flatMap((term, i) => validateNodeSelectorTerm(term, allowInvalidLabelValue, termsPath.index(i)))
 }
 
-function validateNodeSelectorTerm(term: NodeSelectorTerm, allowInvalidLabelValue: boolean, path: FieldPath): FieldError[] {
+function validateNodeSelectorTerm(
+  term: NodeSelectorTerm,
+  allowInvalidLabelValue: boolean,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   list(term.matchExpressions).forEach((req, j) => {
     errs.push(...validateNodeSelectorRequirement(req, allowInvalidLabelValue, path.child('matchExpressions').index(j)))
   })
-  list(term.matchFields).forEach((req, j) => errs.push(...validateNodeFieldSelectorRequirement(req, path.child('matchFields').index(j))))
+  list(term.matchFields).forEach((req, j) =>
+    errs.push(...validateNodeFieldSelectorRequirement(req, path.child('matchFields').index(j))),
+  )
   return errs
 }
 
-function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, allowInvalidLabelValue: boolean, path: FieldPath): FieldError[] {
+function validateNodeSelectorRequirement(
+  rq: NodeSelectorRequirement,
+  allowInvalidLabelValue: boolean,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   const values = list(rq.values)
   const valuesPath = path.child('values')
   switch (str(rq.operator)) {
     case 'In':
     case 'NotIn':
-      if (values.length === 0) errs.push(fieldError.required(valuesPath.toString(), "must be specified when `operator` is 'In' or 'NotIn'"))
+      if (values.length === 0)
+        errs.push(fieldError.required(valuesPath.toString(), "must be specified when `operator` is 'In' or 'NotIn'"))
       break
     case 'Exists':
     case 'DoesNotExist':
       if (values.length > 0) {
-        errs.push(fieldError.forbidden(valuesPath.toString(), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+        errs.push(
+          fieldError.forbidden(
+            valuesPath.toString(),
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          ),
+        )
       }
       break
     case 'Gt':
     case 'Lt':
-      if (values.length !== 1) errs.push(fieldError.required(valuesPath.toString(), "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+      if (values.length !== 1)
+        errs.push(
+          fieldError.required(valuesPath.toString(), "must be specified single value when `operator` is 'Lt' or 'Gt'"),
+        )
       break
     default:
-      errs.push(fieldError.invalid(path.child('operator').toString(), str(rq.operator), 'not a valid selector operator'))
+      errs.push(
+        fieldError.invalid(path.child('operator').toString(), str(rq.operator), 'not a valid selector operator'),
+      )
   }
   errs.push(...validateQualifiedName(str(rq.key), path.child('key')))
   if (!allowInvalidLabelValue) {
-    values.forEach((v, i) => errs.push(...isValidLabelValue(v).map((m) => fieldError.invalid(valuesPath.index(i).toString(), v, m))))
+    values.forEach((v, i) =>
+      errs.push(...isValidLabelValue(v).map((m) => fieldError.invalid(valuesPath.index(i).toString(), v, m))),
+    )
   }
   return errs
 }
@@ -98,14 +151,24 @@ function validateNodeFieldSelectorRequirement(rq: NodeSelectorRequirement, path:
   const values = list(rq.values)
   if (rq.operator === 'In' || rq.operator === 'NotIn') {
     if (values.length !== 1) {
-      errs.push(fieldError.required(path.child('values').toString(), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+      errs.push(
+        fieldError.required(
+          path.child('values').toString(),
+          "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+        ),
+      )
     }
   } else {
     errs.push(fieldError.invalid(path.child('operator').toString(), str(rq.operator), 'not a valid selector operator'))
   }
-  if (rq.key !== 'metadata.name') errs.push(fieldError.invalid(path.child('key').toString(), str(rq.key), 'not a valid field selector key'))
+  if (rq.key !== 'metadata.name')
+    errs.push(fieldError.invalid(path.child('key').toString(), str(rq.key), 'not a valid field selector key'))
   else {
-    values.forEach((v, i) => errs.push(...nameIsSubdomain(v, false).map((m) => fieldError.invalid(path.child('values').index(i).toString(), v, m))))
+    values.forEach((v, i) =>
+      errs.push(
+        ...nameIsSubdomain(v, false).map((m) => fieldError.invalid(path.child('values').index(i).toString(), v, m)),
+      ),
+    )
   }
   return errs
 }
@@ -115,7 +178,8 @@ function validateWeightedPodAffinityTerms(terms: readonly WeightedPodAffinityTer
   terms.forEach((term, j) => {
     const p = path.index(j)
     const weight = term.weight ?? 0
-    if (weight <= 0 || weight > 100) errs.push(fieldError.invalid(p.child('weight').toString(), weight, 'must be in the range 1-100'))
+    if (weight <= 0 || weight > 100)
+      errs.push(fieldError.invalid(p.child('weight').toString(), weight, 'must be in the range 1-100'))
     errs.push(...validatePodAffinityTerm(term.podAffinityTerm ?? ({} as PodAffinityTerm), p.child('podAffinityTerm')))
   })
   return errs
@@ -129,14 +193,25 @@ function validatePodAffinityTerm(term: PodAffinityTerm, path: FieldPath): FieldE
   for (const ns of list(term.namespaces)) {
     errs.push(...nameIsDNSLabel(ns, false).map((m) => fieldError.invalid(path.child('namespace').toString(), ns, m)))
   }
-  errs.push(...validateMatchLabelKeysAndMismatchLabelKeys(path, list(term.matchLabelKeys), list(term.mismatchLabelKeys), term.labelSelector))
+  errs.push(
+    ...validateMatchLabelKeysAndMismatchLabelKeys(
+      path,
+      list(term.matchLabelKeys),
+      list(term.mismatchLabelKeys),
+      term.labelSelector,
+    ),
+  )
   const key = str(term.topologyKey)
   if (key.length === 0) errs.push(fieldError.required(path.child('topologyKey').toString(), 'can not be empty'))
   errs.push(...validateQualifiedName(key, path.child('topologyKey')))
   return errs
 }
 
-function validateLabelKeys(path: FieldPath, keys: readonly string[], selector: LabelSelector | undefined): FieldError[] {
+function validateLabelKeys(
+  path: FieldPath,
+  keys: readonly string[],
+  selector: LabelSelector | undefined,
+): FieldError[] {
   if (keys.length === 0) return []
   if (!selector) return [fieldError.forbidden(path.toString(), 'must not be specified when labelSelector is not set')]
   return keys.flatMap((k, i) => validateQualifiedName(k, path.index(i)))
@@ -159,14 +234,23 @@ function validateMatchLabelKeysAndMismatchLabelKeys(
       const i = index.get(expr.key)
       // Kube reports these at path[i], not matchLabelKeys[i].
       if (i !== undefined && selectorKeys.has(expr.key)) {
-        errs.push(fieldError.invalid(path.index(i).toString(), expr.key, 'exists in both matchLabelKeys and labelSelector'))
+        errs.push(
+          fieldError.invalid(path.index(i).toString(), expr.key, 'exists in both matchLabelKeys and labelSelector'),
+        )
       }
       selectorKeys.add(expr.key)
     }
   }
   const mismatch = new Set(mismatchLabelKeys)
   matchLabelKeys.forEach((k, i) => {
-    if (mismatch.has(k)) errs.push(fieldError.invalid(path.child('matchLabelKeys').index(i).toString(), k, 'exists in both matchLabelKeys and mismatchLabelKeys'))
+    if (mismatch.has(k))
+      errs.push(
+        fieldError.invalid(
+          path.child('matchLabelKeys').index(i).toString(),
+          k,
+          'exists in both matchLabelKeys and mismatchLabelKeys',
+        ),
+      )
   })
   return errs
 }
@@ -188,10 +272,22 @@ export function validateTolerations(tolerations: readonly Toleration[], path: Fi
     const opPath = p.child('operator').toString()
     if (key.length > 0) errs.push(...validateQualifiedName(key, p.child('key')))
     if (key.length === 0 && operator !== 'Exists') {
-      errs.push(fieldError.invalid(opPath, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'))
+      errs.push(
+        fieldError.invalid(
+          opPath,
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      )
     }
     if (t.tolerationSeconds !== undefined && effect !== 'NoExecute') {
-      errs.push(fieldError.invalid(p.child('effect').toString(), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+      errs.push(
+        fieldError.invalid(
+          p.child('effect').toString(),
+          effect,
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      )
     }
     switch (operator) {
       case 'Equal':
@@ -201,7 +297,8 @@ export function validateTolerations(tolerations: readonly Toleration[], path: Fi
         break
       }
       case 'Exists':
-        if (value.length > 0) errs.push(fieldError.invalid(opPath, value, "value must be empty when `operator` is 'Exists'"))
+        if (value.length > 0)
+          errs.push(fieldError.invalid(opPath, value, "value must be empty when `operator` is 'Exists'"))
         break
       default:
         errs.push(fieldError.notSupported(opPath, operator, ['Equal', 'Exists']))
@@ -220,7 +317,10 @@ const SCHEDULE_ACTIONS = ['DoNotSchedule', 'ScheduleAnyway']
 const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore']
 
 /** validateTopologySpreadConstraints. */
-export function validateTopologySpreadConstraints(constraints: readonly TopologySpreadConstraint[], path: FieldPath): FieldError[] {
+export function validateTopologySpreadConstraints(
+  constraints: readonly TopologySpreadConstraint[],
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = []
   constraints.forEach((c, i) => {
     const p = path.index(i)
@@ -231,15 +331,28 @@ export function validateTopologySpreadConstraints(constraints: readonly Topology
     if (!SCHEDULE_ACTIONS.includes(when)) {
       errs.push(fieldError.notSupported(p.child('whenUnsatisfiable').toString(), when, SCHEDULE_ACTIONS))
     }
-    const repeated = constraints.slice(i + 1).some((r) => r.topologyKey === c.topologyKey && r.whenUnsatisfiable === c.whenUnsatisfiable)
+    const repeated = constraints
+      .slice(i + 1)
+      .some((r) => r.topologyKey === c.topologyKey && r.whenUnsatisfiable === c.whenUnsatisfiable)
     if (repeated) {
-      errs.push(fieldError.duplicate(p.child('{topologyKey, whenUnsatisfiable}').toString(), `{${c.topologyKey}, ${c.whenUnsatisfiable}}`))
+      errs.push(
+        fieldError.duplicate(
+          p.child('{topologyKey, whenUnsatisfiable}').toString(),
+          `{${c.topologyKey}, ${c.whenUnsatisfiable}}`,
+        ),
+      )
     }
     if (c.minDomains !== undefined) {
       const at = p.child('minDomains').toString()
       if (c.minDomains <= 0) errs.push(fieldError.invalid(at, c.minDomains, IS_NOT_POSITIVE_ERROR_MSG))
       if (when !== 'DoNotSchedule') {
-        errs.push(fieldError.invalid(at, c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${when}`))
+        errs.push(
+          fieldError.invalid(
+            at,
+            c.minDomains,
+            `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${when}`,
+          ),
+        )
       }
     }
     for (const key of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
@@ -251,11 +364,16 @@ export function validateTopologySpreadConstraints(constraints: readonly Topology
     const keys = list(c.matchLabelKeys)
     if (keys.length > 0) {
       const kp = p.child('matchLabelKeys')
-      const selectorKeys = new Set([...Object.keys(c.labelSelector?.matchLabels ?? {}), ...list(c.labelSelector?.matchExpressions).map((e) => e.key)])
-      if (!c.labelSelector) errs.push(fieldError.forbidden(kp.toString(), 'must not be specified when labelSelector is not set'))
+      const selectorKeys = new Set([
+        ...Object.keys(c.labelSelector?.matchLabels ?? {}),
+        ...list(c.labelSelector?.matchExpressions).map((e) => e.key),
+      ])
+      if (!c.labelSelector)
+        errs.push(fieldError.forbidden(kp.toString(), 'must not be specified when labelSelector is not set'))
       keys.forEach((k, j) => {
         errs.push(...validateQualifiedName(k, kp.index(j)))
-        if (selectorKeys.has(k)) errs.push(fieldError.invalid(kp.index(j).toString(), k, 'exists in both matchLabelKeys and labelSelector'))
+        if (selectorKeys.has(k))
+          errs.push(fieldError.invalid(kp.index(j).toString(), k, 'exists in both matchLabelKeys and labelSelector'))
       })
     }
     errs.push(...validateLabelSelector(c.labelSelector, p.child('labelSelector')))

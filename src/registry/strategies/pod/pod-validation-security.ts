@@ -6,12 +6,20 @@ import { goQuote } from '../../go-strings'
 import { goPtr, goStruct, invalidGo, isValidUnixID, list, nameIsSubdomain, str } from './pod-validation-formats'
 import { validateLocalDescendingPath } from './pod-validation-mounts'
 import type {
-  AppArmorProfile, PodSecurityContext, PodSpec, SeccompProfile, SecurityContext, WindowsSecurityContextOptions,
+  AppArmorProfile,
+  PodSecurityContext,
+  PodSpec,
+  SeccompProfile,
+  SecurityContext,
+  WindowsSecurityContextOptions,
 } from './pod-types'
 
 /** %#v of a *core.SeccompProfile, as the localhostProfile error prints it. */
 function goSeccomp(sp: SeccompProfile): string {
-  return goStruct('core.SeccompProfile', [['Type', goQuote(sp.type)], ['LocalhostProfile', goPtr('*string', sp.localhostProfile)]])
+  return goStruct('core.SeccompProfile', [
+    ['Type', goQuote(sp.type)],
+    ['LocalhostProfile', goPtr('*string', sp.localhostProfile)],
+  ])
 }
 
 /** validateSeccompProfileField. */
@@ -19,18 +27,29 @@ export function validateSeccompProfileField(sp: SeccompProfile | undefined, path
   if (!sp) return []
   const errs: FieldError[] = []
   const type = str(sp.type)
-  if (type === '') errs.push(fieldError.required(path.child('type').toString(), 'type is required when seccompProfile is set'))
+  if (type === '')
+    errs.push(fieldError.required(path.child('type').toString(), 'type is required when seccompProfile is set'))
   else if (!['Localhost', 'RuntimeDefault', 'Unconfined'].includes(type)) {
-    errs.push(fieldError.notSupported(path.child('type').toString(), type, ['Localhost', 'RuntimeDefault', 'Unconfined']))
+    errs.push(
+      fieldError.notSupported(path.child('type').toString(), type, ['Localhost', 'RuntimeDefault', 'Unconfined']),
+    )
   }
   if (type === 'Localhost') {
     if (sp.localhostProfile === undefined) {
-      errs.push(fieldError.required(path.child('localhostProfile').toString(), 'must be set when seccomp type is Localhost'))
+      errs.push(
+        fieldError.required(path.child('localhostProfile').toString(), 'must be set when seccomp type is Localhost'),
+      )
     } else {
       errs.push(...validateLocalDescendingPath(sp.localhostProfile, path.child('localhostProfile')))
     }
   } else if (sp.localhostProfile !== undefined) {
-    errs.push(invalidGo(path.child('localhostProfile').toString(), goSeccomp(sp), 'can only be set when seccomp type is Localhost'))
+    errs.push(
+      invalidGo(
+        path.child('localhostProfile').toString(),
+        goSeccomp(sp),
+        'can only be set when seccomp type is Localhost',
+      ),
+    )
   }
   return errs
 }
@@ -42,23 +61,32 @@ export function validateAppArmorProfileField(profile: AppArmorProfile | undefine
   const lp = path.child('localhostProfile').toString()
   switch (str(profile.type)) {
     case 'Localhost':
-      if (profile.localhostProfile === undefined) errs.push(fieldError.required(lp, 'must be set when AppArmor type is Localhost'))
+      if (profile.localhostProfile === undefined)
+        errs.push(fieldError.required(lp, 'must be set when AppArmor type is Localhost'))
       else {
         const trimmed = profile.localhostProfile.trim()
-        if (trimmed !== profile.localhostProfile) errs.push(fieldError.invalid(lp, profile.localhostProfile, 'must not be padded with whitespace'))
+        if (trimmed !== profile.localhostProfile)
+          errs.push(fieldError.invalid(lp, profile.localhostProfile, 'must not be padded with whitespace'))
         else if (trimmed === '') errs.push(fieldError.required(lp, 'must be set when AppArmor type is Localhost'))
         if (new TextEncoder().encode(profile.localhostProfile).length > 4095) errs.push(fieldError.tooLong(lp, 4095))
       }
       break
     case 'RuntimeDefault':
     case 'Unconfined':
-      if (profile.localhostProfile !== undefined) errs.push(fieldError.invalid(lp, profile.localhostProfile, 'can only be set when AppArmor type is Localhost'))
+      if (profile.localhostProfile !== undefined)
+        errs.push(fieldError.invalid(lp, profile.localhostProfile, 'can only be set when AppArmor type is Localhost'))
       break
     case '':
       errs.push(fieldError.required(path.child('type').toString(), 'type is required when appArmorProfile is set'))
       break
     default:
-      errs.push(fieldError.notSupported(path.child('type').toString(), profile.type, ['Localhost', 'RuntimeDefault', 'Unconfined']))
+      errs.push(
+        fieldError.notSupported(path.child('type').toString(), profile.type, [
+          'Localhost',
+          'RuntimeDefault',
+          'Unconfined',
+        ]),
+      )
   }
   return errs
 }
@@ -77,8 +105,10 @@ export function validateWindowsOptions(opts: WindowsSecurityContextOptions | und
   if (opts.gmsaCredentialSpec !== undefined) {
     const at = path.child('gmsaCredentialSpec').toString()
     const len = new TextEncoder().encode(opts.gmsaCredentialSpec).length
-    if (len === 0) errs.push(fieldError.invalid(at, opts.gmsaCredentialSpec, 'gmsaCredentialSpec cannot be an empty string'))
-    else if (len > 64 * 1024) errs.push(fieldError.invalid(at, opts.gmsaCredentialSpec, 'gmsaCredentialSpec size must be under 64 KiB'))
+    if (len === 0)
+      errs.push(fieldError.invalid(at, opts.gmsaCredentialSpec, 'gmsaCredentialSpec cannot be an empty string'))
+    else if (len > 64 * 1024)
+      errs.push(fieldError.invalid(at, opts.gmsaCredentialSpec, 'gmsaCredentialSpec size must be under 64 KiB'))
   }
   if (opts.runAsUserName !== undefined) {
     const at = path.child('runAsUserName').toString()
@@ -86,7 +116,7 @@ export function validateWindowsOptions(opts: WindowsSecurityContextOptions | und
     const bad = (detail: string) => errs.push(fieldError.invalid(at, name, detail))
     const parts = name.split('\\')
     if (name.length === 0) bad('runAsUserName cannot be an empty string')
-    // eslint-disable-next-line no-control-regex -- [[:cntrl:]]
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: kube's [[:cntrl:]] class, deliberately
     else if (/[\x00-\x1f\x7f]/.test(name)) bad('runAsUserName cannot contain control characters')
     else if (parts.length > 2) bad('runAsUserName cannot contain more than one backslash')
     else {
@@ -94,11 +124,13 @@ export function validateWindowsOptions(opts: WindowsSecurityContextOptions | und
       const domain = hasDomain ? parts[0]! : ''
       const user = hasDomain ? parts[1]! : parts[0]!
       if (domain.length >= 256) bad("runAsUserName's Domain length must be under 256 characters")
-      if (hasDomain && !(NETBIOS.test(domain) || WINDOWS_DOMAIN_DNS.test(domain))) bad("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
+      if (hasDomain && !(NETBIOS.test(domain) || WINDOWS_DOMAIN_DNS.test(domain)))
+        bad("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
       if (user.length === 0) bad("runAsUserName's User cannot be empty")
       else if (user.length > 104) bad("runAsUserName's User length must not be longer than 104 characters")
       if (/^[. ]+$/.test(user)) bad("runAsUserName's User cannot contain only periods or spaces")
-      if (/["/\\:;|=,+*?<>@[\]]/.test(user)) bad('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]')
+      if (/["/\\:;|=,+*?<>@[\]]/.test(user))
+        bad('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]')
     }
   }
   return errs
@@ -130,28 +162,54 @@ function goSecurityContext(sc: SecurityContext): string {
  * ValidateSecurityContext (container level). Privileged containers are allowed, as on clusters started with
  * --allow-privileged=true (kubeadm, kind and every managed offering).
  */
-export function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPath, hostUsers: boolean): FieldError[] {
+export function validateSecurityContext(
+  sc: SecurityContext | undefined,
+  path: FieldPath,
+  hostUsers: boolean,
+): FieldError[] {
   if (!sc) return []
   const errs: FieldError[] = []
   if (sc.runAsUser !== undefined) {
-    errs.push(...isValidUnixID(sc.runAsUser).map((m) => fieldError.invalid(path.child('runAsUser').toString(), sc.runAsUser, m)))
+    errs.push(
+      ...isValidUnixID(sc.runAsUser).map((m) =>
+        fieldError.invalid(path.child('runAsUser').toString(), sc.runAsUser, m),
+      ),
+    )
   }
   if (sc.runAsGroup !== undefined) {
-    errs.push(...isValidUnixID(sc.runAsGroup).map((m) => fieldError.invalid(path.child('runAsGroup').toString(), sc.runAsGroup, m)))
+    errs.push(
+      ...isValidUnixID(sc.runAsGroup).map((m) =>
+        fieldError.invalid(path.child('runAsGroup').toString(), sc.runAsGroup, m),
+      ),
+    )
   }
   if (sc.procMount !== undefined) {
     const at = path.child('procMount').toString()
-    if (sc.procMount !== 'Default' && sc.procMount !== 'Unmasked') errs.push(fieldError.notSupported(at, sc.procMount, ['Default', 'Unmasked']))
-    if (hostUsers && sc.procMount === 'Unmasked') errs.push(fieldError.invalid(at, sc.procMount, '`hostUsers` must be false to use `Unmasked`'))
+    if (sc.procMount !== 'Default' && sc.procMount !== 'Unmasked')
+      errs.push(fieldError.notSupported(at, sc.procMount, ['Default', 'Unmasked']))
+    if (hostUsers && sc.procMount === 'Unmasked')
+      errs.push(fieldError.invalid(at, sc.procMount, '`hostUsers` must be false to use `Unmasked`'))
   }
   errs.push(...validateSeccompProfileField(sc.seccompProfile, path.child('seccompProfile')))
   if (sc.allowPrivilegeEscalation === false) {
     if (sc.privileged === true) {
-      errs.push(invalidGo(path.toString(), goSecurityContext(sc), 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'))
+      errs.push(
+        invalidGo(
+          path.toString(),
+          goSecurityContext(sc),
+          'cannot set `allowPrivilegeEscalation` to false and `privileged` to true',
+        ),
+      )
     }
     for (const cap of list(sc.capabilities?.add)) {
       if (cap === 'CAP_SYS_ADMIN') {
-        errs.push(invalidGo(path.toString(), goSecurityContext(sc), 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'))
+        errs.push(
+          invalidGo(
+            path.toString(),
+            goSecurityContext(sc),
+            'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN',
+          ),
+        )
       }
     }
   }
@@ -167,7 +225,19 @@ const SYSCTL_RE_TEXT = '^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0
 function sysctlNamespace(name: string): 'net' | 'ipc' | '' {
   const n = name.replaceAll('/', '.')
   if (n.startsWith('net.')) return 'net'
-  if (['kernel.shmmax', 'kernel.shmall', 'kernel.shmmni', 'kernel.shm_rmid_forced', 'kernel.msgmax', 'kernel.msgmnb', 'kernel.msgmni', 'kernel.sem'].includes(n)) return 'ipc'
+  if (
+    [
+      'kernel.shmmax',
+      'kernel.shmall',
+      'kernel.shmmni',
+      'kernel.shm_rmid_forced',
+      'kernel.msgmax',
+      'kernel.msgmnb',
+      'kernel.msgmni',
+      'kernel.sem',
+    ].includes(n)
+  )
+    return 'ipc'
   if (n.startsWith('fs.mqueue.')) return 'ipc'
   return ''
 }
@@ -182,16 +252,27 @@ export function validatePodSecurityContext(spec: PodSpec, path: FieldPath): Fiel
   const errs: FieldError[] = []
   const id = (key: 'fsGroup' | 'runAsUser' | 'runAsGroup') => {
     const value = sc[key]
-    if (value !== undefined) errs.push(...isValidUnixID(value).map((m) => fieldError.invalid(path.child(key).toString(), value, m)))
+    if (value !== undefined)
+      errs.push(...isValidUnixID(value).map((m) => fieldError.invalid(path.child(key).toString(), value, m)))
   }
   id('fsGroup')
   id('runAsUser')
   id('runAsGroup')
   list(sc.supplementalGroups).forEach((gid, g) => {
-    errs.push(...isValidUnixID(gid).map((m) => fieldError.invalid(path.child('supplementalGroups').index(g).toString(), gid, m)))
+    errs.push(
+      ...isValidUnixID(gid).map((m) =>
+        fieldError.invalid(path.child('supplementalGroups').index(g).toString(), gid, m),
+      ),
+    )
   })
   if (spec.shareProcessNamespace === true && spec.hostPID) {
-    errs.push(fieldError.invalid(path.child('shareProcessNamespace').toString(), true, 'ShareProcessNamespace and HostPID cannot both be enabled'))
+    errs.push(
+      fieldError.invalid(
+        path.child('shareProcessNamespace').toString(),
+        true,
+        'ShareProcessNamespace and HostPID cannot both be enabled',
+      ),
+    )
   }
   const sysctls = new Set<string>()
   list(sc.sysctls).forEach((s, i) => {
@@ -201,21 +282,38 @@ export function validatePodSecurityContext(spec: PodSpec, path: FieldPath): Fiel
       errs.push(fieldError.invalid(at, s.name, `must have at most 253 characters and match regex ${SYSCTL_RE_TEXT}`))
     } else if (sysctls.has(s.name)) errs.push(fieldError.duplicate(at, s.name))
     const ns = sysctlNamespace(str(s.name))
-    if (spec.hostNetwork && ns === 'net') errs.push(fieldError.invalid(at, s.name, "may not be specified when 'hostNetwork' is true"))
-    else if (spec.hostIPC && ns === 'ipc') errs.push(fieldError.invalid(at, s.name, "may not be specified when 'hostIPC' is true"))
+    if (spec.hostNetwork && ns === 'net')
+      errs.push(fieldError.invalid(at, s.name, "may not be specified when 'hostNetwork' is true"))
+    else if (spec.hostIPC && ns === 'ipc')
+      errs.push(fieldError.invalid(at, s.name, "may not be specified when 'hostIPC' is true"))
     sysctls.add(s.name)
   })
   if (sc.fsGroupChangePolicy !== undefined && !['Always', 'OnRootMismatch'].includes(sc.fsGroupChangePolicy)) {
-    errs.push(fieldError.notSupported(path.child('fsGroupChangePolicy').toString(), sc.fsGroupChangePolicy, ['Always', 'OnRootMismatch']))
+    errs.push(
+      fieldError.notSupported(path.child('fsGroupChangePolicy').toString(), sc.fsGroupChangePolicy, [
+        'Always',
+        'OnRootMismatch',
+      ]),
+    )
   }
   errs.push(...validateSeccompProfileField(sc.seccompProfile, path.child('seccompProfile')))
   errs.push(...validateWindowsOptions(sc.windowsOptions, path.child('windowsOptions')))
   errs.push(...validateAppArmorProfileField(sc.appArmorProfile, path.child('appArmorProfile')))
   if (sc.supplementalGroupsPolicy !== undefined && !['Merge', 'Strict'].includes(sc.supplementalGroupsPolicy)) {
-    errs.push(fieldError.notSupported(path.child('supplementalGroupsPolicy').toString(), sc.supplementalGroupsPolicy, ['Merge', 'Strict']))
+    errs.push(
+      fieldError.notSupported(path.child('supplementalGroupsPolicy').toString(), sc.supplementalGroupsPolicy, [
+        'Merge',
+        'Strict',
+      ]),
+    )
   }
   if (sc.seLinuxChangePolicy !== undefined && !['MountOption', 'Recursive'].includes(sc.seLinuxChangePolicy)) {
-    errs.push(fieldError.notSupported(path.child('seLinuxChangePolicy').toString(), sc.seLinuxChangePolicy, ['MountOption', 'Recursive']))
+    errs.push(
+      fieldError.notSupported(path.child('seLinuxChangePolicy').toString(), sc.seLinuxChangePolicy, [
+        'MountOption',
+        'Recursive',
+      ]),
+    )
   }
   return errs
 }

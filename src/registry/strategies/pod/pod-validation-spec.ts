@@ -18,7 +18,10 @@ import {
   validateQualifiedName,
 } from './pod-validation-formats'
 import {
-  validateContainers, validateEphemeralContainers, validateInitContainers, type ContainerContext,
+  validateContainers,
+  validateEphemeralContainers,
+  validateInitContainers,
+  type ContainerContext,
 } from './pod-validation-containers'
 import { validateResourceRequirements } from './pod-validation-resources'
 import { validatePodSecurityContext } from './pod-validation-security'
@@ -32,9 +35,13 @@ const specPath = new FieldPath('spec')
 /** VisitContainersWithPath order: init, regular, ephemeral. */
 export function allContainers(spec: PodSpec): [AnyContainer, FieldPath][] {
   return [
-    ...list(spec.initContainers).map((c, i) => [c, specPath.child('initContainers').index(i)] as [AnyContainer, FieldPath]),
+    ...list(spec.initContainers).map(
+      (c, i) => [c, specPath.child('initContainers').index(i)] as [AnyContainer, FieldPath],
+    ),
     ...list(spec.containers).map((c, i) => [c, specPath.child('containers').index(i)] as [AnyContainer, FieldPath]),
-    ...list(spec.ephemeralContainers).map((c, i) => [c, specPath.child('ephemeralContainers').index(i)] as [AnyContainer, FieldPath]),
+    ...list(spec.ephemeralContainers).map(
+      (c, i) => [c, specPath.child('ephemeralContainers').index(i)] as [AnyContainer, FieldPath],
+    ),
   ]
 }
 
@@ -45,11 +52,16 @@ const PREEMPTION_POLICIES = ['PreemptLowerPriority', 'Never']
 /** ValidatePodSpec. podMeta carries the pod name generic ephemeral volumes derive claim names from. */
 export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
-  if (spec.terminationGracePeriodSeconds === undefined) errs.push(fieldError.required(path.child('terminationGracePeriodSeconds').toString()))
+  if (spec.terminationGracePeriodSeconds === undefined)
+    errs.push(fieldError.required(path.child('terminationGracePeriodSeconds').toString()))
   const hostUsers = spec.hostUsers !== false
   const volumes = validateVolumes(list(spec.volumes), podMeta, path.child('volumes'))
   errs.push(...volumes.errors)
-  const claimNames = new Set(list(spec.resourceClaims).map((c) => c.name).filter((n) => n !== ''))
+  const claimNames = new Set(
+    list(spec.resourceClaims)
+      .map((c) => c.name)
+      .filter((n) => n !== ''),
+  )
   errs.push(...validatePodResourceClaims(spec, path.child('resourceClaims')))
   const ctx: ContainerContext = {
     volumes: volumes.volumes,
@@ -62,7 +74,15 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, 
   const initContainers = list(spec.initContainers)
   errs.push(...validateContainers(containers, ctx, path.child('containers')))
   errs.push(...validateInitContainers(initContainers, containers, ctx, path.child('initContainers')))
-  errs.push(...validateEphemeralContainers(list(spec.ephemeralContainers), containers, initContainers, ctx, path.child('ephemeralContainers')))
+  errs.push(
+    ...validateEphemeralContainers(
+      list(spec.ephemeralContainers),
+      containers,
+      initContainers,
+      ctx,
+      path.child('ephemeralContainers'),
+    ),
+  )
   errs.push(...validatePodHostNetworkDeps(spec, path))
   errs.push(...validateEnum(str(spec.restartPolicy), RESTART_POLICIES, path.child('restartPolicy')))
   errs.push(...validateEnum(str(spec.dnsPolicy), DNS_POLICIES, path.child('dnsPolicy')))
@@ -71,33 +91,44 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, 
   errs.push(...validateAffinity(spec.affinity, path.child('affinity')))
   errs.push(...validatePodDNSConfig(spec.dnsConfig, str(spec.dnsPolicy), path.child('dnsConfig')))
   list(spec.readinessGates).forEach((gate, i) => {
-    errs.push(...validateQualifiedName(str(gate.conditionType), path.child('readinessGates').index(i).child('conditionType')))
+    errs.push(
+      ...validateQualifiedName(str(gate.conditionType), path.child('readinessGates').index(i).child('conditionType')),
+    )
   })
   const gates = new Set<string>()
   list(spec.schedulingGates).forEach((gate, i) => {
     // Reported at schedulingGates[i], not schedulingGates[i].name, as kube does.
     errs.push(...validateQualifiedName(str(gate.name), path.child('schedulingGates').index(i)))
-    if (gates.has(gate.name)) errs.push(fieldError.duplicate(path.child('schedulingGates').index(i).toString(), gate.name))
+    if (gates.has(gate.name))
+      errs.push(fieldError.duplicate(path.child('schedulingGates').index(i).toString(), gate.name))
     gates.add(gate.name)
   })
-  errs.push(...validateTopologySpreadConstraints(list(spec.topologySpreadConstraints), path.child('topologySpreadConstraints')))
+  errs.push(
+    ...validateTopologySpreadConstraints(list(spec.topologySpreadConstraints), path.child('topologySpreadConstraints')),
+  )
   errs.push(...validateWindowsHostProcessPod(spec, path))
   if (!hostUsers) {
     // Kube names the last two with Go's field names.
-    if (spec.hostNetwork) errs.push(fieldError.forbidden(path.child('hostNetwork').toString(), 'when `pod.Spec.HostUsers` is false'))
-    if (spec.hostPID) errs.push(fieldError.forbidden(path.child('HostPID').toString(), 'when `pod.Spec.HostUsers` is false'))
-    if (spec.hostIPC) errs.push(fieldError.forbidden(path.child('HostIPC').toString(), 'when `pod.Spec.HostUsers` is false'))
+    if (spec.hostNetwork)
+      errs.push(fieldError.forbidden(path.child('hostNetwork').toString(), 'when `pod.Spec.HostUsers` is false'))
+    if (spec.hostPID)
+      errs.push(fieldError.forbidden(path.child('HostPID').toString(), 'when `pod.Spec.HostUsers` is false'))
+    if (spec.hostIPC)
+      errs.push(fieldError.forbidden(path.child('HostIPC').toString(), 'when `pod.Spec.HostUsers` is false'))
   }
   const subdomainField = (key: 'serviceAccountName' | 'nodeName' | 'priorityClassName') => {
     const value = spec[key]
-    if (value) errs.push(...nameIsSubdomain(value, false).map((m) => fieldError.invalid(path.child(key).toString(), value, m)))
+    if (value)
+      errs.push(...nameIsSubdomain(value, false).map((m) => fieldError.invalid(path.child(key).toString(), value, m)))
   }
   subdomainField('serviceAccountName')
   subdomainField('nodeName')
   if (spec.activeDeadlineSeconds !== undefined) {
     const value = spec.activeDeadlineSeconds
     if (value < 1 || value > MAX_INT32) {
-      errs.push(fieldError.invalid(path.child('activeDeadlineSeconds').toString(), value, inclusiveRangeError(1, MAX_INT32)))
+      errs.push(
+        fieldError.invalid(path.child('activeDeadlineSeconds').toString(), value, inclusiveRangeError(1, MAX_INT32)),
+      )
     }
   }
   if (spec.hostname) errs.push(...validateDNS1123Label(spec.hostname, path.child('hostname')))
@@ -107,13 +138,19 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, 
     const ap = path.child('hostAliases').index(i)
     errs.push(...validateIP(str(alias.ip), ap.child('ip')))
     list(alias.hostnames).forEach((h, j) => {
-      errs.push(...nameIsSubdomain(h, false).map((m) => fieldError.invalid(ap.child('hostnames').index(j).toString(), h, m)))
+      errs.push(
+        ...nameIsSubdomain(h, false).map((m) => fieldError.invalid(ap.child('hostnames').index(j).toString(), h, m)),
+      )
     })
   })
   subdomainField('priorityClassName')
   if (spec.runtimeClassName !== undefined) {
     const name = spec.runtimeClassName
-    errs.push(...nameIsSubdomain(name, false).map((m) => fieldError.invalid(path.child('runtimeClassName').toString(), name, m)))
+    errs.push(
+      ...nameIsSubdomain(name, false).map((m) =>
+        fieldError.invalid(path.child('runtimeClassName').toString(), name, m),
+      ),
+    )
   }
   if (spec.preemptionPolicy !== undefined) {
     errs.push(...validateEnum(spec.preemptionPolicy, PREEMPTION_POLICIES, path.child('preemptionPolicy')))
@@ -150,14 +187,23 @@ function validatePodResourceClaims(spec: PodSpec, path: FieldPath): FieldError[]
       ['ResourceClaimTemplateName', goPtr('*string', claim.resourceClaimTemplateName)],
     ])
     if (claim.resourceClaimName !== undefined && claim.resourceClaimTemplateName !== undefined) {
-      errs.push(invalidGo(p.toString(), goClaim, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'))
+      errs.push(
+        invalidGo(
+          p.toString(),
+          goClaim,
+          'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified',
+        ),
+      )
     }
     if (claim.resourceClaimName === undefined && claim.resourceClaimTemplateName === undefined) {
-      errs.push(invalidGo(p.toString(), goClaim, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'))
+      errs.push(
+        invalidGo(p.toString(), goClaim, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'),
+      )
     }
     for (const key of ['resourceClaimName', 'resourceClaimTemplateName'] as const) {
       const value = claim[key]
-      if (value !== undefined) errs.push(...nameIsSubdomain(value, false).map((m) => fieldError.invalid(p.child(key).toString(), value, m)))
+      if (value !== undefined)
+        errs.push(...nameIsSubdomain(value, false).map((m) => fieldError.invalid(p.child(key).toString(), value, m)))
     }
   })
   return errs
@@ -189,16 +235,34 @@ function validateWindowsHostProcessPod(spec: PodSpec, path: FieldPath): FieldErr
     count++
     const own = c.securityContext?.windowsOptions?.hostProcess
     if (podHostProcess !== undefined && own !== undefined && podHostProcess !== own) {
-      errs.push(fieldError.invalid(p.child('securityContext').child('windowsOptions').child('hostProcess').toString(), own, `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`))
+      errs.push(
+        fieldError.invalid(
+          p.child('securityContext').child('windowsOptions').child('hostProcess').toString(),
+          own,
+          `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
+        ),
+      )
     }
     if (own === true || (own === undefined && podHostProcess === true)) hostProcessCount++
   }
   if (hostProcessCount > 0) {
     if (hostProcessCount !== count) {
-      errs.push(fieldError.invalid(path.toString(), '', 'If pod contains any hostProcess containers then all containers must be HostProcess containers'))
+      errs.push(
+        fieldError.invalid(
+          path.toString(),
+          '',
+          'If pod contains any hostProcess containers then all containers must be HostProcess containers',
+        ),
+      )
     }
     if (!spec.hostNetwork) {
-      errs.push(fieldError.invalid(path.child('hostNetwork').toString(), false, 'hostNetwork must be true if pod contains any hostProcess containers'))
+      errs.push(
+        fieldError.invalid(
+          path.child('hostNetwork').toString(),
+          false,
+          'hostNetwork must be true if pod contains any hostProcess containers',
+        ),
+      )
     }
   }
   return errs
@@ -209,7 +273,8 @@ function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
   const os = spec.os!
   const osPath = path.child('os')
   if (!os.name) return [fieldError.required(osPath.child('name').toString(), 'cannot be empty')]
-  if (os.name !== 'linux' && os.name !== 'windows') return [fieldError.notSupported(osPath.toString(), os.name, ['linux', 'windows'])]
+  if (os.name !== 'linux' && os.name !== 'windows')
+    return [fieldError.notSupported(osPath.toString(), os.name, ['linux', 'windows'])]
   const errs: FieldError[] = []
   const sc = spec.securityContext
   const scPath = path.child('securityContext')
@@ -217,7 +282,8 @@ function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
     const detail = 'windows options cannot be set for a linux pod'
     if (sc?.windowsOptions) errs.push(fieldError.forbidden(scPath.child('windowsOptions').toString(), detail))
     for (const [c, p] of allContainers(spec)) {
-      if (c.securityContext?.windowsOptions) errs.push(fieldError.forbidden(p.child('securityContext').child('windowsOptions').toString(), detail))
+      if (c.securityContext?.windowsOptions)
+        errs.push(fieldError.forbidden(p.child('securityContext').child('windowsOptions').toString(), detail))
     }
     return errs
   }
@@ -231,12 +297,19 @@ function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
   if (spec.hostPID) forbid(path.child('hostPID'))
   if (spec.hostIPC) forbid(path.child('hostIPC'))
   if (sc) {
-    for (const key of ['seccompProfile', 'fsGroup', 'fsGroupChangePolicy'] as const) if (sc[key] !== undefined) forbid(scPath.child(key))
+    for (const key of ['seccompProfile', 'fsGroup', 'fsGroupChangePolicy'] as const)
+      if (sc[key] !== undefined) forbid(scPath.child(key))
     if (list(sc.sysctls).length > 0) forbid(scPath.child('sysctls'))
   }
   if (spec.shareProcessNamespace !== undefined) forbid(path.child('shareProcessNamespace'))
   if (sc) {
-    for (const key of ['runAsUser', 'runAsGroup', 'supplementalGroups', 'supplementalGroupsPolicy', 'seLinuxChangePolicy'] as const) {
+    for (const key of [
+      'runAsUser',
+      'runAsGroup',
+      'supplementalGroups',
+      'supplementalGroupsPolicy',
+      'seLinuxChangePolicy',
+    ] as const) {
       if (sc[key] !== undefined) forbid(scPath.child(key))
     }
   }
@@ -245,8 +318,16 @@ function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
     if (!csc) continue
     const cp = p.child('securityContext')
     for (const key of [
-      'appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged',
-      'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup',
+      'appArmorProfile',
+      'seLinuxOptions',
+      'seccompProfile',
+      'capabilities',
+      'readOnlyRootFilesystem',
+      'privileged',
+      'allowPrivilegeEscalation',
+      'procMount',
+      'runAsUser',
+      'runAsGroup',
     ] as const) {
       if (csc[key] !== undefined) forbid(cp.child(key))
     }

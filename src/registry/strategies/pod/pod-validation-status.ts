@@ -41,17 +41,51 @@ export function validatePodStatusUpdate(pod: PodObject, old: PodObject): FieldEr
   }
   const nominated = str(status.nominatedNodeName)
   if (nominated !== str(oldStatus.nominatedNodeName) && nominated.length > 0) {
-    errs.push(...nameIsSubdomain(nominated, false).map((m) => fieldError.invalid(statusPath.child('nominatedNodeName').toString(), nominated, m)))
+    errs.push(
+      ...nameIsSubdomain(nominated, false).map((m) =>
+        fieldError.invalid(statusPath.child('nominatedNodeName').toString(), nominated, m),
+      ),
+    )
   }
   if (str(status.qosClass) !== str(oldStatus.qosClass)) {
-    errs.push(invalidGo(statusPath.child('qosClass').toString(), goQuote(str(status.qosClass)), FIELD_IMMUTABLE_ERROR_MSG))
+    errs.push(
+      invalidGo(statusPath.child('qosClass').toString(), goQuote(str(status.qosClass)), FIELD_IMMUTABLE_ERROR_MSG),
+    )
   }
   const restart = str(oldSpec.restartPolicy)
-  errs.push(...validateStateTransitions(list(status.containerStatuses), list(oldStatus.containerStatuses), statusPath.child('containerStatuses'), restart, new Set()))
-  const restartableInit = new Set(list(oldSpec.initContainers).filter((c) => c.restartPolicy === 'Always').map((c) => c.name))
-  errs.push(...validateStateTransitions(list(status.initContainerStatuses), list(oldStatus.initContainerStatuses), statusPath.child('initContainerStatuses'), restart, restartableInit))
+  errs.push(
+    ...validateStateTransitions(
+      list(status.containerStatuses),
+      list(oldStatus.containerStatuses),
+      statusPath.child('containerStatuses'),
+      restart,
+      new Set(),
+    ),
+  )
+  const restartableInit = new Set(
+    list(oldSpec.initContainers)
+      .filter((c) => c.restartPolicy === 'Always')
+      .map((c) => c.name),
+  )
+  errs.push(
+    ...validateStateTransitions(
+      list(status.initContainerStatuses),
+      list(oldStatus.initContainerStatuses),
+      statusPath.child('initContainerStatuses'),
+      restart,
+      restartableInit,
+    ),
+  )
   // The kubelet never restarts ephemeral containers: they behave as restartPolicy Never.
-  errs.push(...validateStateTransitions(list(status.ephemeralContainerStatuses), list(oldStatus.ephemeralContainerStatuses), statusPath.child('ephemeralContainerStatuses'), 'Never', new Set()))
+  errs.push(
+    ...validateStateTransitions(
+      list(status.ephemeralContainerStatuses),
+      list(oldStatus.ephemeralContainerStatuses),
+      statusPath.child('ephemeralContainerStatuses'),
+      'Never',
+      new Set(),
+    ),
+  )
   errs.push(...validateResourceClaimStatuses(status, spec))
   errs.push(...validatePodIPs(status))
   errs.push(...validateHostIPs(status))
@@ -59,11 +93,28 @@ export function validatePodStatusUpdate(pod: PodObject, old: PodObject): FieldEr
   for (const key of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses'] as const) {
     errs.push(...validateContainerStatusUsers(list(status[key]), statusPath.child(key), os))
   }
-  errs.push(...validateAllocatedResourcesStatus(list(status.containerStatuses), statusPath.child('containerStatuses'), list(spec.containers)))
-  errs.push(...validateAllocatedResourcesStatus(list(status.initContainerStatuses), statusPath.child('initContainerStatuses'), list(spec.initContainers)))
+  errs.push(
+    ...validateAllocatedResourcesStatus(
+      list(status.containerStatuses),
+      statusPath.child('containerStatuses'),
+      list(spec.containers),
+    ),
+  )
+  errs.push(
+    ...validateAllocatedResourcesStatus(
+      list(status.initContainerStatuses),
+      statusPath.child('initContainerStatuses'),
+      list(spec.initContainers),
+    ),
+  )
   list(status.ephemeralContainerStatuses).forEach((cs, i) => {
     if (list(cs.allocatedResourcesStatus).length > 0) {
-      errs.push(fieldError.forbidden(statusPath.child('ephemeralContainerStatuses').index(i).child('allocatedResourcesStatus').toString(), 'must not be specified in container status'))
+      errs.push(
+        fieldError.forbidden(
+          statusPath.child('ephemeralContainerStatuses').index(i).child('allocatedResourcesStatus').toString(),
+          'must not be specified in container status',
+        ),
+      )
     }
   })
   return errs
@@ -90,7 +141,12 @@ function validateStateTransitions(
     if (restartable.has(o.name)) return
     for (const s of statuses) {
       if (s.name === o.name && !s.state?.terminated) {
-        errs.push(fieldError.forbidden(path.index(i).child('state').toString(), 'may not be transitioned to non-terminated state'))
+        errs.push(
+          fieldError.forbidden(
+            path.index(i).child('state').toString(),
+            'may not be transitioned to non-terminated state',
+          ),
+        )
       }
     }
   })
@@ -105,16 +161,19 @@ function validateResourceClaimStatuses(status: PodStatus, spec: PodSpec): FieldE
   list(status.resourceClaimStatuses).forEach((claimStatus, i) => {
     const s = { ...claimStatus, name: str(claimStatus.name) }
     const at = path.index(i).child('name').toString()
-    if (!claims.has(s.name)) errs.push(fieldError.invalid(at, s.name, 'must match the name of an entry in `spec.resourceClaims`'))
+    if (!claims.has(s.name))
+      errs.push(fieldError.invalid(at, s.name, 'must match the name of an entry in `spec.resourceClaims`'))
     if (seen.has(s.name)) errs.push(fieldError.duplicate(at, s.name))
     else seen.add(s.name)
     const claimName = s.resourceClaimName
-    if (claimName !== undefined) errs.push(...nameIsSubdomain(claimName, false).map((m) => fieldError.invalid(at, claimName, m)))
+    if (claimName !== undefined)
+      errs.push(...nameIsSubdomain(claimName, false).map((m) => fieldError.invalid(at, claimName, m)))
   })
   return errs
 }
 
-const goIPs = (type: string, ips: readonly string[]) => `[]core.${type}{${ips.map((ip) => `core.${type}{IP:${goQuote(ip)}}`).join(', ')}}`
+const goIPs = (type: string, ips: readonly string[]) =>
+  `[]core.${type}{${ips.map((ip) => `core.${type}{IP:${goQuote(ip)}}`).join(', ')}}`
 
 /** validatePodIPs, on the pod IPs as conversion leaves them (status.podIP is authoritative). */
 function validatePodIPs(status: PodStatus): FieldError[] {
@@ -141,7 +200,8 @@ function validateHostIPs(status: PodStatus): FieldError[] {
   if (ips.length === 0) return []
   const errs: FieldError[] = []
   const path = statusPath.child('hostIPs')
-  if (str(status.hostIP) !== ips[0]) errs.push(fieldError.invalid(path.index(0).child('ip').toString(), ips[0], 'must be equal to `hostIP`'))
+  if (str(status.hostIP) !== ips[0])
+    errs.push(fieldError.invalid(path.index(0).child('ip').toString(), ips[0], 'must be equal to `hostIP`'))
   ips.forEach((ip, i) => errs.push(...validateIP(ip, path.index(i))))
   if (ips.length > 1) {
     const seen = new Set<string>()
@@ -171,7 +231,9 @@ function validateContainerStatusUsers(statuses: readonly ContainerStatus[], path
     errs.push(...isValidUnixID(linux.uid).map((m) => fieldError.invalid(lp.child('uid').toString(), linux.uid, m)))
     errs.push(...isValidUnixID(linux.gid).map((m) => fieldError.invalid(lp.child('gid').toString(), linux.gid, m)))
     list(linux.supplementalGroups).forEach((g, j) => {
-      errs.push(...isValidUnixID(g).map((m) => fieldError.invalid(lp.child('supplementalGroups').index(j).toString(), g, m)))
+      errs.push(
+        ...isValidUnixID(g).map((m) => fieldError.invalid(lp.child('supplementalGroups').index(j).toString(), g, m)),
+      )
     })
   })
   return errs
@@ -180,7 +242,11 @@ function validateContainerStatusUsers(statuses: readonly ContainerStatus[], path
 const HEALTH = ['Healthy', 'Unhealthy', 'Unknown']
 
 /** validateContainerStatusAllocatedResourcesStatus. */
-function validateAllocatedResourcesStatus(statuses: readonly ContainerStatus[], path: FieldPath, containers: readonly Container[]): FieldError[] {
+function validateAllocatedResourcesStatus(
+  statuses: readonly ContainerStatus[],
+  path: FieldPath,
+  containers: readonly Container[],
+): FieldError[] {
   const errs: FieldError[] = []
   statuses.forEach((cs, i) => {
     list(cs.allocatedResourcesStatus).forEach((allocated, j) => {
@@ -190,8 +256,11 @@ function validateAllocatedResourcesStatus(statuses: readonly ContainerStatus[], 
         let found: boolean
         let detail: string
         if (allocated.name.startsWith('claim:')) {
-          detail = "must match one of the container's resource claims in a format 'claim:<claimName>/<request>' or 'claim:<claimName>' if request is empty"
-          found = list(container.resources?.claims).some((c) => `claim:${c.name}${c.request ? `/${c.request}` : ''}` === allocated.name)
+          detail =
+            "must match one of the container's resource claims in a format 'claim:<claimName>/<request>' or 'claim:<claimName>' if request is empty"
+          found = list(container.resources?.claims).some(
+            (c) => `claim:${c.name}${c.request ? `/${c.request}` : ''}` === allocated.name,
+          )
         } else {
           detail = "must match one of the container's resource requests"
           found = Object.keys(container.resources?.requests ?? {}).includes(allocated.name)

@@ -7,7 +7,11 @@ import { clone } from '../../deep-equal'
 import { MAX_INT32, goStringMap, inclusiveRangeError, invalidGo, list, str } from './pod-validation-formats'
 import { goTrimSpace } from './pod-validation-containers'
 import { validateTolerations } from './pod-validation-scheduling'
-import { APPARMOR_ANNOTATION_PREFIX, MIRROR_POD_ANNOTATION, validatePodSpecificAnnotations } from './pod-validation-annotations'
+import {
+  APPARMOR_ANNOTATION_PREFIX,
+  MIRROR_POD_ANNOTATION,
+  validatePodSpecificAnnotations,
+} from './pod-validation-annotations'
 import { validatePodMetadataAndSpec } from './pod-validation'
 import type { Container, NodeAffinity, NodeSelectorTerm, PodObject, PodSpec, Toleration } from './pod-types'
 
@@ -52,8 +56,16 @@ export function validatePodUpdate(pod: PodObject, old: PodObject): FieldError[] 
     errs.push(fieldError.invalid(deadlinePath, 'null', 'must not update from a positive integer to nil value'))
   }
 
-  errs.push(...validateOnlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations), specPath.child('tolerations')))
-  errs.push(...validateOnlyDeletedSchedulingGates(list(spec.schedulingGates), list(oldSpec.schedulingGates), specPath.child('schedulingGates')))
+  errs.push(
+    ...validateOnlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations), specPath.child('tolerations')),
+  )
+  errs.push(
+    ...validateOnlyDeletedSchedulingGates(
+      list(spec.schedulingGates),
+      list(oldSpec.schedulingGates),
+      specPath.child('schedulingGates'),
+    ),
+  )
 
   if (semanticEqual(spec, oldSpec)) return errs
 
@@ -69,12 +81,15 @@ export function validatePodUpdate(pod: PodObject, old: PodObject): FieldError[] 
   setOrDelete('schedulingGates', oldSpec.schedulingGates)
   setOrDelete('tolerations', oldSpec.tolerations)
   const oldGrace = oldSpec.terminationGracePeriodSeconds
-  if (oldGrace !== undefined && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldGrace
+  if (oldGrace !== undefined && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1)
+    munged.terminationGracePeriodSeconds = oldGrace
 
   // A pod still held by scheduling gates may gain node selector entries and node affinity requirements.
   if (list(oldSpec.schedulingGates).length > 0) {
     if (!semanticEqual(munged.nodeSelector, oldSpec.nodeSelector)) {
-      errs.push(...validateNodeSelectorMutation(specPath.child('nodeSelector'), munged.nodeSelector, oldSpec.nodeSelector))
+      errs.push(
+        ...validateNodeSelectorMutation(specPath.child('nodeSelector'), munged.nodeSelector, oldSpec.nodeSelector),
+      )
       setOrDelete('nodeSelector', oldSpec.nodeSelector)
     }
     const oldNA = oldSpec.affinity?.nodeAffinity
@@ -85,7 +100,12 @@ export function validatePodUpdate(pod: PodObject, old: PodObject): FieldError[] 
         // already effectively nil
       } else if (!munged.affinity && oldNA) {
         munged.affinity = { nodeAffinity: clone(oldNA) }
-      } else if (munged.affinity && !oldSpec.affinity && !munged.affinity.podAntiAffinity && !munged.affinity.podAffinity) {
+      } else if (
+        munged.affinity &&
+        !oldSpec.affinity &&
+        !munged.affinity.podAntiAffinity &&
+        !munged.affinity.podAffinity
+      ) {
         delete munged.affinity
       } else if (munged.affinity) {
         if (oldNA) munged.affinity.nodeAffinity = clone(oldNA)
@@ -96,7 +116,12 @@ export function validatePodUpdate(pod: PodObject, old: PodObject): FieldError[] 
 
   if (!semanticEqual(munged, oldSpec)) {
     const diff = describeSpecDiff(oldSpec, munged)
-    errs.push(fieldError.forbidden(specPath.toString(), `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${diff}`))
+    errs.push(
+      fieldError.forbidden(
+        specPath.toString(),
+        `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${diff}`,
+      ),
+    )
   }
   return errs
 }
@@ -109,14 +134,23 @@ function setImage(c: Container, old: Container | undefined) {
 /** ValidateContainerUpdates: same number of containers, each with a usable image. */
 function validateContainerUpdates(containers: readonly Container[], old: readonly Container[], path: FieldPath) {
   if (containers.length !== old.length) {
-    return { errors: [fieldError.forbidden(path.toString(), 'pod updates may not add or remove containers')], stop: true }
+    return {
+      errors: [fieldError.forbidden(path.toString(), 'pod updates may not add or remove containers')],
+      stop: true,
+    }
   }
   const errors: FieldError[] = []
   containers.forEach((c, i) => {
     const image = str(c.image)
     if (image.length === 0) errors.push(fieldError.required(path.index(i).child('image').toString()))
     if (goTrimSpace(image).length !== image.length) {
-      errors.push(fieldError.invalid(path.index(i).child('image').toString(), image, 'must not have leading or trailing whitespace'))
+      errors.push(
+        fieldError.invalid(
+          path.index(i).child('image').toString(),
+          image,
+          'must not have leading or trailing whitespace',
+        ),
+      )
     }
   })
   return { errors, stop: false }
@@ -129,66 +163,118 @@ export function validatePodSpecificAnnotationUpdates(pod: PodObject, old: PodObj
   const before = old.metadata.annotations ?? {}
   for (const [k, v] of Object.entries(before)) {
     if (k in now && now[k] === v) continue
-    if (k.startsWith(APPARMOR_ANNOTATION_PREFIX)) errs.push(fieldError.forbidden(annotationsPath.key(k).toString(), 'may not remove or update AppArmor annotations'))
-    if (k === MIRROR_POD_ANNOTATION) errs.push(fieldError.forbidden(annotationsPath.key(k).toString(), 'may not remove or update mirror pod annotation'))
+    if (k.startsWith(APPARMOR_ANNOTATION_PREFIX))
+      errs.push(
+        fieldError.forbidden(annotationsPath.key(k).toString(), 'may not remove or update AppArmor annotations'),
+      )
+    if (k === MIRROR_POD_ANNOTATION)
+      errs.push(
+        fieldError.forbidden(annotationsPath.key(k).toString(), 'may not remove or update mirror pod annotation'),
+      )
   }
   for (const k of Object.keys(now)) {
     if (k in before) continue
-    if (k.startsWith(APPARMOR_ANNOTATION_PREFIX)) errs.push(fieldError.forbidden(annotationsPath.key(k).toString(), 'may not add AppArmor annotations'))
-    if (k === MIRROR_POD_ANNOTATION) errs.push(fieldError.forbidden(annotationsPath.key(k).toString(), 'may not add mirror pod annotation'))
+    if (k.startsWith(APPARMOR_ANNOTATION_PREFIX))
+      errs.push(fieldError.forbidden(annotationsPath.key(k).toString(), 'may not add AppArmor annotations'))
+    if (k === MIRROR_POD_ANNOTATION)
+      errs.push(fieldError.forbidden(annotationsPath.key(k).toString(), 'may not add mirror pod annotation'))
   }
   // An invalid deletion cost already stored stays tolerated.
-  const oldCostErrors = validatePodSpecificAnnotations(before, old.spec ?? ({} as PodSpec)).some((e) => e.message.endsWith('must be a 32bit integer'))
+  const oldCostErrors = validatePodSpecificAnnotations(before, old.spec ?? ({} as PodSpec)).some((e) =>
+    e.message.endsWith('must be a 32bit integer'),
+  )
   errs.push(...validatePodSpecificAnnotations(now, pod.spec ?? ({} as PodSpec), oldCostErrors))
   return errs
 }
 
 /** validateOnlyAddedTolerations: every old toleration must survive, except for its tolerationSeconds. */
-function validateOnlyAddedTolerations(tolerations: readonly Toleration[], old: readonly Toleration[], path: FieldPath): FieldError[] {
+function validateOnlyAddedTolerations(
+  tolerations: readonly Toleration[],
+  old: readonly Toleration[],
+  path: FieldPath,
+): FieldError[] {
   const same = (a: Toleration, b: Toleration) =>
-    str(a.key) === str(b.key) && str(a.operator) === str(b.operator) && str(a.value) === str(b.value) && str(a.effect) === str(b.effect)
+    str(a.key) === str(b.key) &&
+    str(a.operator) === str(b.operator) &&
+    str(a.value) === str(b.value) &&
+    str(a.effect) === str(b.effect)
   for (const o of old) {
     if (!tolerations.some((t) => same(o, t))) {
-      return [fieldError.forbidden(path.toString(), 'existing toleration can not be modified except its tolerationSeconds')]
+      return [
+        fieldError.forbidden(path.toString(), 'existing toleration can not be modified except its tolerationSeconds'),
+      ]
     }
   }
   return validateTolerations(tolerations, path)
 }
 
 /** validateOnlyDeletedSchedulingGates. */
-function validateOnlyDeletedSchedulingGates(gates: readonly { name: string }[], old: readonly { name: string }[], path: FieldPath): FieldError[] {
+function validateOnlyDeletedSchedulingGates(
+  gates: readonly { name: string }[],
+  old: readonly { name: string }[],
+  path: FieldPath,
+): FieldError[] {
   const oldNames = new Set(old.map((g) => g.name))
   const added = new Map<string, number>()
   gates.forEach((g, i) => {
     if (!oldNames.has(g.name)) added.set(g.name, i)
   })
   return [...added].map(([name, i]) =>
-    fieldError.forbidden(path.index(i).child('name').toString(), `only deletion is allowed, but found new scheduling gate '${name}'`),
+    fieldError.forbidden(
+      path.index(i).child('name').toString(),
+      `only deletion is allowed, but found new scheduling gate '${name}'`,
+    ),
   )
 }
 
-function validateNodeSelectorMutation(path: FieldPath, now: Record<string, string> | undefined, old: Record<string, string> | undefined): FieldError[] {
+function validateNodeSelectorMutation(
+  path: FieldPath,
+  now: Record<string, string> | undefined,
+  old: Record<string, string> | undefined,
+): FieldError[] {
   for (const [k, v] of Object.entries(old ?? {})) {
     if (now?.[k] !== v) {
       const shown = now === undefined ? 'map[string]string(nil)' : goStringMap(now)
-      return [invalidGo(path.toString(), shown, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)')]
+      return [
+        invalidGo(
+          path.toString(),
+          shown,
+          'only additions to spec.nodeSelector are allowed (no mutations or deletions)',
+        ),
+      ]
     }
   }
   return []
 }
 
-function validateNodeAffinityMutation(path: FieldPath, now: NodeAffinity | undefined, old: NodeAffinity | undefined): FieldError[] {
+function validateNodeAffinityMutation(
+  path: FieldPath,
+  now: NodeAffinity | undefined,
+  old: NodeAffinity | undefined,
+): FieldError[] {
   const oldTerms = list(old?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms)
   if (!old?.requiredDuringSchedulingIgnoredDuringExecution) return []
   const newTerms = list(now?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms)
   const termsPath = path.child('requiredDuringSchedulingIgnoredDuringExecution').child('nodeSelectorTerms')
   if (oldTerms.length > 0 && oldTerms.length !== newTerms.length) {
-    return [invalidGo(termsPath.toString(), JSON.stringify(newTerms), 'no additions/deletions to non-empty NodeSelectorTerms list are allowed')]
+    return [
+      invalidGo(
+        termsPath.toString(),
+        JSON.stringify(newTerms),
+        'no additions/deletions to non-empty NodeSelectorTerms list are allowed',
+      ),
+    ]
   }
   const errs: FieldError[] = []
   oldTerms.forEach((o, i) => {
     if (!onlyAdditions(newTerms[i]!, o)) {
-      errs.push(invalidGo(termsPath.index(i).toString(), JSON.stringify(newTerms[i]), 'only additions are allowed (no mutations or deletions)'))
+      errs.push(
+        invalidGo(
+          termsPath.index(i).toString(),
+          JSON.stringify(newTerms[i]),
+          'only additions are allowed (no mutations or deletions)',
+        ),
+      )
     }
   })
   return errs
@@ -200,8 +286,16 @@ function onlyAdditions(now: NodeSelectorTerm, old: NodeSelectorTerm): boolean {
   const newExprs = list(now.matchExpressions)
   const newFields = list(now.matchFields)
   if (oldExprs.length === 0 && oldFields.length === 0 && (newExprs.length > 0 || newFields.length > 0)) return false
-  if (oldExprs.length > 0 && (newExprs.length < oldExprs.length || !semanticEqual(newExprs.slice(0, oldExprs.length), oldExprs))) return false
-  if (oldFields.length > 0 && (newFields.length < oldFields.length || !semanticEqual(newFields.slice(0, oldFields.length), oldFields))) return false
+  if (
+    oldExprs.length > 0 &&
+    (newExprs.length < oldExprs.length || !semanticEqual(newExprs.slice(0, oldExprs.length), oldExprs))
+  )
+    return false
+  if (
+    oldFields.length > 0 &&
+    (newFields.length < oldFields.length || !semanticEqual(newFields.slice(0, oldFields.length), oldFields))
+  )
+    return false
   return true
 }
 

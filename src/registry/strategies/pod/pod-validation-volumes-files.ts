@@ -3,11 +3,16 @@
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { FILE_MODE_ERROR_MSG, str } from './pod-validation-formats'
 import { validateLocalNonReservedPath } from './pod-validation-mounts'
-import { VOLUME_FIELD_PATHS, validateContainerResourceFieldSelector, validateObjectFieldSelector } from './pod-validation-env'
+import {
+  VOLUME_FIELD_PATHS,
+  validateContainerResourceFieldSelector,
+  validateObjectFieldSelector,
+} from './pod-validation-env'
 import type { DownwardAPIVolumeFile, KeyToPath } from './pod-types'
 
 export function validateMode(mode: number | undefined, path: FieldPath): FieldError[] {
-  if (mode !== undefined && (mode > 0o777 || mode < 0)) return [fieldError.invalid(path.toString(), mode, FILE_MODE_ERROR_MSG)]
+  if (mode !== undefined && (mode > 0o777 || mode < 0))
+    return [fieldError.invalid(path.toString(), mode, FILE_MODE_ERROR_MSG)]
   return []
 }
 
@@ -28,7 +33,13 @@ export function validateDownwardAPIVolumeFile(file: DownwardAPIVolumeFile, path:
   if (file.fieldRef) {
     errs.push(...validateObjectFieldSelector(file.fieldRef, VOLUME_FIELD_PATHS, path.child('fieldRef')))
     if (file.resourceFieldRef) {
-      errs.push(fieldError.invalid(path.toString(), 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'))
+      errs.push(
+        fieldError.invalid(
+          path.toString(),
+          'resource',
+          'fieldRef and resourceFieldRef can not be specified simultaneously',
+        ),
+      )
     }
   } else if (file.resourceFieldRef) {
     errs.push(...validateContainerResourceFieldSelector(file.resourceFieldRef, path.child('resourceFieldRef'), true))

@@ -40,8 +40,22 @@ export function validateProjected(projection: ProjectedVolumeSource, path: Field
       n++
       const tp = sp.child('serviceAccountToken')
       const seconds = token.expirationSeconds ?? 0
-      if (seconds < 600) errs.push(fieldError.invalid(tp.child('expirationSeconds').toString(), seconds, 'may not specify a duration less than 10 minutes'))
-      if (seconds > 2 ** 32) errs.push(fieldError.invalid(tp.child('expirationSeconds').toString(), seconds, 'may not specify a duration larger than 2^32 seconds'))
+      if (seconds < 600)
+        errs.push(
+          fieldError.invalid(
+            tp.child('expirationSeconds').toString(),
+            seconds,
+            'may not specify a duration less than 10 minutes',
+          ),
+        )
+      if (seconds > 2 ** 32)
+        errs.push(
+          fieldError.invalid(
+            tp.child('expirationSeconds').toString(),
+            seconds,
+            'may not specify a duration larger than 2^32 seconds',
+          ),
+        )
       // Reported on the projected source's path, not the token's, as kube does.
       if (!token.path) errs.push(fieldError.required(path.child('path').toString()))
       else errs.push(...validateLocalNonReservedPath(token.path, path.child('path')))
@@ -53,14 +67,33 @@ export function validateProjected(projection: ProjectedVolumeSource, path: Field
       const usingName = ctb.name !== undefined
       const usingSigner = ctb.signerName !== undefined
       if (usingName && usingSigner) {
-        errs.push(invalidGo(cp.toString(), goStruct('core.ClusterTrustBundleProjection', [['Name', goPtr('*string', ctb.name)], ['SignerName', goPtr('*string', ctb.signerName)], ['LabelSelector', goPtr('*v1.LabelSelector', ctb.labelSelector)], ['Path', goQuote(str(ctb.path))], ['Optional', goPtr('*bool', ctb.optional)]]), 'only one of name and signerName may be used'))
+        errs.push(
+          invalidGo(
+            cp.toString(),
+            goStruct('core.ClusterTrustBundleProjection', [
+              ['Name', goPtr('*string', ctb.name)],
+              ['SignerName', goPtr('*string', ctb.signerName)],
+              ['LabelSelector', goPtr('*v1.LabelSelector', ctb.labelSelector)],
+              ['Path', goQuote(str(ctb.path))],
+              ['Optional', goPtr('*bool', ctb.optional)],
+            ]),
+            'only one of name and signerName may be used',
+          ),
+        )
       } else if (usingName) {
         if (ctb.name === '') errs.push(fieldError.required(cp.child('name').toString(), 'must be a valid object name'))
         if (ctb.labelSelector) {
-          errs.push(invalidGo(cp.child('labelSelector').toString(), goLabelSelector(ctb.labelSelector), 'labelSelector must be unset if name is specified'))
+          errs.push(
+            invalidGo(
+              cp.child('labelSelector').toString(),
+              goLabelSelector(ctb.labelSelector),
+              'labelSelector must be unset if name is specified',
+            ),
+          )
         }
       } else if (usingSigner) {
-        if (ctb.signerName === '') errs.push(fieldError.required(cp.child('signerName').toString(), 'must be a valid signer name'))
+        if (ctb.signerName === '')
+          errs.push(fieldError.required(cp.child('signerName').toString(), 'must be a valid signer name'))
         errs.push(...validateLabelSelector(ctb.labelSelector, cp.child('labelSelector')))
       } else {
         errs.push(fieldError.required(cp.toString(), 'either name or signerName must be specified'))

@@ -17,7 +17,9 @@ import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import { list } from './pod-validation-formats'
 import { validateContainerOnlyForPod } from './pod-validation-containers'
 import {
-  validateAppArmorAnnotationsAndFieldsMatchOnCreate, validatePodSpecificAnnotations, validateSeccompAnnotationsAndFields,
+  validateAppArmorAnnotationsAndFieldsMatchOnCreate,
+  validatePodSpecificAnnotations,
+  validateSeccompAnnotationsAndFields,
 } from './pod-validation-annotations'
 import { validatePodSpec } from './pod-validation-spec'
 import type { PodObject, PodSpec } from './pod-types'
@@ -36,7 +38,12 @@ export function validatePod(pod: PodObject): FieldError[] {
     errs.push(fieldError.forbidden(specPath.child('ephemeralContainers').toString(), 'cannot be set on create'))
   }
   if (spec.nodeName && list(spec.schedulingGates).length !== 0) {
-    errs.push(fieldError.forbidden(specPath.child('nodeName').toString(), 'cannot be set until all schedulingGates have been cleared'))
+    errs.push(
+      fieldError.forbidden(
+        specPath.child('nodeName').toString(),
+        'cannot be set until all schedulingGates have been cleared',
+      ),
+    )
   }
   errs.push(...validateSeccompAnnotationsAndFields(pod.metadata, spec))
   errs.push(...validateAppArmorAnnotationsAndFieldsMatchOnCreate(pod.metadata, spec))
@@ -54,13 +61,23 @@ export function validatePodMetadataAndSpec(pod: PodObject): FieldError[] {
     list(spec.volumes).forEach((volume, vi) => {
       list(volume.projected?.sources).forEach((source, si) => {
         if (source.serviceAccountToken) {
-          const at = specPath.child('volumes').index(vi).child('projected').child('sources').index(si).child('serviceAccountToken')
+          const at = specPath
+            .child('volumes')
+            .index(vi)
+            .child('projected')
+            .child('sources')
+            .index(si)
+            .child('serviceAccountToken')
           errs.push(fieldError.forbidden(at.toString(), 'must not be specified when serviceAccountName is not set'))
         }
       })
     })
   }
-  list(spec.containers).forEach((c, i) => errs.push(...validateContainerOnlyForPod(c, specPath.child('containers').index(i))))
-  list(spec.initContainers).forEach((c, i) => errs.push(...validateContainerOnlyForPod(c, specPath.child('initContainers').index(i))))
+  list(spec.containers).forEach((c, i) =>
+    errs.push(...validateContainerOnlyForPod(c, specPath.child('containers').index(i))),
+  )
+  list(spec.initContainers).forEach((c, i) =>
+    errs.push(...validateContainerOnlyForPod(c, specPath.child('initContainers').index(i))),
+  )
   return errs
 }

@@ -38,10 +38,13 @@ export function validateNonSpecialIP(value: string, field: string): FieldError[]
   const loopback = v4 ? b[0] === 127 : b.slice(0, 15).every((x) => x === 0) && b[15] === 1
   if (loopback) errs.push(fieldError.invalid(field, value, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'))
   const linkLocal = v4 ? b[0] === 169 && b[1] === 254 : b[0] === 0xfe && (b[1]! & 0xc0) === 0x80
-  if (linkLocal) errs.push(fieldError.invalid(field, value, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'))
+  if (linkLocal)
+    errs.push(fieldError.invalid(field, value, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'))
   const linkLocalMulticast = v4 ? b[0] === 224 && b[1] === 0 && b[2] === 0 : b[0] === 0xff && (b[1]! & 0x0f) === 0x02
   if (linkLocalMulticast) {
-    errs.push(fieldError.invalid(field, value, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'))
+    errs.push(
+      fieldError.invalid(field, value, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'),
+    )
   }
   return errs
 }

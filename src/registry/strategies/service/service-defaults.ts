@@ -21,7 +21,8 @@ export function applyServiceDefaults(svc: ServiceObject) {
     if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port
   }
   if (externallyAccessible(svc)) spec.externalTrafficPolicy ??= 'Cluster'
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP') spec.internalTrafficPolicy ??= 'Cluster'
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP')
+    spec.internalTrafficPolicy ??= 'Cluster'
   if (spec.type === 'LoadBalancer') {
     spec.allocateLoadBalancerNodePorts ??= true
     for (const ing of svc.status?.loadBalancer?.ingress ?? []) if (ing.ip && !ing.ipMode) ing.ipMode = 'VIP'
@@ -46,8 +47,10 @@ export function initIPFamilyFields(svc: ServiceObject, old: ServiceObject | null
   }
   if (old && spec.ipFamilyPolicy === 'SingleStack') {
     // Asking for single-stack while leaving the lists alone is clear intent to drop the secondary entries.
-    if (sameList(old.spec.clusterIPs, spec.clusterIPs) && (spec.clusterIPs?.length ?? 0) > 1) spec.clusterIPs = spec.clusterIPs!.slice(0, 1)
-    if (sameList(old.spec.ipFamilies, spec.ipFamilies) && (spec.ipFamilies?.length ?? 0) > 1) spec.ipFamilies = spec.ipFamilies!.slice(0, 1)
+    if (sameList(old.spec.clusterIPs, spec.clusterIPs) && (spec.clusterIPs?.length ?? 0) > 1)
+      spec.clusterIPs = spec.clusterIPs!.slice(0, 1)
+    if (sameList(old.spec.ipFamilies, spec.ipFamilies) && (spec.ipFamilies?.length ?? 0) > 1)
+      spec.ipFamilies = spec.ipFamilies!.slice(0, 1)
   }
   const families = [...(spec.ipFamilies ?? [])]
   for (const [i, ip] of (spec.clusterIPs ?? []).entries()) {
@@ -61,7 +64,8 @@ export function initIPFamilyFields(svc: ServiceObject, old: ServiceObject | null
   if (headlessSelectorless) {
     // Headless services without a selector may carry both families even on a single-stack cluster.
     if (families.length === 0) families.push(CLUSTER_IP_FAMILIES[0])
-    if (families.length < 2 && spec.ipFamilyPolicy !== 'SingleStack') families.push(families[0] === 'IPv4' ? 'IPv6' : 'IPv4')
+    if (families.length < 2 && spec.ipFamilyPolicy !== 'SingleStack')
+      families.push(families[0] === 'IPv4' ? 'IPv6' : 'IPv4')
   }
   if (families.length === 0) families.push(CLUSTER_IP_FAMILIES[0])
   spec.ipFamilies = families

@@ -46,13 +46,37 @@ export function portsCell(svc: ServiceObject): string {
 
 export const serviceTable: TableConvertor<ServiceObject> = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name of the service, unique within its namespace', priority: 0 },
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      description: 'Name of the service, unique within its namespace',
+      priority: 0,
+    },
     { name: 'Type', type: 'string', format: '', description: 'How the service is exposed', priority: 0 },
-    { name: 'Cluster-IP', type: 'string', format: '', description: 'Virtual IP of the service inside the cluster', priority: 0 },
-    { name: 'External-IP', type: 'string', format: '', description: 'Addresses the service is reachable on from outside', priority: 0 },
+    {
+      name: 'Cluster-IP',
+      type: 'string',
+      format: '',
+      description: 'Virtual IP of the service inside the cluster',
+      priority: 0,
+    },
+    {
+      name: 'External-IP',
+      type: 'string',
+      format: '',
+      description: 'Addresses the service is reachable on from outside',
+      priority: 0,
+    },
     { name: 'Port(s)', type: 'string', format: '', description: 'Ports the service exposes', priority: 0 },
     { name: 'Age', type: 'string', format: '', description: 'Time since the service was created', priority: 0 },
-    { name: 'Selector', type: 'string', format: '', description: 'Labels of the pods that receive the traffic', priority: 1 },
+    {
+      name: 'Selector',
+      type: 'string',
+      format: '',
+      description: 'Labels of the pods that receive the traffic',
+      priority: 1,
+    },
   ],
   cells: (svc, now) => [
     svc.metadata.name,

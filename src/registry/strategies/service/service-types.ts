@@ -21,10 +21,12 @@ export const shouldAllocateNodePorts = (s: ServiceObject) =>
   s.spec.type === 'NodePort' || (s.spec.type === 'LoadBalancer' && s.spec.allocateLoadBalancerNodePorts !== false)
 
 /** A LoadBalancer with the Local external policy needs a health-check node port. */
-export const needsHealthCheck = (s: ServiceObject) => s.spec.type === 'LoadBalancer' && s.spec.externalTrafficPolicy === 'Local'
+export const needsHealthCheck = (s: ServiceObject) =>
+  s.spec.type === 'LoadBalancer' && s.spec.externalTrafficPolicy === 'Local'
 
 /** clusterIPs is exactly ["None"]. */
-export const isHeadless = (s: ServiceObject) => s.spec.clusterIPs?.length === 1 && s.spec.clusterIPs[0] === CLUSTER_IP_NONE
+export const isHeadless = (s: ServiceObject) =>
+  s.spec.clusterIPs?.length === 1 && s.spec.clusterIPs[0] === CLUSTER_IP_NONE
 
 /** Reachable from outside the cluster: node ports, a load balancer, or external IPs (apiservice.ExternallyAccessible). */
 export const externallyAccessible = (s: ServiceObject) =>

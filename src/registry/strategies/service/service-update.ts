@@ -42,7 +42,11 @@ export function normalizeClusterIPs(svc: ServiceObject, old: ServiceObject | nul
   }
   const sameIPs = () => sameList(old.spec.clusterIPs, spec.clusterIPs)
   // An old client patching something else dropped clusterIPs but kept clusterIP.
-  if (old.spec.clusterIPs?.length && !spec.clusterIPs?.length && (old.spec.clusterIP ?? '') === (spec.clusterIP ?? '')) {
+  if (
+    old.spec.clusterIPs?.length &&
+    !spec.clusterIPs?.length &&
+    (old.spec.clusterIP ?? '') === (spec.clusterIP ?? '')
+  ) {
     spec.clusterIPs = [...old.spec.clusterIPs]
   }
   if ((old.spec.clusterIP ?? '') !== (spec.clusterIP ?? '')) {
@@ -73,18 +77,29 @@ export function dropTypeDependentFields(svc: ServiceObject, old: ServiceObject) 
   if (needsNodePort(old) && !needsNodePort(svc) && sameNodePorts) {
     for (const p of spec.ports ?? []) delete p.nodePort
   }
-  if (needsHealthCheck(old) && !needsHealthCheck(svc) && (old.spec.healthCheckNodePort ?? 0) === (spec.healthCheckNodePort ?? 0)) {
+  if (
+    needsHealthCheck(old) &&
+    !needsHealthCheck(svc) &&
+    (old.spec.healthCheckNodePort ?? 0) === (spec.healthCheckNodePort ?? 0)
+  ) {
     delete spec.healthCheckNodePort
   }
   if (old.spec.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
-    if (spec.allocateLoadBalancerNodePorts !== undefined && spec.allocateLoadBalancerNodePorts === old.spec.allocateLoadBalancerNodePorts) {
+    if (
+      spec.allocateLoadBalancerNodePorts !== undefined &&
+      spec.allocateLoadBalancerNodePorts === old.spec.allocateLoadBalancerNodePorts
+    ) {
       delete spec.allocateLoadBalancerNodePorts
     }
     if (spec.loadBalancerClass === old.spec.loadBalancerClass) delete spec.loadBalancerClass
     // The load balancer of the old type is gone; do not leave its address behind.
     if (svc.status) svc.status = { ...svc.status, loadBalancer: {} }
   }
-  if (externallyAccessible(old) && !externallyAccessible(svc) && spec.externalTrafficPolicy === old.spec.externalTrafficPolicy) {
+  if (
+    externallyAccessible(old) &&
+    !externallyAccessible(svc) &&
+    spec.externalTrafficPolicy === old.spec.externalTrafficPolicy
+  ) {
     delete spec.externalTrafficPolicy
   }
 }

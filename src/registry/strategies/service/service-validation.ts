@@ -40,19 +40,38 @@ export function validateService(svc: ServiceObject): FieldError[] {
   const errs: FieldError[] = []
   const spec = svc.spec
   const ann = svc.metadata.annotations ?? {}
-  if (ann[TOPOLOGY_MODE] !== undefined && ann[TOPOLOGY_HINTS] !== undefined && ann[TOPOLOGY_MODE] !== ann[TOPOLOGY_HINTS]) {
-    errs.push(fieldError.invalid(`metadata.annotations[${TOPOLOGY_MODE}]`, ann[TOPOLOGY_MODE], `must match annotations[${TOPOLOGY_HINTS}] when both are specified`))
+  if (
+    ann[TOPOLOGY_MODE] !== undefined &&
+    ann[TOPOLOGY_HINTS] !== undefined &&
+    ann[TOPOLOGY_MODE] !== ann[TOPOLOGY_HINTS]
+  ) {
+    errs.push(
+      fieldError.invalid(
+        `metadata.annotations[${TOPOLOGY_MODE}]`,
+        ann[TOPOLOGY_MODE],
+        `must match annotations[${TOPOLOGY_HINTS}] when both are specified`,
+      ),
+    )
   }
   const headless = isHeadless(svc)
   const ports = spec.ports ?? []
   if (ports.length === 0 && !headless && spec.type !== 'ExternalName') errs.push(fieldError.required('spec.ports'))
   if ((spec.type === 'LoadBalancer' || spec.type === 'NodePort') && headless) {
-    errs.push(fieldError.invalid('spec.clusterIPs[0]', spec.clusterIPs![0], `may not be set to 'None' for ${spec.type} services`))
+    errs.push(
+      fieldError.invalid(
+        'spec.clusterIPs[0]',
+        spec.clusterIPs![0],
+        `may not be set to 'None' for ${spec.type} services`,
+      ),
+    )
   }
   if (spec.type === 'ExternalName') {
-    if ((spec.clusterIPs?.length ?? 0) > 0) errs.push(fieldError.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'))
-    if ((spec.ipFamilies?.length ?? 0) > 0) errs.push(fieldError.forbidden('spec.ipFamilies', 'may not be set for ExternalName services'))
-    if (spec.ipFamilyPolicy !== undefined) errs.push(fieldError.forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'))
+    if ((spec.clusterIPs?.length ?? 0) > 0)
+      errs.push(fieldError.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'))
+    if ((spec.ipFamilies?.length ?? 0) > 0)
+      errs.push(fieldError.forbidden('spec.ipFamilies', 'may not be set for ExternalName services'))
+    if (spec.ipFamilyPolicy !== undefined)
+      errs.push(fieldError.forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'))
     // A CNAME may end in a dot to mark it fully qualified.
     const cname = (spec.externalName ?? '').replace(/\.$/, '')
     if (cname) errs.push(...validateDNS1123Subdomain(cname, SPEC.child('externalName')))
@@ -62,7 +81,8 @@ export function validateService(svc: ServiceObject): FieldError[] {
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, SPEC.child('ports').index(i))))
   if (spec.selector) errs.push(...validateLabels(spec.selector, SPEC.child('selector')))
   if (!spec.sessionAffinity) errs.push(fieldError.required('spec.sessionAffinity'))
-  else if (!AFFINITIES.includes(spec.sessionAffinity)) errs.push(fieldError.notSupported('spec.sessionAffinity', spec.sessionAffinity, AFFINITIES))
+  else if (!AFFINITIES.includes(spec.sessionAffinity))
+    errs.push(fieldError.notSupported('spec.sessionAffinity', spec.sessionAffinity, AFFINITIES))
   if (spec.sessionAffinity === 'ClientIP') errs.push(...validateClientIPAffinity(svc))
   else if (spec.sessionAffinity === 'None' && spec.sessionAffinityConfig) {
     errs.push(fieldError.forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'))
@@ -78,20 +98,25 @@ export function validateService(svc: ServiceObject): FieldError[] {
   else if (!SERVICE_TYPES.includes(spec.type)) errs.push(fieldError.notSupported('spec.type', spec.type, SERVICE_TYPES))
   if (spec.type === 'ClusterIP') {
     ports.forEach((p, i) => {
-      if (p.nodePort) errs.push(fieldError.forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"))
+      if (p.nodePort)
+        errs.push(fieldError.forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"))
     })
   }
   errs.push(...duplicatePorts(ports))
   errs.push(...validateSourceRanges(svc))
   if (spec.allocateLoadBalancerNodePorts !== undefined && spec.type !== 'LoadBalancer') {
-    errs.push(fieldError.forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'"))
+    errs.push(
+      fieldError.forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'"),
+    )
   }
   // kube's own path lacks the `spec.` prefix here.
-  if (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === undefined) errs.push(fieldError.required('allocateLoadBalancerNodePorts'))
+  if (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === undefined)
+    errs.push(fieldError.required('allocateLoadBalancerNodePorts'))
   errs.push(...validateLoadBalancerClass(svc))
   errs.push(...validateExternalTrafficPolicy(svc))
   if (spec.internalTrafficPolicy === undefined) {
-    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP') errs.push(fieldError.required('spec.internalTrafficPolicy'))
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP')
+      errs.push(fieldError.required('spec.internalTrafficPolicy'))
   } else if (!TRAFFIC_POLICIES.includes(spec.internalTrafficPolicy)) {
     errs.push(fieldError.notSupported('spec.internalTrafficPolicy', spec.internalTrafficPolicy, TRAFFIC_POLICIES))
   }
@@ -112,7 +137,8 @@ function validateServicePort(p: ServicePort, requireName: boolean, names: Set<st
   }
   for (const m of isValidPortNum(p.port)) errs.push(fieldError.invalid(path.child('port').toString(), p.port, m))
   if (!p.protocol) errs.push(fieldError.required(path.child('protocol').toString()))
-  else if (!PROTOCOLS.includes(p.protocol)) errs.push(fieldError.notSupported(path.child('protocol').toString(), p.protocol, PROTOCOLS))
+  else if (!PROTOCOLS.includes(p.protocol))
+    errs.push(fieldError.notSupported(path.child('protocol').toString(), p.protocol, PROTOCOLS))
   if (p.targetPort !== undefined) errs.push(...validatePortNumOrName(p.targetPort, path.child('targetPort')))
   if (p.appProtocol !== undefined) errs.push(...validateQualifiedName(p.appProtocol, path.child('appProtocol')))
   return errs
@@ -154,7 +180,13 @@ function validateClientIPAffinity(svc: ServiceObject): FieldError[] {
   const t = config.clientIP.timeoutSeconds
   if (t === undefined) return [fieldError.required('spec.sessionAffinityConfig.clientIP.timeoutSeconds', why)]
   if (t <= 0 || t > MAX_CLIENT_IP_AFFINITY_SECONDS) {
-    return [fieldError.invalid('spec.sessionAffinityConfig.clientIP.timeoutSeconds', t, `must be greater than 0 and less than ${MAX_CLIENT_IP_AFFINITY_SECONDS}`)]
+    return [
+      fieldError.invalid(
+        'spec.sessionAffinityConfig.clientIP.timeoutSeconds',
+        t,
+        `must be greater than 0 and less than ${MAX_CLIENT_IP_AFFINITY_SECONDS}`,
+      ),
+    ]
   }
   return []
 }
@@ -168,7 +200,8 @@ function validateClusterIPsRelatedFields(svc: ServiceObject): FieldError[] {
   const ipsValue = formatIPs(ips)
   if (spec.clusterIP) {
     if (ips.length === 0) errs.push(fieldError.required('spec.clusterIPs'))
-    else if (ips[0] !== spec.clusterIP) errs.push(invalidGo('spec.clusterIPs', ipsValue, 'first value must match `clusterIP`'))
+    else if (ips[0] !== spec.clusterIP)
+      errs.push(invalidGo('spec.clusterIPs', ipsValue, 'first value must match `clusterIP`'))
   } else if (ips.length > 0) {
     errs.push(invalidGo('spec.clusterIPs', ipsValue, 'must be empty when `clusterIP` is not specified'))
   }
@@ -196,12 +229,27 @@ function validateClusterIPsRelatedFields(svc: ServiceObject): FieldError[] {
   })
   if (ips.length > 2) errs.push(invalidGo('spec.clusterIPs', ipsValue, 'may only hold up to 2 values'))
   if (badIPs) return errs
-  if (ips.length > 1 && !isDualStack(ips)) errs.push(invalidGo('spec.clusterIPs', ipsValue, 'may specify no more than one IP for each IP family'))
+  if (ips.length > 1 && !isDualStack(ips))
+    errs.push(invalidGo('spec.clusterIPs', ipsValue, 'may specify no more than one IP for each IP family'))
   if (!isHeadless(svc)) {
     ips.forEach((ip, i) => {
       const fam = spec.ipFamilies?.[i]
-      if (fam === 'IPv4' && ipFamily(ip) === 6) errs.push(fieldError.invalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``))
-      if (fam === 'IPv6' && ipFamily(ip) !== 6) errs.push(fieldError.invalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``))
+      if (fam === 'IPv4' && ipFamily(ip) === 6)
+        errs.push(
+          fieldError.invalid(
+            `spec.clusterIPs[${i}]`,
+            ip,
+            `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``,
+          ),
+        )
+      if (fam === 'IPv6' && ipFamily(ip) !== 6)
+        errs.push(
+          fieldError.invalid(
+            `spec.clusterIPs[${i}]`,
+            ip,
+            `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``,
+          ),
+        )
     })
   }
   return errs
@@ -215,8 +263,22 @@ function validateIPFamilyConfig(svc: ServiceObject): FieldError[] {
   const ips = spec.clusterIPs ?? []
   const families = spec.ipFamilies ?? []
   if (spec.ipFamilyPolicy === 'SingleStack') {
-    if (ips.length === 2) errs.push(fieldError.invalid('spec.ipFamilyPolicy', 'SingleStack', "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"))
-    if (families.length === 2) errs.push(fieldError.invalid('spec.ipFamilyPolicy', 'SingleStack', "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"))
+    if (ips.length === 2)
+      errs.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          'SingleStack',
+          "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+        ),
+      )
+    if (families.length === 2)
+      errs.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          'SingleStack',
+          "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+        ),
+      )
   }
   for (const [i, ip] of ips.entries()) {
     if (ip === CLUSTER_IP_NONE) break
@@ -228,7 +290,13 @@ function validateIPFamilyConfig(svc: ServiceObject): FieldError[] {
   // Headless services without a selector may list families the cluster does not serve.
   if (spec.clusterIP === CLUSTER_IP_NONE && !hasSelector(svc)) return errs
   if (spec.ipFamilyPolicy === 'RequireDualStack') {
-    errs.push(fieldError.invalid('spec.ipFamilyPolicy', 'RequireDualStack', 'this cluster is not configured for dual-stack services'))
+    errs.push(
+      fieldError.invalid(
+        'spec.ipFamilyPolicy',
+        'RequireDualStack',
+        'this cluster is not configured for dual-stack services',
+      ),
+    )
   }
   families.forEach((f, i) => {
     if (IP_FAMILIES.includes(f) && !(CLUSTER_IP_FAMILIES as readonly string[]).includes(f)) {
@@ -245,12 +313,14 @@ function validateSourceRanges(svc: ServiceObject): FieldError[] {
   if (ranges.length > 0) {
     // kube's field path is capitalized here.
     const at = 'spec.LoadBalancerSourceRanges'
-    if (svc.spec.type !== 'LoadBalancer') errs.push(fieldError.forbidden(at, "may only be used when `type` is 'LoadBalancer'"))
+    if (svc.spec.type !== 'LoadBalancer')
+      errs.push(fieldError.forbidden(at, "may only be used when `type` is 'LoadBalancer'"))
     // Space-padding is tolerated for historical reasons.
     ranges.forEach((r, i) => errs.push(...validateCIDR(r.trim(), `${at}[${i}]`)))
   } else if (annotation !== undefined) {
     const at = `metadata.annotations[${LB_SOURCE_RANGES}]`
-    if (svc.spec.type !== 'LoadBalancer') errs.push(fieldError.forbidden(at, "may only be used when `type` is 'LoadBalancer'"))
+    if (svc.spec.type !== 'LoadBalancer')
+      errs.push(fieldError.forbidden(at, "may only be used when `type` is 'LoadBalancer'"))
     const value = annotation.trim()
     if (value) for (const r of value.split(',')) errs.push(...validateCIDR(r.trim(), at))
   }
@@ -272,12 +342,23 @@ function validateExternalTrafficPolicy(svc: ServiceObject): FieldError[] {
   const errs: FieldError[] = []
   const policy = svc.spec.externalTrafficPolicy
   if (!externallyAccessible(svc)) {
-    if (policy) errs.push(fieldError.invalid('spec.externalTrafficPolicy', policy, 'may only be set for externally-accessible services'))
+    if (policy)
+      errs.push(
+        fieldError.invalid('spec.externalTrafficPolicy', policy, 'may only be set for externally-accessible services'),
+      )
   } else if (!policy) errs.push(fieldError.required('spec.externalTrafficPolicy'))
-  else if (!TRAFFIC_POLICIES.includes(policy)) errs.push(fieldError.notSupported('spec.externalTrafficPolicy', policy, TRAFFIC_POLICIES))
+  else if (!TRAFFIC_POLICIES.includes(policy))
+    errs.push(fieldError.notSupported('spec.externalTrafficPolicy', policy, TRAFFIC_POLICIES))
   const hc = svc.spec.healthCheckNodePort ?? 0
   if (!needsHealthCheck(svc)) {
-    if (hc !== 0) errs.push(fieldError.invalid('spec.healthCheckNodePort', hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"))
+    if (hc !== 0)
+      errs.push(
+        fieldError.invalid(
+          'spec.healthCheckNodePort',
+          hc,
+          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ),
+      )
   } else if (hc !== 0) {
     // Zero is allowed here: the allocator assigns one after validation (kube validates after allocating).
     for (const m of isValidPortNum(hc)) errs.push(fieldError.invalid('spec.healthCheckNodePort', hc, m))
@@ -290,19 +371,42 @@ export function validateServiceUpdate(svc: ServiceObject, old: ServiceObject): F
   const errs: FieldError[] = []
   errs.push(...validateClusterIPsUpdate(old, svc))
   errs.push(...validateIPFamiliesUpdate(old, svc))
-  if (old.spec.type === 'LoadBalancer' && svc.spec.type === 'LoadBalancer' && old.spec.loadBalancerClass !== svc.spec.loadBalancerClass) {
-    errs.push(fieldError.invalid('spec.loadBalancerClass', svc.spec.loadBalancerClass ?? null, 'may not change once set'))
+  if (
+    old.spec.type === 'LoadBalancer' &&
+    svc.spec.type === 'LoadBalancer' &&
+    old.spec.loadBalancerClass !== svc.spec.loadBalancerClass
+  ) {
+    errs.push(
+      fieldError.invalid('spec.loadBalancerClass', svc.spec.loadBalancerClass ?? null, 'may not change once set'),
+    )
   }
-  if (needsHealthCheck(old) && needsHealthCheck(svc) && (svc.spec.healthCheckNodePort ?? 0) !== (old.spec.healthCheckNodePort ?? 0)) {
+  if (
+    needsHealthCheck(old) &&
+    needsHealthCheck(svc) &&
+    (svc.spec.healthCheckNodePort ?? 0) !== (old.spec.healthCheckNodePort ?? 0)
+  ) {
     errs.push(fieldError.forbidden('spec.healthCheckNodePort', 'field is immutable'))
   }
   if (svc.spec.type !== 'ExternalName' && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-    const shorter = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) => (a?.length ?? 0) > 0 && (a?.length ?? 0) < (b?.length ?? 0)
+    const shorter = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) =>
+      (a?.length ?? 0) > 0 && (a?.length ?? 0) < (b?.length ?? 0)
     if (shorter(svc.spec.clusterIPs, old.spec.clusterIPs)) {
-      errs.push(fieldError.invalid('spec.ipFamilyPolicy', svc.spec.ipFamilyPolicy ?? null, "must be 'SingleStack' to release the secondary cluster IP"))
+      errs.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          svc.spec.ipFamilyPolicy ?? null,
+          "must be 'SingleStack' to release the secondary cluster IP",
+        ),
+      )
     }
     if (shorter(svc.spec.ipFamilies, old.spec.ipFamilies)) {
-      errs.push(fieldError.invalid('spec.ipFamilyPolicy', svc.spec.ipFamilyPolicy ?? null, "must be 'SingleStack' to release the secondary IP family"))
+      errs.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          svc.spec.ipFamilyPolicy ?? null,
+          "must be 'SingleStack' to release the secondary IP family",
+        ),
+      )
     }
   }
   return [...errs, ...validateService(svc)]
@@ -322,9 +426,16 @@ function validateClusterIPsUpdate(old: ServiceObject, svc: ServiceObject): Field
     })
   } else if (was.length > now.length) {
     if (now.length === 0) errs.push(invalidGo('spec.clusterIPs[0]', value, 'primary clusterIP can not be unset'))
-    if (was.length > 0 && now.length > 0 && now[0] !== was[0]) errs.push(invalidGo('spec.clusterIPs[0]', value, 'may not change once set'))
+    if (was.length > 0 && now.length > 0 && now[0] !== was[0])
+      errs.push(invalidGo('spec.clusterIPs[0]', value, 'may not change once set'))
     if (now.length === 1 && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(fieldError.invalid('spec.ipFamilyPolicy', svc.spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary clusterIP"))
+      errs.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          svc.spec.ipFamilyPolicy ?? null,
+          "must be set to 'SingleStack' when releasing the secondary clusterIP",
+        ),
+      )
     }
   } else if (was.length > 0 && now[0] !== was[0]) {
     errs.push(invalidGo('spec.clusterIPs[0]', value, 'may not change once set'))
@@ -345,10 +456,18 @@ function validateIPFamiliesUpdate(old: ServiceObject, svc: ServiceObject): Field
       if (f !== now[i]) errs.push(invalidGo('spec.ipFamilies[0]', value, 'may not change once set'))
     })
   } else if (was.length > now.length) {
-    if ((svc.spec.clusterIPs?.length ?? 0) === 0) errs.push(invalidGo('spec.ipFamilies[0]', value, 'primary ipFamily can not be unset'))
-    if (now.length > 0 && now[0] !== was[0]) errs.push(invalidGo('spec.ipFamilies[0]', formatIPs(svc.spec.clusterIPs ?? []), 'may not change once set'))
+    if ((svc.spec.clusterIPs?.length ?? 0) === 0)
+      errs.push(invalidGo('spec.ipFamilies[0]', value, 'primary ipFamily can not be unset'))
+    if (now.length > 0 && now[0] !== was[0])
+      errs.push(invalidGo('spec.ipFamilies[0]', formatIPs(svc.spec.clusterIPs ?? []), 'may not change once set'))
     if (now.length === 1 && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(fieldError.invalid('spec.ipFamilyPolicy', svc.spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary ipFamily"))
+      errs.push(
+        fieldError.invalid(
+          'spec.ipFamilyPolicy',
+          svc.spec.ipFamilyPolicy ?? null,
+          "must be set to 'SingleStack' when releasing the secondary ipFamily",
+        ),
+      )
     }
   } else if (was.length > 0 && now.length > 0 && now[0] !== was[0]) {
     errs.push(invalidGo('spec.ipFamilies[0]', formatIPs(svc.spec.clusterIPs ?? []), 'may not change once set'))
@@ -368,11 +487,17 @@ export function validateServiceStatusUpdate(svc: ServiceObject): FieldError[] {
     if (ing.ip) errs.push(...validateIP(ing.ip, at.child('ip')))
     if (ing.ipMode === undefined) {
       if (ing.ip) errs.push(fieldError.required(at.child('ipMode').toString(), 'must be specified when `ip` is set'))
-    } else if (!ing.ip) errs.push(fieldError.forbidden(at.child('ipMode').toString(), 'may not be specified when `ip` is not set'))
-    else if (!IP_MODES.includes(ing.ipMode)) errs.push(fieldError.notSupported(at.child('ipMode').toString(), ing.ipMode, IP_MODES))
+    } else if (!ing.ip)
+      errs.push(fieldError.forbidden(at.child('ipMode').toString(), 'may not be specified when `ip` is not set'))
+    else if (!IP_MODES.includes(ing.ipMode))
+      errs.push(fieldError.notSupported(at.child('ipMode').toString(), ing.ipMode, IP_MODES))
     if (ing.hostname) {
-      for (const m of isDNS1123Subdomain(ing.hostname)) errs.push(fieldError.invalid(at.child('hostname').toString(), ing.hostname, m))
-      if (ipFamily(ing.hostname) !== null) errs.push(fieldError.invalid(at.child('hostname').toString(), ing.hostname, 'must be a DNS name, not an IP address'))
+      for (const m of isDNS1123Subdomain(ing.hostname))
+        errs.push(fieldError.invalid(at.child('hostname').toString(), ing.hostname, m))
+      if (ipFamily(ing.hostname) !== null)
+        errs.push(
+          fieldError.invalid(at.child('hostname').toString(), ing.hostname, 'must be a DNS name, not an IP address'),
+        )
     }
   })
   return errs

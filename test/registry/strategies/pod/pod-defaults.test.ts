@@ -1,7 +1,12 @@
 // Pod defaulting: the sparse kubectl run body comes out as a 1.33 apiserver stores it, every default is idempotent (the
 // store defaults PUT bodies too, so a sparse replace must equal the stored pod), and QoS compares quantities exactly.
 import { describe, expect, it } from 'vitest'
-import { applyPodDefaults as schemeDefaults, admitPod, defaultPullPolicy, podQOS } from '../../../../src/registry/strategies/pod/pod-defaults'
+import {
+  applyPodDefaults as schemeDefaults,
+  admitPod,
+  defaultPullPolicy,
+  podQOS,
+} from '../../../../src/registry/strategies/pod/pod-defaults'
 
 /** Scheme defaults then admission, as the store applies them to a pod it stores. */
 const applyPodDefaults = (pod: Parameters<typeof schemeDefaults>[0]) => {
@@ -72,10 +77,15 @@ describe('applyPodDefaults: idempotence on a pod using every defaulted field', (
     const p = sparse()
     p.spec.hostNetwork = true
     p.spec.terminationGracePeriodSeconds = -5
-    p.spec.initContainers = [{ name: 'init', image: 'busybox:1.36', resources: { limits: { cpu: '0.5', memory: '1.5Gi' } } }]
+    p.spec.initContainers = [
+      { name: 'init', image: 'busybox:1.36', resources: { limits: { cpu: '0.5', memory: '1.5Gi' } } },
+    ]
     Object.assign(p.spec.containers[0], {
       ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP' }],
-      env: [{ name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }, { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1000m' } } }],
+      env: [
+        { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+        { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1000m' } } },
+      ],
       resources: { limits: { cpu: '100n', memory: 1073741824 } },
       livenessProbe: { httpGet: { port: 80 } },
       readinessProbe: { exec: { command: ['true'] }, timeoutSeconds: 0 },
@@ -88,8 +98,23 @@ describe('applyPodDefaults: idempotence on a pod using every defaulted field', (
       { name: 'secret', secret: { secretName: 's' } },
       { name: 'config', configMap: { name: 'c' } },
       { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } },
-      { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }, { downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace' } }] } }] } },
-      { name: 'claim', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } },
+      {
+        name: 'token',
+        projected: {
+          sources: [
+            { serviceAccountToken: { path: 'token' } },
+            { downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace' } }] } },
+          ],
+        },
+      },
+      {
+        name: 'claim',
+        ephemeral: {
+          volumeClaimTemplate: {
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        },
+      },
     ]
     p.spec.nodeSelector = {}
     p.status = { podIP: '10.0.0.1' }
@@ -113,9 +138,21 @@ describe('applyPodDefaults: idempotence on a pod using every defaulted field', (
     expect(c.env[1].valueFrom.resourceFieldRef.divisor).toBe('1')
     // Limits are copied to requests, then rounded up to milli units and written as Quantity.MarshalJSON would
     // (a JSON number becomes its decimal string).
-    expect(c.resources).toEqual({ limits: { cpu: '1m', memory: '1073741824' }, requests: { cpu: '1m', memory: '1073741824' } })
-    expect(pod.spec.initContainers[0].resources).toEqual({ limits: { cpu: '500m', memory: '1536Mi' }, requests: { cpu: '500m', memory: '1536Mi' } })
-    expect(c.livenessProbe).toEqual({ httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 })
+    expect(c.resources).toEqual({
+      limits: { cpu: '1m', memory: '1073741824' },
+      requests: { cpu: '1m', memory: '1073741824' },
+    })
+    expect(pod.spec.initContainers[0].resources).toEqual({
+      limits: { cpu: '500m', memory: '1536Mi' },
+      requests: { cpu: '500m', memory: '1536Mi' },
+    })
+    expect(c.livenessProbe).toEqual({
+      httpGet: { port: 80, path: '/', scheme: 'HTTP' },
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    })
     expect(c.readinessProbe.timeoutSeconds).toBe(1)
     expect(c.lifecycle.preStop.httpGet).toEqual({ port: 'http', path: '/', scheme: 'HTTP' })
     // omitempty: empty lists and maps are not stored.
@@ -126,18 +163,37 @@ describe('applyPodDefaults: idempotence on a pod using every defaulted field', (
       { name: 'host', hostPath: { path: '/var/log', type: '' } },
       { name: 'secret', secret: { secretName: 's', defaultMode: 420 } },
       { name: 'config', configMap: { name: 'c', defaultMode: 420 } },
-      { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels', apiVersion: 'v1' } }], defaultMode: 420 } },
+      {
+        name: 'info',
+        downwardAPI: {
+          items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels', apiVersion: 'v1' } }],
+          defaultMode: 420,
+        },
+      },
       {
         name: 'token',
         projected: {
           sources: [
             { serviceAccountToken: { path: 'token', expirationSeconds: 3600 } },
-            { downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace', apiVersion: 'v1' } }] } },
+            {
+              downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace', apiVersion: 'v1' } }] },
+            },
           ],
           defaultMode: 420,
         },
       },
-      { name: 'claim', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' } } } },
+      {
+        name: 'claim',
+        ephemeral: {
+          volumeClaimTemplate: {
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              resources: { requests: { storage: '1Gi' } },
+              volumeMode: 'Filesystem',
+            },
+          },
+        },
+      },
     ])
     expect(pod.status).toEqual({ podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }] })
   })
@@ -159,7 +215,9 @@ describe('applyPodDefaults: image pull policy', () => {
   })
 
   it('keeps an explicit policy', () => {
-    expect(defaulted((p) => (p.spec.containers[0].imagePullPolicy = 'Never')).spec.containers[0]!.imagePullPolicy).toBe('Never')
+    expect(defaulted((p) => (p.spec.containers[0].imagePullPolicy = 'Never')).spec.containers[0]!.imagePullPolicy).toBe(
+      'Never',
+    )
   })
 })
 
@@ -170,7 +228,12 @@ describe('applyPodDefaults: admission', () => {
   })
 
   it('DefaultTolerationSeconds adds only the missing toleration', () => {
-    const own = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }
+    const own = {
+      key: 'node.kubernetes.io/unreachable',
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: 60,
+    }
     const pod = defaulted((p) => (p.spec.tolerations = [own]))
     expect(pod.spec.tolerations).toEqual([own, DEFAULT_TOLERATIONS[0]])
   })
@@ -214,16 +277,40 @@ describe('podQOS', () => {
   it.each([
     ['no requests or limits', [{}], 'BestEffort'],
     ['zero amounts count as unset', [{ requests: { cpu: '0' } }], 'BestEffort'],
-    ['cpu 100m request with a 200m limit', [{ requests: { cpu: '100m', memory: '1Gi' }, limits: { cpu: '200m', memory: '1Gi' } }], 'Burstable'],
-    ['equal cpu and memory requests and limits', [{ requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } }], 'Guaranteed'],
-    ['equal in different units', [{ requests: { cpu: '1000m', memory: '1024Mi' }, limits: { cpu: '1', memory: '1Gi' } }], 'Guaranteed'],
+    [
+      'cpu 100m request with a 200m limit',
+      [{ requests: { cpu: '100m', memory: '1Gi' }, limits: { cpu: '200m', memory: '1Gi' } }],
+      'Burstable',
+    ],
+    [
+      'equal cpu and memory requests and limits',
+      [{ requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } }],
+      'Guaranteed',
+    ],
+    [
+      'equal in different units',
+      [{ requests: { cpu: '1000m', memory: '1024Mi' }, limits: { cpu: '1', memory: '1Gi' } }],
+      'Guaranteed',
+    ],
     ['limits only (requests default to them)', [{ limits: { cpu: '250m', memory: '64Mi' } }], 'Guaranteed'],
-    ['a sub-unit difference', [{ requests: { cpu: '100m', memory: '128974848' }, limits: { cpu: '100m', memory: '129e6' } }], 'Burstable'],
+    [
+      'a sub-unit difference',
+      [{ requests: { cpu: '100m', memory: '128974848' }, limits: { cpu: '100m', memory: '129e6' } }],
+      'Burstable',
+    ],
     ['requests only', [{ requests: { cpu: '1' } }], 'Burstable'],
     ['a limit without memory', [{ limits: { cpu: '1' } }], 'Burstable'],
     ['one container without limits', [{ limits: { cpu: '1', memory: '1Gi' } }, {}], 'Burstable'],
-    ['every container guaranteed', [{ limits: { cpu: '1', memory: '1Gi' } }, { limits: { cpu: '500m', memory: '256Mi' } }], 'Guaranteed'],
-    ['other resources do not count', [{ limits: { cpu: '1', memory: '1Gi', 'ephemeral-storage': '1Gi' }, requests: { 'ephemeral-storage': '500Mi' } }], 'Guaranteed'],
+    [
+      'every container guaranteed',
+      [{ limits: { cpu: '1', memory: '1Gi' } }, { limits: { cpu: '500m', memory: '256Mi' } }],
+      'Guaranteed',
+    ],
+    [
+      'other resources do not count',
+      [{ limits: { cpu: '1', memory: '1Gi', 'ephemeral-storage': '1Gi' }, requests: { 'ephemeral-storage': '500Mi' } }],
+      'Guaranteed',
+    ],
   ])('%s', (_name, resources, qos) => {
     expect(podQOS(withResources(...resources))).toBe(qos)
   })

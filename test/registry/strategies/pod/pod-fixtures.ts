@@ -14,7 +14,11 @@ export const KUBECTL_RUN_BODY = {
   kind: 'Pod',
   apiVersion: 'v1',
   metadata: { name: 'nginx', labels: { run: 'nginx' } },
-  spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }], restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' },
+  spec: {
+    containers: [{ name: 'nginx', image: 'nginx', resources: {} }],
+    restartPolicy: 'Always',
+    dnsPolicy: 'ClusterFirst',
+  },
   status: {},
 }
 

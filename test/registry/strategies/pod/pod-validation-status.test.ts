@@ -5,9 +5,21 @@ import { IP, QUALIFIED_TOO_MANY_SLASHES, SUBDOMAIN, defaulted, rendered, type Bo
 
 type Row = [name: string, old: (pod: Body) => void, update: (pod: Body) => void, expected: string[]]
 
-const running = (name = 'nginx') => ({ name, ready: true, restartCount: 0, image: 'nginx', imageID: '', state: { running: {} } })
+const running = (name = 'nginx') => ({
+  name,
+  ready: true,
+  restartCount: 0,
+  image: 'nginx',
+  imageID: '',
+  state: { running: {} },
+})
 const terminated = (exitCode: number, name = 'nginx') => ({
-  name, ready: false, restartCount: 0, image: 'nginx', imageID: '', state: { terminated: { exitCode } },
+  name,
+  ready: false,
+  restartCount: 0,
+  image: 'nginx',
+  imageID: '',
+  state: { terminated: { exitCode } },
 })
 
 function table(rows: Row[]) {
@@ -29,17 +41,37 @@ const none = () => {}
 
 describe('validatePodStatusUpdate', () => {
   table([
-    ['a kubelet-style Running status is accepted', none, (p) => Object.assign(p.status, {
-      phase: 'Running', podIP: '10.0.0.5', podIPs: [{ ip: '10.0.0.5' }], hostIP: '192.168.1.2', hostIPs: [{ ip: '192.168.1.2' }],
-      conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [running()],
-    }), []],
+    [
+      'a kubelet-style Running status is accepted',
+      none,
+      (p) =>
+        Object.assign(p.status, {
+          phase: 'Running',
+          podIP: '10.0.0.5',
+          podIPs: [{ ip: '10.0.0.5' }],
+          hostIP: '192.168.1.2',
+          hostIPs: [{ ip: '192.168.1.2' }],
+          conditions: [{ type: 'Ready', status: 'True' }],
+          containerStatuses: [running()],
+        }),
+      [],
+    ],
     [
       'custom condition types are qualified names (kube reports them under metadata.conditions[i].Type)',
       none,
-      (p) => (p.status.conditions = [{ type: 'Ready', status: 'True' }, { type: 'a/b/c', status: 'True' }]),
+      (p) =>
+        (p.status.conditions = [
+          { type: 'Ready', status: 'True' },
+          { type: 'a/b/c', status: 'True' },
+        ]),
       [`metadata.conditions[1].Type: Invalid value: "a/b/c": ${QUALIFIED_TOO_MANY_SLASHES}`],
     ],
-    ['prefixed custom conditions are fine', none, (p) => (p.status.conditions = [{ type: 'example.com/ready', status: 'False' }]), []],
+    [
+      'prefixed custom conditions are fine',
+      none,
+      (p) => (p.status.conditions = [{ type: 'example.com/ready', status: 'False' }]),
+      [],
+    ],
     [
       'qosClass is immutable',
       none,
@@ -58,12 +90,19 @@ describe('validatePodStatusUpdate', () => {
       (p) => (p.status.nominatedNodeName = 'Node_1'),
       [`status.nominatedNodeName: Invalid value: "Node_1": ${SUBDOMAIN}`],
     ],
-    ['pod IPs are IPs', none, (p) => (p.status.podIPs = [{ ip: '10.0.0.300' }]), [`status.podIPs[0]: Invalid value: "10.0.0.300": ${IP}`]],
+    [
+      'pod IPs are IPs',
+      none,
+      (p) => (p.status.podIPs = [{ ip: '10.0.0.300' }]),
+      [`status.podIPs[0]: Invalid value: "10.0.0.300": ${IP}`],
+    ],
     [
       'at most one pod IP per family',
       none,
       (p) => (p.status.podIPs = [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }]),
-      ['status.podIPs: Invalid value: []core.PodIP{core.PodIP{IP:"10.0.0.1"}, core.PodIP{IP:"10.0.0.2"}}: may specify no more than one IP for each IP family'],
+      [
+        'status.podIPs: Invalid value: []core.PodIP{core.PodIP{IP:"10.0.0.1"}, core.PodIP{IP:"10.0.0.2"}}: may specify no more than one IP for each IP family',
+      ],
     ],
     ['dual-stack pod IPs are fine', none, (p) => (p.status.podIPs = [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }]), []],
     [
@@ -121,7 +160,9 @@ describe('validatePodStatusUpdate', () => {
       'resource claim statuses name pod resource claims',
       none,
       (p) => (p.status.resourceClaimStatuses = [{ name: 'gpu', resourceClaimName: 'pod-gpu' }]),
-      ['status.resourceClaimStatuses[0].name: Invalid value: "gpu": must match the name of an entry in `spec.resourceClaims`'],
+      [
+        'status.resourceClaimStatuses[0].name: Invalid value: "gpu": must match the name of an entry in `spec.resourceClaims`',
+      ],
     ],
     [
       'container user IDs are uids (reported without `user`, as kube does)',

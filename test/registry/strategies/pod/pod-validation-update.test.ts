@@ -32,7 +32,12 @@ describe('validatePodUpdate: sparse replace (kubectl replace)', () => {
 
   it('as in kube, a sparse image change that flips the defaulted pull policy is a spec change', () => {
     // nginx (implied :latest) defaults to Always, nginx:1.27 to IfNotPresent: the replace body differs in more than the image.
-    const errs = rendered(validatePodUpdate(defaulted((p) => (p.spec.containers[0].image = 'nginx:1.27')), defaulted()))
+    const errs = rendered(
+      validatePodUpdate(
+        defaulted((p) => (p.spec.containers[0].image = 'nginx:1.27')),
+        defaulted(),
+      ),
+    )
     expect(errs).toEqual([
       `spec: Forbidden: ${UPDATABLE}\n  core.PodSpec{\n- \tcontainers[0].imagePullPolicy: "Always"\n+ \tcontainers[0].imagePullPolicy: "IfNotPresent"\n  }`,
     ])
@@ -57,7 +62,9 @@ describe('validatePodUpdate: sparse replace (kubectl replace)', () => {
       p.spec.containers[0].workingDir = '/app'
       p.spec.hostname = 'web'
     })
-    expect(describeSpecDiff(old.spec, now.spec)).toBe('  core.PodSpec{\n+ \tcontainers[0].workingDir: "/app"\n+ \thostname: "web"\n  }')
+    expect(describeSpecDiff(old.spec, now.spec)).toBe(
+      '  core.PodSpec{\n+ \tcontainers[0].workingDir: "/app"\n+ \thostname: "web"\n  }',
+    )
   })
 })
 
@@ -71,7 +78,12 @@ describe('validatePodUpdate: what may change', () => {
       [],
     ],
     ['activeDeadlineSeconds may be set', none, (p) => (p.spec.activeDeadlineSeconds = 60), []],
-    ['activeDeadlineSeconds may decrease', (p) => (p.spec.activeDeadlineSeconds = 60), (p) => (p.spec.activeDeadlineSeconds = 30), []],
+    [
+      'activeDeadlineSeconds may decrease',
+      (p) => (p.spec.activeDeadlineSeconds = 60),
+      (p) => (p.spec.activeDeadlineSeconds = 30),
+      [],
+    ],
     [
       'activeDeadlineSeconds may not increase',
       (p) => (p.spec.activeDeadlineSeconds = 30),
@@ -96,8 +108,14 @@ describe('validatePodUpdate: what may change', () => {
     ['tolerations may be added', none, (p) => (p.spec.tolerations = [{ key: 'dedicated', operator: 'Exists' }]), []],
     [
       'existing tolerations keep everything but tolerationSeconds',
-      (p) => (p.spec.tolerations = [{ key: 'k', operator: 'Equal', value: 'a', effect: 'NoExecute', tolerationSeconds: 60 }]),
-      (p) => (p.spec.tolerations = [{ key: 'k', operator: 'Equal', value: 'a', effect: 'NoExecute', tolerationSeconds: 10 }]),
+      (p) =>
+        (p.spec.tolerations = [
+          { key: 'k', operator: 'Equal', value: 'a', effect: 'NoExecute', tolerationSeconds: 60 },
+        ]),
+      (p) =>
+        (p.spec.tolerations = [
+          { key: 'k', operator: 'Equal', value: 'a', effect: 'NoExecute', tolerationSeconds: 10 },
+        ]),
       [],
     ],
     [
@@ -112,17 +130,27 @@ describe('validatePodUpdate: what may change', () => {
       none,
       ['spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds'],
     ],
-    ['scheduling gates may be removed', (p) => (p.spec.schedulingGates = [{ name: 'a' }, { name: 'b' }]), (p) => (p.spec.schedulingGates = [{ name: 'a' }]), []],
+    [
+      'scheduling gates may be removed',
+      (p) => (p.spec.schedulingGates = [{ name: 'a' }, { name: 'b' }]),
+      (p) => (p.spec.schedulingGates = [{ name: 'a' }]),
+      [],
+    ],
     [
       'scheduling gates may not be added',
       (p) => (p.spec.schedulingGates = [{ name: 'a' }]),
       (p) => (p.spec.schedulingGates = [{ name: 'a' }, { name: 'b' }]),
       ["spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'b'"],
     ],
-    ['a gated pod may gain node selector entries', (p) => (p.spec.schedulingGates = [{ name: 'a' }]), (p) => {
-      p.spec.schedulingGates = [{ name: 'a' }]
-      p.spec.nodeSelector = { zone: 'a' }
-    }, []],
+    [
+      'a gated pod may gain node selector entries',
+      (p) => (p.spec.schedulingGates = [{ name: 'a' }]),
+      (p) => {
+        p.spec.schedulingGates = [{ name: 'a' }]
+        p.spec.nodeSelector = { zone: 'a' }
+      },
+      [],
+    ],
     [
       'a gated pod may not change node selector entries',
       (p) => {
@@ -133,7 +161,9 @@ describe('validatePodUpdate: what may change', () => {
         p.spec.schedulingGates = [{ name: 'a' }]
         p.spec.nodeSelector = { zone: 'b' }
       },
-      ['spec.nodeSelector: Invalid value: map[string]string{"zone":"b"}: only additions to spec.nodeSelector are allowed (no mutations or deletions)'],
+      [
+        'spec.nodeSelector: Invalid value: map[string]string{"zone":"b"}: only additions to spec.nodeSelector are allowed (no mutations or deletions)',
+      ],
     ],
   ])
 })
@@ -150,13 +180,19 @@ describe('validatePodUpdate: what may not change', () => {
       'an image may not be removed (reported by create rules and update rules alike)',
       none,
       (p) => delete p.spec.containers[0].image,
-      ['spec.containers[0].image: Required value', 'spec.containers[0].image: Required value', expect.stringMatching(/^spec: Forbidden: pod updates may not change/) as unknown as string],
+      [
+        'spec.containers[0].image: Required value',
+        'spec.containers[0].image: Required value',
+        expect.stringMatching(/^spec: Forbidden: pod updates may not change/) as unknown as string,
+      ],
     ],
     [
       'terminationGracePeriodSeconds is fixed',
       none,
       (p) => (p.spec.terminationGracePeriodSeconds = 60),
-      [`spec: Forbidden: ${UPDATABLE}\n  core.PodSpec{\n- \tterminationGracePeriodSeconds: 30\n+ \tterminationGracePeriodSeconds: 60\n  }`],
+      [
+        `spec: Forbidden: ${UPDATABLE}\n  core.PodSpec{\n- \tterminationGracePeriodSeconds: 30\n+ \tterminationGracePeriodSeconds: 60\n  }`,
+      ],
     ],
     [
       'a node selector is fixed once the pod is not gated',
@@ -168,7 +204,11 @@ describe('validatePodUpdate: what may not change', () => {
       'ephemeral containers change only through their subresource',
       none,
       (p) => (p.spec.ephemeralContainers = [{ name: 'debug', image: 'busybox' }]),
-      [expect.stringMatching(/^spec: Forbidden: pod updates may not change fields other than .*\n {2}core\.PodSpec\{\n\+ \tephemeralContainers: \[/s) as unknown as string],
+      [
+        expect.stringMatching(
+          /^spec: Forbidden: pod updates may not change fields other than .*\n {2}core\.PodSpec\{\n\+ \tephemeralContainers: \[/s,
+        ) as unknown as string,
+      ],
     ],
     [
       'the mirror pod annotation may not be added',

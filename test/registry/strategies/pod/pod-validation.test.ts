@@ -2,12 +2,23 @@
 // sparse `kubectl run` pod gets once the row's change is applied and the pod is defaulted as the store does.
 import { describe, expect, it } from 'vitest'
 import { validatePod } from '../../../../src/registry/strategies/pod/pod-validation'
-import { IP, LABEL, LABEL_VALUE, QUALIFIED_NAME_PART, QUALIFIED_TOO_MANY_SLASHES, SUBDOMAIN, defaulted, rendered, type Body } from './pod-fixtures'
+import {
+  IP,
+  LABEL,
+  LABEL_VALUE,
+  QUALIFIED_NAME_PART,
+  QUALIFIED_TOO_MANY_SLASHES,
+  SUBDOMAIN,
+  defaulted,
+  rendered,
+  type Body,
+} from './pod-fixtures'
 
 type Row = [name: string, mutate: (pod: Body) => void, expected: string[]]
 
 const c0 = (pod: Body) => pod.spec.containers[0]
-const emptyDirVolume = (pod: Body, name = 'data') => (pod.spec.volumes = [...(pod.spec.volumes ?? []), { name, emptyDir: {} }])
+const emptyDirVolume = (pod: Body, name = 'data') =>
+  (pod.spec.volumes = [...(pod.spec.volumes ?? []), { name, emptyDir: {} }])
 
 function table(rows: Row[]) {
   it.each(rows)('%s', (_name, mutate, expected) => {
@@ -26,8 +37,16 @@ describe('validatePod: containers', () => {
     ['containers must not be empty', (p) => (p.spec.containers = []), ['spec.containers: Required value']],
     ['containers are required', (p) => delete p.spec.containers, ['spec.containers: Required value']],
     ['a container needs a name', (p) => (c0(p).name = ''), ['spec.containers[0].name: Required value']],
-    ['container names are DNS labels', (p) => (c0(p).name = 'Nginx'), [`spec.containers[0].name: Invalid value: "Nginx": ${LABEL}`]],
-    ['container names have no dots', (p) => (c0(p).name = 'a.b'), ['spec.containers[0].name: Invalid value: "a.b": must not contain dots']],
+    [
+      'container names are DNS labels',
+      (p) => (c0(p).name = 'Nginx'),
+      [`spec.containers[0].name: Invalid value: "Nginx": ${LABEL}`],
+    ],
+    [
+      'container names have no dots',
+      (p) => (c0(p).name = 'a.b'),
+      ['spec.containers[0].name: Invalid value: "a.b": must not contain dots'],
+    ],
     [
       'container names are unique',
       (p) => p.spec.containers.push({ name: 'nginx', image: 'busybox' }),
@@ -47,12 +66,16 @@ describe('validatePod: containers', () => {
     [
       'imagePullPolicy is an enum',
       (p) => (c0(p).imagePullPolicy = 'Sometimes'),
-      ['spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"'],
+      [
+        'spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+      ],
     ],
     [
       'terminationMessagePolicy is an enum',
       (p) => (c0(p).terminationMessagePolicy = 'Stdout'),
-      ['spec.containers[0].terminationMessagePolicy: Unsupported value: "Stdout": supported values: "File", "FallbackToLogsOnError"'],
+      [
+        'spec.containers[0].terminationMessagePolicy: Unsupported value: "Stdout": supported values: "File", "FallbackToLogsOnError"',
+      ],
     ],
     [
       'regular containers may not set restartPolicy',
@@ -64,7 +87,11 @@ describe('validatePod: containers', () => {
 
 describe('validatePod: ports', () => {
   table([
-    ['containerPort is required', (p) => (c0(p).ports = [{ containerPort: 0 }]), ['spec.containers[0].ports[0].containerPort: Required value']],
+    [
+      'containerPort is required',
+      (p) => (c0(p).ports = [{ containerPort: 0 }]),
+      ['spec.containers[0].ports[0].containerPort: Required value'],
+    ],
     [
       'containerPort is 1-65535',
       (p) => (c0(p).ports = [{ containerPort: 70000 }]),
@@ -83,7 +110,9 @@ describe('validatePod: ports', () => {
     [
       'port names use the IANA_SVC_NAME charset',
       (p) => (c0(p).ports = [{ containerPort: 80, name: 'http_port' }]),
-      ['spec.containers[0].ports[0].name: Invalid value: "http_port": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)'],
+      [
+        'spec.containers[0].ports[0].name: Invalid value: "http_port": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      ],
     ],
     [
       'port names report every broken IANA_SVC_NAME rule',
@@ -101,7 +130,11 @@ describe('validatePod: ports', () => {
     ],
     [
       'port names are unique within a container',
-      (p) => (c0(p).ports = [{ containerPort: 80, name: 'http' }, { containerPort: 81, name: 'http' }]),
+      (p) =>
+        (c0(p).ports = [
+          { containerPort: 80, name: 'http' },
+          { containerPort: 81, name: 'http' },
+        ]),
       ['spec.containers[0].ports[1].name: Duplicate value: "http"'],
     ],
     [
@@ -119,7 +152,11 @@ describe('validatePod: ports', () => {
     ],
     [
       'the same hostPort on another hostIP is allowed',
-      (p) => (c0(p).ports = [{ containerPort: 80, hostPort: 8080, hostIP: '10.0.0.1' }, { containerPort: 81, hostPort: 8080, hostIP: '10.0.0.2' }]),
+      (p) =>
+        (c0(p).ports = [
+          { containerPort: 80, hostPort: 8080, hostIP: '10.0.0.1' },
+          { containerPort: 81, hostPort: 8080, hostIP: '10.0.0.2' },
+        ]),
       [],
     ],
     [
@@ -128,7 +165,9 @@ describe('validatePod: ports', () => {
         p.spec.hostNetwork = true
         c0(p).ports = [{ containerPort: 80, hostPort: 8080 }]
       },
-      ['spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true'],
+      [
+        'spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true',
+      ],
     ],
   ])
 })
@@ -136,26 +175,40 @@ describe('validatePod: ports', () => {
 describe('validatePod: env', () => {
   const env = (p: Body, ...vars: unknown[]) => (c0(p).env = vars)
   table([
-    ['env names are required', (p) => env(p, { name: '', value: 'x' }), ['spec.containers[0].env[0].name: Required value']],
+    [
+      'env names are required',
+      (p) => env(p, { name: '', value: 'x' }),
+      ['spec.containers[0].env[0].name: Required value'],
+    ],
     [
       'env names are printable ASCII without "="',
       (p) => env(p, { name: 'A=B' }),
-      [`spec.containers[0].env[0].name: Invalid value: "A=B": a valid environment variable name must consist only of printable ASCII characters other than '='`],
+      [
+        `spec.containers[0].env[0].name: Invalid value: "A=B": a valid environment variable name must consist only of printable ASCII characters other than '='`,
+      ],
     ],
     [
       'env names may not hold non-ASCII characters',
       (p) => env(p, { name: 'CAFÉ' }),
-      [`spec.containers[0].env[0].name: Invalid value: "CAFÉ": a valid environment variable name must consist only of printable ASCII characters other than '='`],
+      [
+        `spec.containers[0].env[0].name: Invalid value: "CAFÉ": a valid environment variable name must consist only of printable ASCII characters other than '='`,
+      ],
     ],
     ['relaxed env names (1.32+) accept digits first, dots and spaces', (p) => env(p, { name: '1 weird.name-x' }), []],
     [
       'valueFrom needs a source',
       (p) => env(p, { name: 'A', valueFrom: {} }),
-      ['spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'],
+      [
+        'spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+      ],
     ],
     [
       'valueFrom takes exactly one source',
-      (p) => env(p, { name: 'A', valueFrom: { fieldRef: { fieldPath: 'metadata.name' }, secretKeyRef: { name: 's', key: 'k' } } }),
+      (p) =>
+        env(p, {
+          name: 'A',
+          valueFrom: { fieldRef: { fieldPath: 'metadata.name' }, secretKeyRef: { name: 's', key: 'k' } },
+        }),
       ['spec.containers[0].env[0].valueFrom: Invalid value: "": may not have more than one field specified at a time'],
     ],
     [
@@ -173,9 +226,15 @@ describe('validatePod: env', () => {
     [
       'fieldRef paths the downward API does not know',
       (p) => env(p, { name: 'A', valueFrom: { fieldRef: { fieldPath: 'spec.foo' } } }),
-      ['spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "spec.foo": error converting fieldPath: field label not supported: spec.foo'],
+      [
+        'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "spec.foo": error converting fieldPath: field label not supported: spec.foo',
+      ],
     ],
-    ['fieldRef may subscript labels', (p) => env(p, { name: 'A', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }), []],
+    [
+      'fieldRef may subscript labels',
+      (p) => env(p, { name: 'A', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }),
+      [],
+    ],
     [
       'resourceFieldRef resources',
       (p) => env(p, { name: 'A', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } }),
@@ -209,9 +268,15 @@ describe('validatePod: resources', () => {
     [
       'requests compare exactly with limits',
       (p) => resources(p, { limits: { memory: '1Gi' }, requests: { memory: '1073741825' } }),
-      ['spec.containers[0].resources.requests: Invalid value: "1073741825": must be less than or equal to memory limit of 1Gi'],
+      [
+        'spec.containers[0].resources.requests: Invalid value: "1073741825": must be less than or equal to memory limit of 1Gi',
+      ],
     ],
-    ['equal amounts in different units are fine', (p) => resources(p, { limits: { cpu: '1' }, requests: { cpu: '1000m' } }), []],
+    [
+      'equal amounts in different units are fine',
+      (p) => resources(p, { limits: { cpu: '1' }, requests: { cpu: '1000m' } }),
+      [],
+    ],
     [
       'resource names must be known',
       (p) => resources(p, { requests: { gpu: '1' } }),
@@ -246,7 +311,9 @@ describe('validatePod: resources', () => {
     [
       'container claims must name pod resource claims',
       (p) => resources(p, { claims: [{ name: 'gpu' }] }),
-      ['spec.containers[0].resources.claims[0]: Not found: "gpu": must be one of the names in pod.spec.resourceClaims which is empty'],
+      [
+        'spec.containers[0].resources.claims[0]: Not found: "gpu": must be one of the names in pod.spec.resourceClaims which is empty',
+      ],
     ],
     [
       'overhead is checked like container limits',
@@ -279,7 +346,10 @@ describe('validatePod: volumes and mounts', () => {
       (p) => {
         emptyDirVolume(p)
         emptyDirVolume(p, 'cache')
-        c0(p).volumeMounts = [{ name: 'data', mountPath: '/data' }, { name: 'cache', mountPath: '/data' }]
+        c0(p).volumeMounts = [
+          { name: 'data', mountPath: '/data' },
+          { name: 'cache', mountPath: '/data' },
+        ]
       },
       ['spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/data": must be unique'],
     ],
@@ -297,7 +367,9 @@ describe('validatePod: volumes and mounts', () => {
         emptyDirVolume(p)
         c0(p).volumeMounts = [{ name: 'data', mountPath: '/data', mountPropagation: 'Bidirectional' }]
       },
-      ['spec.containers[0].volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers'],
+      [
+        'spec.containers[0].volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers',
+      ],
     ],
     [
       'block devices come from claims only',
@@ -305,12 +377,22 @@ describe('validatePod: volumes and mounts', () => {
         emptyDirVolume(p)
         c0(p).volumeDevices = [{ name: 'data', devicePath: '/dev/xvda' }]
       },
-      ['spec.containers[0].volumeDevices[0].name: Invalid value: "data": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode'],
+      [
+        'spec.containers[0].volumeDevices[0].name: Invalid value: "data": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+      ],
     ],
-    ['volume names are DNS labels', (p) => (p.spec.volumes = [{ name: 'Data', emptyDir: {} }]), [`spec.volumes[0].name: Invalid value: "Data": ${LABEL}`]],
+    [
+      'volume names are DNS labels',
+      (p) => (p.spec.volumes = [{ name: 'Data', emptyDir: {} }]),
+      [`spec.volumes[0].name: Invalid value: "Data": ${LABEL}`],
+    ],
     [
       'volume names are unique',
-      (p) => (p.spec.volumes = [{ name: 'data', emptyDir: {} }, { name: 'data', emptyDir: {} }]),
+      (p) =>
+        (p.spec.volumes = [
+          { name: 'data', emptyDir: {} },
+          { name: 'data', emptyDir: {} },
+        ]),
       ['spec.volumes[1].name: Duplicate value: "data"'],
     ],
     [
@@ -323,7 +405,11 @@ describe('validatePod: volumes and mounts', () => {
       (p) => (p.spec.volumes = [{ name: 'data', emptyDir: {}, downwardAPI: {} }]),
       ['spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type'],
     ],
-    ['hostPath needs a path', (p) => (p.spec.volumes = [{ name: 'data', hostPath: { path: '' } }]), ['spec.volumes[0].hostPath.path: Required value']],
+    [
+      'hostPath needs a path',
+      (p) => (p.spec.volumes = [{ name: 'data', hostPath: { path: '' } }]),
+      ['spec.volumes[0].hostPath.path: Required value'],
+    ],
     [
       'hostPath type is an enum',
       (p) => (p.spec.volumes = [{ name: 'data', hostPath: { path: '/tmp', type: 'Dir' } }]),
@@ -336,11 +422,17 @@ describe('validatePod: volumes and mounts', () => {
       (p) => (p.spec.volumes = [{ name: 'data', hostPath: { path: '/var/../etc' } }]),
       [`spec.volumes[0].hostPath.path: Invalid value: "/var/../etc": must not contain '..'`],
     ],
-    ['secret volumes name their secret', (p) => (p.spec.volumes = [{ name: 'data', secret: {} }]), ['spec.volumes[0].secret.secretName: Required value']],
+    [
+      'secret volumes name their secret',
+      (p) => (p.spec.volumes = [{ name: 'data', secret: {} }]),
+      ['spec.volumes[0].secret.secretName: Required value'],
+    ],
     [
       'file modes are at most 0777',
       (p) => (p.spec.volumes = [{ name: 'data', configMap: { name: 'cm', defaultMode: 0o1000 } }]),
-      ['spec.volumes[0].configMap.defaultMode: Invalid value: 512: must be a number between 0 and 0777 (octal), both inclusive'],
+      [
+        'spec.volumes[0].configMap.defaultMode: Invalid value: 512: must be a number between 0 and 0777 (octal), both inclusive',
+      ],
     ],
     [
       'key paths are relative',
@@ -359,12 +451,20 @@ describe('validatePod: volumes and mounts', () => {
     ],
     [
       'projected tokens live at least 10 minutes',
-      (p) => (p.spec.volumes = [{ name: 'data', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 60 } }] } }]),
-      ['spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes'],
+      (p) =>
+        (p.spec.volumes = [
+          { name: 'data', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 60 } }] } },
+        ]),
+      [
+        'spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+      ],
     ],
     [
       'a projection source holds one projection',
-      (p) => (p.spec.volumes = [{ name: 'data', projected: { sources: [{ secret: { name: 's' }, configMap: { name: 'c' } }] } }]),
+      (p) =>
+        (p.spec.volumes = [
+          { name: 'data', projected: { sources: [{ secret: { name: 's' }, configMap: { name: 'c' } }] } },
+        ]),
       ['spec.volumes[0].projected.sources[0]: Forbidden: may not specify more than 1 volume type per source'],
     ],
     [
@@ -385,13 +485,21 @@ describe('validatePod: volumes and mounts', () => {
 
 describe('validatePod: probes and lifecycle hooks', () => {
   table([
-    ['a probe needs a handler', (p) => (c0(p).livenessProbe = {}), ['spec.containers[0].livenessProbe: Required value: must specify a handler type']],
+    [
+      'a probe needs a handler',
+      (p) => (c0(p).livenessProbe = {}),
+      ['spec.containers[0].livenessProbe: Required value: must specify a handler type'],
+    ],
     [
       'a probe has one handler',
       (p) => (c0(p).livenessProbe = { exec: { command: ['true'] }, tcpSocket: { port: 80 } }),
       ['spec.containers[0].livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type'],
     ],
-    ['exec needs a command', (p) => (c0(p).readinessProbe = { exec: {} }), ['spec.containers[0].readinessProbe.exec.command: Required value']],
+    [
+      'exec needs a command',
+      (p) => (c0(p).readinessProbe = { exec: {} }),
+      ['spec.containers[0].readinessProbe.exec.command: Required value'],
+    ],
     [
       'liveness successThreshold is 1',
       (p) => (c0(p).livenessProbe = { tcpSocket: { port: 80 }, successThreshold: 2 }),
@@ -402,7 +510,11 @@ describe('validatePod: probes and lifecycle hooks', () => {
       (p) => (c0(p).startupProbe = { tcpSocket: { port: 80 }, successThreshold: 3 }),
       ['spec.containers[0].startupProbe.successThreshold: Invalid value: 3: must be 1'],
     ],
-    ['readiness may need several successes', (p) => (c0(p).readinessProbe = { tcpSocket: { port: 80 }, successThreshold: 3 }), []],
+    [
+      'readiness may need several successes',
+      (p) => (c0(p).readinessProbe = { tcpSocket: { port: 80 }, successThreshold: 3 }),
+      [],
+    ],
     [
       'probe numbers are not negative',
       (p) => (c0(p).readinessProbe = { tcpSocket: { port: 80 }, initialDelaySeconds: -1 }),
@@ -411,7 +523,9 @@ describe('validatePod: probes and lifecycle hooks', () => {
     [
       'readiness probes have no grace period',
       (p) => (c0(p).readinessProbe = { tcpSocket: { port: 80 }, terminationGracePeriodSeconds: 10 }),
-      ['spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 10: must not be set for readinessProbes'],
+      [
+        'spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 10: must not be set for readinessProbes',
+      ],
     ],
     [
       'probe ports are numbers or port names',
@@ -424,7 +538,9 @@ describe('validatePod: probes and lifecycle hooks', () => {
     [
       'a preStop sleep fits in the grace period',
       (p) => (c0(p).lifecycle = { preStop: { sleep: { seconds: 100 } } }),
-      ['spec.containers[0].lifecycle.preStop.sleep: Invalid value: 100: must be non-negative and less than terminationGracePeriodSeconds (30)'],
+      [
+        'spec.containers[0].lifecycle.preStop.sleep: Invalid value: 100: must be non-negative and less than terminationGracePeriodSeconds (30)',
+      ],
     ],
   ])
 })
@@ -433,7 +549,10 @@ describe('validatePod: init and ephemeral containers', () => {
   table([
     [
       'sidecars (restartPolicy Always) may have probes',
-      (p) => (p.spec.initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', readinessProbe: { tcpSocket: { port: 80 } } }]),
+      (p) =>
+        (p.spec.initContainers = [
+          { name: 'proxy', image: 'envoy', restartPolicy: 'Always', readinessProbe: { tcpSocket: { port: 80 } } },
+        ]),
       [],
     ],
     [
@@ -444,13 +563,21 @@ describe('validatePod: init and ephemeral containers', () => {
     [
       'plain init containers have no probes',
       (p) => (p.spec.initContainers = [{ name: 'init', image: 'busybox', livenessProbe: { tcpSocket: { port: 80 } } }]),
-      ['spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always'],
+      [
+        'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always',
+      ],
     ],
     [
       'ephemeral containers are not accepted on create, nor their ports and probes',
       (p) =>
         (p.spec.ephemeralContainers = [
-          { name: 'debug', image: 'busybox', ports: [{ containerPort: 80 }], readinessProbe: { tcpSocket: { port: 80 } }, resources: { limits: { cpu: '1' } } },
+          {
+            name: 'debug',
+            image: 'busybox',
+            ports: [{ containerPort: 80 }],
+            readinessProbe: { tcpSocket: { port: 80 } },
+            resources: { limits: { cpu: '1' } },
+          },
         ]),
       [
         'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container',
@@ -472,7 +599,9 @@ describe('validatePod: pod-level fields', () => {
     [
       'dnsPolicy is an enum (kube order)',
       (p) => (p.spec.dnsPolicy = 'Custom'),
-      ['spec.dnsPolicy: Unsupported value: "Custom": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"'],
+      [
+        'spec.dnsPolicy: Unsupported value: "Custom": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+      ],
     ],
     [
       'dnsPolicy None needs dnsConfig',
@@ -490,11 +619,21 @@ describe('validatePod: pod-level fields', () => {
     [
       'at most three nameservers',
       (p) => (p.spec.dnsConfig = { nameservers: ['1.1.1.1', '1.1.1.2', '1.1.1.3', '1.1.1.4'] }),
-      ['spec.dnsConfig.nameservers: Invalid value: []string{"1.1.1.1", "1.1.1.2", "1.1.1.3", "1.1.1.4"}: must not have more than 3 nameservers'],
+      [
+        'spec.dnsConfig.nameservers: Invalid value: []string{"1.1.1.1", "1.1.1.2", "1.1.1.3", "1.1.1.4"}: must not have more than 3 nameservers',
+      ],
     ],
-    ['nameservers are IPs', (p) => (p.spec.dnsConfig = { nameservers: ['dns.example'] }), [`spec.dnsConfig.nameservers[0]: Invalid value: "dns.example": ${IP}`]],
+    [
+      'nameservers are IPs',
+      (p) => (p.spec.dnsConfig = { nameservers: ['dns.example'] }),
+      [`spec.dnsConfig.nameservers[0]: Invalid value: "dns.example": ${IP}`],
+    ],
     ['nameservers may be IPv6', (p) => (p.spec.dnsConfig = { nameservers: ['2001:db8::1'] }), []],
-    ['dns options are named', (p) => (p.spec.dnsConfig = { options: [{ value: '2' }] }), ['spec.dnsConfig.options[0]: Required value: must not be empty']],
+    [
+      'dns options are named',
+      (p) => (p.spec.dnsConfig = { options: [{ value: '2' }] }),
+      ['spec.dnsConfig.options[0]: Required value: must not be empty'],
+    ],
     [
       'nodeSelector keys are label keys (reported on the map)',
       (p) => (p.spec.nodeSelector = { 'bad key': 'x' }),
@@ -505,16 +644,36 @@ describe('validatePod: pod-level fields', () => {
       (p) => (p.spec.nodeSelector = { disk: 'fast ssd' }),
       [`spec.nodeSelector: Invalid value: "fast ssd": ${LABEL_VALUE}`],
     ],
-    ['hostname is a DNS label', (p) => (p.spec.hostname = 'My_Host'), [`spec.hostname: Invalid value: "My_Host": ${LABEL}`]],
-    ['subdomain is a DNS label', (p) => (p.spec.subdomain = 'a.b'), ['spec.subdomain: Invalid value: "a.b": must not contain dots']],
+    [
+      'hostname is a DNS label',
+      (p) => (p.spec.hostname = 'My_Host'),
+      [`spec.hostname: Invalid value: "My_Host": ${LABEL}`],
+    ],
+    [
+      'subdomain is a DNS label',
+      (p) => (p.spec.subdomain = 'a.b'),
+      ['spec.subdomain: Invalid value: "a.b": must not contain dots'],
+    ],
     [
       'activeDeadlineSeconds is at least 1',
       (p) => (p.spec.activeDeadlineSeconds = 0),
       ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive'],
     ],
-    ['priorityClassName is a DNS subdomain', (p) => (p.spec.priorityClassName = 'High'), [`spec.priorityClassName: Invalid value: "High": ${SUBDOMAIN}`]],
-    ['serviceAccountName is a DNS subdomain', (p) => (p.spec.serviceAccountName = 'Bad_SA'), [`spec.serviceAccountName: Invalid value: "Bad_SA": ${SUBDOMAIN}`]],
-    ['nodeName is a DNS subdomain', (p) => (p.spec.nodeName = 'Node_1'), [`spec.nodeName: Invalid value: "Node_1": ${SUBDOMAIN}`]],
+    [
+      'priorityClassName is a DNS subdomain',
+      (p) => (p.spec.priorityClassName = 'High'),
+      [`spec.priorityClassName: Invalid value: "High": ${SUBDOMAIN}`],
+    ],
+    [
+      'serviceAccountName is a DNS subdomain',
+      (p) => (p.spec.serviceAccountName = 'Bad_SA'),
+      [`spec.serviceAccountName: Invalid value: "Bad_SA": ${SUBDOMAIN}`],
+    ],
+    [
+      'nodeName is a DNS subdomain',
+      (p) => (p.spec.nodeName = 'Node_1'),
+      [`spec.nodeName: Invalid value: "Node_1": ${SUBDOMAIN}`],
+    ],
     [
       'preemptionPolicy is an enum',
       (p) => (p.spec.preemptionPolicy = 'Sometimes'),
@@ -547,12 +706,16 @@ describe('validatePod: pod-level fields', () => {
     [
       'deletion cost is an int32',
       (p) => (p.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '1e3' }),
-      ['metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "1e3": must be a 32bit integer'],
+      [
+        'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "1e3": must be a 32bit integer',
+      ],
     ],
     [
       'a mirror pod is bound',
       (p) => (p.metadata.annotations = { 'kubernetes.io/config.mirror': 'abc' }),
-      ['metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "abc": must set spec.nodeName if mirror pod annotation is set'],
+      [
+        'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "abc": must set spec.nodeName if mirror pod annotation is set',
+      ],
     ],
   ])
 })
@@ -563,17 +726,21 @@ describe('validatePod: tolerations', () => {
     [
       'Exists takes no value',
       (p) => tolerate(p, { key: 'k', operator: 'Exists', value: 'v' }),
-      ["spec.tolerations[0].operator: Invalid value: \"v\": value must be empty when `operator` is 'Exists'"],
+      ['spec.tolerations[0].operator: Invalid value: "v": value must be empty when `operator` is \'Exists\''],
     ],
     [
       'tolerationSeconds only with NoExecute',
       (p) => tolerate(p, { key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 10 }),
-      ["spec.tolerations[0].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set"],
+      [
+        'spec.tolerations[0].effect: Invalid value: "NoSchedule": effect must be \'NoExecute\' when `tolerationSeconds` is set',
+      ],
     ],
     [
       'an empty key needs Exists',
       (p) => tolerate(p, { operator: 'Equal' }),
-      ['spec.tolerations[0].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"'],
+      [
+        'spec.tolerations[0].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ],
     ],
     [
       'operator is Equal or Exists in 1.33',
@@ -583,23 +750,35 @@ describe('validatePod: tolerations', () => {
     [
       'effect is a taint effect',
       (p) => tolerate(p, { key: 'k', operator: 'Exists', effect: 'NoRun' }),
-      ['spec.tolerations[0].effect: Unsupported value: "NoRun": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"'],
+      [
+        'spec.tolerations[0].effect: Unsupported value: "NoRun": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      ],
     ],
     [
       'values are label values (reported at operator)',
       (p) => tolerate(p, { key: 'k', value: 'a b' }),
       [`spec.tolerations[0].operator: Invalid value: "a b": ${LABEL_VALUE}`],
     ],
-    ['keys are label keys', (p) => tolerate(p, { key: 'a/b/c', operator: 'Exists' }), [`spec.tolerations[0].key: Invalid value: "a/b/c": ${QUALIFIED_TOO_MANY_SLASHES}`]],
+    [
+      'keys are label keys',
+      (p) => tolerate(p, { key: 'a/b/c', operator: 'Exists' }),
+      [`spec.tolerations[0].key: Invalid value: "a/b/c": ${QUALIFIED_TOO_MANY_SLASHES}`],
+    ],
   ])
 })
 
 describe('validatePod: affinity and topology spread', () => {
   const required = (p: Body, terms: unknown[]) =>
-    (p.spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } })
+    (p.spec.affinity = {
+      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+    })
   const term = 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms'
   table([
-    ['required node affinity has terms', (p) => required(p, []), [`${term}: Required value: must have at least one node selector term`]],
+    [
+      'required node affinity has terms',
+      (p) => required(p, []),
+      [`${term}: Required value: must have at least one node selector term`],
+    ],
     [
       'node selector operators',
       (p) => required(p, [{ matchExpressions: [{ key: 'zone', operator: 'Near', values: ['a'] }] }]),
@@ -613,12 +792,16 @@ describe('validatePod: affinity and topology spread', () => {
     [
       'Exists takes no values',
       (p) => required(p, [{ matchExpressions: [{ key: 'zone', operator: 'Exists', values: ['a'] }] }]),
-      [`${term}[0].matchExpressions[0].values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`],
+      [
+        `${term}[0].matchExpressions[0].values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`,
+      ],
     ],
     [
       'Gt takes one value',
       (p) => required(p, [{ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['1', '2'] }] }]),
-      [`${term}[0].matchExpressions[0].values: Required value: must be specified single value when \`operator\` is 'Lt' or 'Gt'`],
+      [
+        `${term}[0].matchExpressions[0].values: Required value: must be specified single value when \`operator\` is 'Lt' or 'Gt'`,
+      ],
     ],
     [
       'match fields only know metadata.name',
@@ -629,13 +812,26 @@ describe('validatePod: affinity and topology spread', () => {
       'preferred weights are 1-100',
       (p) =>
         (p.spec.affinity = {
-          nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'zone', operator: 'Exists' }] } }] },
+          nodeAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 0, preference: { matchExpressions: [{ key: 'zone', operator: 'Exists' }] } },
+            ],
+          },
         }),
-      ['spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100'],
+      [
+        'spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100',
+      ],
     ],
     [
       'pod affinity needs a topology key',
-      (p) => (p.spec.affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: '' }] } }),
+      (p) =>
+        (p.spec.affinity = {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: '' },
+            ],
+          },
+        }),
       [
         'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty',
         'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Invalid value: "": name part must be non-empty',
@@ -644,13 +840,16 @@ describe('validatePod: affinity and topology spread', () => {
     ],
     [
       'maxSkew is positive',
-      (p) => (p.spec.topologySpreadConstraints = [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }]),
+      (p) =>
+        (p.spec.topologySpreadConstraints = [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }]),
       ['spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero'],
     ],
     [
       'whenUnsatisfiable is an enum',
       (p) => (p.spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'Maybe' }]),
-      ['spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Maybe": supported values: "DoNotSchedule", "ScheduleAnyway"'],
+      [
+        'spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Maybe": supported values: "DoNotSchedule", "ScheduleAnyway"',
+      ],
     ],
     [
       'topologyKey/whenUnsatisfiable pairs are unique',
@@ -674,7 +873,9 @@ describe('validatePod: security contexts', () => {
     [
       'container runAsGroup is a gid',
       (p) => (c0(p).securityContext = { runAsGroup: 4294967296 }),
-      ['spec.containers[0].securityContext.runAsGroup: Invalid value: 4294967296: must be between 0 and 4294967295, inclusive'],
+      [
+        'spec.containers[0].securityContext.runAsGroup: Invalid value: 4294967296: must be between 0 and 4294967295, inclusive',
+      ],
     ],
     [
       'privileged implies privilege escalation (the value is Go-printed)',
@@ -686,17 +887,23 @@ describe('validatePod: security contexts', () => {
     [
       'Localhost seccomp names a profile',
       (p) => (p.spec.securityContext = { seccompProfile: { type: 'Localhost' } }),
-      ['spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost'],
+      [
+        'spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost',
+      ],
     ],
     [
       'seccomp type is an enum',
       (p) => (c0(p).securityContext = { seccompProfile: { type: 'Strict' } }),
-      ['spec.containers[0].securityContext.seccompProfile.type: Unsupported value: "Strict": supported values: "Localhost", "RuntimeDefault", "Unconfined"'],
+      [
+        'spec.containers[0].securityContext.seccompProfile.type: Unsupported value: "Strict": supported values: "Localhost", "RuntimeDefault", "Unconfined"',
+      ],
     ],
     [
       'Unmasked /proc needs a user namespace',
       (p) => (c0(p).securityContext = { procMount: 'Unmasked' }),
-      ['spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`'],
+      [
+        'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
+      ],
     ],
     [
       'sysctl names',
@@ -711,7 +918,9 @@ describe('validatePod: security contexts', () => {
         p.spec.hostNetwork = true
         p.spec.securityContext = { sysctls: [{ name: 'net.core.somaxconn', value: '1024' }] }
       },
-      [`spec.securityContext.sysctls[0].name: Invalid value: "net.core.somaxconn": may not be specified when 'hostNetwork' is true`],
+      [
+        `spec.securityContext.sysctls[0].name: Invalid value: "net.core.somaxconn": may not be specified when 'hostNetwork' is true`,
+      ],
     ],
   ])
 })
@@ -719,12 +928,20 @@ describe('validatePod: security contexts', () => {
 describe('validatePod: bodies missing required fields', () => {
   // Go decodes absent fields as zero values, so kube reports them as such; none of this may throw.
   const hollow = (p: Body) => {
-    p.spec.containers = [{ livenessProbe: { httpGet: {} }, ports: [{}], env: [{}], volumeMounts: [{}], resizePolicy: [{}] }]
+    p.spec.containers = [
+      { livenessProbe: { httpGet: {} }, ports: [{}], env: [{}], volumeMounts: [{}], resizePolicy: [{}] },
+    ]
     p.spec.initContainers = [{}]
-    p.spec.volumes = [{}, { projected: { sources: [{ serviceAccountToken: {} }] } }, { ephemeral: { volumeClaimTemplate: {} } }]
+    p.spec.volumes = [
+      {},
+      { projected: { sources: [{ serviceAccountToken: {} }] } },
+      { ephemeral: { volumeClaimTemplate: {} } },
+    ]
     p.spec.tolerations = [{}]
     p.spec.topologySpreadConstraints = [{}]
-    p.spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{}] }] } } }
+    p.spec.affinity = {
+      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{}] }] } },
+    }
     p.spec.resourceClaims = [{}]
     p.spec.os = {}
     p.spec.securityContext = { sysctls: [{}], seccompProfile: {} }

@@ -18,14 +18,30 @@ describe('server-side apply of a service', () => {
     expect(c.status, c.text).toBe(201)
     const applied = structuredClone(body) as typeof body & { spec: { ports: Record<string, unknown>[] } }
     applied.spec.ports.push({ name: 'dns', port: 53, protocol: 'UDP' })
-    const a = await req('PATCH', `/api/v1/namespaces/${ns}/services/app?fieldManager=kubectl`, JSON.stringify(applied), APPLY)
+    const a = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/services/app?fieldManager=kubectl`,
+      JSON.stringify(applied),
+      APPLY,
+    )
     expect(a.status, a.text).toBe(200)
-    expect(a.json.spec.ports.map((p: any) => `${p.name} ${p.port}/${p.protocol} ${p.targetPort}`)).toEqual(['http 80/TCP 8080', 'dns 53/UDP 53'])
+    expect(a.json.spec.ports.map((p: any) => `${p.name} ${p.port}/${p.protocol} ${p.targetPort}`)).toEqual([
+      'http 80/TCP 8080',
+      'dns 53/UDP 53',
+    ])
     expect(a.json.spec.ports[0].nodePort).toBe(c.json.spec.ports[0].nodePort)
     const mine = a.json.metadata.managedFields.find((m: any) => m.manager === 'kubectl')
-    expect(Object.keys(mine.fieldsV1['f:spec']['f:ports']).sort()).toEqual(['k:{"port":53,"protocol":"UDP"}', 'k:{"port":80,"protocol":"TCP"}'])
+    expect(Object.keys(mine.fieldsV1['f:spec']['f:ports']).sort()).toEqual([
+      'k:{"port":53,"protocol":"UDP"}',
+      'k:{"port":80,"protocol":"TCP"}',
+    ])
     // Applying the same configuration again changes nothing.
-    const again = await req('PATCH', `/api/v1/namespaces/${ns}/services/app?fieldManager=kubectl`, JSON.stringify(applied), APPLY)
+    const again = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/services/app?fieldManager=kubectl`,
+      JSON.stringify(applied),
+      APPLY,
+    )
     expect(again.json.metadata.resourceVersion).toBe(a.json.metadata.resourceVersion)
   })
 })

@@ -39,7 +39,8 @@ function stored(body: KubeObject, fill: (s: Svc) => void = () => undefined): Sto
   return { rv: 5, object: obj }
 }
 
-const update = (current: Stored, body: KubeObject, d = def) => planUpdate(d, ctx, current.object.metadata.name!, body, current)
+const update = (current: Stored, body: KubeObject, d = def) =>
+  planUpdate(d, ctx, current.object.metadata.name!, body, current)
 
 describe('service defaults on create', () => {
   it('the digest §13.1 body comes out as kube stores it (before allocation)', () => {
@@ -80,9 +81,18 @@ describe('service defaults on create', () => {
 
   it('headless: clusterIPs follows clusterIP; without a selector the policy is RequireDualStack with both families', () => {
     const h = create(svc('h', { clusterIP: 'None', selector: { a: 'b' } }))
-    expect(h.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'], ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4'] })
+    expect(h.spec).toMatchObject({
+      clusterIP: 'None',
+      clusterIPs: ['None'],
+      ipFamilyPolicy: 'SingleStack',
+      ipFamilies: ['IPv4'],
+    })
     const bare = create(svc('bare', { clusterIP: 'None' }))
-    expect(bare.spec).toMatchObject({ clusterIPs: ['None'], ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] })
+    expect(bare.spec).toMatchObject({
+      clusterIPs: ['None'],
+      ipFamilyPolicy: 'RequireDualStack',
+      ipFamilies: ['IPv4', 'IPv6'],
+    })
   })
 
   it('a requested clusterIP is copied to clusterIPs (old clients set only clusterIP)', () => {
@@ -136,18 +146,48 @@ describe('service validation: every violation is a cause of one 422', () => {
     expect(c).toEqual(["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"])
     const d = causes(
       refused(
-        planCreate(def, ctx, svc('b', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 30080 }, { name: 'b', port: 81, nodePort: 30080 }] }), () => false),
+        planCreate(
+          def,
+          ctx,
+          svc('b', {
+            type: 'NodePort',
+            ports: [
+              { name: 'a', port: 80, nodePort: 30080 },
+              { name: 'b', port: 81, nodePort: 30080 },
+            ],
+          }),
+          () => false,
+        ),
       ),
     )
     expect(d).toEqual(['spec.ports[1].nodePort: Duplicate value: 30080'])
     // The same node port for TCP and UDP is fine.
-    create(svc('c', { type: 'NodePort', ports: [{ name: 'a', port: 53, nodePort: 30053 }, { name: 'b', port: 53, protocol: 'UDP', nodePort: 30053 }] }))
+    create(
+      svc('c', {
+        type: 'NodePort',
+        ports: [
+          { name: 'a', port: 53, nodePort: 30053 },
+          { name: 'b', port: 53, protocol: 'UDP', nodePort: 30053 },
+        ],
+      }),
+    )
   })
 
   it('externalName: required, a lowercase RFC-1123 hostname (a trailing dot is allowed), no cluster IPs', () => {
-    expect(causes(refused(planCreate(def, ctx, svc('a', { type: 'ExternalName' }), () => false)))).toEqual(['spec.externalName: Required value'])
+    expect(causes(refused(planCreate(def, ctx, svc('a', { type: 'ExternalName' }), () => false)))).toEqual([
+      'spec.externalName: Required value',
+    ])
     create(svc('b', { type: 'ExternalName', externalName: 'db.example.com.' }))
-    const bad = causes(refused(planCreate(def, ctx, svc('c', { type: 'ExternalName', externalName: 'Bad_Host', clusterIP: '10.96.0.9' }), () => false)))
+    const bad = causes(
+      refused(
+        planCreate(
+          def,
+          ctx,
+          svc('c', { type: 'ExternalName', externalName: 'Bad_Host', clusterIP: '10.96.0.9' }),
+          () => false,
+        ),
+      ),
+    )
     expect(bad).toEqual([
       'spec.clusterIPs: Forbidden: may not be set for ExternalName services',
       expect.stringMatching(/^spec\.externalName: Invalid value: "Bad_Host": a lowercase RFC 1123 subdomain/),
@@ -156,24 +196,76 @@ describe('service validation: every violation is a cause of one 422', () => {
 
   it('sessionAffinityConfig.clientIP.timeoutSeconds is 1..86400', () => {
     for (const t of [0, 86401]) {
-      const c = causes(refused(planCreate(def, ctx, svc('a', { ports: [{ port: 1 }], sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: t } } }), () => false)))
-      expect(c).toEqual([`spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: ${t}: must be greater than 0 and less than 86400`])
+      const c = causes(
+        refused(
+          planCreate(
+            def,
+            ctx,
+            svc('a', {
+              ports: [{ port: 1 }],
+              sessionAffinity: 'ClientIP',
+              sessionAffinityConfig: { clientIP: { timeoutSeconds: t } },
+            }),
+            () => false,
+          ),
+        ),
+      )
+      expect(c).toEqual([
+        `spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: ${t}: must be greater than 0 and less than 86400`,
+      ])
     }
-    create(svc('b', { ports: [{ port: 1 }], sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 86400 } } }))
+    create(
+      svc('b', {
+        ports: [{ port: 1 }],
+        sessionAffinity: 'ClientIP',
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 86400 } },
+      }),
+    )
   })
 
   it('cluster IPs: format, None placement, clusterIP/clusterIPs agreement, families this cluster lacks', () => {
-    const c = causes(refused(planCreate(def, ctx, svc('a', { ports: [{ port: 1 }], clusterIP: 'x.y', clusterIPs: ['x.y'] }), () => false)))
-    expect(c).toEqual(['spec.clusterIPs[0]: Invalid value: "x.y": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'])
-    const m = causes(refused(planCreate(def, ctx, svc('b', { ports: [{ port: 1 }], clusterIP: '10.96.0.5', clusterIPs: ['10.96.0.6'] }), () => false)))
+    const c = causes(
+      refused(
+        planCreate(def, ctx, svc('a', { ports: [{ port: 1 }], clusterIP: 'x.y', clusterIPs: ['x.y'] }), () => false),
+      ),
+    )
+    expect(c).toEqual([
+      'spec.clusterIPs[0]: Invalid value: "x.y": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    ])
+    const m = causes(
+      refused(
+        planCreate(
+          def,
+          ctx,
+          svc('b', { ports: [{ port: 1 }], clusterIP: '10.96.0.5', clusterIPs: ['10.96.0.6'] }),
+          () => false,
+        ),
+      ),
+    )
     expect(m).toEqual(['spec.clusterIPs: Invalid value: []string{"10.96.0.6"}: first value must match `clusterIP`'])
-    const six = causes(refused(planCreate(def, ctx, svc('c', { ports: [{ port: 1 }], ipFamilies: ['IPv6'] }), () => false)))
+    const six = causes(
+      refused(planCreate(def, ctx, svc('c', { ports: [{ port: 1 }], ipFamilies: ['IPv6'] }), () => false)),
+    )
     expect(six).toEqual(['spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster'])
-    const dual = causes(refused(planCreate(def, ctx, svc('d', { ports: [{ port: 1 }], ipFamilyPolicy: 'RequireDualStack' }), () => false)))
-    expect(dual).toEqual(['spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services'])
-    expect(create(svc('e', { ports: [{ port: 1 }], ipFamilyPolicy: 'PreferDualStack' })).spec.ipFamilies).toEqual(['IPv4'])
-    const nodePortHeadless = causes(refused(planCreate(def, ctx, svc('f', { type: 'NodePort', clusterIP: 'None', ports: [{ port: 1 }] }), () => false)))
-    expect(nodePortHeadless).toEqual([`spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`])
+    const dual = causes(
+      refused(
+        planCreate(def, ctx, svc('d', { ports: [{ port: 1 }], ipFamilyPolicy: 'RequireDualStack' }), () => false),
+      ),
+    )
+    expect(dual).toEqual([
+      'spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services',
+    ])
+    expect(create(svc('e', { ports: [{ port: 1 }], ipFamilyPolicy: 'PreferDualStack' })).spec.ipFamilies).toEqual([
+      'IPv4',
+    ])
+    const nodePortHeadless = causes(
+      refused(
+        planCreate(def, ctx, svc('f', { type: 'NodePort', clusterIP: 'None', ports: [{ port: 1 }] }), () => false),
+      ),
+    )
+    expect(nodePortHeadless).toEqual([
+      `spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`,
+    ])
   })
 
   it('type, traffic policies, LoadBalancer-only fields, external IPs', () => {
@@ -201,10 +293,25 @@ describe('service validation: every violation is a cause of one 422', () => {
       "spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'",
       "spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'",
     ])
-    const etp = causes(refused(planCreate(def, ctx, svc('b', { ports: [{ port: 1 }], externalTrafficPolicy: 'Local' }), () => false)))
-    expect(etp).toEqual(['spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services'])
-    const hc = causes(refused(planCreate(def, ctx, svc('c', { type: 'NodePort', ports: [{ port: 1 }], healthCheckNodePort: 30001 }), () => false)))
-    expect(hc).toEqual(["spec.healthCheckNodePort: Invalid value: 30001: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"])
+    const etp = causes(
+      refused(planCreate(def, ctx, svc('b', { ports: [{ port: 1 }], externalTrafficPolicy: 'Local' }), () => false)),
+    )
+    expect(etp).toEqual([
+      'spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services',
+    ])
+    const hc = causes(
+      refused(
+        planCreate(
+          def,
+          ctx,
+          svc('c', { type: 'NodePort', ports: [{ port: 1 }], healthCheckNodePort: 30001 }),
+          () => false,
+        ),
+      ),
+    )
+    expect(hc).toEqual([
+      "spec.healthCheckNodePort: Invalid value: 30001: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+    ])
   })
 })
 
@@ -222,11 +329,15 @@ describe('service updates', () => {
     const cur = base()
     const body = structuredClone(cur.object) as Svc
     body.spec.clusterIP = '10.96.0.99'
-    expect(causes(refused(update(cur, body)))).toEqual(['spec.clusterIPs[0]: Invalid value: []string{"10.96.0.99"}: may not change once set'])
+    expect(causes(refused(update(cur, body)))).toEqual([
+      'spec.clusterIPs[0]: Invalid value: []string{"10.96.0.99"}: may not change once set',
+    ])
     const both = structuredClone(cur.object) as Svc
     both.spec.clusterIP = '10.96.0.98'
     both.spec.clusterIPs = ['10.96.0.98']
-    expect(causes(refused(update(cur, both)))).toEqual(['spec.clusterIPs[0]: Invalid value: []string{"10.96.0.98"}: may not change once set'])
+    expect(causes(refused(update(cur, both)))).toEqual([
+      'spec.clusterIPs[0]: Invalid value: []string{"10.96.0.98"}: may not change once set',
+    ])
   })
 
   it('the status of a main-resource write is ignored', () => {
@@ -239,7 +350,10 @@ describe('service updates', () => {
   })
 
   it('NodePort -> ClusterIP drops the node ports and externalTrafficPolicy the client left as they were', () => {
-    const cur = stored(svc('np', { type: 'NodePort', ports: [{ port: 80 }] }), (s) => (s.spec.ports[0].nodePort = 30111))
+    const cur = stored(
+      svc('np', { type: 'NodePort', ports: [{ port: 80 }] }),
+      (s) => (s.spec.ports[0].nodePort = 30111),
+    )
     const body = structuredClone(cur.object) as Svc
     body.spec.type = 'ClusterIP'
     const r = update(cur, body)
@@ -252,7 +366,10 @@ describe('service updates', () => {
 
   it('ClusterIP -> NodePort keeps the IP and leaves the node port to the allocator', () => {
     const cur = base()
-    const r = update(cur, svc('web', { type: 'NodePort', selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] }))
+    const r = update(
+      cur,
+      svc('web', { type: 'NodePort', selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] }),
+    )
     if (!r.ok) throw new Error(r.status.message)
     const spec = (r.value.object as Svc).spec
     expect(spec).toMatchObject({ type: 'NodePort', clusterIP: '10.96.10.10', externalTrafficPolicy: 'Cluster' })
@@ -260,11 +377,29 @@ describe('service updates', () => {
   })
 
   it('a sparse PUT of a NodePort service keeps its node ports by port name', () => {
-    const cur = stored(svc('np', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] }), (s) => {
-      s.spec.ports[0].nodePort = 30001
-      s.spec.ports[1].nodePort = 30002
-    })
-    const r = update(cur, svc('np', { type: 'NodePort', ports: [{ name: 'b', port: 81 }, { name: 'a', port: 80 }] }))
+    const cur = stored(
+      svc('np', {
+        type: 'NodePort',
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 81 },
+        ],
+      }),
+      (s) => {
+        s.spec.ports[0].nodePort = 30001
+        s.spec.ports[1].nodePort = 30002
+      },
+    )
+    const r = update(
+      cur,
+      svc('np', {
+        type: 'NodePort',
+        ports: [
+          { name: 'b', port: 81 },
+          { name: 'a', port: 80 },
+        ],
+      }),
+    )
     if (!r.ok) throw new Error(r.status.message)
     expect((r.value.object as Svc).spec.ports.map((p: { nodePort: number }) => p.nodePort)).toEqual([30002, 30001])
   })
@@ -299,13 +434,19 @@ describe('service updates', () => {
     body.spec.clusterIP = '10.96.0.7'
     body.spec.clusterIPs = ['10.96.0.7']
     body.spec.ports = [{ port: 80 }]
-    expect(causes(refused(update(cur, body)))).toEqual(['spec.clusterIPs[0]: Invalid value: []string{"10.96.0.7"}: may not change once set'])
+    expect(causes(refused(update(cur, body)))).toEqual([
+      'spec.clusterIPs[0]: Invalid value: []string{"10.96.0.7"}: may not change once set',
+    ])
   })
 })
 
 describe('the status subresource', () => {
   const statusDef = statusDefOf(def)!
-  const lb = () => stored(svc('lb', { type: 'LoadBalancer', ports: [{ port: 80 }] }, { labels: { a: '1' } }), (s) => (s.spec.ports[0].nodePort = 30004))
+  const lb = () =>
+    stored(
+      svc('lb', { type: 'LoadBalancer', ports: [{ port: 80 }] }, { labels: { a: '1' } }),
+      (s) => (s.spec.ports[0].nodePort = 30004),
+    )
 
   it('changes only status, labels and annotations; ipMode defaults to VIP', () => {
     const cur = lb()
@@ -329,7 +470,15 @@ describe('the status subresource', () => {
   it('validates the load-balancer status', () => {
     const cur = lb()
     const body = structuredClone(cur.object) as Svc
-    body.status = { loadBalancer: { ingress: [{ ip: 'nope', ipMode: 'VIP' }, { hostname: '10.0.0.1' }, { hostname: 'lb.example.com', ipMode: 'Proxy' }] } }
+    body.status = {
+      loadBalancer: {
+        ingress: [
+          { ip: 'nope', ipMode: 'VIP' },
+          { hostname: '10.0.0.1' },
+          { hostname: 'lb.example.com', ipMode: 'Proxy' },
+        ],
+      },
+    }
     expect(causes(refused(update(cur, body, statusDef)))).toEqual([
       'status.loadBalancer.ingress[0].ip: Invalid value: "nope": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
       'status.loadBalancer.ingress[1].hostname: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
@@ -346,10 +495,20 @@ describe('the status subresource', () => {
 
 describe('table and field selectors', () => {
   it('renders kubectl get svc cells', () => {
-    const np = stored(svc('np', { type: 'NodePort', selector: { b: '2', a: '1' }, ports: [{ name: 'x', port: 80 }, { name: 'y', port: 53, protocol: 'UDP' }] }), (s) => {
-      s.spec.ports[0].nodePort = 30080
-      s.spec.ports[1].nodePort = 30053
-    }).object
+    const np = stored(
+      svc('np', {
+        type: 'NodePort',
+        selector: { b: '2', a: '1' },
+        ports: [
+          { name: 'x', port: 80 },
+          { name: 'y', port: 53, protocol: 'UDP' },
+        ],
+      }),
+      (s) => {
+        s.spec.ports[0].nodePort = 30080
+        s.spec.ports[1].nodePort = 30053
+      },
+    ).object
     expect(def.strategy.table.cells(np, new Date(Date.parse(np.metadata.creationTimestamp!) + 8000))).toEqual([
       'np',
       'NodePort',
@@ -364,7 +523,12 @@ describe('table and field selectors', () => {
     const pending = stored(svc('lb2', { type: 'LoadBalancer', ports: [{ port: 80 }] })).object
     expect(def.strategy.table.cells(pending, new Date()).slice(3, 5)).toEqual(['<pending>', '80/TCP'])
     const ext = create(svc('e', { type: 'ExternalName', externalName: 'example.com' }))
-    expect(def.strategy.table.cells(ext, new Date()).slice(1, 5)).toEqual(['ExternalName', '<none>', 'example.com', '<none>'])
+    expect(def.strategy.table.cells(ext, new Date()).slice(1, 5)).toEqual([
+      'ExternalName',
+      '<none>',
+      'example.com',
+      '<none>',
+    ])
     expect(def.strategy.table.cells(ext, new Date())[6]).toBe('<none>')
   })
 
