@@ -11,7 +11,7 @@ const OBJECT_TYPES = ['application/json', 'application/yaml', PROTOBUF]
 /** The media type without parameters, lowercased; '' when absent. */
 export const mediaType = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
 
-export async function readBodyBytes(c: Context): Promise<Uint8Array> {
+async function readBodyBytes(c: Context): Promise<Uint8Array> {
   const declared = Number(c.req.header('content-length') ?? '0')
   if (declared > MAX_BODY_BYTES) throw new StatusError(statuses.tooLarge('limit is 3145728'))
   const buf = await c.req.arrayBuffer()

@@ -22,14 +22,14 @@ export interface GroupVersion {
   group: string
   version: string
 }
-export function groupVersions(): GroupVersion[] {
+function groupVersions(): GroupVersion[] {
   const seen = new Map<string, GroupVersion>()
   for (const r of kinds.all())
     if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version })
   return [...seen.values()]
 }
 /** The named API groups (everything but core), each with its versions. */
-export const namedGroups = (): { name: string; versions: string[] }[] => {
+const namedGroups = (): { name: string; versions: string[] }[] => {
   const groups = new Map<string, string[]>()
   for (const gv of groupVersions()) if (gv.group) groups.set(gv.group, [...(groups.get(gv.group) ?? []), gv.version])
   return [...groups].map(([name, versions]) => ({ name, versions }))
@@ -37,7 +37,7 @@ export const namedGroups = (): { name: string; versions: string[] }[] => {
 
 const resourcesOf = (gv: GroupVersion) => kinds.all().filter((r) => r.group === gv.group && r.version === gv.version)
 
-export function apiResourceList(gv: GroupVersion = { group: '', version: 'v1' }) {
+function apiResourceList(gv: GroupVersion = { group: '', version: 'v1' }) {
   const resources: unknown[] = []
   for (const r of resourcesOf(gv)) {
     const entry: Record<string, unknown> = {

@@ -32,7 +32,7 @@ const notFound = (c: Ctx) => statusResponse(c, statuses.pathNotFound())
 const GENERIC_SUBRESOURCES = new Set(['status', 'ephemeralcontainers'])
 
 /** The request as kube reads it; the router, authorization and audit all use this one reading. */
-export function readRequest(c: Ctx): RequestInfo | null {
+function readRequest(c: Ctx): RequestInfo | null {
   return requestInfo(c.req.method, new URL(c.req.url).pathname, (k) => c.req.query(k))
 }
 

@@ -18,7 +18,7 @@ export function wantsTable(accept: string | undefined): boolean {
   })
 }
 
-export type IncludeObject = 'None' | 'Metadata' | 'Object'
+type IncludeObject = 'None' | 'Metadata' | 'Object'
 
 export function includeObjectOption(v: string | undefined): IncludeObject {
   if (v === undefined || v === '' || v === 'Metadata') return 'Metadata'
@@ -36,7 +36,7 @@ function rowObject(obj: KubeObject, include: IncludeObject) {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }
 }
 
-export interface TableMeta {
+interface TableMeta {
   resourceVersion?: string
   continue?: string
   remainingItemCount?: number

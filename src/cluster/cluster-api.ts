@@ -1,10 +1,26 @@
 // What namespace objects ask of the cluster object: the one typed interface they call it through (ClusterObject
 // implements it; the namespace side gets it from clusterApi(env), no casts).
 import type { ScheduleResult } from '../registry/scheduling'
+import type { PodSpec } from '../registry/strategies/pod/pod-types'
 import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
-import type { NodeFacts, ScheduleRequest } from './scheduling'
 
 export type NamespacePhase = 'Active' | 'Terminating'
+
+/** What a namespace sends to have a pod scheduled. */
+export interface ScheduleRequest {
+  podKey: string
+  ns: string
+  spec: PodSpec
+}
+
+/** What the simulated kubelet needs to know about a node. */
+export interface NodeFacts {
+  name: string
+  virtual: boolean
+  hostIP: string
+  podCIDR: string
+  ready: boolean
+}
 
 export interface ClusterApi {
   /** The phase of a namespace, or null when it does not exist. */

@@ -18,9 +18,9 @@ import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
 import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
-import type { ClusterApi, NamespacePhase } from './cluster-api'
+import type { ClusterApi, NamespacePhase, NodeFacts, ScheduleRequest } from './cluster-api'
 import { ClusterPolicy } from './cluster-policy'
-import { Scheduling, type NodeFacts, type ScheduleRequest } from './scheduling'
+import { Scheduling } from './scheduling'
 
 export class ClusterObject extends DurableObject<Env> implements ClusterApi {
   private readonly host: ObjectHost

@@ -15,7 +15,7 @@ import type { Scheduling } from './scheduling'
 const TERMINATION_RETRY_MS = 1000
 const TERMINATING = 'terminating'
 
-export interface ClusterPolicyParts {
+interface ClusterPolicyParts {
   services: ServiceAllocationHost
   scheduling: Scheduling
   namespaces(name: string): NamespaceApi

@@ -1,5 +1,6 @@
 // The cluster side of scheduling: picks nodes for pods against the node ledger, hands out pod IPs from node pod
 // CIDRs, and wakes namespaces whose pods wait for room when nodes or capacity change.
+import type { NodeFacts, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { NodeLedger } from './node-ledger'
@@ -15,22 +16,6 @@ import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
 
 type Obj = Record<string, any>
-
-/** What a namespace sends to have a pod scheduled. */
-export interface ScheduleRequest {
-  podKey: string
-  ns: string
-  spec: Obj
-}
-
-/** What the simulated kubelet needs to know about a node. */
-export interface NodeFacts {
-  name: string
-  virtual: boolean
-  hostIP: string
-  podCIDR: string
-  ready: boolean
-}
 
 export class Scheduling {
   readonly ledger: NodeLedger

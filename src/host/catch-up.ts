@@ -10,7 +10,7 @@ const CATCH_UP_PAGE = 1000
 const ATTENTION_VERSION = '2'
 
 /** What catching up needs from its host. */
-export interface LogFollower {
+interface LogFollower {
   objects: ObjectStore
   log: ChangeLog
   /** '' for the cluster scope, the namespace name otherwise. */

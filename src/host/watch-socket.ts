@@ -14,7 +14,7 @@ import type { WatchSocket } from './watch-membership'
 import type { Watchers } from './watchers'
 
 /** What opening a watch needs from its host. */
-export interface WatchSocketHost {
+interface WatchSocketHost {
   objects: ObjectStore
   log: ChangeLog
   watchers: Watchers

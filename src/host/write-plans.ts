@@ -46,7 +46,7 @@ export interface PlanningHost {
 }
 
 /** What turning a plan into a queued job needs from the host. */
-export interface JobHost {
+interface JobHost {
   /** See StoreHost.beginChange. */
   beginChange(
     def: ResourceDef,
@@ -57,7 +57,7 @@ export interface JobHost {
   expect(resource: string, name: string, removeAt: number): void
 }
 
-export const managerOf = (opts: WriteOptions): Manager | undefined =>
+const managerOf = (opts: WriteOptions): Manager | undefined =>
   opts.fieldManager
     ? { name: opts.fieldManager, ...(opts.subresource ? { subresource: opts.subresource } : {}) }
     : undefined

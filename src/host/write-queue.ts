@@ -53,7 +53,7 @@ const MAX_BATCH = 64
  * reach each namespace's queue one at a time, so without a linger every write pays a whole D1 batch; 5 ms gathers
  * about 3 writes per batch there instead of 1.1 (README, Performance). A lone writer never waits.
  */
-export const LINGER_MS = 5
+const LINGER_MS = 5
 
 export class WriteQueue {
   private pending: Job<unknown>[] = []

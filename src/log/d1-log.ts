@@ -25,7 +25,7 @@ interface ObjectRow {
 }
 
 /** The D1 key order (namespace, name) as one string that sorts the same way: NUL sorts below every name byte. */
-export const clusterKey = (ns: string, name: string) => `${ns}\u0000${name}`
+const clusterKey = (ns: string, name: string) => `${ns}\u0000${name}`
 const splitKey = (key: string): [string, string] => {
   const i = key.indexOf('\u0000')
   return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)]
@@ -43,7 +43,7 @@ const APPEND_ONE =
  * 3 UTF-8 bytes a character, plus the escapes an object's JSON gains inside the array, 500,000 stays under it. A
  * change bigger than that goes as its own statement, as it always could.
  */
-export const COMMIT_CHUNK_CHARS = 500_000
+const COMMIT_CHUNK_CHARS = 500_000
 
 export class D1Log {
   constructor(

@@ -75,7 +75,7 @@ export function desiredLabels(svc: ServiceObject): Record<string, string> {
  * when the service was just deleted (kube deletes them whoever wrote them) or when this controller wrote them;
  * hand-written Endpoints may come before their service.
  */
-export function desiredEndpoints(
+function desiredEndpoints(
   host: ControllerHost,
   name: string,
   current: KubeObject | null,

@@ -38,9 +38,7 @@ import { HEADLESS_LABEL, LAST_CHANGE_TRIGGER_TIME, desiredLabels } from './endpo
 const RESOURCE = 'endpointslices'
 
 /** The service a slice this controller manages belongs to, or null for slices it does not manage. */
-export function managedSliceService(
-  obj: { metadata: { labels?: Record<string, string> } } | null | undefined,
-): string | null {
+function managedSliceService(obj: { metadata: { labels?: Record<string, string> } } | null | undefined): string | null {
   const labels = obj?.metadata.labels
   if (labels?.[MANAGED_BY_LABEL] !== CONTROLLER_NAME) return null
   return labels[SERVICE_NAME_LABEL] ?? null
@@ -112,7 +110,7 @@ function slicesOf(host: ControllerHost, service: string): Stored[] {
 }
 
 /** What one slice of a service should become, against its newest state (null: nothing to do). */
-export function desiredSliceWrite(
+function desiredSliceWrite(
   host: ControllerHost,
   service: string,
   name: string,

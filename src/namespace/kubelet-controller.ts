@@ -18,13 +18,13 @@ import {
 } from '../registry/pod-lifecycle'
 import { containerProgram } from '../registry/container-program'
 import type { ClusterApi } from '../cluster/cluster-api'
-import type { NodeFacts } from '../cluster/scheduling'
+import type { NodeFacts } from '../cluster/cluster-api'
 import { podKey } from './scheduler-controller'
 import type { PodLogStore } from './pod-log-store'
 
 type Obj = Record<string, any>
 
-export interface KubeletOptions {
+interface KubeletOptions {
   cluster: () => ClusterApi
   startDelayMs: number
   stopDelayMs: number

@@ -25,7 +25,7 @@ const MANAGER = 'kube-controller-manager'
 type Obj = Record<string, any>
 type OwnerReference = NonNullable<ObjectMeta['ownerReferences']>[number]
 
-export interface ReplicationOptions {
+interface ReplicationOptions {
   /** Whether new pods may be created now: a namespace being terminated gets none. */
   canCreate(): boolean
 }

@@ -24,7 +24,7 @@ import type {
 } from '../cluster/allocators/allocation-types'
 
 /** The cluster object's allocator verbs, as a namespace host calls them. */
-export interface AllocatorStub {
+interface AllocatorStub {
   reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer>
   release(owner: string, what: Allocated | null): Promise<unknown>
 }
@@ -40,7 +40,7 @@ const minus = (a: Allocated, b: Allocated): Allocated => ({
 /** Where the n-th requested node port goes. */
 type PortTarget = { port: number } | { healthCheck: true }
 
-export interface AllocationPlan {
+interface AllocationPlan {
   request: AllocationRequest
   /** Writes the answer into the planned object. */
   fill(answer: Allocated): void

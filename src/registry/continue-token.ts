@@ -1,6 +1,6 @@
 // Continue tokens: an opaque, validated encoding of (snapshot resourceVersion, last key returned).
 
-export interface ContinuePosition {
+interface ContinuePosition {
   /** The list's snapshot: later pages show the collection as of this resourceVersion. */
   rv: number
   /** The key of the last item returned; the next page starts after it. */

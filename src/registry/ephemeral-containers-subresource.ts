@@ -71,7 +71,7 @@ function validateEphemeral(pod: Obj, old: Obj): FieldError[] {
   return errs
 }
 
-export function ephemeralStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
+function ephemeralStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
   return {
     ...base,
     prepareForUpdate(obj, old) {

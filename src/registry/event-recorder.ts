@@ -12,7 +12,7 @@ export interface EventSpec {
 }
 
 /** `<object>.<hex>`, unique per occurrence like kube's timestamp-derived suffix. */
-export function eventName(objectName: string, now: Date): string {
+function eventName(objectName: string, now: Date): string {
   const nanos = BigInt(now.getTime()) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000))
   return `${objectName}.${nanos.toString(16)}`
 }

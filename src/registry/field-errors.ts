@@ -1,7 +1,7 @@
 // Field errors: the equivalent of apimachinery's field.ErrorList, rendered with kube's exact wording.
 
 /** A cause's machine-readable reason, as kube puts it in Status.details.causes[].reason. */
-export type FieldErrorType =
+type FieldErrorType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
   | 'FieldValueDuplicate'

@@ -21,7 +21,7 @@ export interface FieldSelector {
   toString(): string
 }
 
-export type FieldSelectorResult = { ok: true; selector: FieldSelector } | { ok: false; message: string }
+type FieldSelectorResult = { ok: true; selector: FieldSelector } | { ok: false; message: string }
 
 /** fields.EscapeValue: lets any literal value be written into a selector. */
 export const escapeFieldSelectorValue = (value: string) => value.replace(/[\\,=]/g, (c) => `\\${c}`)

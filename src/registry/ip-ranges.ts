@@ -10,7 +10,7 @@ export interface IntRange {
   staticBand: number
 }
 
-export const rangeSize = (r: IntRange) => r.last - r.first + 1
+const rangeSize = (r: IntRange) => r.last - r.first + 1
 export const inRange = (r: IntRange, v: number) => Number.isInteger(v) && v >= r.first && v <= r.last
 
 // ---- service CIDR ------------------------------------------------------------------------------------------------

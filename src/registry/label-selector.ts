@@ -24,10 +24,10 @@ export interface LabelSelector {
   toString(): string
 }
 
-export type LabelSelectorResult = { ok: true; selector: LabelSelector } | { ok: false; message: string }
+type LabelSelectorResult = { ok: true; selector: LabelSelector } | { ok: false; message: string }
 
 /** metav1.LabelSelector, as found in object specs (Deployment, PodDisruptionBudget, ...). */
-export interface MetaV1LabelSelector {
+interface MetaV1LabelSelector {
   matchLabels?: Record<string, string> | null
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] | null }> | null
 }
@@ -58,10 +58,10 @@ export function labelSelectorFromRequirements(requirements: LabelRequirement[]):
 }
 
 /** labels.Everything() */
-export const everythingLabelSelector = (): LabelSelector => new RequirementsSelector([])
+const everythingLabelSelector = (): LabelSelector => new RequirementsSelector([])
 
 /** labels.Nothing(): matches no object, yet is not empty. */
-export const nothingLabelSelector = (): LabelSelector => new RequirementsSelector([], true)
+const nothingLabelSelector = (): LabelSelector => new RequirementsSelector([], true)
 
 /** labels.SelectorFromSet: `k=v` for each entry, unvalidated (as for Service spec.selector); empty or absent = everything. */
 export function labelSelectorFromMatchLabels(set: Record<string, string> | null | undefined): LabelSelector {

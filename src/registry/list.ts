@@ -57,7 +57,7 @@ export type ListMode =
   | { kind: 'exact'; rv: number }
   | { kind: 'continue'; token: string }
 
-export interface ListRequest {
+interface ListRequest {
   mode: ListMode
   limit?: number
   labelSelector?: LabelSelector

@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { Strategy } from './strategy'
 import type { KubeObject } from '../schema/meta'
 
-export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch'
+type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch'
 
 /** A subresource a kind serves under its item path (`status`: get, update, patch), as discovery lists it. */
 export interface SubresourceDef {

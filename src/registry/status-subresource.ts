@@ -11,7 +11,7 @@ const ENVELOPE = new Set(['apiVersion', 'kind', 'metadata', 'status'])
 /** Metadata a status write may change (labels, annotations), plus what the store itself manages on every update. */
 const KEPT_META = new Set(['labels', 'annotations', 'resourceVersion', 'managedFields'])
 
-export function statusStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
+function statusStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
   return {
     ...base,
     prepareForUpdate(obj, old) {

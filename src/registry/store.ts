@@ -52,7 +52,7 @@ export interface LogEntry extends Change {
   rv: number
 }
 
-export const resourceOf = (def: ResourceDef): Resource => ({ resource: def.plural, group: def.group || undefined })
+const resourceOf = (def: ResourceDef): Resource => ({ resource: def.plural, group: def.group || undefined })
 
 const GENERATE_ATTEMPTS = 8
 
@@ -113,7 +113,7 @@ export function planCreate(
   })
 }
 
-export interface UpdatePlan {
+interface UpdatePlan {
   /** null when the update changes nothing: no write, no new resourceVersion, as etcd3's GuaranteedUpdate. */
   change: Change | null
   object: KubeObject
@@ -214,7 +214,7 @@ export function planUpdate(
   })
 }
 
-export interface DeletePlan {
+interface DeletePlan {
   /** null when the delete changes nothing (already terminating with a shorter grace period). */
   change: Change | null
   object: KubeObject
@@ -387,7 +387,7 @@ function track(def: ResourceDef, ctx: StrategyContext, obj: KubeObject, old: Kub
   if (entries) obj.metadata.managedFields = entries
 }
 
-export interface ApplyPlan extends UpdatePlan {
+interface ApplyPlan extends UpdatePlan {
   created: boolean
 }
 
@@ -454,7 +454,7 @@ function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject)
   return undefined
 }
 
-export function stripRv(obj: KubeObject): KubeObject {
+function stripRv(obj: KubeObject): KubeObject {
   const copy = clone(obj)
   delete copy.metadata.resourceVersion
   return copy

@@ -12,7 +12,7 @@ export interface StrategyContext {
 }
 
 /** A table column, as in metav1.TableColumnDefinition. */
-export interface TableColumn {
+interface TableColumn {
   name: string
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date'
   format: string

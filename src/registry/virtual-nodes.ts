@@ -6,7 +6,7 @@ import { rfc3339 } from './time'
 
 export const VIRTUAL_NODE_ANNOTATION = 'kubeflare.dev/virtual-node'
 
-export interface VirtualNodeConfig {
+interface VirtualNodeConfig {
   name: string
   labels?: Record<string, string>
   capacity?: Record<string, string>

@@ -6,7 +6,7 @@ import type { LabelSelector } from './label-selector'
 import type { FieldSelector } from './field-selector'
 import type { Strategy } from './strategy'
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
 
 export interface WatchEvent {
   type: WatchEventType

@@ -10,14 +10,14 @@ export interface WatchAsk {
 }
 
 /** What the host knows when it decides (after waiting for in-flight commits). */
-export interface WatchHistory {
+interface WatchHistory {
   /** The newest resourceVersion of the cluster. */
   currentRv: number
   /** Changes at or below this are gone from the log. */
   compactedRv: number
 }
 
-export type WatchPlan =
+type WatchPlan =
   /** ADDED for every current object, then changes; with sendInitialEvents, a BOOKMARK marks the end of them. */
   | { kind: 'initial'; endBookmark: boolean }
   /** Every change after `after`, exactly once, in resourceVersion order, then live changes. */

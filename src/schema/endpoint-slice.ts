@@ -10,7 +10,7 @@ const atomicStruct = { 'x-kubernetes-map-type': 'atomic' } as const
 
 export const AddressType = z.enum(['IPv4', 'IPv6', 'FQDN']).describe('The type of address an EndpointSlice carries')
 
-export const EndpointConditions = z
+const EndpointConditions = z
   .strictObject({
     ready: z.boolean().optional().describe('The endpoint is ready to receive traffic; unknown when unset'),
     serving: z.boolean().optional().describe('The endpoint is serving, whether or not it is terminating'),
@@ -18,21 +18,21 @@ export const EndpointConditions = z
   })
   .describe('The current condition of an endpoint')
 
-export const ForZone = z
+const ForZone = z
   .strictObject({ name: z.string().describe('Name of the zone') })
   .describe('A zone that should consume this endpoint')
-export const ForNode = z
+const ForNode = z
   .strictObject({ name: z.string().describe('Name of the node') })
   .describe('A node that should consume this endpoint')
 
-export const EndpointHints = z
+const EndpointHints = z
   .strictObject({
     forZones: z.array(ForZone).optional().describe('Zones that should consume this endpoint').meta(atomic),
     forNodes: z.array(ForNode).optional().describe('Nodes that should consume this endpoint').meta(atomic),
   })
   .describe('Hints describing how an endpoint should be consumed')
 
-export const Endpoint = z
+const Endpoint = z
   .strictObject({
     addresses: z
       .array(z.string())

@@ -27,7 +27,7 @@ export const NodeConfigSource = z
   })
   .describe('Deprecated source of dynamic node configuration')
 
-export const NodeSpec = z
+const NodeSpec = z
   .strictObject({
     podCIDR: z.string().optional().describe('Pod IP range assigned to the node'),
     podCIDRs: z

@@ -35,7 +35,7 @@ export const AppArmorProfileType = z
 export const NodeSelectorOperator = z
   .enum(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'])
   .describe('Relation between a node label or field and a set of values')
-export const LabelSelectorOperator = z
+const LabelSelectorOperator = z
   .enum(['In', 'NotIn', 'Exists', 'DoesNotExist'])
   .describe('Relation between a label and a set of values')
 export const TaintEffect = z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).describe('What a taint does')

@@ -301,7 +301,7 @@ export const PodExtendedResourceClaimStatus = z
   })
   .describe('The claim generated for extended resources backed by dynamic allocation')
 
-export const NodeAllocatableResourceClaimStatus = z
+const NodeAllocatableResourceClaimStatus = z
   .strictObject({
     resourceClaimName: z.string().describe('Claim that caused the allocation'),
     containers: z.array(z.string()).optional().describe('Containers that reference the claim').meta(set),

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 
 /** How kube remembers a quantity was written; it re-serializes in the same family. */
-export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent'
+type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent'
 
 /** An exactly parsed quantity: its value is `mantissa * 10^exponent`, the mantissa free of trailing zeros. */
 export interface ParsedQuantity {

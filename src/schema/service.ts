@@ -8,20 +8,20 @@ import { Protocol } from './pod'
 const atomic = { 'x-kubernetes-list-type': 'atomic' } as const
 const atomicMap = { 'x-kubernetes-map-type': 'atomic' } as const
 
-export const ServiceType = z
+const ServiceType = z
   .enum(['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'])
   .describe('How the service is exposed: a cluster IP, a port on every node, a load balancer, or a DNS alias')
-export const ServiceAffinity = z
+const ServiceAffinity = z
   .enum(['ClientIP', 'None'])
   .describe('Whether connections from one client stick to one endpoint')
-export const TrafficPolicy = z
+const TrafficPolicy = z
   .enum(['Cluster', 'Local'])
   .describe('Whether traffic may go to endpoints on any node or only the local one')
 export const IPFamily = z.enum(['IPv4', 'IPv6']).describe('An IP address family')
-export const IPFamilyPolicy = z
+const IPFamilyPolicy = z
   .enum(['SingleStack', 'PreferDualStack', 'RequireDualStack'])
   .describe('How many IP families the service wants')
-export const LoadBalancerIPMode = z.enum(['VIP', 'Proxy']).describe('How traffic reaches a load-balancer ingress IP')
+const LoadBalancerIPMode = z.enum(['VIP', 'Proxy']).describe('How traffic reaches a load-balancer ingress IP')
 
 export const ServicePort = z
   .strictObject({

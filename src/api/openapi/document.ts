@@ -56,7 +56,7 @@ export function buildDocument(rows: ResourceDef[]): Json {
   }
 }
 
-export interface ServedDocument {
+interface ServedDocument {
   text: string
   /** Upper-case hex, as kube-apiserver spells it; part of the index's serverRelativeURL. */
   hash: string

@@ -17,8 +17,8 @@ import * as wireTypes from './wire-types'
 type Schema = z.ZodType
 type Json = Record<string, unknown>
 
-export const CORE_V1 = 'io.k8s.api.core.v1'
-export const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1'
+const CORE_V1 = 'io.k8s.api.core.v1'
+const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1'
 
 /**
  * Every schema module and the Go package its types live in upstream. A new module adds one line here; until then

@@ -3,7 +3,7 @@
 import { messageFields, objectMessage, type Field } from './messages'
 import { WIRE_LEN, WIRE_VARINT, WireReader } from './wire'
 
-export interface DecodedObject {
+interface DecodedObject {
   apiVersion: string
   kind: string
   object: Record<string, unknown>

@@ -7,7 +7,7 @@ export const WIRE_LEN = 2
 export const WIRE_FIXED32 = 5
 
 /** A varint split into its low and high 32 bits (both unsigned), so 64-bit values survive without BigInt. */
-export interface U64 {
+interface U64 {
   lo: number
   hi: number
 }

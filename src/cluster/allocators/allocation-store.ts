@@ -3,7 +3,7 @@
 // service hold it. Every statement binds its parameters.
 import type { Pool } from './allocation-types'
 
-export interface StoredAllocation {
+interface StoredAllocation {
   pool: Pool
   value: number
   owner: string

@@ -24,7 +24,7 @@ import {
   type ServiceCIDR,
 } from '../../registry/ip-ranges'
 
-export const DEFAULT_NODE_PORT_RANGE = '30000-32767'
+const DEFAULT_NODE_PORT_RANGE = '30000-32767'
 
 /** How long a repair pass leaves a fresh reservation alone: its service may not have committed yet. */
 export const REPAIR_GRACE_MS = 60_000

@@ -25,7 +25,7 @@ import { lastAppliedOf, lastAppliedText, setLastApplied } from './last-applied-a
 import { lastAppliedTakeover } from './last-applied-takeover'
 import { readOwners, sameOwner, writeOwners, type ManagedEntry } from './managers'
 
-export interface ApplyConflict {
+interface ApplyConflict {
   manager: string
   operation: 'Apply' | 'Update'
   subresource?: string
@@ -36,7 +36,7 @@ export interface ApplyConflict {
   path: string
 }
 
-export type ApplyOutcome = { ok: true; object: KubeObject } | { ok: false; conflicts: ApplyConflict[] }
+type ApplyOutcome = { ok: true; object: KubeObject } | { ok: false; conflicts: ApplyConflict[] }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

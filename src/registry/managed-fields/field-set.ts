@@ -8,7 +8,7 @@ export type FieldSet = Set<string>
 type Json = unknown
 
 const SEP = '\u0001'
-export const joinPath = (segs: string[]) => segs.join(SEP)
+const joinPath = (segs: string[]) => segs.join(SEP)
 export const splitPath = (p: string) => (p === '' ? [] : p.split(SEP))
 
 /** Fields no manager owns: identity and bookkeeping the server sets. */

@@ -2,7 +2,7 @@
 // an unstructured object) and its place among the annotations, whose total size kube caps.
 import type { KubeObject } from '../../schema/meta'
 
-export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
 
 /** kube's TotalAnnotationSizeLimitB: keys and values together, in bytes. */
 const ANNOTATIONS_SIZE_LIMIT = 256 * 1024

@@ -105,7 +105,7 @@ export const sameOwner = (o: Owner, manager: string, operation: Owner['operation
   o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '')
 
 /** The paths whose value differs between two objects (present in either). */
-export function changedPaths(
+function changedPaths(
   next: KubeObject,
   prev: KubeObject | null,
   schema: z.ZodType,

@@ -109,9 +109,9 @@ function listWithMore(items: string[]): string {
   if (items.length > max) return `${items.slice(0, max).join(',')} + ${items.length - max} more...`
   return items.join(',') || '<unset>'
 }
-export const slicePortsCell = (s: EndpointSliceObject) =>
+const slicePortsCell = (s: EndpointSliceObject) =>
   listWithMore((s.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name || '*')))
-export const sliceEndpointsCell = (s: EndpointSliceObject) =>
+const sliceEndpointsCell = (s: EndpointSliceObject) =>
   listWithMore((s.endpoints ?? []).flatMap((e) => e.addresses ?? []))
 
 const endpointSliceTable: TableConvertor<EndpointSliceObject> = {

@@ -44,7 +44,7 @@ function validatePort(p: EndpointPort, requireName: boolean, path: FieldPath): F
 }
 
 /** validateEndpointSubsets. */
-export function validateEndpoints(ep: EndpointsObject): FieldError[] {
+function validateEndpoints(ep: EndpointsObject): FieldError[] {
   const errs: FieldError[] = []
   ;(ep.subsets ?? []).forEach((ss, i) => {
     const at = new FieldPath('subsets').index(i)

@@ -9,7 +9,7 @@ import { fieldError, FieldPath, type FieldError } from '../field-errors'
 import { nameIsDNSSubdomain } from '../validation/names'
 import { validateAnnotations, validateLabels, validateNonnegativeField } from '../validation/object-meta'
 import { applyPodDefaults } from './pod/pod-defaults'
-import { validatePodSpec } from './pod/pod-validation'
+import { validatePodSpec } from './pod/pod-validation-spec'
 import type { PodObject } from './pod/pod-types'
 import { deepEqual } from '../deep-equal'
 import { age } from '../human-duration'
@@ -17,7 +17,7 @@ import { compareUtf8 } from '../go-strings'
 
 export type RCObject = Omit<ReplicationController, 'metadata'> & { metadata: ObjectMeta }
 
-export const RC_FIELDS = ['metadata.name', 'metadata.namespace', 'status.replicas'] as const
+const RC_FIELDS = ['metadata.name', 'metadata.namespace', 'status.replicas'] as const
 
 /**
  * Pod-spec fields applyPodDefaults fills in that kube sets only on pods (SetDefaults_Pod and admission plugins), never
@@ -33,7 +33,7 @@ const POD_ONLY_DEFAULTS = [
 ] as const
 
 /** SetDefaults_PodSpec and the container defaults, applied to a template's spec in place. */
-export function applyTemplateDefaults(spec: PodSpec) {
+function applyTemplateDefaults(spec: PodSpec) {
   // Copies: the pod defaults push into these arrays and maps in place.
   const before = Object.fromEntries(POD_ONLY_DEFAULTS.map((k) => [k, structuredClone(spec[k])]))
   const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])]
@@ -159,7 +159,7 @@ function validateRCStatus(rc: RCObject): FieldError[] {
   return errs
 }
 
-export const rcTable: TableConvertor<RCObject> = {
+const rcTable: TableConvertor<RCObject> = {
   columns: [
     {
       name: 'Name',

@@ -6,7 +6,7 @@ import { quantityToMilli, quantityToNumber } from '../../schema/quantity'
 type Json = Record<string, unknown>
 
 /** A two-way value map; values outside it pass through unchanged (validation then names them). */
-export function valueMap(pairs: Record<string, string>): Pick<Row, 'toV1' | 'toBeta'> {
+function valueMap(pairs: Record<string, string>): Pick<Row, 'toV1' | 'toBeta'> {
   const back = Object.fromEntries(Object.entries(pairs).map(([b, v]) => [v, b]))
   return {
     toV1: (v) => (typeof v === 'string' ? (pairs[v] ?? v) : v),
@@ -77,7 +77,7 @@ const PROBE: Row[] = [
   { beta: 'timeoutSeconds', v1: 'timeoutSeconds' },
 ]
 
-export const CONTAINER: Row[] = [
+const CONTAINER: Row[] = [
   { beta: 'name', v1: 'name' },
   { beta: 'image', v1: 'image' },
   { beta: 'command', v1: 'command' },

@@ -8,10 +8,10 @@ import { BETA_KINDS, betaDecodeMessage, toV1Object, type BetaKind } from './kind
 
 type Json = Record<string, unknown>
 
-export const betaKindOf = (plural: string): BetaKind | undefined => BETA_KINDS.find((k) => k.plural === plural)
+const betaKindOf = (plural: string): BetaKind | undefined => BETA_KINDS.find((k) => k.plural === plural)
 
 /** resourceVersion as a v1beta1 client sends it: an integer (or numeric string); 0 or absent is unconditional. */
-export function wantedVersion(beta: Json): string | undefined {
+function wantedVersion(beta: Json): string | undefined {
   const rv = beta.resourceVersion
   if (rv === undefined || rv === '' || Number(rv) === 0) return undefined
   return String(Number(rv))

@@ -7,11 +7,11 @@
 /** Returns the details of what is wrong with a name, empty when valid; prefix is true when checking a generateName. */
 export type ValidateNameFunc = (name: string, prefix: boolean) => string[]
 
-export const DNS1123_LABEL_MAX_LENGTH = 63
-export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253
-export const DNS1035_LABEL_MAX_LENGTH = 63
-export const QUALIFIED_NAME_MAX_LENGTH = 63
-export const LABEL_VALUE_MAX_LENGTH = 63
+const DNS1123_LABEL_MAX_LENGTH = 63
+const DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+const DNS1035_LABEL_MAX_LENGTH = 63
+const QUALIFIED_NAME_MAX_LENGTH = 63
+const LABEL_VALUE_MAX_LENGTH = 63
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?'
 const dns1123LabelErrMsg =
@@ -41,7 +41,7 @@ const utf8 = new TextEncoder()
 export const byteLength = (s: string): number => utf8.encode(s).length
 
 export const maxLenError = (length: number) => `must be no more than ${length} characters`
-export const emptyError = () => 'must be non-empty'
+const emptyError = () => 'must be non-empty'
 
 /**
  * apimachinery's RegexError. Each example is followed by "', " and joined with " or ", which is where the double

@@ -20,7 +20,7 @@ type ManagedFieldsEntry = NonNullable<ObjectMeta['managedFields']>[number]
 
 export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable'
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0'
-export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * 1024
+const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * 1024
 const FIELD_MANAGER_MAX_LENGTH = 128
 const MAX_SUBRESOURCE_NAME_LENGTH = 256
 const FINALIZER_ORPHAN_DEPENDENTS = 'orphan'
@@ -142,7 +142,7 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
 }
 
 /** ValidateOwnerReferences: each reference complete, not an Event, and at most one controller. */
-export function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, path: FieldPath): FieldError[] {
+function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   let firstController = ''
   for (const ref of refs ?? []) {
@@ -190,7 +190,7 @@ function parseGroupVersionKind(apiVersion: string, kind: string): { group: strin
 }
 
 /** ValidateFinalizers: qualified names, not both orphan and foregroundDeletion. Kube allows duplicates, so do we. */
-export function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath): FieldError[] {
+function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   const field = path.toString()
   for (const finalizer of finalizers ?? []) errs.push(...invalidEach(field, finalizer, isQualifiedName(finalizer)))
@@ -214,11 +214,7 @@ function validateStandardFinalizerNames(finalizers: readonly string[] | undefine
 }
 
 /** ValidateNoNewFinalizers: an object being deleted may lose finalizers but not gain them. */
-export function validateNoNewFinalizers(
-  finalizers: readonly string[],
-  old: readonly string[],
-  path: FieldPath,
-): FieldError[] {
+function validateNoNewFinalizers(finalizers: readonly string[], old: readonly string[], path: FieldPath): FieldError[] {
   const before = new Set(old)
   const extra = [...new Set(finalizers.filter((f) => !before.has(f)))].sort()
   if (extra.length === 0) return []
@@ -231,10 +227,7 @@ export function validateNoNewFinalizers(
 }
 
 /** ValidateManagedFields. */
-export function validateManagedFields(
-  entries: readonly ManagedFieldsEntry[] | undefined,
-  path: FieldPath,
-): FieldError[] {
+function validateManagedFields(entries: readonly ManagedFieldsEntry[] | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   ;(entries ?? []).forEach((entry, i) => {
     const at = path.index(i)
@@ -254,7 +247,7 @@ export function validateManagedFields(
 }
 
 /** ValidateFieldManager: at most 128 bytes, printable characters only. */
-export function validateFieldManager(manager: string, path: FieldPath): FieldError[] {
+function validateFieldManager(manager: string, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   const field = path.toString()
   if (byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) errs.push(fieldError.tooLong(field, FIELD_MANAGER_MAX_LENGTH))

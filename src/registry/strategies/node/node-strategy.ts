@@ -7,7 +7,7 @@ import { fieldError, type FieldError } from '../../field-errors'
 import { nameIsDNSSubdomain } from '../../validation/names'
 import { age } from '../../human-duration'
 
-export type NodeObject = Omit<Node, 'metadata'> & { metadata: ObjectMeta }
+type NodeObject = Omit<Node, 'metadata'> & { metadata: ObjectMeta }
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute']
 
@@ -22,7 +22,7 @@ function validateNode(n: NodeObject): FieldError[] {
 }
 
 /** READY / NotReady / Unknown, plus SchedulingDisabled when cordoned (printNode). */
-export function nodeStatusCell(n: NodeObject): string {
+function nodeStatusCell(n: NodeObject): string {
   const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')
   const states = [
     ready ? (ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown') : 'Unknown',

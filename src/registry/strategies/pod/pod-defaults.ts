@@ -42,7 +42,7 @@ const REFERENCE = new RegExp(`^(${NAME})(?::(${TAG}))?(?:@(${DIGEST}))?$`)
  * parsers.ParseImageName's tag: "latest" when the reference has neither tag nor digest, "" when it does not parse
  * (an empty or malformed image), else the tag as written.
  */
-export function imageTag(image: string | undefined): string {
+function imageTag(image: string | undefined): string {
   if (!image) return ''
   const m = REFERENCE.exec(image)
   if (!m || m[1]!.length > 255 || /^[a-f0-9]{64}$/.test(image)) return ''

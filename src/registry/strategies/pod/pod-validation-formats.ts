@@ -24,7 +24,7 @@ import { compareUtf8, goQuote } from '../../go-strings'
 
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0'
 export const IS_NOT_POSITIVE_ERROR_MSG = 'must be greater than zero'
-export const IS_NOT_INTEGER_ERROR_MSG = 'must be an integer'
+const IS_NOT_INTEGER_ERROR_MSG = 'must be an integer'
 export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable'
 export const FILE_MODE_ERROR_MSG = 'must be a number between 0 and 0777 (octal), both inclusive'
 export const MAX_INT32 = 2147483647
@@ -273,7 +273,7 @@ export function isDualStack(ips: readonly string[]): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // Quantities and resource names
 
-export type QuantityInput = string | number
+type QuantityInput = string | number
 
 /** Quantity.String(): what kube prints for a quantity in an error. */
 export const quantityString = (q: QuantityInput): string => canonicalQuantity(q) ?? String(q)
@@ -334,9 +334,9 @@ const INTEGER_RESOURCES = new Set([
 
 export const isHugePageResourceName = (name: string) => name.startsWith('hugepages-')
 /** IsNativeResource: unprefixed, or in the kubernetes.io namespace. */
-export const isNativeResource = (name: string) => !name.includes('/') || name.includes('kubernetes.io/')
+const isNativeResource = (name: string) => !name.includes('/') || name.includes('kubernetes.io/')
 export const isOvercommitAllowed = (name: string) => isNativeResource(name) && !isHugePageResourceName(name)
-export function isExtendedResourceName(name: string): boolean {
+function isExtendedResourceName(name: string): boolean {
   if (isNativeResource(name) || name.startsWith('requests.')) return false
   return isQualifiedName(`requests.${name}`).length === 0
 }

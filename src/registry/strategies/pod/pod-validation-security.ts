@@ -23,7 +23,7 @@ function goSeccomp(sp: SeccompProfile): string {
 }
 
 /** validateSeccompProfileField. */
-export function validateSeccompProfileField(sp: SeccompProfile | undefined, path: FieldPath): FieldError[] {
+function validateSeccompProfileField(sp: SeccompProfile | undefined, path: FieldPath): FieldError[] {
   if (!sp) return []
   const errs: FieldError[] = []
   const type = str(sp.type)
@@ -55,7 +55,7 @@ export function validateSeccompProfileField(sp: SeccompProfile | undefined, path
 }
 
 /** ValidateAppArmorProfileField. */
-export function validateAppArmorProfileField(profile: AppArmorProfile | undefined, path: FieldPath): FieldError[] {
+function validateAppArmorProfileField(profile: AppArmorProfile | undefined, path: FieldPath): FieldError[] {
   if (!profile) return []
   const errs: FieldError[] = []
   const lp = path.child('localhostProfile').toString()
@@ -96,7 +96,7 @@ const DNS_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?'
 const WINDOWS_DOMAIN_DNS = new RegExp(`^${DNS_LABEL}(?:\\.${DNS_LABEL})*$`)
 
 /** validateWindowsSecurityContextOptions. */
-export function validateWindowsOptions(opts: WindowsSecurityContextOptions | undefined, path: FieldPath): FieldError[] {
+function validateWindowsOptions(opts: WindowsSecurityContextOptions | undefined, path: FieldPath): FieldError[] {
   if (!opts) return []
   const errs: FieldError[] = []
   if (opts.gmsaCredentialSpecName !== undefined) {

@@ -19,7 +19,7 @@ const specPath = new FieldPath('spec')
 const annotationsPath = new FieldPath('metadata').child('annotations')
 
 /** The fields ValidatePodUpdate lets an update change, joined as kube 1.33 prints them. */
-export const UPDATABLE_POD_SPEC_FIELDS = [
+const UPDATABLE_POD_SPEC_FIELDS = [
   '`spec.containers[*].image`',
   '`spec.initContainers[*].image`',
   '`spec.activeDeadlineSeconds`',
@@ -305,7 +305,7 @@ function onlyAdditions(now: NodeSelectorTerm, old: NodeSelectorTerm): boolean {
 const isEmpty = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0)
 
 /** apiequality.Semantic.DeepEqual on decoded JSON: an empty list equals an absent one. */
-export function semanticEqual(a: unknown, b: unknown): boolean {
+function semanticEqual(a: unknown, b: unknown): boolean {
   if (isEmpty(a) && isEmpty(b)) return true
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false

@@ -24,10 +24,6 @@ import {
 import { validatePodSpec } from './pod-validation-spec'
 import type { PodObject, PodSpec } from './pod-types'
 
-export { validatePodSpec }
-export { validatePodUpdate } from './pod-validation-update'
-export { validatePodStatusUpdate } from './pod-validation-status'
-
 const specPath = new FieldPath('spec')
 
 /** ValidatePodCreate, minus ObjectMeta (the store's job). */

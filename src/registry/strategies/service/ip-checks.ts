@@ -4,7 +4,7 @@ import { fieldError, type FieldError } from '../../field-errors'
 import { ipFamily } from '../pod/pod-validation-formats'
 
 /** The 4 (IPv4, including IPv4-mapped IPv6) or 16 bytes of an address, or null when it is not one. */
-export function ipBytes(value: string): number[] | null {
+function ipBytes(value: string): number[] | null {
   const family = ipFamily(value)
   if (family === null) return null
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(value)

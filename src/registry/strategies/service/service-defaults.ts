@@ -6,7 +6,7 @@ import { ipFamily } from '../pod/pod-validation-formats'
 
 /** The families this cluster serves: the service CIDR is IPv4 only (see src/cluster/allocators/ip-range.ts). */
 export const CLUSTER_IP_FAMILIES = ['IPv4'] as const
-export const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10800
+const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10800
 
 export function applyServiceDefaults(svc: ServiceObject) {
   const spec = (svc.spec ??= {})

@@ -3,7 +3,7 @@
 import type { ServiceObject } from './service-types'
 import { CLUSTER_IP_NONE, needsClusterIP, needsHealthCheck, needsNodePort } from './service-types'
 
-export interface ServiceHoldings {
+interface ServiceHoldings {
   clusterIPs: string[]
   nodePorts: number[]
 }

@@ -38,7 +38,7 @@ function externalIP(svc: ServiceObject): string {
 }
 
 /** makePortString: 80/TCP, or 80:30080/TCP with a node port. */
-export function portsCell(svc: ServiceObject): string {
+function portsCell(svc: ServiceObject): string {
   const ports = svc.spec.ports ?? []
   if (ports.length === 0) return '<none>'
   return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol}` : `${p.port}/${p.protocol}`)).join(',')

@@ -1,6 +1,6 @@
 // Pod status validation (for the future /status subresource): one row per rule, exact paths and messages.
 import { describe, expect, it } from 'vitest'
-import { validatePodStatusUpdate } from '../../../../src/registry/strategies/pod/pod-validation'
+import { validatePodStatusUpdate } from '../../../../src/registry/strategies/pod/pod-validation-status'
 import { IP, QUALIFIED_TOO_MANY_SLASHES, SUBDOMAIN, defaulted, rendered, type Body } from './pod-fixtures'
 
 type Row = [name: string, old: (pod: Body) => void, update: (pod: Body) => void, expected: string[]]

@@ -1,7 +1,7 @@
 // Pod update validation: the stored pod is the defaulted kubectl run pod; each row defaults a changed body the way the
 // store defaults PUT bodies and checks every error validatePodUpdate returns, with kube's path and wording.
 import { describe, expect, it } from 'vitest'
-import { validatePodUpdate } from '../../../../src/registry/strategies/pod/pod-validation'
+import { validatePodUpdate } from '../../../../src/registry/strategies/pod/pod-validation-update'
 import { describeSpecDiff } from '../../../../src/registry/strategies/pod/pod-validation-update'
 import { defaulted, rendered, type Body } from './pod-fixtures'
 
