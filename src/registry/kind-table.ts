@@ -5,6 +5,8 @@ import type { ResourceDef } from './resource'
 
 export class KindTable {
   private readonly rows = new Map<string, ResourceDef>()
+  /** plural → the kind of the first group serving it (built-in plurals are unique); the hot path's lookup. */
+  private readonly plurals = new Map<string, ResourceDef>()
   private changes = 0
 
   constructor(builtIns: readonly ResourceDef[]) {
@@ -18,11 +20,17 @@ export class KindTable {
   /** Adds or replaces a kind. */
   register(def: ResourceDef) {
     this.rows.set(KindTable.key(def.group, def.plural), def)
-    this.changes++
+    this.reindex()
   }
 
   unregister(group: string, plural: string) {
-    if (this.rows.delete(KindTable.key(group, plural))) this.changes++
+    if (this.rows.delete(KindTable.key(group, plural))) this.reindex()
+  }
+
+  private reindex() {
+    this.plurals.clear()
+    for (const def of this.rows.values()) if (!this.plurals.has(def.plural)) this.plurals.set(def.plural, def)
+    this.changes++
   }
 
   /** Bumps on every change, so what is derived from the table (discovery, OpenAPI) knows to rebuild. */
@@ -43,8 +51,7 @@ export class KindTable {
   /** A kind by its plural (in `group` when given; built-in plurals are unique across groups). */
   byPlural(plural: string, group?: string): ResourceDef | undefined {
     if (group !== undefined) return this.rows.get(KindTable.key(group, plural))
-    for (const def of this.rows.values()) if (def.plural === plural) return def
-    return undefined
+    return this.plurals.get(plural)
   }
 
   /** A namespaced kind by its Kind name (ownerReferences name kinds, not resources). */
