@@ -23,10 +23,10 @@ for (const v of KUBECTL_VERSIONS) {
       await api('PATCH', `/api/v1/nodes/${name}`, { metadata: { annotations: { touched: 'yes' } } }, { 'content-type': 'application/merge-patch+json' })
       const dry = await kubectl(v, ['replace', '--dry-run=server', '-f', '-'], { input: toYaml(node('dry')) })
       assert.match(dry.stdout, new RegExp(`node/${name} replaced \\(server dry run\\)`))
-      assert.equal((await api('GET', `/api/v1/nodes/${name}`)).json.metadata.labels.step, 'one')
+      assert.equal((await api('GET', `/api/v1/nodes/${name}`)).body.metadata.labels.step, 'one')
       const real = await kubectl(v, ['replace', '-f', '-'], { input: toYaml(node('two')) })
       assert.match(real.stdout, new RegExp(`node/${name} replaced`))
-      assert.equal((await api('GET', `/api/v1/nodes/${name}`)).json.metadata.labels.step, 'two')
+      assert.equal((await api('GET', `/api/v1/nodes/${name}`)).body.metadata.labels.step, 'two')
     })
   })
 }
