@@ -26,6 +26,7 @@ import { NamespacePolicy } from './namespace-policy'
 import { PodLogStore } from './pod-log-store'
 import { ReplicationManager } from './replication-controller'
 import { SchedulerController } from './scheduler-controller'
+import { ServiceAccountController } from './service-account-controller'
 
 export type { NamespacePhase }
 
@@ -35,6 +36,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
   private readonly logs: PodLogStore
   private readonly followers: LogFollowers
   private readonly scheduler: SchedulerController
+  private readonly serviceAccounts: ServiceAccountController
   /** Only in `default`: the `kubernetes` service and its endpoints. */
   private readonly kubernetesService: KubernetesServiceController | null
 
@@ -59,6 +61,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     })
     // A terminating namespace gets no new pods from its replication controllers.
     const replication = new ReplicationManager({ canCreate: () => this.policy.phase === 'Active' })
+    this.serviceAccounts = new ServiceAccountController(() => this.policy.phase === 'Active')
     const controllers: Controller[] = [
       this.scheduler,
       kubelet,
@@ -66,6 +69,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       endpointsController,
       endpointSliceController,
       replication,
+      this.serviceAccounts,
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
@@ -152,6 +156,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
 
   async setPhase(phase: NamespacePhase | null): Promise<void> {
     this.policy.setPhase(phase ?? undefined)
+    // A namespace that became active gets its default ServiceAccount (not awaited: the caller is the cluster object).
+    if (phase === 'Active') void this.serviceAccounts.ensure(this.host.controllerView)
   }
 
   async bootstrap(): Promise<void> {

@@ -17,6 +17,8 @@ import { endpointsStrategy } from './strategies/endpoints'
 import { ReplicationController } from '../schema/replication-controller'
 import { replicationControllerStrategy } from './strategies/replication-controller'
 import { EndpointSlice } from '../schema/endpoint-slice'
+import { ServiceAccount } from '../schema/service-account'
+import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
@@ -136,6 +138,21 @@ const BUILT_INS: ResourceDef[] = [
     subresources: [
       { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
       { name: 'status', kind: 'ReplicationController', verbs: ['get', 'patch', 'update'] },
+    ],
+  }),
+  row({
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    singular: 'serviceaccount',
+    shortNames: ['sa'],
+    namespaced: true,
+    schema: ServiceAccount,
+    strategy: serviceAccountStrategy as unknown as ResourceDef['strategy'],
+    returnDeletedObject: true,
+    storageVersionHash: 'pbx9ZvyFpBE=',
+    // TokenRequest (authentication.k8s.io/v1) is served by src/api/token-request.ts.
+    subresources: [
+      { name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
     ],
   }),
   row({
