@@ -17,10 +17,18 @@ for (const v of KUBECTL_VERSIONS) {
     after(() => api('DELETE', `/api/v1/nodes/${name}`))
 
     it('replaces a Node unconditionally, with and without --dry-run=server', async () => {
-      const created = await api('POST', '/api/v1/nodes', { ...node('one'), metadata: { name, labels: { step: 'one' } } })
+      const created = await api('POST', '/api/v1/nodes', {
+        ...node('one'),
+        metadata: { name, labels: { step: 'one' } },
+      })
       assert.equal(created.status, 201, created.text)
       // Someone else writes first: a real precondition would now be stale; "0" is none.
-      await api('PATCH', `/api/v1/nodes/${name}`, { metadata: { annotations: { touched: 'yes' } } }, { 'content-type': 'application/merge-patch+json' })
+      await api(
+        'PATCH',
+        `/api/v1/nodes/${name}`,
+        { metadata: { annotations: { touched: 'yes' } } },
+        { 'content-type': 'application/merge-patch+json' },
+      )
       const dry = await kubectl(v, ['replace', '--dry-run=server', '-f', '-'], { input: toYaml(node('dry')) })
       assert.match(dry.stdout, new RegExp(`node/${name} replaced \\(server dry run\\)`))
       assert.equal((await api('GET', `/api/v1/nodes/${name}`)).body.metadata.labels.step, 'one')

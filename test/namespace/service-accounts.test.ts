@@ -11,7 +11,10 @@ describe('the default ServiceAccount', () => {
     })
     expect(sa).toMatchObject({ kind: 'ServiceAccount', apiVersion: 'v1', metadata: { name: 'default', namespace: ns } })
     for (const system of ['default', 'kube-system']) {
-      await waitFor(`${system}/default`, async () => (await req('GET', `/api/v1/namespaces/${system}/serviceaccounts/default`)).status === 200)
+      await waitFor(
+        `${system}/default`,
+        async () => (await req('GET', `/api/v1/namespaces/${system}/serviceaccounts/default`)).status === 200,
+      )
     }
   })
 

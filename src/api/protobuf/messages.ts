@@ -795,8 +795,6 @@ export function objectMessage(apiVersion: string, kind: string): string | undefi
 
 export const SCALARS = ['string', 'int32', 'int64', 'bool', 'bytes'] as const
 const SPECIALS = ['Quantity', 'IntOrString', 'Time', 'MicroTime', 'FieldsV1'] as const
-type Scalar = (typeof SCALARS)[number]
-type Special = (typeof SPECIALS)[number]
 
 /** One parsed field. `type` is a scalar, a special, or a message name from MESSAGES. */
 export interface Field {
