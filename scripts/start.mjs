@@ -1,14 +1,21 @@
 #!/usr/bin/env node
-// `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally, then run `wrangler dev` on 127.0.0.1:8787.
+// `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally, then run `wrangler dev` on 127.0.0.1:8787,
+// serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key and a kubeconfig
+// are made on first start and kept in `<state>/kubeflare/` (scripts/local-credentials.mjs).
 //
 // Every extra argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e` also go to
 // `wrangler d1 migrations apply` so the schema lands in the same state directory the server uses.
-// Defaults (each dropped when the user passes their own): --ip 127.0.0.1, --port 8787, --log-level warn.
+// Defaults (each dropped when the user passes their own): --ip 127.0.0.1, --port 8787, --log-level warn,
+// --local-protocol https (`-- --local-protocol http` serves plain http; anonymous rules then apply to kubectl, which
+// sends no token over http). KUBEFLARE_TOKENS_FILE=<path> uses that token file (kube's --token-auth-file format)
+// instead of a generated admin token; the kubeconfig carries its first system:masters token.
 // Node built-ins only. wrangler runs on process.execPath, i.e. the Node 22 that `npm start` puts first on PATH.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensureLocalCredentials } from './local-credentials.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const wranglerJs = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
@@ -46,9 +53,13 @@ const logOpt = findOption(userArgs, ['--log-level', '--logLevel'])
 const persistOpt = findOption(userArgs, ['--persist-to', '--persistTo'])
 const configOpt = findOption(userArgs, ['--config', '-c'])
 const envOpt = findOption(userArgs, ['--env', '-e'])
+const protocolOpt = findOption(userArgs, ['--local-protocol', '--localProtocol'])
 
 const ip = ipOpt?.value ?? '127.0.0.1'
 const port = portOpt?.value ?? '8787'
+const https = (protocolOpt?.value ?? 'https') === 'https'
+// wrangler's own default for --persist-to.
+const stateDir = resolve(root, persistOpt?.value ?? join('.wrangler', 'state'))
 
 // Quiet and offline; each can still be overridden from the environment.
 const env = {
@@ -95,6 +106,31 @@ function run(args, opts) {
   })
 }
 
+// 0. Local credentials: TLS, tokens, the signing key, the env file wrangler reads them from, a kubeconfig.
+const host = ip === '0.0.0.0' || ip === '::' || ip === '*' ? '127.0.0.1' : ip.includes(':') ? `[${ip}]` : ip
+const url = `${https ? 'https' : 'http'}://${host}:${port}`
+// Only requests naming this server are answered (a DNS-rebinding page cannot drive it); KUBEFLARE_ALLOWED_HOSTS adds names.
+const allowedHosts = [
+  '127.0.0.1',
+  'localhost',
+  '[::1]',
+  ...(process.env.KUBEFLARE_ALLOWED_HOSTS ?? '').split(',').filter(Boolean),
+]
+if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) allowedHosts.push(host)
+let creds
+try {
+  creds = ensureLocalCredentials(stateDir, {
+    tokensFile: process.env.KUBEFLARE_TOKENS_FILE,
+    server: url,
+    https,
+    allowedHosts,
+  })
+} catch (e) {
+  say(`could not prepare local credentials: ${e.message}`)
+  process.exit(1)
+}
+if (!creds.adminToken) say('the token file has no system:masters token: the kubeconfig carries no token')
+
 // 1. Migrations (CI=1: "Using fallback value in non-interactive context: yes" instead of a prompt).
 const migrateArgs = [
   'd1',
@@ -123,32 +159,44 @@ const devArgs = [
   ...(ipOpt ? [] : ['--ip', ip]),
   ...(portOpt ? [] : ['--port', port]),
   ...(logOpt ? [] : ['--log-level', 'warn']),
+  ...(protocolOpt ? [] : ['--local-protocol', 'https']),
+  ...(https ? ['--https-key-path', creds.tls.key, '--https-cert-path', creds.tls.cert] : []),
+  '--env-file',
+  creds.envFile,
   ...userArgs,
 ]
 say(`starting: wrangler ${devArgs.join(' ')}`)
 const dev = run(devArgs, { stdio: 'inherit' })
 
 // 3. Once /version answers, say how to point kubectl at it.
-const host = ip === '0.0.0.0' || ip === '::' || ip === '*' ? '127.0.0.1' : ip.includes(':') ? `[${ip}]` : ip
-const url = `http://${host}:${port}`
+const ca = https ? readFileSync(creds.tls.caCert) : undefined
+/** GET /version over our own TLS (trusting our CA only), or plain http. */
+function probe() {
+  if (!https)
+    return fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) }).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+    )
+  return new Promise((resolvePromise, reject) => {
+    const req = httpsRequest(`${url}/version`, { ca, timeout: 2000 }, (res) => {
+      res.resume()
+      res.on('end', () => resolvePromise(res.statusCode))
+    })
+    req.on('timeout', () => req.destroy(new Error('timeout')))
+    req.on('error', reject)
+    req.end()
+  })
+}
 ;(async () => {
   const deadline = Date.now() + 120_000
   while (!stopping && child && child.exitCode === null && Date.now() < deadline) {
     try {
-      const r = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
-      await r.arrayBuffer()
+      const status = await probe()
       if (stopping) return
-      const local = port === '8787' && host === '127.0.0.1'
-      const kc = local ? 'kubeconfig.local.yaml' : `kubeconfig.${port}.yaml`
-      const gen = local
-        ? ''
-        : `    node scripts/kubeconfig.mjs ${port}${host === '127.0.0.1' ? '' : ` ${host}`} > ${kc}\n`
       process.stderr.write(
-        `\n[kubeflare] ready on ${url} (GET /version -> ${r.status}). Point kubectl at it:\n` +
-          gen +
-          `    kubectl --kubeconfig ${kc} get pods\n` +
+        `\n[kubeflare] ready on ${url} (GET /version -> ${status}). Its kubeconfig (the CA and an admin token):\n` +
+          `    kubectl --kubeconfig ${creds.kubeconfigFile} get pods\n` +
           `  or\n` +
-          `    export KUBECONFIG=${join(root, kc)}\n` +
+          `    export KUBECONFIG=${creds.kubeconfigFile}\n` +
           `[kubeflare] Ctrl-C stops it.\n\n`,
       )
       return

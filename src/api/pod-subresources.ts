@@ -213,7 +213,8 @@ function refuseAsKubelet(c: Ctx, what: string, why: string): Response {
   const [client, server] = [pair[0], pair[1]]
   server.accept()
   server.send(channelMessage(protocol, ERROR_CHANNEL, errorPayload(protocol, status)))
-  server.close(1000, '')
+  // Closed once the upgrade has reached the client: a close sent before it is lost by wrangler dev's TLS proxy.
+  setTimeout(() => server.close(1000, ''), 100)
   return new Response(null, { status: 101, webSocket: client, headers: { 'Sec-WebSocket-Protocol': protocol } })
 }
 

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { freePort, groupAlive, nodeBin, root, sleep } from './server-process.mjs'
 
@@ -36,19 +36,26 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   })
 }
 
+/** This test's own admin token: its servers get a token file of their own. */
+const ADMIN_TOKEN = randomBytes(18).toString('base64url')
+
 /**
- * Starts `node scripts/start.mjs --port P --persist-to DIR` in its own process group and waits for GET /version.
+ * Starts `node scripts/start.mjs --port P --persist-to DIR --local-protocol http` in its own process group and waits
+ * for GET /version (plain http: durability is the subject here, and each state directory has its own CA).
  * kill() SIGKILLs the whole group (start.mjs, wrangler's node processes, workerd) and waits until none is left.
  */
 async function startServer(persistDir, logFile) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const fd = openSync(logFile, 'a')
-  const child = spawn(nodeBin, ['scripts/start.mjs', '--port', String(port), '--persist-to', persistDir], {
+  const tokensFile = join(dirname(persistDir), 'tokens.csv')
+  writeFileSync(tokensFile, `${ADMIN_TOKEN},durability-admin,uid-durability,system:masters\n`)
+  const args = ['scripts/start.mjs', '--port', String(port), '--persist-to', persistDir, '--local-protocol', 'http']
+  const child = spawn(nodeBin, args, {
     cwd: root,
     detached: true,
     stdio: ['ignore', fd, fd],
-    env: { ...process.env, FORCE_COLOR: '0' },
+    env: { ...process.env, FORCE_COLOR: '0', KUBEFLARE_TOKENS_FILE: tokensFile },
   })
   closeSync(fd)
   let exit = null
@@ -94,7 +101,7 @@ function tail(file, lines = 60) {
 }
 
 async function call(base, method, path, body) {
-  const headers = { accept: 'application/json' }
+  const headers = { accept: 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(`${base}${path}`, {
     method,

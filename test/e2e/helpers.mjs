@@ -8,6 +8,10 @@ import { join } from 'node:path'
 export const KUBEFLARE_URL = (process.env.KUBEFLARE_URL ?? '').replace(/\/+$/, '')
 export const KUBECONFIG = process.env.KUBECONFIG ?? ''
 export const KUBECTL_DIR = process.env.KUBECTL_DIR ?? ''
+/** The admin token (system:masters) the harness put in the server's token file. */
+export const TOKEN = process.env.KUBEFLARE_TOKEN ?? ''
+/** Tokens of the harness's test users: admin, alice (group team-a-devs), bob. */
+export const TEST_TOKENS = JSON.parse(process.env.KUBEFLARE_TEST_TOKENS ?? '{}')
 
 for (const [k, v] of Object.entries({ KUBEFLARE_URL, KUBECONFIG, KUBECTL_DIR })) {
   if (!v)
@@ -67,7 +71,9 @@ export function kubectl(version, args, { input, allowFail = false, timeout = 60_
  * Resolves to {status, headers, text, body} where body is the parsed JSON (or undefined).
  */
 export async function api(method, path, body, headers = {}) {
-  const h = { accept: 'application/json', ...headers }
+  // Every request is authenticated as the admin unless the caller brings its own Authorization (or null for none).
+  const h = { accept: 'application/json', ...(TOKEN ? { authorization: `Bearer ${TOKEN}` } : {}), ...headers }
+  for (const [k, v] of Object.entries(h)) if (v === null) delete h[k]
   let payload
   if (body !== undefined && body !== null) {
     if (typeof body === 'string' || body instanceof Uint8Array) payload = body

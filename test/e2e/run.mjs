@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // End-to-end harness (`npm run test:e2e`; last step of `npm test`).
 //
-// Starts the server the README way (`node scripts/start.mjs --port P --persist-to <fresh temp dir>`), waits for
-// GET /version, writes a kubeconfig with scripts/kubeconfig.mjs, runs `node --test test/e2e/*.test.mjs` with
-// KUBEFLARE_URL, KUBECONFIG and KUBECTL_DIR set, stops the server's whole process group and exits with the tests'
-// exit code. Extra arguments: test files (`*.test.mjs`) to run instead of all, anything else goes to `node --test`
+// Starts the server the README way (`node scripts/start.mjs --port P --persist-to <fresh temp dir>`: HTTPS with its
+// own CA, a token file of test users given through KUBEFLARE_TOKENS_FILE), waits for GET /version over TLS, runs
+// `node --test test/e2e/*.test.mjs` with KUBEFLARE_URL, KUBECONFIG (the one start.mjs wrote: CA data and the admin
+// token), KUBECTL_DIR, KUBEFLARE_TOKEN, KUBEFLARE_TEST_TOKENS and NODE_EXTRA_CA_CERTS set, stops the server's whole
+// process group and exits with the tests' exit code. Extra arguments: test files (`*.test.mjs`) to run instead of all, anything else goes to `node --test`
 // (e.g. `--test-name-pattern=delete`). KUBECTL_DIR may be preset; otherwise it is the directory of `kubectl` on PATH
 // (symlinks resolved), where kubectl.1.27 … kubectl.1.33 live.
 import { spawn } from 'node:child_process'
@@ -21,7 +22,8 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
-import { kubeconfig } from '../../scripts/kubeconfig.mjs'
+import { randomBytes } from 'node:crypto'
+import { request as httpsRequest } from 'node:https'
 import { freePort, groupAlive, nodeBin, root, sleep } from './server-process.mjs'
 
 const e2eDir = join(root, 'test', 'e2e')
@@ -44,6 +46,19 @@ function tail(file, lines = 80) {
   } catch (e) {
     return `(cannot read ${file}: ${e.message})`
   }
+}
+
+/** Whether GET /version answers 200 over TLS that trusts only the server's own CA. */
+function versionAnswers(base, ca) {
+  return new Promise((resolvePromise) => {
+    const req = httpsRequest(`${base}/version`, { ca, timeout: 2000 }, (res) => {
+      res.resume()
+      res.on('end', () => resolvePromise(res.statusCode === 200))
+    })
+    req.on('timeout', () => req.destroy())
+    req.on('error', () => resolvePromise(false))
+    req.end()
+  })
 }
 
 let server = null
@@ -121,9 +136,27 @@ if (!kubectlDir) say('WARNING: kubectl not found on PATH and KUBECTL_DIR unset: 
 const tmp = mkdtempSync(join(tmpdir(), 'kubeflare-e2e-'))
 const persistDir = join(tmp, 'state')
 const logFile = join(tmp, 'server.log')
-const kubeconfigFile = join(tmp, 'kubeconfig.yaml')
 const port = await freePort()
-const url = `http://127.0.0.1:${port}`
+// The server runs as users run it: HTTPS with the CA and tokens `npm start` makes, the users below in its token file.
+const url = `https://127.0.0.1:${port}`
+const tokens = {
+  admin: randomBytes(18).toString('base64url'),
+  alice: randomBytes(18).toString('base64url'),
+  bob: randomBytes(18).toString('base64url'),
+}
+const tokensFile = join(tmp, 'tokens.csv')
+writeFileSync(
+  tokensFile,
+  [
+    `${tokens.admin},e2e-admin,uid-e2e-admin,"system:masters"`,
+    `${tokens.alice},alice,uid-alice,"team-a-devs"`,
+    `${tokens.bob},bob,uid-bob`,
+    '',
+  ].join('\n'),
+)
+const credentialsDir = join(persistDir, 'kubeflare')
+const kubeconfigFile = join(credentialsDir, 'kubeconfig.yaml')
+const caFile = join(credentialsDir, 'ca.crt')
 
 say(`node: ${nodeBin === process.execPath ? `${nodeBin} (${process.version})` : nodeBin}; temp dir: ${tmp}`)
 say(`starting server: node scripts/start.mjs --port ${port} --persist-to ${persistDir} (log: ${logFile})`)
@@ -132,7 +165,7 @@ server = spawn(nodeBin, ['scripts/start.mjs', '--port', String(port), '--persist
   cwd: root,
   detached: true, // own process group: wrangler's node + workerd children all go with `kill -pgid`
   stdio: ['ignore', logFd, logFd],
-  env: { ...process.env, FORCE_COLOR: '0' },
+  env: { ...process.env, FORCE_COLOR: '0', KUBEFLARE_TOKENS_FILE: tokensFile },
 })
 closeSync(logFd)
 let serverExit = null
@@ -154,16 +187,10 @@ for (;;) {
   // wrangler dev stays up after a failed build (waiting for an edit that will not come here): fail fast instead.
   const fatal = /Build failed|The Workers runtime failed to start/.exec(readFileSync(logFile, 'utf8'))
   if (fatal) await fail(`server failed to start: "${fatal[0]}"`)
-  try {
-    const r = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
-    await r.arrayBuffer()
-    if (r.ok) break
-  } catch {}
+  if (existsSync(caFile) && (await versionAnswers(url, readFileSync(caFile)))) break
   await sleep(250)
 }
 say(`server ready on ${url} after ${((Date.now() - t0) / 1000).toFixed(1)} s`)
-
-writeFileSync(kubeconfigFile, kubeconfig(port))
 
 const testArgs = [
   '--test',
@@ -178,7 +205,17 @@ const code = await new Promise((resolve) => {
   testChild = spawn(nodeBin, testArgs, {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, KUBEFLARE_URL: url, KUBECONFIG: kubeconfigFile, KUBECTL_DIR: kubectlDir },
+    env: {
+      ...process.env,
+      KUBEFLARE_URL: url,
+      KUBECONFIG: kubeconfigFile,
+      KUBECTL_DIR: kubectlDir,
+      // The admin token the tests' own requests carry, and the other users' for identity tests.
+      KUBEFLARE_TOKEN: tokens.admin,
+      KUBEFLARE_TEST_TOKENS: JSON.stringify(tokens),
+      // Node's fetch in the tests trusts the server's CA as kubectl and the clients do (through the kubeconfig).
+      NODE_EXTRA_CA_CERTS: caFile,
+    },
   })
   testChild.on('error', (e) => {
     say(`cannot run node --test: ${e.message}`)

@@ -1,0 +1,152 @@
+// What a local kubeflare needs to serve HTTPS with tokens, made on first start and kept in the state directory
+// (`<state>/kubeflare/`): a CA and a server certificate for 127.0.0.1, localhost and ::1; the token file (the user's
+// KUBEFLARE_TOKENS_FILE, or one admin token generated once); the ServiceAccount token signing key; the env file that
+// hands them to `wrangler dev` as secrets; and a kubeconfig carrying the CA and the admin token.
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import forge from 'node-forge'
+import { kubeconfig } from './kubeconfig.mjs'
+
+const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000
+
+/** An RSA key from Node's crypto (fast), in forge's form for signing certificates. */
+function rsaKey() {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' })
+  const key = forge.pki.privateKeyFromPem(pem)
+  return { pem, key, publicKey: forge.pki.setRsaPublicKey(key.n, key.e) }
+}
+
+function certificate({ subject, issuer, publicKey, signer, ca, altNames }) {
+  const cert = forge.pki.createCertificate()
+  cert.publicKey = publicKey
+  cert.serialNumber = `01${randomBytes(15).toString('hex')}`
+  cert.validity.notBefore = new Date(Date.now() - 60_000)
+  cert.validity.notAfter = new Date(Date.now() + TEN_YEARS_MS)
+  cert.setSubject([{ name: 'commonName', value: subject }])
+  cert.setIssuer([{ name: 'commonName', value: issuer }])
+  const extensions = [{ name: 'basicConstraints', cA: ca, critical: true }]
+  if (ca) extensions.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true })
+  else {
+    extensions.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true })
+    extensions.push({ name: 'extKeyUsage', serverAuth: true })
+    extensions.push({ name: 'subjectAltName', altNames })
+  }
+  cert.setExtensions(extensions)
+  cert.sign(signer, forge.md.sha256.create())
+  return forge.pki.certificateToPem(cert)
+}
+
+/** The CA and the server certificate, made once. */
+function ensureTls(dir) {
+  const files = { caCert: join(dir, 'ca.crt'), cert: join(dir, 'server.crt'), key: join(dir, 'server.key') }
+  if (Object.values(files).every((f) => existsSync(f))) return files
+  const ca = rsaKey()
+  const caPem = certificate({
+    subject: 'kubeflare-local-ca',
+    issuer: 'kubeflare-local-ca',
+    publicKey: ca.publicKey,
+    signer: ca.key,
+    ca: true,
+  })
+  const server = rsaKey()
+  const serverPem = certificate({
+    subject: 'kubeflare',
+    issuer: 'kubeflare-local-ca',
+    publicKey: server.publicKey,
+    signer: ca.key,
+    ca: false,
+    altNames: [
+      { type: 7, ip: '127.0.0.1' },
+      { type: 7, ip: '::1' },
+      { type: 2, value: 'localhost' },
+    ],
+  })
+  writeFileSync(files.caCert, caPem)
+  writeFileSync(files.cert, serverPem)
+  writeFileSync(files.key, server.pem, { mode: 0o600 })
+  return files
+}
+
+/** One CSV record's fields, quotes as encoding/csv reads them (the Worker parses the file properly; this only finds the admin). */
+function csvFields(line) {
+  const fields = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') (field += '"'), i++
+      else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') fields.push(field), (field = '')
+    else field += c
+  }
+  fields.push(field)
+  return fields
+}
+
+/** The token file's text and the admin token in it (the first token whose groups include system:masters). */
+function ensureTokens(dir, tokensFile) {
+  if (tokensFile) {
+    const text = readFileSync(tokensFile, 'utf8')
+    const admin = text
+      .split(/\r?\n/)
+      .map(csvFields)
+      .find((f) => f.length >= 4 && f[0] !== '' && f[3].split(',').includes('system:masters'))?.[0]
+    return { text, admin: admin ?? null }
+  }
+  const file = join(dir, 'tokens.csv')
+  if (!existsSync(file)) {
+    writeFileSync(file, `${randomBytes(24).toString('base64url')},kubeflare-admin,kubeflare-admin,system:masters\n`, {
+      mode: 0o600,
+    })
+  }
+  const text = readFileSync(file, 'utf8')
+  return { text, admin: text.split(',')[0] }
+}
+
+/** The ServiceAccount token signing key: an ES256 private JWK, made once. */
+function ensureSigningKey(dir) {
+  const file = join(dir, 'sa-signing-key.jwk')
+  if (!existsSync(file)) {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    writeFileSync(file, JSON.stringify(privateKey.export({ format: 'jwk' })), { mode: 0o600 })
+  }
+  return readFileSync(file, 'utf8')
+}
+
+/** A dotenv value wrangler reads back whole: backticks keep quotes and newlines as they are. */
+function dotenvValue(name, value) {
+  if (value.includes('`')) throw new Error(`${name} may not contain a backtick`)
+  return `${name}=\`${value}\``
+}
+
+/**
+ * Makes (or reuses) everything under `<stateDir>/kubeflare/` and answers the paths and values start.mjs needs.
+ * `server` is the URL the kubeconfig points at.
+ */
+export function ensureLocalCredentials(stateDir, { tokensFile, server, https, allowedHosts }) {
+  const dir = join(stateDir, 'kubeflare')
+  mkdirSync(dir, { recursive: true })
+  const tls = ensureTls(dir)
+  const tokens = ensureTokens(dir, tokensFile)
+  const signingKey = ensureSigningKey(dir)
+  const envFile = join(dir, 'dev.env')
+  writeFileSync(
+    envFile,
+    [
+      dotenvValue('KUBEFLARE_TOKENS', tokens.text),
+      dotenvValue('KUBEFLARE_SA_SIGNING_KEY', signingKey),
+      dotenvValue('KUBEFLARE_ALLOWED_HOSTS', allowedHosts.join(',')),
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  )
+  const kubeconfigFile = join(dir, 'kubeconfig.yaml')
+  const caData = https ? Buffer.from(readFileSync(tls.caCert)).toString('base64') : undefined
+  writeFileSync(kubeconfigFile, kubeconfig({ server, token: tokens.admin ?? undefined, caData }), { mode: 0o600 })
+  return { dir, tls, envFile, kubeconfigFile, adminToken: tokens.admin }
+}
