@@ -12,6 +12,7 @@ import * as service from '../../schema/service'
 import * as endpoints from '../../schema/endpoints'
 import * as replicationController from '../../schema/replication-controller'
 import * as endpointSlice from '../../schema/endpoint-slice'
+import * as rbac from '../../schema/rbac'
 import * as serviceAccount from '../../schema/service-account'
 import * as wireTypes from './wire-types'
 
@@ -37,6 +38,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [replicationController, CORE_V1],
   [serviceAccount, CORE_V1],
   [endpointSlice, 'io.k8s.api.discovery.v1'],
+  [rbac, 'io.k8s.api.rbac.v1'],
   [wireTypes, META_V1],
 ]
 
