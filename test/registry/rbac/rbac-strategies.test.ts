@@ -265,6 +265,12 @@ describe('RoleBinding and ClusterRoleBinding', () => {
       { roleRef: { ...ref, kind: 'Role' } },
       ['roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"'],
     ],
+    [
+      'a missing roleRef is defaulted, then lacks kind and name',
+      'ClusterRoleBinding',
+      {},
+      ['roleRef.kind: Unsupported value: "": supported values: "ClusterRole"', 'roleRef.name: Required value'],
+    ],
     ['roleRef name required', 'RoleBinding', { roleRef: { ...ref, name: '' } }, ['roleRef.name: Required value']],
     [
       'roleRef name a path segment',
@@ -316,7 +322,9 @@ describe('RoleBinding and ClusterRoleBinding', () => {
     const s = refused(create(kind, obj(kind, 'b', rest, kind === 'RoleBinding' ? 'team' : undefined)))
     expect(s.code).toBe(422)
     expect((s.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`)).toEqual(errors)
-    expect(s.message).toBe(`${kind}.${GROUP} "b" is invalid: ${errors[0]}`)
+    expect(s.message).toBe(
+      `${kind}.${GROUP} "b" is invalid: ${errors.length > 1 ? `[${errors.join(', ')}]` : errors[0]}`,
+    )
   })
 
   it('a ServiceAccount in a RoleBinding may leave its namespace out', () => {

@@ -15,7 +15,9 @@ interface Binding {
 
 /** SetDefaults_*RoleBinding and SetDefaults_Subject: the RBAC group where it is empty (not for ServiceAccounts). */
 export function defaultBinding(b: Binding) {
-  if (b.roleRef && !b.roleRef.apiGroup) b.roleRef.apiGroup = GROUP
+  // A missing roleRef is Go's zero struct, which defaulting fills like any other: only kind and name are then wrong.
+  b.roleRef ??= { apiGroup: '', kind: '', name: '' }
+  if (!b.roleRef.apiGroup) b.roleRef.apiGroup = GROUP
   for (const s of b.subjects ?? []) if (!s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = GROUP
 }
 
