@@ -1,6 +1,12 @@
 // Tests run inside workerd (@cloudflare/vitest-plugin) with the D1 migrations and zero kubelet delays.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { generateKeyPairSync } from 'node:crypto'
 import { defineConfig } from 'vitest/config'
+import { TEST_TOKENS_CSV } from './test/support/test-tokens.ts'
+
+// A signing key of this run's own, as `npm start` makes one per state directory.
+const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+const { kty, crv, x, y, d } = privateKey.export({ format: 'jwk' })
 
 export default defineConfig({
   plugins: [
@@ -12,6 +18,8 @@ export default defineConfig({
           HISTORY_RETAIN: '200',
           KUBELET_START_DELAY_MS: '0',
           KUBELET_STOP_DELAY_MS: '0',
+          KUBEFLARE_TOKENS: TEST_TOKENS_CSV,
+          KUBEFLARE_SA_SIGNING_KEY: JSON.stringify({ kty, crv, x, y, d }),
         },
       },
     })),

@@ -9,6 +9,7 @@ import { dispatch } from './api/dispatch'
 import { registerPodSubresources } from './api/pod-subresources'
 import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
+import { access } from './identity/access'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -20,6 +21,8 @@ export function buildApp() {
     return statusResponse(c, statuses.internal(err instanceof Error ? err.message : String(err)))
   })
   app.notFound((c) => statusResponse(c, statuses.pathNotFound()))
+  // Every request is authenticated and authorized before it is routed (src/identity/access.ts).
+  app.use('*', access)
   // Go decodes the whole path before splitting it, so an encoded slash separates segments there; here the router
   // would read it as part of one. Refusing such paths keeps routing and request-info.ts reading every path alike.
   app.use('*', async (c, next) => {

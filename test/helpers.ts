@@ -1,11 +1,24 @@
 // Shared test helpers: requests through the Worker, JSON bodies, unique namespaces.
 import { exports } from 'cloudflare:workers'
 import { expect } from 'vitest'
+import { TEST_TOKENS } from './support/test-tokens'
 
 export const BASE = 'http://kube.test'
 
+/**
+ * Request headers as the tests send them: the test admin's token (test/support/test-tokens.ts) unless the headers
+ * carry an Authorization of their own; an empty one sends none (an anonymous request).
+ */
+export function withToken(headers: Record<string, string> = {}): Record<string, string> {
+  const own = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization')
+  if (own === undefined) return { ...headers, authorization: `Bearer ${TEST_TOKENS.admin}` }
+  if (headers[own] !== '') return headers
+  const { [own]: _, ...rest } = headers
+  return rest
+}
+
 export async function req(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const init: RequestInit = { method, headers: { ...headers } }
+  const init: RequestInit = { method, headers: withToken(headers) }
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body)
     ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
@@ -57,7 +70,7 @@ export interface WatchStream {
 }
 
 export async function openWatch(path: string, headers: Record<string, string> = {}): Promise<WatchStream> {
-  const res = await exports.default.fetch(new Request(BASE + path, { headers }))
+  const res = await exports.default.fetch(new Request(BASE + path, { headers: withToken(headers) }))
   if (res.status !== 200 || !res.body) {
     const text = await res.text()
     let error: any

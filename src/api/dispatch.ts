@@ -49,6 +49,8 @@ export async function dispatch(c: Ctx): Promise<Response> {
   )
     return notFound(c)
   const ns = def.namespaced ? info.namespace : ''
+  // A kind that is never stored is served only by its own routes (its create); every other verb is refused here.
+  if (def.home === 'none') return info.subresource ? notFound(c) : methodNotAllowed(c)
   if (info.verbViaPathPrefix) return info.verb === 'watch' ? deprecatedWatch(c, def, info) : notFound(c)
   if (info.parts.length > 3) return notFound(c)
   if (info.subresource) return subresource(c, def, ns, info)

@@ -25,6 +25,7 @@ import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './
 import { call, hostFor } from './hosts'
 import { apiVersionOf } from '../registry/resource'
 import { serveWatch } from './watch'
+import { noteWrite, requesterOption } from './request-writer'
 import type { PatchType } from '../registry/patch/apply-patch'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -123,6 +124,7 @@ async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
 export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
+  const requester = await requesterOption(c, def)
   const idempotencyKey = c.req.header('idempotency-key') || undefined
   if (idempotencyKey && idempotencyKey.length > 256) {
     throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
@@ -133,9 +135,11 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
         dryRun: isDryRun,
         fieldManager: fieldManager(c),
         idempotencyKey,
+        ...requester,
       }),
     ),
   )
+  noteWrite(c, def, ns, answer.object.metadata.name)
   return renderObject(c, def, answer.object, 201)
 }
 
@@ -143,15 +147,18 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
 export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
+  const requester = await requesterOption(c, def)
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).update(def.plural, name, obj, {
         dryRun: isDryRun,
         fieldManager: fieldManager(c),
         subresource,
+        ...requester,
       }),
     ),
   )
+  noteWrite(c, def, ns, name)
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
 
@@ -204,6 +211,7 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   const isDryRun = dryRun(c)
   const validation = fieldValidation(c)
   const body = await readBodyText(c)
+  const requester = await requesterOption(c, def)
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).patch(def.plural, name, type, body, {
@@ -212,9 +220,11 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
         fieldManager: manager,
         subresource,
         force: queryFlag(c, 'force'),
+        ...requester,
       }),
     ),
   )
+  noteWrite(c, def, ns, name)
   addWarnings(c, answer.warnings ?? [])
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
@@ -271,6 +281,7 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
   const opts = await deleteOptions(c)
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).delete(def.plural, name, opts, { dryRun: isDryRun })))
+  noteWrite(c, def, ns, name)
   if (def.returnDeletedObject) return renderObject(c, def, answer.object)
   return json(
     c,
@@ -297,5 +308,6 @@ export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: strin
       ),
     ),
   )
+  noteWrite(c, def, ns)
   return renderList(c, def, page)
 }

@@ -1,6 +1,6 @@
 // Reaching the Durable Object that owns a kind's objects, through the one typed interface both hosts serve, with
 // infrastructure failures turned into 503 Status.
-import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
 import type { ListPage } from '../registry/list'
 import type { ResourceDef } from '../registry/resource'
 import { statuses, type Result } from '../registry/status'
@@ -10,6 +10,7 @@ import type { DeleteOptions, KubeObject } from '../schema/meta'
 export interface HostApi {
   get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>>
   list(resource: string, q: ListQuery): Promise<Result<ListPage>>
+  snapshot(resources: string[], since?: number): Promise<Snapshot>
   create(resource: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   update(resource: string, name: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>>

@@ -4,7 +4,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
-import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
 import { closeQuietly } from '../host/watchers'
 import { D1Log } from '../log/d1-log'
 import { namespaceApi } from '../namespace/namespace-api'
@@ -20,6 +20,8 @@ import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
 import type { ClusterApi, NamespacePhase, NodeFacts, ScheduleRequest } from './cluster-api'
 import { ClusterPolicy } from './cluster-policy'
+import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
+import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import { Scheduling } from './scheduling'
 
 export class ClusterObject extends DurableObject<Env> implements ClusterApi {
@@ -42,10 +44,17 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       removeNamespace: (name) => this.host.remove('namespaces', name),
       ensureSystemNamespaces: () => this.ensureSystemNamespaces(),
     })
-    this.host = new ObjectHost({ ...parts, scope: '', policy, controllers: [] })
+    this.host = new ObjectHost({
+      ...parts,
+      scope: '',
+      policy,
+      controllers: [new ClusterRoleAggregationController()],
+    })
     void ctx.blockConcurrencyWhile(async () => {
       await this.host.start()
       await this.ensureSystemNamespaces()
+      // Authorization reads these: they are in place before the first request is served.
+      await reconcileBootstrapPolicy(this.host.controllerView, '')
       await this.bootstrapNodes()
     })
   }
@@ -58,6 +67,10 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   async list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
     return this.host.list(resource, q)
+  }
+
+  async snapshot(resources: string[], since?: number): Promise<Snapshot> {
+    return this.host.snapshot(resources, since)
   }
 
   async create(resource: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {

@@ -19,10 +19,11 @@ import { Expiries } from './expiry'
 import type { HostPolicy } from './host-policy'
 import type { LocalState } from './object-store'
 import { ensureFresh, getObject, listLocal } from './reads'
-import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from './rpc-types'
+import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from './rpc-types'
 import { prepareWatch, type WatchOpening } from './watch-socket'
 import type { Watchers } from './watchers'
 import { WriteQueue } from './write-queue'
+import { writerOf } from './writer'
 import {
   defFor,
   planCreateVerb,
@@ -57,6 +58,9 @@ export class ObjectHost {
   private readonly expiries: Expiries
   private readonly tokens: CreationTokens
   private readonly planning: PlanningHost
+  /** The resourceVersion of each resource's last change applied since this wake-up (see snapshot). */
+  private readonly changedAt = new Map<string, number>()
+  private wokeAtRv = 0
 
   constructor(private readonly parts: HostParts) {
     const { local, log, policy } = parts
@@ -69,6 +73,11 @@ export class ObjectHost {
       get: (resource, name) => local.objects.get(resource, name),
       exists: (resource, name) => local.objects.exists(resource, name),
       admitCreateNow: (def, name) => policy.admitCreateNow(def, name),
+      writer: (requester) =>
+        writerOf(this.scope, requester, {
+          all: (resource) => local.objects.all(resource).map((s) => s.object),
+          get: (resource, name) => local.objects.get(resource, name)?.object ?? null,
+        }),
     }
     this.queue = new WriteQueue({
       catchUp: () => this.catchUp(),
@@ -106,6 +115,7 @@ export class ObjectHost {
   async start(): Promise<void> {
     noteWakeUp(this.objects, this.state)
     await this.catchUp()
+    this.wokeAtRv = this.objects.currentRv
     const now = Date.now()
     // Level-triggered controllers reconcile on every wake-up; nothing they owe is lost with the process.
     for (const c of this.parts.controllers) {
@@ -142,6 +152,17 @@ export class ObjectHost {
 
   list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
     return listLocal(this.objects, resource, q, (rv) => this.ensureFresh(rv))
+  }
+
+  /**
+   * Every object of some resources, for a caller that keeps a copy (the Worker's RBAC cache): `version` changes
+   * whenever any of them changes (the resourceVersion of the last such change, or of this wake-up when none has been
+   * seen since), and `objects` is null when it equals `since`, the version the caller already holds.
+   */
+  snapshot(resources: readonly string[], since?: number): Snapshot {
+    const version = Math.max(...resources.map((r) => this.changedAt.get(r) ?? this.wokeAtRv))
+    if (version === since) return { version, objects: null }
+    return { version, objects: Object.fromEntries(resources.map((r) => [r, this.objects.all(r).map((s) => s.object)])) }
   }
 
   async create(resource: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
@@ -289,6 +310,7 @@ export class ObjectHost {
   /** Everything that follows a commit: the local apply, expiries, watchers, the policy, the alarm, controllers. */
   private async applied(entries: LogEntry[], committedHere: boolean): Promise<void> {
     this.objects.apply(entries.map((e) => ({ ...e, namespace: this.scope })))
+    for (const e of entries) this.changedAt.set(e.resource, e.rv)
     const hadExpiry = this.expiries.record(entries)
     this.watchers.broadcast(entries, this.objects.currentRv)
     for (const listen of this.parts.commitListeners ?? []) listen(entries)

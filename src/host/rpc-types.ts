@@ -3,6 +3,7 @@ import type { ListMode } from '../registry/list'
 import type { Selectors } from '../registry/selectors'
 import type { KubeObject } from '../schema/meta'
 import type { FieldValidation } from '../registry/decode'
+import type { UserInfo } from '../registry/user-info'
 
 /** A list request as it crosses RPC: selectors travel parsed (src/registry/selectors.ts). */
 export interface ListQuery {
@@ -26,6 +27,20 @@ export interface WriteOptions {
    * (src/registry/v1beta1/replace.ts).
    */
   codec?: 'v1beta1'
+  /** Who asks, for kinds whose strategy judges the writer (RBAC's escalation prevention); absent: the server's own. */
+  requester?: Requester
+}
+
+/** The cluster's RBAC objects, as the Worker's RBAC cache holds them. */
+export interface ClusterRbac {
+  clusterRoles: KubeObject[]
+  clusterRoleBindings: KubeObject[]
+}
+
+/** A write's requester: the user and, for a namespace's host, the cluster's RBAC objects to resolve its rules with. */
+export interface Requester {
+  user: UserInfo
+  cluster?: ClusterRbac
 }
 
 export type { PatchType } from '../registry/patch/apply-patch'
@@ -46,4 +61,10 @@ export interface WriteAnswer {
   declined?: boolean
   /** The write changed nothing: no commit, the object keeps its resourceVersion. */
   unchanged?: boolean
+}
+
+/** Every object of some resources and the version they are at (ObjectHost.snapshot); objects null: unchanged. */
+export interface Snapshot {
+  version: number
+  objects: Record<string, KubeObject[]> | null
 }

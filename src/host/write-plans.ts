@@ -12,7 +12,7 @@ import {
 } from '../registry/store'
 import { statuses, fail, ok, type Result, type Status } from '../registry/status'
 import type { ResourceDef } from '../registry/resource'
-import type { StrategyContext } from '../registry/strategy'
+import type { StrategyContext, Writer } from '../registry/strategy'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
@@ -24,7 +24,7 @@ import { applyScale, scaleOf, scaleRow, servesScale } from '../registry/scale-su
 import { betaReplacement } from '../registry/v1beta1/replace'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import type { CreationTokens } from './creation-tokens'
-import type { PatchOptions, WriteAnswer, WriteOptions } from './rpc-types'
+import type { PatchOptions, Requester, WriteAnswer, WriteOptions } from './rpc-types'
 import type { JobPlan } from './write-queue'
 
 /** A verb's plan: the change to commit (null: nothing to do) or a refusal, and a graceful deletion's removal time. */
@@ -43,6 +43,14 @@ export interface PlanningHost {
   exists(resource: string, name: string): boolean
   /** Create admission, synchronously, at plan time inside the write queue. */
   admitCreateNow(def: ResourceDef, name: string): Status | null
+  /** The writer strategies judge (StrategyContext.writer), from a request's requester. */
+  writer(requester: Requester): Writer
+}
+
+/** The strategy context a write plans with: the host's, and the writer when the request names one. */
+function contextOf(host: PlanningHost, opts: WriteOptions): StrategyContext {
+  const ctx = host.strategyContext()
+  return opts.requester ? { ...ctx, writer: host.writer(opts.requester) } : ctx
 }
 
 /** What turning a plan into a queued job needs from the host. */
@@ -94,7 +102,7 @@ export function planCreateVerb(
     const twin = tokens.conflict(token, me, host.scope())
     if (twin) return { plan: fail(twin) }
   }
-  const plan = planCreate(def, host.strategyContext(), input, (n) => host.exists(resource, n), managerOf(opts))
+  const plan = planCreate(def, contextOf(host, opts), input, (n) => host.exists(resource, n), managerOf(opts))
   if (plan.ok && token && !opts.dryRun) {
     tokens.reserve(token, me, resource, plan.value.name, plan.value.object.metadata.uid ?? '')
   }
@@ -114,7 +122,7 @@ export function planUpdateVerb(
     return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts)
   if (opts.codec === 'v1beta1')
     return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
-  const plan = planUpdate(def, host.strategyContext(), name, input, host.get(resource, name), managerOf(opts))
+  const plan = planUpdate(def, contextOf(host, opts), name, input, host.get(resource, name), managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
 }
 
@@ -145,7 +153,7 @@ export function planPatchVerb(
     }
     const plan = planApply(
       def,
-      host.strategyContext(),
+      contextOf(host, opts),
       name,
       applied.value.object,
       current,
@@ -172,7 +180,7 @@ export function planPatchVerb(
   const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
   if (!patched.ok) return { plan: patched }
   const warnings = patched.value.warnings
-  const plan = planUpdate(def, host.strategyContext(), name, patched.value.object, current, managerOf(opts))
+  const plan = planUpdate(def, contextOf(host, opts), name, patched.value.object, current, managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan, warnings }
 }
 
@@ -193,7 +201,7 @@ export function planMutateVerb(
   const next = mutate(clone(current.object))
   if (!next) return { plan: ok({ change: null, object: current.object, declined: true }) }
   next.metadata.resourceVersion = String(current.rv)
-  const plan = planUpdate(def, host.strategyContext(), name, next, current, managerOf(opts))
+  const plan = planUpdate(def, contextOf(host, opts), name, next, current, managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
 }
 
@@ -213,7 +221,7 @@ export function planReconcileVerb(
   if ('update' in desired) return planMutateVerb(host, def, resource, name, () => desired.update, opts)
   const refused = host.admitCreateNow(def, name)
   if (refused) return { plan: fail(refused) }
-  const plan = planCreate(def, host.strategyContext(), desired.create, (n) => host.exists(resource, n), managerOf(opts))
+  const plan = planCreate(def, contextOf(host, opts), desired.create, (n) => host.exists(resource, n), managerOf(opts))
   return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
 }
 
@@ -232,7 +240,7 @@ function planMutation(
   if (!updated.ok) return { plan: updated }
   const plan = planUpdate(
     def,
-    host.strategyContext(),
+    contextOf(host, opts),
     name,
     updated.value,
     current,

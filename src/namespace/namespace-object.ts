@@ -6,7 +6,8 @@ import { clusterApi, type NamespacePhase } from '../cluster/cluster-api'
 import type { Controller } from '../host/controller'
 import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
-import type { ListQuery, PatchOptions, PatchType, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
+import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
 import { closeQuietly } from '../host/watchers'
 import { bindPod } from '../registry/binding-subresource'
 import type { ListPage } from '../registry/list'
@@ -74,7 +75,14 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
     // A crash between a commit and the local apply loses nothing: replay the log before serving anything.
-    void ctx.blockConcurrencyWhile(() => this.host.start())
+    void ctx.blockConcurrencyWhile(async () => {
+      await this.host.start()
+      // The policy's Roles and RoleBindings of this namespace (kube-system, kube-public), like the controllers' work,
+      // after the start rather than before serving: nothing a client does waits for them.
+      void reconcileBootstrapPolicy(this.host.controllerView, scope).catch((e: unknown) =>
+        console.error('bootstrap policy failed', e),
+      )
+    })
   }
 
   // ---- the verbs every host serves (src/api/hosts.ts) --------------------------------------------------------
@@ -85,6 +93,10 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
 
   async list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
     return this.host.list(resource, q)
+  }
+
+  async snapshot(resources: string[], since?: number): Promise<Snapshot> {
+    return this.host.snapshot(resources, since)
   }
 
   async create(resource: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {

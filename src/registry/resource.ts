@@ -31,8 +31,11 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   /** The zod schema of the whole object: the single source of its type, decoding and OpenAPI. */
   schema: z.ZodType
   strategy: Strategy<T>
-  /** Where the kind's objects live: each namespace's Durable Object, or the cluster one. */
-  home: 'namespace' | 'cluster'
+  /**
+   * Where the kind's objects live: each namespace's Durable Object, or the cluster one; `none` for kinds that are
+   * never stored (the review APIs: a create answers a verdict), served by routes of their own.
+   */
+  home: 'namespace' | 'cluster' | 'none'
   /** Whether DELETE answers with the object (pods, services) or a Success Status. */
   returnDeletedObject: boolean
   /** A stable hash of the storage version, for discovery. */

@@ -20,6 +20,7 @@ import { EndpointSlice } from '../schema/endpoint-slice'
 import { ServiceAccount } from '../schema/service-account'
 import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
+import { rbacResourceRows } from './rbac/rbac-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -166,6 +167,7 @@ const BUILT_INS: ResourceDef[] = [
     returnDeletedObject: false,
     storageVersionHash: 'Nx3SIv6I0mE=',
   }),
+  ...rbacResourceRows(),
 ]
 
 /** Every kind served, built-in or registered since (src/registry/kind-table.ts). */

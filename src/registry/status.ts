@@ -153,6 +153,9 @@ export const statuses = {
   internal: (message: string) =>
     failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
 
+  /** kube's one answer to a failed authentication, whatever the cause (no WWW-Authenticate, no details). */
+  unauthorized: () => failure(401, 'Unauthorized', 'Unauthorized'),
+
   tooManyRequests: (message: string, retryAfterSeconds?: number) =>
     failure(429, 'TooManyRequests', message, retryAfterSeconds ? { retryAfterSeconds } : undefined),
 

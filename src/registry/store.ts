@@ -88,6 +88,8 @@ export function planCreate(
   meta.creationTimestamp = rfc3339(ctx.now)
   if (meta.generation !== undefined) meta.generation = 1
   def.strategy.applyDefaults(obj)
+  const refused = ctx.writer ? def.strategy.authorizeWrite?.(obj, null, ctx) : null
+  if (refused) return fail(refused)
   track(def, ctx, obj, null, manager)
   def.strategy.admit?.(obj)
   def.strategy.prepareForCreate(obj, ctx)
@@ -170,6 +172,8 @@ export function planUpdate(
   }
   delete meta.selfLink
   def.strategy.applyDefaults(obj)
+  const refused = ctx.writer ? def.strategy.authorizeWrite?.(obj, old, ctx) : null
+  if (refused) return fail(refused)
   def.strategy.admit?.(obj)
   def.strategy.prepareForUpdate(obj, old, ctx)
   track(def, ctx, obj, old, manager)

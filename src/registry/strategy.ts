@@ -3,12 +3,24 @@ import type { FieldError } from './field-errors'
 import type { KubeObject } from '../schema/meta'
 import type { DeleteOptions } from '../schema/meta'
 import type { Status } from './status'
+import type { EscalationContext } from './rbac/escalation'
+import type { RbacSource } from './rbac/rule-resolver'
 
 /** What a strategy hook may know about the request besides the objects. */
 export interface StrategyContext {
   /** The request's time: every timestamp a write sets comes from here, so a write is deterministic under test. */
   now: Date
   namespace: string
+  /**
+   * Who asks for the write, for kinds whose writes depend on the writer (RBAC's escalation prevention). Absent for
+   * the server's own writes (controllers, bootstrap), which kube's loopback client makes as system:masters.
+   */
+  writer?: Writer
+}
+
+/** A writer as kinds that judge writers see it: its authorizer, its rules, and the RBAC objects roleRefs name. */
+export interface Writer extends EscalationContext {
+  rbac: RbacSource
 }
 
 /** A table column, as in metav1.TableColumnDefinition. */
@@ -41,6 +53,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
    * create and update after the writer's managedFields are recorded, so the writer does not own what it adds.
    */
   admit?(obj: T): void
+  /**
+   * Whether ctx.writer may write this object (create: old is null), after defaulting and before any other hook, as
+   * kube's RBAC storage checks escalation before the generic store runs. Called only when ctx.writer is set.
+   */
+  authorizeWrite?(obj: T, old: T | null, ctx: StrategyContext): Status | null
   /** PrepareForCreate is invoked on create before validation to normalize the object: reset status, derive fields. */
   prepareForCreate(obj: T, ctx: StrategyContext): void
   /** Validate returns every field error of a new object, not just the first. */

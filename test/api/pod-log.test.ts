@@ -4,7 +4,7 @@
 // program echoes, at the times its sleeps say.
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, pod, req, sleep, waitFor } from '../helpers'
+import { BASE, makeNamespace, pod, req, sleep, waitFor, withToken } from '../helpers'
 
 const V1 = ['', 'api', 'v1'].join('/')
 type Obj = Record<string, any>
@@ -330,7 +330,9 @@ async function readTimed(
 }
 
 const follow = (ns: string, name: string, query = '') =>
-  exports.default.fetch(new Request(BASE + logPath(ns, name, `follow=true${query ? `&${query}` : ''}`)))
+  exports.default.fetch(
+    new Request(BASE + logPath(ns, name, `follow=true${query ? `&${query}` : ''}`), { headers: withToken() }),
+  )
 
 describe('pods/log?follow=true', () => {
   it("streams lines as the program's sleeps pass", async () => {
@@ -413,7 +415,9 @@ describe('exec, attach, portforward, proxy on virtual nodes', () => {
   /** Opens a WebSocket stream offering `protocols`; answers the negotiated one and every message until close. */
   async function openStream(path: string, protocols: string) {
     const res = await exports.default.fetch(
-      new Request(`${BASE}${path}`, { headers: { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': protocols } }),
+      new Request(`${BASE}${path}`, {
+        headers: withToken({ Upgrade: 'websocket', 'Sec-WebSocket-Protocol': protocols }),
+      }),
     )
     expect(res.status).toBe(101)
     const ws = res.webSocket!

@@ -13,6 +13,7 @@ import {
   type WatchStream,
   createStatic as create,
   removePod as remove,
+  withToken,
 } from '../helpers'
 
 /** A pod no scheduler picks up (schedulerName names none), so nothing but the test changes it. */
@@ -360,7 +361,9 @@ describe('namespaced watch', () => {
     const ns = await makeNamespace('wws')
     const a = await create(ns, 'a')
     const res = await exports.default.fetch(
-      new Request(`${BASE}${podPath(ns)}?watch=true&timeoutSeconds=3`, { headers: { Upgrade: 'websocket' } }),
+      new Request(`${BASE}${podPath(ns)}?watch=true&timeoutSeconds=3`, {
+        headers: withToken({ Upgrade: 'websocket' }),
+      }),
     )
     expect(res.status).toBe(101)
     const ws = res.webSocket!

@@ -3,7 +3,7 @@
 // kube decides it (the `pretty` parameter through strconv.ParseBool, else curl/Wget/browser user agents).
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { BASE, makeNamespace, sleep } from '../helpers'
+import { BASE, makeNamespace, sleep, withToken } from '../helpers'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any
@@ -14,7 +14,9 @@ async function raw(method: string, path: string, body?: unknown, headers: Record
     init.body = JSON.stringify(body)
     ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
   }
-  const res = await exports.default.fetch(new Request(BASE + path, init))
+  const res = await exports.default.fetch(
+    new Request(BASE + path, { ...init, headers: withToken(init.headers as Record<string, string>) }),
+  )
   return { status: res.status, text: await res.text() }
 }
 
@@ -163,7 +165,7 @@ describe('response bytes', () => {
       new Request(
         `${BASE}/api/v1/namespaces/${ns}/endpoints?watch=1&resourceVersion=${from}&timeoutSeconds=2&pretty=true`,
         {
-          headers: { 'user-agent': 'curl/8.0' },
+          headers: withToken({ 'user-agent': 'curl/8.0' }),
         },
       ),
     )
@@ -191,7 +193,9 @@ describe('response bytes', () => {
     const c = await raw('POST', `/api/v1/namespaces/${ns}/endpoints?fieldManager=wire-test`, endpointsBody('ep', ns))
     const wire = endpointsWire(JSON.parse(c.text), ns)
     const res = await exports.default.fetch(
-      new Request(`${BASE}/api/v1/namespaces/${ns}/endpoints?watch=true`, { headers: { Upgrade: 'websocket' } }),
+      new Request(`${BASE}/api/v1/namespaces/${ns}/endpoints?watch=true`, {
+        headers: withToken({ Upgrade: 'websocket' }),
+      }),
     )
     const ws = res.webSocket!
     const messages: string[] = []

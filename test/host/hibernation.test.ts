@@ -18,6 +18,7 @@ import {
   staticPod,
   createStatic as create,
   removePod as remove,
+  withToken,
 } from '../helpers'
 
 /** A pod no scheduler picks up, so nothing but the test changes it (and no kubelet alarm is ever set). */
@@ -51,7 +52,9 @@ async function withWatch<T>(path: string, fn: (w: WatchStream) => Promise<T>): P
 
 /** A WebSocket watch through the Worker: messages parsed as they arrive. */
 async function openWsWatch(path: string) {
-  const res = await exports.default.fetch(new Request(`${BASE}${path}`, { headers: { Upgrade: 'websocket' } }))
+  const res = await exports.default.fetch(
+    new Request(`${BASE}${path}`, { headers: withToken({ Upgrade: 'websocket' }) }),
+  )
   expect(res.status).toBe(101)
   const ws = res.webSocket!
   const messages: any[] = []

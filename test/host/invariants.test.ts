@@ -102,8 +102,14 @@ describe('resourceVersions', () => {
     const objs = await Promise.all(Array.from({ length: 30 }, (_, i) => create(ns, `g${i}`, { i: String(i) })))
     const rvs = objs.map(rvOf)
     expect(new Set(rvs).size).toBe(30)
-    const log = await d1<{ rv: number; name: string }>('SELECT rv, name FROM changes WHERE ns = ? ORDER BY rv', ns)
-    const hist = await localRows<{ rv: number; name: string }>(ns, 'SELECT rv, name FROM history ORDER BY rv')
+    const log = await d1<{ rv: number; name: string }>(
+      "SELECT rv, name FROM changes WHERE ns = ? AND resource = 'pods' ORDER BY rv",
+      ns,
+    )
+    const hist = await localRows<{ rv: number; name: string }>(
+      ns,
+      "SELECT rv, name FROM history WHERE resource = 'pods' ORDER BY rv",
+    )
     expect(hist).toEqual(log)
     expect(log.map((r) => r.rv).sort((a, b) => a - b)).toEqual([...rvs].sort((a, b) => a - b))
     // Every answer carries the rv its change was committed at.
@@ -290,7 +296,10 @@ describe('D1 equals the union of the Durable Objects', () => {
       rv: number
       object: string
       labels: string
-    }>(`SELECT resource, ns, name, rv, object, labels FROM objects WHERE ns IN (${marks}) ORDER BY ns, name`, ...nss)
+    }>(
+      `SELECT resource, ns, name, rv, object, labels FROM objects WHERE resource = 'pods' AND ns IN (${marks}) ORDER BY ns, name`,
+      ...nss,
+    )
     const d1Labels = await d1<{ ns: string; name: string; key: string; value: string }>(
       `SELECT ns, name, key, value FROM labels WHERE resource = 'pods' AND ns IN (${marks}) ORDER BY ns, name, key`,
       ...nss,
@@ -302,7 +311,7 @@ describe('D1 equals the union of the Durable Objects', () => {
       // The DO's own rows agree with what it serves.
       const rows = await localRows<{ resource: string; name: string; rv: number }>(
         ns,
-        'SELECT resource, name, rv FROM objects ORDER BY name',
+        "SELECT resource, name, rv FROM objects WHERE resource = 'pods' ORDER BY name",
       )
       expect(rows).toEqual(l.json.items.map((o: any) => ({ resource: 'pods', name: o.metadata.name, rv: rvOf(o) })))
       const localLabels = await localRows<{ name: string; key: string; value: string }>(
@@ -401,7 +410,7 @@ describe('catch-up from the D1 log', () => {
       (await req('GET', `${podPath(ns)}?labelSelector=app%3Dlost`)).json.items.map((o: any) => o.metadata.name),
     ).toEqual(['a'])
     expect((await req('GET', `${podPath(ns)}?labelSelector=keep%3Dyes`)).json.items).toEqual([])
-    const hist = await localRows<{ rv: number }>(ns, 'SELECT rv FROM history ORDER BY rv')
+    const hist = await localRows<{ rv: number }>(ns, "SELECT rv FROM history WHERE resource = 'pods' ORDER BY rv")
     expect(hist.map((h) => h.rv)).toEqual([r0, rvOf(a), rvOf(x2.json)])
     // Writes continue from there.
     const b = await create(ns, 'b')
@@ -437,7 +446,7 @@ describe('D1 failure', () => {
   it('a write while the change log is unavailable answers 503 and applies nothing anywhere', async () => {
     const ns = await makeNamespace('d1down')
     const before = await create(ns, 'before', { v: '1' })
-    const d1Before = await d1<{ rv: number }>('SELECT rv FROM objects WHERE ns = ?', ns)
+    const d1Before = await d1<{ rv: number }>("SELECT rv FROM objects WHERE ns = ? AND resource = 'pods'", ns)
     await env.DB.prepare('ALTER TABLE changes RENAME TO changes_unavailable').run()
     let answers: Awaited<ReturnType<typeof req>>[]
     try {
@@ -464,8 +473,10 @@ describe('D1 failure', () => {
     expect((await req('GET', podPath(ns, 'lost'))).status).toBe(404)
     expect((await req('GET', podPath(ns, 'before'))).json).toEqual(before)
     expect((await req('GET', podPath(ns))).json.items.map((o: any) => o.metadata.name)).toEqual(['before'])
-    expect(await d1<{ rv: number }>('SELECT rv FROM objects WHERE ns = ?', ns)).toEqual(d1Before)
-    expect(await d1('SELECT rv FROM changes WHERE ns = ? AND rv > ?', ns, rvOf(before))).toEqual([])
+    expect(await d1<{ rv: number }>("SELECT rv FROM objects WHERE ns = ? AND resource = 'pods'", ns)).toEqual(d1Before)
+    expect(await d1("SELECT rv FROM changes WHERE ns = ? AND resource = 'pods' AND rv > ?", ns, rvOf(before))).toEqual(
+      [],
+    )
     expect(await d1('SELECT name FROM labels WHERE ns = ? AND name = ?', ns, 'lost')).toEqual([])
     const all = await req('GET', `/api/v1/pods?fieldSelector=${encodeURIComponent(`metadata.namespace=${ns}`)}`)
     expect(all.json.items.map((o: any) => o.metadata.name)).toEqual(['before'])
@@ -482,7 +493,7 @@ describe('D1 failure', () => {
     })
     expect(u.status, u.text).toBe(200)
     const d1After = await d1<{ name: string; rv: number }>(
-      'SELECT name, rv FROM objects WHERE ns = ? ORDER BY name',
+      "SELECT name, rv FROM objects WHERE ns = ? AND resource = 'pods' ORDER BY name",
       ns,
     )
     expect(d1After).toEqual([

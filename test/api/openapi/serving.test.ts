@@ -2,7 +2,7 @@
 // kubectl 1.27/1.28 depend on.
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { BASE, req } from '../../helpers'
+import { BASE, req, withToken } from '../../helpers'
 import { buildDocument, hashDocument } from '../../../src/api/openapi/document'
 import { kinds } from '../../../src/registry/resources'
 
@@ -45,7 +45,7 @@ describe('/openapi/v3', () => {
     expect(plain.status).toBe(200)
     expect(plain.headers.get('cache-control')).toBe('no-cache, private')
     const stale = await exports.default.fetch(
-      new Request(`${BASE}/openapi/v3/api/v1?hash=0123ABCD`, { redirect: 'manual' }),
+      new Request(`${BASE}/openapi/v3/api/v1?hash=0123ABCD`, { redirect: 'manual', headers: withToken() }),
     )
     expect(stale.status).toBe(301)
     expect(stale.headers.get('location')).toBe(url)

@@ -3,7 +3,8 @@
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../../../schema/rbac'
 import type { ObjectMeta } from '../../../schema/meta'
 import { age } from '../../human-duration'
-import type { Strategy, TableConvertor } from '../../strategy'
+import type { Strategy, StrategyContext, TableConvertor } from '../../strategy'
+import { bindingWriteRefusal } from '../../rbac/escalation'
 import { defaultBinding, validateBinding, validateRoleRefUnchanged } from './binding-validation'
 import { validateRBACName } from './policy-rule-validation'
 
@@ -53,9 +54,20 @@ function bindingTable<T extends { metadata: ObjectMeta; subjects?: Subject[]; ro
   }
 }
 
+/** Escalation prevention: the writer must hold what the bound role grants (or may `bind` it). */
+const bindingWrite =
+  (resource: 'rolebindings' | 'clusterrolebindings') =>
+  <T extends RoleBindingObject | ClusterRoleBindingObject>(b: T, old: T | null, ctx: StrategyContext) =>
+    bindingWriteRefusal(
+      ctx.writer!,
+      { resource, namespace: ctx.namespace, object: b as RoleBinding, old: old as RoleBinding | null },
+      ctx.writer!.rbac,
+    )
+
 export const roleBindingStrategy: Strategy<RoleBindingObject> = {
   validateName: validateRBACName,
   applyDefaults: defaultBinding,
+  authorizeWrite: bindingWrite('rolebindings'),
   prepareForCreate: () => undefined,
   validate: (b) => validateBinding(b, true),
   prepareForUpdate: () => undefined,
@@ -77,6 +89,7 @@ export const roleBindingStrategy: Strategy<RoleBindingObject> = {
 export const clusterRoleBindingStrategy: Strategy<ClusterRoleBindingObject> = {
   validateName: validateRBACName,
   applyDefaults: defaultBinding,
+  authorizeWrite: bindingWrite('clusterrolebindings'),
   prepareForCreate: () => undefined,
   validate: (b) => validateBinding(b, false),
   prepareForUpdate: () => undefined,

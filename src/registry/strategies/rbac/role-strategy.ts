@@ -2,7 +2,8 @@
 // `rules: null` Go writes for a role without rules, and the default table (NAME, CREATED AT) kube serves for them.
 import type { ClusterRole, Role } from '../../../schema/rbac'
 import type { ObjectMeta } from '../../../schema/meta'
-import type { Strategy, TableConvertor } from '../../strategy'
+import type { Strategy, StrategyContext, TableConvertor } from '../../strategy'
+import { roleWriteRefusal } from '../../rbac/escalation'
 import { validateAggregationRule, validateRBACName, validateRules } from './policy-rule-validation'
 
 type WithMeta<T> = Omit<T, 'metadata'> & { metadata: ObjectMeta }
@@ -40,9 +41,22 @@ const nullRules = (obj: { rules?: unknown }) => {
   if (obj.rules === undefined) obj.rules = null
 }
 
+/** Escalation prevention: the writer must hold what the role grants (or may `escalate`). */
+const roleWrite =
+  (resource: 'roles' | 'clusterroles') =>
+  <T extends RoleObject | ClusterRoleObject>(role: T, old: T | null, ctx: StrategyContext) =>
+    roleWriteRefusal(ctx.writer!, {
+      resource,
+      namespace: ctx.namespace,
+      requestName: old ? (old.metadata.name ?? '') : '',
+      object: role as Role,
+      old: old as Role | null,
+    })
+
 export const roleStrategy: Strategy<RoleObject> = {
   validateName: validateRBACName,
   applyDefaults: () => undefined,
+  authorizeWrite: roleWrite('roles'),
   prepareForCreate: nullRules,
   validate: (role) => validateRules(role.rules, true),
   prepareForUpdate: nullRules,
@@ -66,6 +80,7 @@ const validateClusterRole = (role: ClusterRoleObject) => [
 export const clusterRoleStrategy: Strategy<ClusterRoleObject> = {
   validateName: validateRBACName,
   applyDefaults: () => undefined,
+  authorizeWrite: roleWrite('clusterroles'),
   prepareForCreate: nullRules,
   validate: validateClusterRole,
   prepareForUpdate: nullRules,
