@@ -28,6 +28,15 @@ const STREAM_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': NO
 /** kube's default watch timeout when the client sets none: random in [minRequestTimeout, 2x]. */
 const defaultTimeoutSeconds = () => 1800 + Math.floor(Math.random() * 1800)
 
+/**
+ * The subprotocol a WebSocket watch accepts: the client's first (what is left once a bearer token subprotocol was
+ * taken out, src/auth/bearer.ts), as kube's watch server echoes the one it is offered. None offered: none answered.
+ */
+function subprotocolHeader(c: Ctx): Record<string, string> {
+  const first = c.req.header('sec-websocket-protocol')?.split(',')[0]?.trim()
+  return first ? { 'Sec-WebSocket-Protocol': first } : {}
+}
+
 export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, opts: ListOptions): Promise<Response> {
   const url = watchUrl({
     resource: def.plural,
@@ -65,7 +74,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   if (websocketClient && !table && !opts.timeoutSeconds) {
     // Nothing to transform and no deadline to keep: hand the host's socket to the client, so each event goes from
     // the Durable Object to the client with no Worker code in between (about half the CPU per event).
-    return new Response(null, { status: 101, webSocket: source })
+    return new Response(null, { status: 101, webSocket: source, headers: subprotocolHeader(c) })
   }
   source.accept()
 
@@ -131,7 +140,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     source.addEventListener('close', () => end())
     source.addEventListener('error', () => end(1011, 'upstream error'))
     server.addEventListener('close', () => end())
-    return new Response(null, { status: 101, webSocket: client })
+    return new Response(null, { status: 101, webSocket: client, headers: subprotocolHeader(c) })
   }
 
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()

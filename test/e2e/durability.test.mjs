@@ -267,9 +267,7 @@ describe('durability: SIGKILL of the whole server mid-load, restart on the same 
     for (const ns of namespaces) {
       const r = await fetch(
         `${base}/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=${startRv}&timeoutSeconds=1`,
-        {
-          signal: AbortSignal.timeout(20_000),
-        },
+        { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal: AbortSignal.timeout(20_000) },
       )
       assert.equal(r.status, 200)
       const events = (await r.text())

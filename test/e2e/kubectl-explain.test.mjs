@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { after, before, describe, it } from 'node:test'
 import { stringify as toYaml } from 'yaml'
-import { KUBECTL_VERSIONS, KUBEFLARE_URL, api, kubectl, podManifest, uniqueNs } from './helpers.mjs'
+import { KUBECTL_VERSIONS, KUBEFLARE_URL, TOKEN, api, kubectl, podManifest, uniqueNs } from './helpers.mjs'
 
 /** The v3 document the server serves, to read the descriptions explain should print. */
 async function openapiV3() {
@@ -28,6 +28,8 @@ function patchRecorder(strip) {
     if (req.method === 'PATCH') rec.last = JSON.parse(body.toString())
     const headers = { ...req.headers }
     delete headers.host
+    // kubectl sends no token over plain http: the proxy speaks for the admin.
+    headers.authorization ??= `Bearer ${TOKEN}`
     const r = await fetch(KUBEFLARE_URL + req.url, { method: req.method, headers, body })
     let out = Buffer.from(await r.arrayBuffer())
     const outHeaders = Object.fromEntries(r.headers)

@@ -12,7 +12,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node'
-import { KUBECONFIG, KUBECTL_DIR, KUBECTL_VERSIONS, KUBEFLARE_URL, api, podManifest, uniqueNs } from './helpers.mjs'
+import {
+  KUBECONFIG,
+  KUBECTL_DIR,
+  KUBECTL_VERSIONS,
+  KUBEFLARE_URL,
+  TOKEN,
+  api,
+  podManifest,
+  uniqueNs,
+} from './helpers.mjs'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const staticPod = (name, labels) => podManifest(name, { labels, spec: { schedulerName: 'none' } })
@@ -192,7 +201,10 @@ function assertExactlyOnce(seen, acked, what) {
  * cut in half by the end of the stream is a lost event.
  */
 async function watchOnce(url, onEvent, signal, headers = {}) {
-  const res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal })
+  const res = await fetch(url, {
+    headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}`, ...headers },
+    signal,
+  })
   if (res.status !== 200) return { status: res.status, body: await res.text(), ended: 'server' }
   const reader = res.body.getReader()
   const dec = new TextDecoder()
@@ -556,7 +568,9 @@ describe('WebSocket watch (Node 22 global WebSocket)', () => {
     const ns = await makeNs('ws')
     const seed = await createPod(ns, 'seed')
     const url = `${KUBEFLARE_URL.replace(/^http/, 'ws')}${podsPath(ns)}?watch=true&timeoutSeconds=5`
-    const ws = new WebSocket(url)
+    // A browser cannot set Authorization on a WebSocket: the token rides as kube's bearer subprotocol.
+    const bearer = `base64url.bearer.authorization.k8s.io.${Buffer.from(TOKEN).toString('base64url')}`
+    const ws = new WebSocket(url, [bearer, 'kubeflare.watch'])
     const messages = []
     const nonText = []
     let closed = null
@@ -575,6 +589,8 @@ describe('WebSocket watch (Node 22 global WebSocket)', () => {
         sleep(10_000),
       ])
       assert.equal(opened, true, 'the WebSocket did not open')
+      // The token subprotocol is taken out; the one left is the one negotiated.
+      assert.equal(ws.protocol, 'kubeflare.watch')
       assert.ok(await waitFor(() => messages.length >= 1, 5000), 'no initial event')
       const a = await createPod(ns, 'a', { v: '1' })
       const a2 = await labelPod(ns, 'a', { v: '2' })
