@@ -88,8 +88,11 @@ function csvFields(line) {
   return fields
 }
 
-/** The token file's text and the admin token in it (the first token whose groups include system:masters). */
-function ensureTokens(dir, tokensFile) {
+/**
+ * The token file's text and the admin token in it (the first token whose groups include system:masters): the file
+ * at `tokensFile` when given, else `<dir>/tokens.csv`, made once with one generated admin token.
+ */
+export function ensureTokens(dir, tokensFile) {
   if (tokensFile) {
     const text = readFileSync(tokensFile, 'utf8')
     const admin = text
@@ -108,8 +111,8 @@ function ensureTokens(dir, tokensFile) {
   return { text, admin: text.split(',')[0] }
 }
 
-/** The ServiceAccount token signing key: an ES256 private JWK, made once. */
-function ensureSigningKey(dir) {
+/** The ServiceAccount token signing key: an ES256 private JWK (`{kty, x, y, crv, d}`), made once in `<dir>`. */
+export function ensureSigningKey(dir) {
   const file = join(dir, 'sa-signing-key.jwk')
   if (!existsSync(file)) {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
