@@ -22,7 +22,7 @@
 // BENCH_SEED_BUDGET_S (150), BENCH_WS_WATCHERS (1000), BENCH_HTTP_WATCHERS (100), BENCH_WRITES (100),
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
 // BENCH_HARD_LIMIT_S (540), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_ONLY (comma list of phases:
-// base,create,seed,get,list,watch,idle,http).
+// base,create,seed,get,identity,list,watch,idle,http).
 // Node built-ins and the project's own miniflare/wrangler only.
 import http from 'node:http'
 import os from 'node:os'
@@ -231,12 +231,26 @@ const cpuStr = (c) =>
 
 // ---- HTTP client -----------------------------------------------------------------------------------------------------
 let PORT = 0
+/**
+ * The identities the run uses: an admin (system:masters, what every row but the identity rows sends) and a user whose
+ * rights come from a RoleBinding (the identity rows, which pay for RBAC in full).
+ */
+const BENCH_TOKENS = { admin: 'bench-admin-token', user: 'bench-user-token' }
+const BENCH_TOKEN_FILE = [
+  `${BENCH_TOKENS.admin},bench-admin,uid-bench-admin,system:masters`,
+  `${BENCH_TOKENS.user},bench-user,uid-bench-user,bench-users`,
+].join('\n')
+/** Hosts of the two extra kubeflare Workers the identity rows compare (the same bundle and Durable Objects). */
+const OPEN_HOST = 'open.kubeflare.bench'
+const RBAC_HOST = 'rbac.kubeflare.bench'
 const agent = new http.Agent({ keepAlive: true, maxSockets: CFG.conc, maxFreeSockets: CFG.conc })
 
 /** One request; resolves {status, body:string, t (ms)}; network errors resolve with status 0. */
 function request({ method = 'GET', path, body, host, headers = {}, timeoutMs = 60_000, useAgent = agent }) {
   return new Promise((resolve) => {
-    const h = { ...headers }
+    // Requests to kubeflare carry the admin's token unless they bring their own (or null for none).
+    const h = { authorization: `Bearer ${BENCH_TOKENS.admin}`, ...headers }
+    for (const [k, v] of Object.entries(h)) if (v === null) delete h[k]
     if (host) h.host = host
     if (body !== undefined) {
       h['content-type'] ??= 'application/json'
@@ -442,7 +456,26 @@ async function main() {
     HISTORY_RETAIN: toml.vars.HISTORY_RETAIN ?? '5000',
     CHANGE_LOG_RETAIN: toml.vars.CHANGE_LOG_RETAIN ?? '100000',
     VIRTUAL_NODES: '60',
+    KUBEFLARE_TOKENS: BENCH_TOKEN_FILE,
+    // The platform's rate limiter is not part of what is measured (and would refuse a load generator).
+    KUBEFLARE_RATE_LIMIT: 'off',
   }
+  /** The identity rows' two Workers: this bundle with its Durable Objects reached from another Worker script. */
+  const identityWorker = (name, host, settings) => ({
+    name,
+    modules: true,
+    scriptPath: join(benchDir, 'dist', 'index.js'),
+    compatibilityDate: toml.compatibilityDate,
+    compatibilityFlags: toml.compatibilityFlags,
+    routes: [`${host}/*`],
+    bindings: { ...vars, ...settings },
+    durableObjects: {
+      NAMESPACES: { className: 'NamespaceObject', scriptName: 'kubeflare', ...sqlite },
+      CLUSTER: { className: 'ClusterObject', scriptName: 'kubeflare', ...sqlite },
+      WATCH_HUB: { className: 'WatchHub', scriptName: 'kubeflare', ...sqlite },
+    },
+    d1Databases: { DB: 'kubeflare-bench' },
+  })
   const logs = []
   const sqlite = { useSQLite: true }
   t = now()
@@ -480,6 +513,9 @@ async function main() {
           durableObjects: { BARE: { className: 'BareObject', ...sqlite } },
           d1Databases: { BDB: 'baseline-bench' },
         },
+        // No identity at all (anonymous, AlwaysAllow) and full identity (a token, RBAC): the same path otherwise.
+        identityWorker('kubeflare-open', OPEN_HOST, { KUBEFLARE_AUTHORIZATION_MODE: 'AlwaysAllow' }),
+        identityWorker('kubeflare-rbac', RBAC_HOST, {}),
         {
           name: 'probe',
           modules: true,
@@ -750,6 +786,85 @@ async function main() {
     P.getPod = await load('get pod', () => ({
       path: `/api/v1/namespaces/big/pods/big-${String(Math.floor(Math.random() * seeded)).padStart(5, '0')}`,
     }))
+  }
+
+  // ---- 6b. what identity costs: authentication + RBAC against none, GET and create -------------------------------------
+  // Two Workers of the same bundle over the same Durable Objects: one anonymous under AlwaysAllow (authentication
+  // finds no credential, authorization is skipped), one with a namespace-scoped user's token judged by RBAC (token
+  // hash and lookup, the RBAC cache, compiled rules). Rounds alternate so both see the same machine.
+  if (want('identity') && seeded > 0) {
+    for (const ns of ['big', 'idn']) {
+      if (ns === 'idn') {
+        const n = await request({
+          method: 'POST',
+          path: '/api/v1/namespaces',
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'idn' } }),
+        })
+        if (n.status !== 201) problem(`namespace idn: ${n.status} ${n.body.slice(0, 200)}`)
+      }
+      const rb = await request({
+        method: 'POST',
+        path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+        body: JSON.stringify({
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: 'bench-users-edit' },
+          subjects: [{ kind: 'Group', name: 'bench-users', apiGroup: 'rbac.authorization.k8s.io' }],
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        }),
+      })
+      if (rb.status !== 201) problem(`rolebinding in ${ns}: ${rb.status} ${rb.body.slice(0, 200)}`)
+    }
+    const user = { authorization: `Bearer ${BENCH_TOKENS.user}` }
+    const randomPod = () =>
+      `/api/v1/namespaces/big/pods/big-${String(Math.floor(Math.random() * seeded)).padStart(5, '0')}`
+    const check = await request({ path: randomPod(), host: RBAC_HOST, headers: user })
+    if (check.status !== 200) problem(`the RBAC user cannot GET a pod: ${check.status} ${check.body.slice(0, 200)}`)
+    const denied = await request({ path: '/api/v1/namespaces/one/pods', host: RBAC_HOST, headers: user })
+    if (denied.status !== 403) problem(`the RBAC user was not refused outside its namespaces: ${denied.status}`)
+    const short = { warmS: 2, measureS: 4 }
+    for (const [k, make] of [
+      ['identityGet', (host, headers) => () => ({ path: randomPod(), host, headers })],
+      [
+        'identityCreate',
+        (host, headers, tag) => (li, i) => ({
+          method: 'POST',
+          path: '/api/v1/namespaces/idn/pods',
+          host,
+          headers,
+          body: podBody(`${tag}-${li}-${i}`, { app: 'load' }, undefined, NOSCHED),
+        }),
+      ],
+    ]) {
+      const rounds = []
+      for (let r = 0; r < CFG.pairs; r++) {
+        // Which goes first alternates, so a drift of the machine's speed within a round cancels over the rounds.
+        const measure = (which) =>
+          which === 'open'
+            ? load(`${k}: no identity (round ${r + 1})`, make(OPEN_HOST, { authorization: null }, `o${r}`), short)
+            : load(`${k}: token + RBAC (round ${r + 1})`, make(RBAC_HOST, user, `r${r}`), short)
+        const first = r % 2 === 0 ? 'open' : 'rbac'
+        const a = await measure(first)
+        const b = await measure(first === 'open' ? 'rbac' : 'open')
+        const [open, rbac] = first === 'open' ? [a, b] : [b, a]
+        rounds.push({
+          open: { rps: r1(open.rps), p50: open.p50, errors: open.errors },
+          rbac: { rps: r1(rbac.rps), p50: rbac.p50, errors: rbac.errors },
+          throughput: r2(rbac.rps / open.rps),
+          p50: r2(rbac.p50 / open.p50),
+          cpu: r2((rbac.cpu?.workerdMsPerReq ?? Number.NaN) / (open.cpu?.workerdMsPerReq ?? Number.NaN)),
+        })
+      }
+      const median = (key) => {
+        const xs = rounds
+          .map((x) => x[key])
+          .filter(Number.isFinite)
+          .sort((a, b) => a - b)
+        return xs.length ? xs[Math.floor(xs.length / 2)] : null
+      }
+      P[k] = { rounds, throughput: median('throughput'), p50: median('p50'), cpu: median('cpu') }
+      say(`${k}: ${JSON.stringify(P[k])}`)
+    }
   }
 
   // ---- 7. label-selected lists of the 10k-pod namespace ------------------------------------------------------------
@@ -1472,6 +1587,21 @@ function renderTable() {
       `bare DO get ${fmtRate(P.bareGet?.rps)} req/s`,
       fxCpu(x, P.getPod, P.bareGet),
       `≥ 0.6×${ok(x === null ? null : x >= 0.6)}`,
+    ])
+  }
+  for (const [k, label] of [
+    ['identityGet', 'Get pod with a token + RBAC (a RoleBinding to `edit`) vs anonymous under AlwaysAllow'],
+    ['identityCreate', 'Create pod with a token + RBAC vs anonymous under AlwaysAllow'],
+  ]) {
+    const r = P[k]
+    if (!r) continue
+    const last = r.rounds[r.rounds.length - 1]
+    rows.push([
+      `${label} (${CFG.conc} conc., ${r.rounds.length} alternating rounds)`,
+      `${fmtRate(last.rbac.rps)} req/s (p50 ${fmtMs(last.rbac.p50)} ms) in the last round`,
+      `no identity ${fmtRate(last.open.rps)} req/s (p50 ${fmtMs(last.open.p50)} ms)`,
+      `median ${fx(r.throughput)} throughput, p50 ${fx(r.p50)}` + (r.cpu === null ? '' : `, CPU/req ${fx(r.cpu)}`),
+      `≥ 0.9× (≤ 10 % cost)${ok(r.throughput === null ? null : r.throughput >= 0.9)}`,
     ])
   }
   for (const [k, b, label, bl, target] of [

@@ -75,8 +75,13 @@ type Loaded = { ok: true; config: IdentityConfig } | { ok: false; error: string 
 // settings gets its own.
 const loaded = new Map<string, Promise<Loaded>>()
 
+// The Worker's env object is the same from request to request: found by identity first, with no key to build.
+const byEnv = new WeakMap<object, Promise<Loaded>>()
+
 /** The configuration for these settings, or why it cannot be used (never a secret's value). */
 export function identityConfig(env: IdentityEnv): Promise<Loaded> {
+  const known = byEnv.get(env)
+  if (known) return known
   const key = JSON.stringify([
     env.KUBEFLARE_TOKENS,
     env.KUBEFLARE_SA_SIGNING_KEY,
@@ -95,5 +100,6 @@ export function identityConfig(env: IdentityEnv): Promise<Loaded> {
     if (loaded.size > 8) loaded.clear()
     loaded.set(key, config)
   }
+  byEnv.set(env, config)
   return config
 }

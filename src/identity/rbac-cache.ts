@@ -26,6 +26,8 @@ interface Copy {
   checkedAt: number
   roles: Map<string, KubeObject>
   bindings: KubeObject[]
+  /** The view last built on this copy (a namespace's: with the cluster copy it was built with). */
+  view?: { cluster: Copy; view: RbacView }
 }
 
 interface Pending {
@@ -57,16 +59,12 @@ export class RbacCache {
    * at or after this time will do (a refusal's second look); without it, a copy younger than a second will.
    */
   async view(namespace: string, notBefore?: number): Promise<RbacView> {
-    const [cluster, local] = await Promise.all([
-      this.copy('', notBefore),
-      namespace === '' ? null : this.copy(namespace, notBefore),
-    ])
-    return {
-      source: sourceOf(cluster, namespace, local),
-      version: local ? `${cluster.version}/${local.version}` : `${cluster.version}`,
-      checkedAt: Math.min(cluster.checkedAt, local?.checkedAt ?? Number.POSITIVE_INFINITY),
-      cluster: { clusterRoles: [...cluster.roles.values()], clusterRoleBindings: cluster.bindings },
-    }
+    const cluster = this.copy('', notBefore)
+    const local = namespace === '' ? null : this.copy(namespace, notBefore)
+    // The usual case, both copies fresh, allocates nothing: the view built for this pair of copies is reused.
+    if (!(cluster instanceof Promise) && !(local instanceof Promise)) return viewOf(cluster, namespace, local)
+    const [c, l] = await Promise.all([cluster, local])
+    return viewOf(c, namespace, l)
   }
 
   /** A write of `resource` in `namespace` went through this isolate: the copy it may have changed is checked again. */
@@ -76,14 +74,17 @@ export class RbacCache {
     if (copy) copy.checkedAt = Number.NEGATIVE_INFINITY
   }
 
-  private copy(scope: string, notBefore?: number): Promise<Copy> {
+  /** The copy of a scope if one fresh enough is held, else its fetch. */
+  private copy(scope: string, notBefore?: number): Copy | Promise<Copy> {
     const held = this.copies.get(scope)
     const wanted = notBefore ?? this.clock() - FRESH_MS
     if (held && held.checkedAt >= wanted) {
-      // Most recently used last, for eviction.
-      this.copies.delete(scope)
-      this.copies.set(scope, held)
-      return Promise.resolve(held)
+      // Most recently used last, for eviction (the cluster's copy is never evicted: no need to move it).
+      if (scope !== '') {
+        this.copies.delete(scope)
+        this.copies.set(scope, held)
+      }
+      return held
     }
     const inflight = this.pending.get(scope)
     if (inflight && inflight.startedAt >= wanted) return inflight.done
@@ -97,7 +98,7 @@ export class RbacCache {
       const [roleResource, bindingResource] = resources as [string, string]
       const copy: Copy =
         snap.objects === null && held
-          ? { ...held, checkedAt: startedAt }
+          ? { ...held, checkedAt: startedAt, view: undefined }
           : {
               version: snap.version,
               checkedAt: startedAt,
@@ -130,6 +131,20 @@ export class RbacCache {
       }
     }
   }
+}
+
+/** The view of a pair of copies, built once per pair (copies are replaced, never changed, when RBAC objects change). */
+function viewOf(cluster: Copy, namespace: string, local: Copy | null): RbacView {
+  const home = local ?? cluster
+  if (home.view?.cluster === cluster) return home.view.view
+  const view: RbacView = {
+    source: sourceOf(cluster, namespace, local),
+    version: local ? `${cluster.version}/${local.version}` : `${cluster.version}`,
+    checkedAt: Math.min(cluster.checkedAt, local?.checkedAt ?? Number.POSITIVE_INFINITY),
+    cluster: { clusterRoles: [...cluster.roles.values()], clusterRoleBindings: cluster.bindings },
+  }
+  home.view = { cluster, view }
+  return view
 }
 
 function sourceOf(cluster: Copy, namespace: string, local: Copy | null): RbacSource {

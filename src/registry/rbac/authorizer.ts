@@ -5,7 +5,7 @@ import { MASTERS_GROUP } from '../user-info'
 import type { Attributes } from './attributes'
 import type { CompiledRules } from './compiled-rules'
 import { aggregateMessage } from './go-format'
-import { describeSource, type RbacSource, visitRulesFor } from './rule-resolver'
+import { describeSource, type RbacSource, type RuleSource, visitRulesFor } from './rule-resolver'
 import { ruleAllows } from './rule-matching'
 
 interface Decision {
@@ -15,7 +15,13 @@ interface Decision {
   reason: string
 }
 
-const allowedBy = (description: string): Decision => ({ allowed: true, reason: `RBAC: allowed by ${description}` })
+/** Allowed, with kube's reason worded only when someone reads it (a review's status.reason; never the hot path). */
+const allowedBy = (source: RuleSource): Decision => ({
+  allowed: true,
+  get reason() {
+    return `RBAC: allowed by ${describeSource(source)}`
+  },
+})
 
 // The rules that could be read may still allow the request, so lookup errors only explain a refusal.
 const noOpinion = (errors: readonly string[]): Decision => ({
@@ -30,7 +36,7 @@ const noOpinion = (errors: readonly string[]): Decision => ({
 export function authorize(attrs: Attributes, rules: CompiledRules): Decision {
   if (attrs.user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: '' }
   const match = rules.match(attrs)
-  return match ? allowedBy(describeSource(match.source)) : noOpinion(rules.errors)
+  return match ? allowedBy(match.source) : noOpinion(rules.errors)
 }
 
 /** kube's RBACAuthorizer.Authorize read straight from the source: visits bindings until a rule allows. */
@@ -39,7 +45,7 @@ export function rbacAuthorize(attrs: Attributes, source: RbacSource): Decision {
   const errors: string[] = []
   visitRulesFor(attrs.user, attrs.namespace, source, (src, rule, error) => {
     if (rule && src && ruleAllows(attrs, rule)) {
-      decision = allowedBy(describeSource(src))
+      decision = allowedBy(src)
       return false
     }
     if (error) errors.push(error)
