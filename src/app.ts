@@ -10,6 +10,7 @@ import { registerPodSubresources } from './api/pod-subresources'
 import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
 import { access } from './identity/access'
+import { registerIdentityApis } from './api/identity-apis'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -45,6 +46,7 @@ export function buildApp() {
   // Every route below reads or writes objects.
   app.use('/api/*', bootstrapGate)
   app.use('/apis/*', bootstrapGate)
+  registerIdentityApis(app)
   registerPodSubresources(app)
   registerV1beta1(app)
   // Everything else under /api and /apis: read as kube reads it, served for whatever kind the table holds now.

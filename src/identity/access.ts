@@ -19,7 +19,7 @@ import { rateLimited } from './rate-limit'
 import { requestAttributes } from './request-attributes'
 
 /** What the access decision leaves for the handlers of a request. */
-export interface RequestAccess {
+interface RequestAccess {
   user: UserInfo
   config: IdentityConfig
   authorizer: Authorizer

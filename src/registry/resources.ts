@@ -21,6 +21,7 @@ import { ServiceAccount } from '../schema/service-account'
 import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
 import { rbacResourceRows } from './rbac/rbac-kinds'
+import { reviewResourceRows } from './review-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -156,6 +157,7 @@ const BUILT_INS: ResourceDef[] = [
       { name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
     ],
   }),
+  ...reviewResourceRows(),
   row({
     group: 'discovery.k8s.io',
     kind: 'EndpointSlice',

@@ -4,6 +4,7 @@
 import type { z } from 'zod'
 import { ListMeta, ObjectMeta } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
+import { TokenRequest } from '../schema/authentication'
 import { kinds as kindTable } from './resources'
 import { apiVersionOf } from './resource'
 
@@ -192,6 +193,7 @@ function kinds(): Map<string, Shape> {
   }
   add('v1', 'Status', STATUS)
   add('autoscaling/v1', 'Scale', Scale)
+  add('authentication.k8s.io/v1', 'TokenRequest', TokenRequest)
   for (const v of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1']) {
     add(v, 'Table', TABLE)
     add(v, 'PartialObjectMetadata', PARTIAL_OBJECT_METADATA)

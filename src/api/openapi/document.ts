@@ -32,7 +32,10 @@ export function buildDocument(rows: ResourceDef[]): Json {
     const kind = components.component(kindName, def.schema, gvkOf(def.group, def.version, def.kind))
     const refs: OperationRefs = {
       kind,
-      list: components.component(`${packageOf(kindName)}.${def.listKind}`, listSchemaOf(def)),
+      // Create-only kinds (the reviews) have no List upstream.
+      list: def.verbs.includes('list')
+        ? components.component(`${packageOf(kindName)}.${def.listKind}`, listSchemaOf(def))
+        : {},
       status: components.property(Status, false),
       deleteOptions: components.property(DeleteOptions, false),
       watchEvent: components.property(WatchEvent, false),

@@ -14,6 +14,8 @@ import * as replicationController from '../../schema/replication-controller'
 import * as endpointSlice from '../../schema/endpoint-slice'
 import * as rbac from '../../schema/rbac'
 import * as serviceAccount from '../../schema/service-account'
+import * as authentication from '../../schema/authentication'
+import * as authorization from '../../schema/authorization'
 import * as wireTypes from './wire-types'
 
 type Schema = z.ZodType
@@ -39,6 +41,8 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [serviceAccount, CORE_V1],
   [endpointSlice, 'io.k8s.api.discovery.v1'],
   [rbac, 'io.k8s.api.rbac.v1'],
+  [authentication, 'io.k8s.api.authentication.v1'],
+  [authorization, 'io.k8s.api.authorization.v1'],
   [wireTypes, META_V1],
 ]
 
@@ -46,6 +50,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
 const PACKAGE_OVERRIDES: Record<string, string> = {
   LabelSelector: META_V1,
   LabelSelectorRequirement: META_V1,
+  FieldSelectorRequirement: META_V1,
   Scale: 'io.k8s.api.autoscaling.v1',
 }
 

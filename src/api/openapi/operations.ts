@@ -178,7 +178,9 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
   const paths: Record<string, Json> = {}
 
   paths[collection] = {
-    get: op('list', `list${gv}${scope}${def.kind}`, `List or watch ${def.plural}`, LIST, { '200': ok(refs.list) }),
+    ...(has('list') && {
+      get: op('list', `list${gv}${scope}${def.kind}`, `List or watch ${def.plural}`, LIST, { '200': ok(refs.list) }),
+    }),
     ...(has('create') && {
       post: op(
         'post',
@@ -207,8 +209,11 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
     }),
     parameters: [...nsParam, P.pretty],
   }
-  paths[`${collection}/{name}`] = {
-    get: op('get', `read${gv}${scope}${def.kind}`, `Read the given ${def.kind}`, [], { '200': ok(refs.kind) }),
+  // Create-only kinds (the reviews) have no item path at all, as upstream.
+  const item: Json = {
+    ...(has('get') && {
+      get: op('get', `read${gv}${scope}${def.kind}`, `Read the given ${def.kind}`, [], { '200': ok(refs.kind) }),
+    }),
     ...(has('update') && {
       put: op(
         'put',
@@ -250,6 +255,7 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
     }),
     parameters: [nameParam, ...nsParam, P.pretty],
   }
+  if (Object.keys(item).length > 1) paths[`${collection}/{name}`] = item
   // Subresources the row declares (the field discovery reads): status, log, binding, eviction, ...
   for (const sub of def.subresources ?? []) {
     const Sub = sub.name.charAt(0).toUpperCase() + sub.name.slice(1)
@@ -319,7 +325,7 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
       parameters: [nameParam, ...nsParam, P.pretty],
     }
   }
-  if (def.namespaced) {
+  if (def.namespaced && has('list')) {
     paths[`${prefix}/${def.plural}`] = {
       get: op('list', `list${gv}${def.kind}ForAllNamespaces`, `List or watch ${def.plural} in every namespace`, LIST, {
         '200': ok(refs.list),
@@ -327,6 +333,7 @@ export function pathsFor(def: ResourceDef, refs: OperationRefs): Record<string, 
       parameters: [P.pretty],
     }
   }
+  if (!has('watch')) return paths
   // The deprecated watch paths: kube still serves them, and so does routes.ts.
   paths[watchPrefix] = {
     get: op('watchlist', `watch${gv}${scope}${def.kind}List`, `Watch changes to ${def.plural}`, LIST, watchResponse),

@@ -57,6 +57,8 @@ export const FIELD_TYPES: Record<string, string> = {
   'Scale.spec': 'v1.ScaleSpec',
   'Scale.status': 'v1.ScaleStatus',
   'Preconditions.uid': 'types.UID',
+  'BoundObjectReference.uid': 'types.UID',
+  'FieldSelectorRequirement.operator': 'v1.FieldSelectorOperator',
   'DeleteOptions.propagationPolicy': 'v1.DeletionPropagation',
   'ConfigMapNodeConfigSource.uid': 'types.UID',
   'NodeDaemonEndpoints.kubeletEndpoint': 'v1.DaemonEndpoint',

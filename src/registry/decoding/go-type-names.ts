@@ -13,6 +13,8 @@ import * as service from '../../schema/service'
 import * as endpoints from '../../schema/endpoints'
 import * as replicationController from '../../schema/replication-controller'
 import * as endpointSlice from '../../schema/endpoint-slice'
+import * as authentication from '../../schema/authentication'
+import * as authorization from '../../schema/authorization'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
@@ -27,6 +29,8 @@ const MODULES: Record<string, unknown>[] = [
   endpoints,
   replicationController,
   endpointSlice,
+  authentication,
+  authorization,
 ]
 
 /** Exports that are helpers, not Go types. */
