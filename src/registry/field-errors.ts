@@ -66,7 +66,7 @@ export const fieldError = {
   tooLong: (field: string, maxBytes: number): FieldError => ({
     type: 'FieldValueTooLong',
     field,
-    message: `Too long: must have at most ${maxBytes} bytes`,
+    message: `Too long: may not be more than ${maxBytes} bytes`,
   }),
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',

@@ -129,13 +129,13 @@ describe('validateObjectMeta', () => {
       'annotations over 256 KiB',
       { ...ok, annotations: { k: 'x'.repeat(262144) } },
       pod,
-      ['metadata.annotations: Too long: must have at most 262144 bytes'],
+      ['metadata.annotations: Too long: may not be more than 262144 bytes'],
     ],
     [
       'annotations over 256 KiB in UTF-8 bytes',
       { ...ok, annotations: { k: 'é'.repeat(131072) } },
       pod,
-      ['metadata.annotations: Too long: must have at most 262144 bytes'],
+      ['metadata.annotations: Too long: may not be more than 262144 bytes'],
     ],
     [
       'complete owner references',
@@ -259,8 +259,8 @@ describe('validateObjectMeta', () => {
         'metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`',
         'metadata.managedFields[0].manager: Invalid value: "a\\tb": invalid character U+0009 (at position 1)',
         'metadata.managedFields[1].operation: Invalid value: "": must be `Apply` or `Update`',
-        'metadata.managedFields[1].manager: Too long: must have at most 128 bytes',
-        'metadata.managedFields[1].subresource: Too long: must have at most 256 bytes',
+        'metadata.managedFields[1].manager: Too long: may not be more than 128 bytes',
+        'metadata.managedFields[1].subresource: Too long: may not be more than 256 bytes',
       ],
     ],
     [
