@@ -13,6 +13,9 @@
 // Time/MicroTime, whose zero value is JSON null and so is left out.
 // Scalars: string int32 int64 bool bytes. Specials: Quantity IntOrString Time MicroTime FieldsV1.
 
+import { REVIEW_KINDS, REVIEW_MESSAGES } from '../reviews/review-messages'
+import { RBAC_KINDS, RBAC_MESSAGES } from '../../registry/rbac/rbac-messages'
+
 type Table = Record<string, Record<number, string>>
 
 const META: Table = {
@@ -765,8 +768,17 @@ const OTHERS: Table = {
   TokenRequestStatus: { 1: 'token:string!', 2: 'expirationTimestamp:Time' },
 }
 
-/** Every message descriptor, by Go type name. */
-export const MESSAGES: Table = { ...META, ...SERVICE, ...POD, ...VOLUME, ...POD_STATUS, ...OTHERS }
+/** Every message descriptor, by Go type name (the review and RBAC kinds keep theirs beside their own code). */
+export const MESSAGES: Table = {
+  ...META,
+  ...SERVICE,
+  ...POD,
+  ...VOLUME,
+  ...POD_STATUS,
+  ...OTHERS,
+  ...REVIEW_MESSAGES,
+  ...RBAC_MESSAGES,
+}
 
 /** Top-level message per "apiVersion kind"; DeleteOptions is accepted under any apiVersion (clients send their group's). */
 const KINDS: Record<string, string> = {
@@ -785,6 +797,8 @@ const KINDS: Record<string, string> = {
   'policy/v1beta1 Eviction': 'Eviction',
   'autoscaling/v1 Scale': 'Scale',
   'authentication.k8s.io/v1 TokenRequest': 'TokenRequest',
+  ...REVIEW_KINDS,
+  ...RBAC_KINDS,
 }
 
 /** The top-level message for an object's apiVersion and kind, or undefined when it is not one we decode. */
