@@ -11,6 +11,7 @@ import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
 import { access } from './identity/access'
 import { registerIdentityApis } from './api/identity-apis'
+import { registerHealth } from './api/health'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -40,9 +41,7 @@ export function buildApp() {
   // One document per group-version we serve: /openapi/v3/api/v1, /openapi/v3/apis/<group>/<version>.
   app.get('/openapi/v3/*', serveOpenApiV3)
   app.get('/openapi/v2', serveOpenApiV2)
-  app.get('/healthz', (c) => c.text('ok'))
-  app.get('/livez', (c) => c.text('ok'))
-  app.get('/readyz', (c) => c.text('ok'))
+  registerHealth(app)
   // Every route below reads or writes objects.
   app.use('/api/*', bootstrapGate)
   app.use('/apis/*', bootstrapGate)

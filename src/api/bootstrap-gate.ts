@@ -3,15 +3,22 @@
 // isolate pay nothing; a failed bootstrap is logged and tried again by the next request rather than failing this one.
 import type { MiddlewareHandler } from 'hono'
 
-let done: Promise<void> | null = null
+let done: Promise<boolean> | null = null
 
-export const bootstrapGate: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
-  done ??= c.env.CLUSTER.getByName('cluster')
+/** Whether this isolate has seen the cluster bootstrapped (asked once; a failure is asked again next time). */
+export function clusterBootstrapped(env: Env): Promise<boolean> {
+  done ??= env.CLUSTER.getByName('cluster')
     .bootstrap()
+    .then(() => true)
     .catch((e: unknown) => {
       console.error('cluster bootstrap failed; the next request retries', e)
       done = null
+      return false
     })
-  await done
+  return done
+}
+
+export const bootstrapGate: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
+  await clusterBootstrapped(c.env)
   await next()
 }
