@@ -113,6 +113,9 @@ for (const v of KUBECTL_VERSIONS) {
       await kn(['apply', '-f', manifestFile(manifest('diff'))])
       const file = manifestFile(manifest('diff', { image: 'nginx:1.26' }))
       await kn(['apply', '--server-side', '-f', file])
+      // The simulated kubelet is still starting the pod: diff once its status has settled, or the status it writes
+      // between diff's read and its dry-run apply shows up as a difference.
+      await kn(['wait', '--for=condition=Ready', 'pod/diff', '--timeout=30s'])
       const d = await kn(['diff', '--server-side', '-f', file], { allowFail: true })
       assert.equal(d.code, 0, `kubectl diff exited ${d.code}:\n${d.stdout}\n${d.stderr}`)
     })
