@@ -1,41 +1,31 @@
 // The EndpointSlice controller of one namespace: for every service with a selector (and not ExternalName) it keeps
-// one discovery.k8s.io/v1 EndpointSlice, named `<service>-<5 random>`, labelled with the service name and this
-// controller, owned by the service, listing the matching pods (ready, serving, terminating) and the resolved ports.
-// It works from the same pod data as the Endpoints controller (./service-pods), is level-triggered, and deletes the
-// slices of a service that is gone or no longer selects pods. Slices without its managed-by label are left alone.
-//
-// kube splits a service's endpoints over several slices when named target ports resolve differently per pod, or
-// past 100 endpoints; here one slice carries the ports the first pod (by name) resolves, and pods whose ports
-// resolve differently are left out of it.
+// discovery.k8s.io/v1 EndpointSlices, named `<service>-<5 random>`, labelled with the service name and this
+// controller, owned by the service, listing the matching pods (ready, serving, terminating) and their resolved ports,
+// split as kube splits them (./endpointslice-endpoints groups pods by port mapping; the reconciler in
+// src/registry/endpointslice-reconciler.ts packs at most 100 endpoints per slice and minimises churn). It is
+// level-triggered, syncs one service at a time, and deletes the slices of a service that is gone or no longer selects
+// pods. Slices without its managed-by label are left alone.
 import type { Controller, ControllerHost, Desired } from '../host/controller'
 import type { LogEntry, Stored } from '../registry/store'
-import type { KubeObject } from '../schema/meta'
 import { deepEqual } from '../registry/deep-equal'
 import { compareUtf8 } from '../registry/go-strings'
-import { labelSelectorFromMatchLabels } from '../registry/label-selector'
 import { generateName } from '../registry/generate-name'
+import { planSlices, type ExistingSlice, type PlannedSlice } from '../registry/endpointslice-reconciler'
 import {
   CONTROLLER_NAME,
   MANAGED_BY_LABEL,
   SERVICE_NAME_LABEL,
   type EndpointSliceObject,
 } from '../registry/strategies/endpoint-slice'
-import type { SliceEndpoint, SlicePort } from '../schema/endpoint-slice'
 import type { PodObject } from '../registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../registry/strategies/service/service-types'
-import {
-  affectedServices,
-  findPort,
-  managedService,
-  podHostname,
-  podIP,
-  podInEndpoints,
-  podReady,
-  serviceFamily,
-} from './service-pods'
+import { affectedServices, managedService } from './service-pods'
 import { HEADLESS_LABEL, LAST_CHANGE_TRIGGER_TIME, desiredLabels } from './endpoints-controller'
+import { desiredEndpointGroups } from './endpointslice-endpoints'
 
 const RESOURCE = 'endpointslices'
+/** kube's EndpointSlice controller writes under kube-controller-manager's name. */
+const MANAGER = 'kube-controller-manager'
 
 /** The service a slice this controller manages belongs to, or null for slices it does not manage. */
 function managedSliceService(obj: { metadata: { labels?: Record<string, string> } } | null | undefined): string | null {
@@ -44,64 +34,7 @@ function managedSliceService(obj: { metadata: { labels?: Record<string, string> 
   return labels[SERVICE_NAME_LABEL] ?? null
 }
 
-/** getEndpointPorts: every service port the pod resolves, named as the service port ('' when unnamed). */
-function podPorts(pod: PodObject, svc: ServiceObject): SlicePort[] {
-  const ports: SlicePort[] = []
-  for (const sp of svc.spec.ports ?? []) {
-    const port = findPort(pod, sp)
-    if (port === null) continue
-    const p: SlicePort = { name: sp.name ?? '', protocol: sp.protocol ?? 'TCP', port }
-    if (sp.appProtocol !== undefined) p.appProtocol = sp.appProtocol
-    ports.push(p)
-  }
-  return ports
-}
-
-/** podToEndpoint: ready only when serving and not terminating (or when the service publishes not-ready addresses). */
-function podEndpoint(pod: PodObject, svc: ServiceObject, ip: string): SliceEndpoint {
-  const serving = podReady(pod)
-  const terminating = pod.metadata.deletionTimestamp !== undefined
-  const ready = svc.spec.publishNotReadyAddresses === true || (serving && !terminating)
-  const ep: SliceEndpoint = {
-    addresses: [ip],
-    conditions: { ready, serving, terminating },
-    targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
-  }
-  if (pod.spec.nodeName) ep.nodeName = pod.spec.nodeName
-  const hostname = podHostname(pod, svc)
-  if (hostname) ep.hostname = hostname
-  return ep
-}
-
-/** The addressType, endpoints and ports of a service's one slice over the namespace's pods. */
-export function desiredSlice(
-  svc: ServiceObject,
-  pods: readonly PodObject[],
-): Pick<EndpointSliceObject, 'addressType' | 'endpoints' | 'ports'> {
-  const selector = labelSelectorFromMatchLabels(svc.spec.selector)
-  const candidates = pods
-    .filter((pod) => selector.matches(pod.metadata.labels) && podInEndpoints(pod, true))
-    .sort((a, b) => compareUtf8(a.metadata.name ?? '', b.metadata.name ?? ''))
-  let ports: SlicePort[] | undefined
-  const endpoints: SliceEndpoint[] = []
-  for (const pod of candidates) {
-    const ip = podIP(pod, svc)
-    if (!ip) continue
-    const own = podPorts(pod, svc)
-    ports ??= own
-    if (!deepEqual(own, ports)) continue
-    endpoints.push(podEndpoint(pod, svc, ip))
-  }
-  const slice: Pick<EndpointSliceObject, 'addressType' | 'endpoints' | 'ports'> = {
-    addressType: serviceFamily(svc) === 6 ? 'IPv6' : 'IPv4',
-    endpoints,
-  }
-  // A slice without endpoints carries no ports, as kube's placeholder slice does.
-  if (ports?.length) slice.ports = ports
-  return slice
-}
-
-/** The slices this controller manages for a service, oldest name first. */
+/** The slices this controller manages for a service, by name. */
 function slicesOf(host: ControllerHost, service: string): Stored[] {
   return host
     .all(RESOURCE)
@@ -109,78 +42,122 @@ function slicesOf(host: ControllerHost, service: string): Stored[] {
     .sort((a, b) => compareUtf8(a.object.metadata.name ?? '', b.object.metadata.name ?? ''))
 }
 
-/** What one slice of a service should become, against its newest state (null: nothing to do). */
-function desiredSliceWrite(
-  host: ControllerHost,
-  service: string,
-  name: string,
-  current: KubeObject | null,
-  now: Date,
-): Desired {
+/** setEndpointSliceLabels: the service's labels, its name, this controller; headless only for clusterIP None. */
+function sliceLabels(svc: ServiceObject): Record<string, string> {
+  const labels: Record<string, string> = {
+    ...desiredLabels(svc),
+    [SERVICE_NAME_LABEL]: svc.metadata.name!,
+    [MANAGED_BY_LABEL]: CONTROLLER_NAME,
+  }
+  if (svc.spec.clusterIP !== 'None') delete labels[HEADLESS_LABEL]
+  return labels
+}
+
+const ownerOf = (svc: ServiceObject) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  name: svc.metadata.name!,
+  uid: svc.metadata.uid!,
+  controller: true,
+  blockOwnerDeletion: true,
+})
+
+/** The slice object a planned slice becomes, over the stored one when it is an update. */
+function sliceBody(
+  svc: ServiceObject,
+  addressType: string,
+  planned: PlannedSlice,
+  existing: EndpointSliceObject | null,
+) {
+  const labels = sliceLabels(svc)
+  const annotations = {
+    ...(existing?.metadata.annotations ?? {}),
+    [LAST_CHANGE_TRIGGER_TIME]: new Date().toISOString(),
+  }
+  const owner = [ownerOf(svc)]
+  const metadata = existing
+    ? { ...existing.metadata, labels, annotations, ownerReferences: owner }
+    : { name: planned.name, generateName: `${svc.metadata.name}-`, labels, annotations, ownerReferences: owner }
+  const body = {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata,
+    addressType,
+    endpoints: planned.endpoints,
+  } as EndpointSliceObject
+  // A slice without ports (the placeholder, pods resolving none of the service's ports) carries none.
+  if (planned.ports.length > 0) body.ports = planned.ports
+  return body
+}
+
+/** Brings one service's slices to the desired state, as kube's reconciler plans it. */
+async function syncService(host: ControllerHost, service: string): Promise<void> {
+  const stored = slicesOf(host, service)
   const svc = host.get('services', service)?.object as ServiceObject | undefined
-  if (current && managedSliceService(current) !== service) return null // no longer ours to manage
-  if (!svc || !managedService(svc)) return current ? { delete: {} } : null
-  // Another slice of the service (created by an earlier write) is the one we keep.
-  if (!current && slicesOf(host, service).length > 0) return null
-  const desired = desiredSlice(
+  // The write is made only if the slice is still what the plan saw (someone else's change triggers another sync).
+  const rvs = new Map(stored.map((s) => [s.object.metadata.name!, s.rv]))
+  const unchangedSince = (name: string) => host.get(RESOURCE, name)?.rv === rvs.get(name)
+  const write = async (name: string, decide: (current: EndpointSliceObject | null) => Desired) => {
+    const r = await host.reconcile(RESOURCE, name, (c) => decide(c as EndpointSliceObject | null), {
+      fieldManager: MANAGER,
+    })
+    if (!r.ok && r.status.code !== 404)
+      console.error(`endpointslice controller: ${host.scope}/${name} refused: ${r.status.message}`)
+  }
+  const remove = (name: string) => write(name, (c) => (c && unchangedSince(name) ? { delete: {} } : null))
+  if (!svc || !managedService(svc)) {
+    await Promise.all(stored.map((s) => remove(s.object.metadata.name!)))
+    return
+  }
+  const uid = svc.metadata.uid
+  const { addressType, groups } = desiredEndpointGroups(
     svc,
     host.all('pods').map((s) => s.object as PodObject),
   )
-  const labels: Record<string, string> = {
-    ...desiredLabels(svc),
-    [SERVICE_NAME_LABEL]: service,
-    [MANAGED_BY_LABEL]: CONTROLLER_NAME,
+  const labels = sliceLabels(svc)
+  const existing: ExistingSlice[] = []
+  const doomed: string[] = []
+  for (const { object } of stored) {
+    const slice = object as EndpointSliceObject
+    const owned = slice.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid) === true
+    // Slices of another address type, or of an earlier service of the same name, go (kube's ownedBy).
+    if (slice.addressType !== addressType || !owned) doomed.push(slice.metadata.name!)
+    else
+      existing.push({
+        name: slice.metadata.name!,
+        addressType: slice.addressType,
+        ports: slice.ports ?? [],
+        endpoints: slice.endpoints ?? [],
+        labelsCurrent: deepEqual(slice.metadata.labels ?? {}, labels),
+      })
   }
-  // Slices mark only services with clusterIP None as headless (setEndpointSliceLabels).
-  if (svc.spec.clusterIP !== 'None') delete labels[HEADLESS_LABEL]
-  const owner = {
-    apiVersion: 'v1',
-    kind: 'Service',
-    name: service,
-    uid: svc.metadata.uid!,
-    controller: true,
-    blockOwnerDeletion: true,
+  const plan = planSlices(existing, groups)
+  const serviceStill = () => {
+    const now = host.get('services', service)?.object
+    return now?.metadata.uid === uid && !now?.metadata.deletionTimestamp
   }
-  const existing = current as EndpointSliceObject | null
-  if (
-    existing &&
-    existing.addressType === desired.addressType &&
-    deepEqual(existing.endpoints ?? [], desired.endpoints) &&
-    deepEqual(existing.ports ?? [], desired.ports ?? []) &&
-    deepEqual(existing.metadata.labels ?? {}, labels) &&
-    deepEqual(existing.metadata.ownerReferences ?? [], [owner])
-  ) {
-    return null
-  }
-  // The address type of a slice is immutable: a service that changed family gets a new slice.
-  if (existing && existing.addressType !== desired.addressType) return { delete: {} }
-  const annotations = { ...(existing?.metadata.annotations ?? {}), [LAST_CHANGE_TRIGGER_TIME]: now.toISOString() }
-  const metadata = existing
-    ? { ...existing.metadata, labels, annotations, ownerReferences: [owner] }
-    : { name, generateName: `${service}-`, labels, annotations, ownerReferences: [owner] }
-  const body = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata, ...desired } as EndpointSliceObject
-  return existing ? { update: body } : { create: body }
-}
-
-/** kube's EndpointSlice controller writes under kube-controller-manager's name. */
-const MANAGER = 'kube-controller-manager'
-
-/** Brings one service's slices to the desired state: keeps the first, removes any others. */
-async function syncService(host: ControllerHost, service: string): Promise<void> {
-  const [keep, ...extra] = slicesOf(host, service).map((s) => s.object.metadata.name!)
-  await Promise.all(extra.map((name) => host.delete(RESOURCE, name)))
-  const name = keep ?? generateName(`${service}-`)
-  const r = await host.reconcile(
-    RESOURCE,
-    name,
-    (current) => desiredSliceWrite(host, service, name, current, new Date()),
-    { fieldManager: MANAGER },
+  // finalize's order: creates (not for a service being deleted), updates, deletes.
+  await Promise.all(
+    plan.create.map((planned) => {
+      const name = generateName(`${service}-`)
+      return write(name, (c) =>
+        c || !serviceStill() ? null : { create: sliceBody(svc, addressType, { ...planned, name }, null) },
+      )
+    }),
   )
-  if (!r.ok && r.status.code !== 404)
-    console.error(`endpointslice controller: ${host.scope}/${name} refused: ${r.status.message}`)
+  await Promise.all(
+    plan.update.map((planned) =>
+      write(planned.name!, (c) =>
+        c && unchangedSince(planned.name!) && serviceStill()
+          ? { update: sliceBody(svc, addressType, planned, c) }
+          : null,
+      ),
+    ),
+  )
+  await Promise.all([...plan.delete, ...doomed].map(remove))
 }
 
-// Syncs of one service run one after another, so a slice created by one is seen by the next (no duplicates).
+// Syncs of one service run one after another, so slices written by one are seen by the next (no duplicates).
 const chains = new Map<string, Promise<void>>()
 function sync(host: ControllerHost, service: string): Promise<void> {
   const key = `${host.scope}/${service}`

@@ -4,7 +4,7 @@
 // edited, deleted with the service; hand-written slices are left alone. Also discovery and OpenAPI for the group.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req, waitFor } from '../helpers'
-import { desiredSlice } from '../../src/namespace/endpointslice-controller'
+import { desiredEndpointGroups } from '../../src/namespace/endpointslice-endpoints'
 import type { PodObject } from '../../src/registry/strategies/pod/pod-types'
 import type { ServiceObject } from '../../src/registry/strategies/service/service-types'
 
@@ -55,63 +55,70 @@ function runningPod(
 }
 const ref = (name: string) => ({ kind: 'Pod', namespace: 'n', name, uid: `uid-${name}` })
 
-describe('desiredSlice', () => {
+describe('desiredEndpointGroups', () => {
   it('conditions as kube sets them, terminating pods kept (not ready), ports named as the service ports', () => {
     const s = svc({ selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http', protocol: 'TCP' }] })
-    const slice = desiredSlice(s, [
+    const desired = desiredEndpointGroups(s, [
       runningPod('b', '10.244.0.3', { ready: false }),
       runningPod('a', '10.244.0.2'),
       runningPod('c', '10.244.0.4', { deleting: true }),
       runningPod('done', '10.244.0.6', { phase: 'Succeeded' }),
       runningPod('other', '10.244.0.9', { labels: { app: 'db' } }),
     ])
-    expect(slice).toEqual({
+    const endpoint = (name: string, ip: string, conditions: Record<string, boolean>) => ({
+      addresses: [ip],
+      conditions,
+      nodeName: 'node-1',
+      targetRef: ref(name),
+    })
+    expect(desired).toEqual({
       addressType: 'IPv4',
-      endpoints: [
+      groups: [
         {
-          addresses: ['10.244.0.2'],
-          conditions: { ready: true, serving: true, terminating: false },
-          nodeName: 'node-1',
-          targetRef: ref('a'),
-        },
-        {
-          addresses: ['10.244.0.3'],
-          conditions: { ready: false, serving: false, terminating: false },
-          nodeName: 'node-1',
-          targetRef: ref('b'),
-        },
-        {
-          addresses: ['10.244.0.4'],
-          conditions: { ready: false, serving: true, terminating: true },
-          nodeName: 'node-1',
-          targetRef: ref('c'),
+          ports: [{ name: '', port: 8080, protocol: 'TCP' }],
+          endpoints: [
+            endpoint('a', '10.244.0.2', { ready: true, serving: true, terminating: false }),
+            endpoint('b', '10.244.0.3', { ready: false, serving: false, terminating: false }),
+            endpoint('c', '10.244.0.4', { ready: false, serving: true, terminating: true }),
+          ],
         },
       ],
-      ports: [{ name: '', port: 8080, protocol: 'TCP' }],
     })
   })
 
-  it('publishNotReadyAddresses makes every endpoint ready; no pods means no endpoints and no ports; IPv6 services', () => {
+  it('publishNotReadyAddresses makes every endpoint ready; no pods means no groups; IPv6 services', () => {
     const s = svc({
       selector: { app: 'web' },
       publishNotReadyAddresses: true,
       ports: [{ name: 'web', port: 80, targetPort: 8080, protocol: 'TCP', appProtocol: 'http' }],
     })
-    expect(desiredSlice(s, [runningPod('a', '10.244.0.2', { ready: false })]).endpoints[0]!.conditions).toEqual({
-      ready: true,
-      serving: false,
-      terminating: false,
-    })
-    expect(desiredSlice(s, [runningPod('a', '10.244.0.2')]).ports).toEqual([
-      { name: 'web', port: 8080, protocol: 'TCP', appProtocol: 'http' },
-    ])
-    expect(desiredSlice(s, [])).toEqual({ addressType: 'IPv4', endpoints: [] })
+    const [group] = desiredEndpointGroups(s, [runningPod('a', '10.244.0.2', { ready: false })]).groups
+    expect(group!.endpoints[0]!.conditions).toEqual({ ready: true, serving: false, terminating: false })
+    expect(group!.ports).toEqual([{ name: 'web', port: 8080, protocol: 'TCP', appProtocol: 'http' }])
+    expect(desiredEndpointGroups(s, [])).toEqual({ addressType: 'IPv4', groups: [] })
     const v6 = svc({
       selector: { app: 'web' },
       ipFamilies: ['IPv6'],
       ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }],
     })
-    expect(desiredSlice(v6, [runningPod('a', '10.244.0.2')])).toEqual({ addressType: 'IPv6', endpoints: [] })
+    expect(desiredEndpointGroups(v6, [runningPod('a', '10.244.0.2')])).toEqual({ addressType: 'IPv6', groups: [] })
+  })
+
+  it('pods whose named ports resolve differently form groups of their own instead of being dropped', () => {
+    const s = svc({ selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] })
+    const other = [{ name: 'http', containerPort: 9090, protocol: 'TCP' }]
+    const { groups } = desiredEndpointGroups(s, [
+      runningPod('a', '10.244.0.2'),
+      runningPod('b', '10.244.0.3', { ports: other }),
+      runningPod('c', '10.244.0.4'),
+      runningPod('d', '10.244.0.5', { ports: [] }),
+    ])
+    expect(groups.map((g) => [g.ports, g.endpoints.map((e) => e.targetRef!.name)])).toEqual([
+      [[{ name: 'http', port: 8080, protocol: 'TCP' }], ['a', 'c']],
+      [[{ name: 'http', port: 9090, protocol: 'TCP' }], ['b']],
+      // A pod that resolves none of the ports still gets an endpoint, in a slice without ports (as kube does).
+      [[], ['d']],
+    ])
   })
 })
 
@@ -204,6 +211,85 @@ describe('EndpointSlice controller', () => {
     // Deleting the service deletes its slice.
     expect((await req('DELETE', `/api/v1/namespaces/${ns}/services/web`)).status).toBe(200)
     await waitFor(async () => ((await req('GET', `${slicesPath(ns)}/${name}`)).status === 404 ? true : undefined))
+  })
+
+  it('250 ready pods fill three slices (100, 100, 50), each pod in exactly one; scaling down empties none early', async () => {
+    const ns = await makeNamespace('eps')
+    const port = [{ name: 'http', containerPort: 8080 }]
+    const created = await req('POST', `/api/v1/namespaces/${ns}/services`, {
+      metadata: { name: 'big' },
+      spec: { selector: { app: 'big' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+    })
+    expect(created.status).toBe(201)
+    const make = (i: number) => {
+      const p = pod(`big-${String(i).padStart(3, '0')}`, { app: 'big' })
+      ;(p.spec.containers[0] as Record<string, unknown>).ports = port
+      return req('POST', `/api/v1/namespaces/${ns}/pods`, p)
+    }
+    for (let i = 0; i < 250; i += 25) {
+      const made = await Promise.all(Array.from({ length: 25 }, (_, k) => make(i + k)))
+      expect(made.every((r) => r.status === 201)).toBe(true)
+    }
+    const ready = (slices: any[]) => slices.flatMap((s) => (s.endpoints ?? []).filter((e: any) => e.conditions.ready))
+    const full = await waitFor(
+      '250 ready endpoints',
+      async () => {
+        const slices = await slicesOf(ns, 'big')
+        return ready(slices).length === 250 ? slices : undefined
+      },
+      60_000,
+    )
+    expect(full.map((s) => s.endpoints.length).sort((a, b) => b - a)).toEqual([100, 100, 50])
+    const pods = full.flatMap((s) => s.endpoints.map((e: any) => e.targetRef.name))
+    expect(new Set(pods).size).toBe(250)
+    for (const s of full) {
+      expect(s.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }])
+      expect(s.metadata.ownerReferences[0].uid).toBe(created.json.metadata.uid)
+    }
+    // 30 pods go: their slices shrink in place, no slice is created or deleted.
+    const before = full.map((s) => s.metadata.name).sort()
+    const gone = Array.from({ length: 30 }, (_, k) => `big-${String(k * 8).padStart(3, '0')}`)
+    await Promise.all(gone.map((n) => req('DELETE', `/api/v1/namespaces/${ns}/pods/${n}?gracePeriodSeconds=0`)))
+    const shrunk = await waitFor(
+      '220 endpoints',
+      async () => {
+        const slices = await slicesOf(ns, 'big')
+        const all = slices.flatMap((s) => s.endpoints ?? [])
+        return all.length === 220 ? slices : undefined
+      },
+      30_000,
+    )
+    expect(shrunk.map((s) => s.metadata.name).sort()).toEqual(before)
+  }, 120_000)
+
+  it('pods whose named target port resolves differently get a slice of their own', async () => {
+    const ns = await makeNamespace('eps')
+    expect(
+      (
+        await req('POST', `/api/v1/namespaces/${ns}/services`, {
+          metadata: { name: 'mix' },
+          spec: { selector: { app: 'mix' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+        })
+      ).status,
+    ).toBe(201)
+    for (const [name, containerPort] of [
+      ['mix-a', 8080],
+      ['mix-b', 9090],
+      ['mix-c', 8080],
+    ] as const) {
+      const p = pod(name, { app: 'mix' })
+      ;(p.spec.containers[0] as Record<string, unknown>).ports = [{ name: 'http', containerPort }]
+      expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, p)).status).toBe(201)
+    }
+    const slices = await waitFor(async () => {
+      const all = await slicesOf(ns, 'mix')
+      const ready = all.flatMap((s) => (s.endpoints ?? []).filter((e: any) => e.conditions.ready))
+      return ready.length === 3 && all.length === 2 ? all : undefined
+    })
+    const byPort = Object.fromEntries(
+      slices.map((s) => [s.ports[0].port, s.endpoints.map((e: any) => e.targetRef.name).sort()]),
+    )
+    expect(byPort).toEqual({ 8080: ['mix-a', 'mix-c'], 9090: ['mix-b'] })
   })
 
   it('services without a selector get no slice; hand-written slices stay as written', async () => {
