@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally, then run `wrangler dev` on 127.0.0.1:8787,
+// `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally (skipped when the database records them all:
+// scripts/migrations-state.mjs), then run `wrangler dev` on 127.0.0.1:8787,
 // serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key and a kubeconfig
 // are made on first start and kept in `<state>/kubeflare/` (scripts/local-credentials.mjs).
 //
@@ -16,6 +17,7 @@ import { request as httpsRequest } from 'node:https'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureLocalCredentials } from './local-credentials.mjs'
+import { migrationsApplied } from './migrations-state.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const wranglerJs = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
@@ -131,27 +133,32 @@ try {
 }
 if (!creds.adminToken) say('the token file has no system:masters token: the kubeconfig carries no token')
 
-// 1. Migrations (CI=1: "Using fallback value in non-interactive context: yes" instead of a prompt).
-const migrateArgs = [
-  'd1',
-  'migrations',
-  'apply',
-  'DB',
-  '--local',
-  ...(persistOpt?.args ?? []),
-  ...(configOpt?.args ?? []),
-  ...(envOpt?.args ?? []),
-]
-say(`applying D1 migrations: wrangler ${migrateArgs.join(' ')}`)
-const mig = await run(migrateArgs, { env: { ...env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
-if (stopping) process.exit(mig.code ?? 130)
-if (mig.code !== 0) {
-  process.stderr.write(mig.out)
-  say(`migrations failed (exit ${mig.code ?? mig.signal})`)
-  process.exit(mig.code || 1)
+// 1. Migrations, unless the database already records every one (read directly: no wrangler launch); another config
+// or environment may name another database, so then wrangler decides. CI=1: "Using fallback value in
+// non-interactive context: yes" instead of a prompt.
+if (!configOpt && !envOpt && (await migrationsApplied(stateDir, join(root, 'migrations')))) {
+  say('migrations already up to date')
+} else {
+  const migrateArgs = [
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    ...(persistOpt?.args ?? []),
+    ...(configOpt?.args ?? []),
+    ...(envOpt?.args ?? []),
+  ]
+  say(`applying D1 migrations: wrangler ${migrateArgs.join(' ')}`)
+  const mig = await run(migrateArgs, { env: { ...env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  if (stopping) process.exit(mig.code ?? 130)
+  if (mig.code !== 0) {
+    process.stderr.write(mig.out)
+    say(`migrations failed (exit ${mig.code ?? mig.signal})`)
+    process.exit(mig.code || 1)
+  }
+  say(`migrations ${mig.out.match(/No migrations to apply/) ? 'already up to date' : 'applied'}`)
 }
-const applied = mig.out.match(/No migrations to apply/) ? 'already up to date' : 'applied'
-say(`migrations ${applied}`)
 
 // 2. wrangler dev, in the foreground with inherited stdio.
 const devArgs = [
