@@ -42,6 +42,11 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   storageVersionHash?: string
   /** Objects of the kind are removed this long after their last write (events: kube's default --event-ttl). */
   ttlSeconds?: number
+  /**
+   * Objects of the kind are stored encrypted (AES-GCM, src/registry/at-rest.ts) in Durable Object storage and D1, as
+   * kube's EncryptionConfiguration encrypts the resources it names (Secrets); their labels stay plain for the index.
+   */
+  encryptAtRest?: boolean
   /** Subresources the kind serves, for discovery and routing (`status` and `ephemeralcontainers` are generic). */
   subresources?: SubresourceDef[]
 }

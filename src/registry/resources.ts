@@ -22,6 +22,7 @@ import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
 import { rbacResourceRows } from './rbac/rbac-kinds'
 import { reviewResourceRows } from './review-kinds'
+import { configStorageResourceRows } from './config-storage-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -170,6 +171,7 @@ const BUILT_INS: ResourceDef[] = [
     storageVersionHash: 'Nx3SIv6I0mE=',
   }),
   ...rbacResourceRows(),
+  ...configStorageResourceRows(),
 ]
 
 /** Every kind served, built-in or registered since (src/registry/kind-table.ts). */

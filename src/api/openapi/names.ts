@@ -16,6 +16,8 @@ import * as rbac from '../../schema/rbac'
 import * as serviceAccount from '../../schema/service-account'
 import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
+import * as configMap from '../../schema/config-map'
+import * as secret from '../../schema/secret'
 import * as wireTypes from './wire-types'
 
 type Schema = z.ZodType
@@ -43,6 +45,8 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [rbac, 'io.k8s.api.rbac.v1'],
   [authentication, 'io.k8s.api.authentication.v1'],
   [authorization, 'io.k8s.api.authorization.v1'],
+  [configMap, CORE_V1],
+  [secret, CORE_V1],
   [wireTypes, META_V1],
 ]
 

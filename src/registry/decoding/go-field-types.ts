@@ -2,6 +2,10 @@
 // shared enums, types.UID, structs declared inline, FieldsV1. Taken from k8s.io/api core/v1, discovery/v1 and
 // autoscaling/v1 types.go and apimachinery meta/v1 types.go (release-1.33); every other field is named by its schema.
 export const FIELD_TYPES: Record<string, string> = {
+  // map[string][]byte: base64 strings on the wire (reflect prints []byte as []uint8).
+  'ConfigMap.binaryData': 'map[string][]uint8',
+  'Secret.data': 'map[string][]uint8',
+  'Secret.type': 'v1.SecretType',
   'ObjectMeta.uid': 'types.UID',
   'OwnerReference.uid': 'types.UID',
   'ManagedFieldsEntry.operation': 'v1.ManagedFieldsOperationType',

@@ -15,6 +15,8 @@ import * as replicationController from '../../schema/replication-controller'
 import * as endpointSlice from '../../schema/endpoint-slice'
 import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
+import * as configMap from '../../schema/config-map'
+import * as secret from '../../schema/secret'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
@@ -31,6 +33,8 @@ const MODULES: Record<string, unknown>[] = [
   endpointSlice,
   authentication,
   authorization,
+  configMap,
+  secret,
 ]
 
 /** Exports that are helpers, not Go types. */

@@ -22,6 +22,8 @@ type GoKind =
   | 'microTime'
   /** metav1.FieldsV1: raw JSON, anything goes. */
   | 'raw'
+  /** []byte: a base64 string (encoding/json's rule for byte slices). */
+  | 'bytes'
   /** interface{}: anything goes. */
   | 'any'
 
@@ -189,4 +191,6 @@ const SPECIAL: Record<string, GoKind> = {
   'v1.Time': 'time',
   'v1.MicroTime': 'microTime',
   'v1.FieldsV1': 'raw',
+  // reflect prints []byte as []uint8 (go-field-types.ts names the byte maps of Secret and ConfigMap).
+  '[]uint8': 'bytes',
 }

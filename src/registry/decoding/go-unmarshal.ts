@@ -2,6 +2,7 @@
 // sensitive, strict) does, without building the Go value: which error it reports, which fields are unknown, and
 // what the document becomes (nulls read as Go reads them, unknown fields dropped). The document is changed in place.
 import { quantityError } from '../../schema/quantity'
+import { base64Error, decodeBase64, encodeBase64 } from '../go-base64'
 import { goTimeError } from './go-time'
 import type { GoType } from './go-types'
 
@@ -69,6 +70,9 @@ function zeroOf(t: GoType): unknown {
       return 0
     case 'quantity':
       return '0'
+    case 'bytes':
+      // A nil []byte, which storage gives back empty.
+      return ''
     default:
       return null
   }
@@ -264,6 +268,8 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
         if (problem !== null) throw new Abort(problem)
         return v instanceof RawNumber ? v.value : v
       }
+      case 'bytes':
+        return bytesOf(v, t)
       case 'time':
       case 'microTime': {
         // Time.UnmarshalJSON: json.Unmarshal into a string (its type error aborts), then time.Parse.
@@ -275,6 +281,41 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
       default:
         return plain(v)
     }
+  }
+
+  /** A []byte: base64 text (a bad one is a saved error), or an array of bytes; canonical base64 either way. */
+  function bytesOf(v: unknown, t: GoType): unknown {
+    if (typeof v === 'string') {
+      const problem = base64Error(v)
+      if (problem !== null) {
+        saved ??= problem
+        return v
+      }
+      const canonical = encodeBase64(decodeBase64(v))
+      return canonical === v ? v : canonical
+    }
+    if (!Array.isArray(v)) {
+      mismatch(v, t)
+      return v
+    }
+    const bytes: number[] = []
+    for (const x of v) {
+      if (
+        (typeof x === 'number' || x instanceof RawNumber) &&
+        fitsInt(x, 32) &&
+        +numberText(x) >= 0 &&
+        +numberText(x) <= 255
+      )
+        bytes.push(+numberText(x))
+      else {
+        saved ??= typeError(
+          typeof x === 'number' || x instanceof RawNumber ? `number ${numberText(x)}` : jsonKind(x),
+          'uint8',
+        )
+        return v
+      }
+    }
+    return encodeBase64(Uint8Array.from(bytes))
   }
 
   try {

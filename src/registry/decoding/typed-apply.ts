@@ -44,6 +44,7 @@ export function typedApplyErrors(doc: Record<string, unknown>, type: GoType): st
         return
       }
       case 'string':
+      case 'bytes':
       case 'time':
       case 'microTime':
         if (typeof v !== 'string') report(path, `expected string, got ${shownSharp(v)}`)

@@ -3,6 +3,7 @@
 // errors (`cannot restore map from string`, `cannot restore struct from: string`, `cannot convert int64 to string`,
 // `unrecognized type: string`) and its unknown fields (sorted, as the converter sorts them).
 import { quantityError } from '../../schema/quantity'
+import { base64Error } from '../go-base64'
 import { goKindName, goNumberType, type NumberModel } from './go-format'
 import { goTimeError } from './go-time'
 import type { GoType } from './go-types'
@@ -48,6 +49,15 @@ export function convertFromUnstructured(doc: Record<string, unknown>, type: GoTy
       case 'int':
       case 'float':
         scalar(v, t)
+        return
+      case 'bytes':
+        // sliceFromUnstructured: a string is marshalled back to JSON and unmarshalled into the []byte.
+        if (typeof v === 'string') {
+          const problem = base64Error(v)
+          if (problem !== null) throw new Failure(`error decoding from json: ${problem}`)
+          return
+        }
+        if (!Array.isArray(v)) throw new Failure(`cannot restore slice from ${goKindName(v, model)}`)
         return
       case 'map':
         if (!isMap(v)) throw new Failure(`cannot restore map from ${goKindName(v, model)}`)
