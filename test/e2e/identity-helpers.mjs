@@ -39,7 +39,8 @@ export const UNAUTHORIZED =
 /** kube's RBAC refusal text for a resource request. */
 export function forbidden(user, verb, resource, namespace, group = '') {
   const where = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope'
-  return `${resource} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}" ${where}`
+  const qualified = group ? `${resource}.${group}` : resource
+  return `${qualified} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}" ${where}`
 }
 
 /** kubectl's line for a 403. */
