@@ -25,7 +25,8 @@ import { LogFollowers } from './log-followers'
 import type { NamespaceApi } from './namespace-api'
 import { NamespacePolicy } from './namespace-policy'
 import { PodLogStore } from './pod-log-store'
-import { ReplicationManager } from './replication-controller'
+import { replicaSetKind, replicationControllerKind } from './replica-kinds'
+import { ReplicaManager } from './replica-manager'
 import { SchedulerController } from './scheduler-controller'
 import { ServiceAccountController } from './service-account-controller'
 
@@ -60,8 +61,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       onLog: (uid, container, lines) => this.followers.send(uid, container, lines),
       onPodGone: (uid) => this.followers.end(uid),
     })
-    // A terminating namespace gets no new pods from its replication controllers.
-    const replication = new ReplicationManager({ canCreate: () => this.policy.phase === 'Active' })
+    // A terminating namespace gets no new pods from its replication controllers and replica sets.
+    const canCreate = () => this.policy.phase === 'Active'
     this.serviceAccounts = new ServiceAccountController(() => this.policy.phase === 'Active')
     const controllers: Controller[] = [
       this.scheduler,
@@ -69,7 +70,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new GarbageCollector(),
       endpointsController,
       endpointSliceController,
-      replication,
+      new ReplicaManager(replicationControllerKind, { canCreate }),
+      new ReplicaManager(replicaSetKind, { canCreate }),
       this.serviceAccounts,
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)

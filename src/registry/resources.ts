@@ -22,6 +22,7 @@ import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
 import { rbacResourceRows } from './rbac/rbac-kinds'
 import { reviewResourceRows } from './review-kinds'
+import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
@@ -158,6 +159,8 @@ const BUILT_INS: ResourceDef[] = [
       { name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
     ],
   }),
+  // kube's group priority: apps right after the core group (and apiregistration, not served here).
+  ...appsResourceRows(),
   ...reviewResourceRows(),
   row({
     group: 'discovery.k8s.io',

@@ -18,6 +18,8 @@ import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
+import * as replicaSet from '../../schema/replica-set'
+import * as deployment from '../../schema/deployment'
 import * as wireTypes from './wire-types'
 
 type Schema = z.ZodType
@@ -47,6 +49,8 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [authorization, 'io.k8s.api.authorization.v1'],
   [configMap, CORE_V1],
   [secret, CORE_V1],
+  [replicaSet, 'io.k8s.api.apps.v1'],
+  [deployment, 'io.k8s.api.apps.v1'],
   [wireTypes, META_V1],
 ]
 

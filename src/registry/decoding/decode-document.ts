@@ -11,6 +11,8 @@ import { Node } from '../../schema/node'
 import { Pod } from '../../schema/pod'
 import { ReplicationController, Scale } from '../../schema/replication-controller'
 import { Service } from '../../schema/service'
+import { Deployment } from '../../schema/deployment'
+import { ReplicaSet } from '../../schema/replica-set'
 import { goTypeOf } from './go-types'
 import { goUnmarshal, RawNumber } from './go-unmarshal'
 import {
@@ -41,6 +43,7 @@ const SERVED: [gv: string, schemas: Record<string, z.ZodType>][] = [
   ['v1', { Pod, Service, Namespace, Node, Event, Endpoints, ReplicationController }],
   ['discovery.k8s.io/v1', { EndpointSlice }],
   ['autoscaling/v1', { Scale }],
+  ['apps/v1', { Deployment, ReplicaSet }],
 ]
 const servedSchema = (g: GVK) => SERVED.find(([gv]) => gv === groupVersionString(g.group, g.version))?.[1][g.kind]
 

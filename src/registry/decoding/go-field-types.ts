@@ -59,6 +59,12 @@ export const FIELD_TYPES: Record<string, string> = {
   'ReplicationControllerCondition.type': 'v1.ReplicationControllerConditionType',
   'ReplicationControllerCondition.status': 'v1.ConditionStatus',
   'Scale.spec': 'v1.ScaleSpec',
+  // apps/v1 (apps and core are both package v1 to reflect).
+  'ReplicaSetCondition.type': 'v1.ReplicaSetConditionType',
+  'ReplicaSetCondition.status': 'v1.ConditionStatus',
+  'DeploymentStrategy.type': 'v1.DeploymentStrategyType',
+  'DeploymentCondition.type': 'v1.DeploymentConditionType',
+  'DeploymentCondition.status': 'v1.ConditionStatus',
   'Scale.status': 'v1.ScaleStatus',
   'Preconditions.uid': 'types.UID',
   'BoundObjectReference.uid': 'types.UID',
@@ -71,4 +77,8 @@ export const FIELD_TYPES: Record<string, string> = {
 }
 
 /** Fields the schemas require that Go declares as pointers: absent, they stay nil rather than zero. */
-export const POINTER_FIELDS = new Set(['ScaleIOVolumeSource.secretRef'])
+export const POINTER_FIELDS = new Set([
+  'ScaleIOVolumeSource.secretRef',
+  'ReplicaSetSpec.selector',
+  'DeploymentSpec.selector',
+])

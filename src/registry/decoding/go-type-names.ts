@@ -17,6 +17,8 @@ import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
+import * as replicaSet from '../../schema/replica-set'
+import * as deployment from '../../schema/deployment'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
@@ -33,6 +35,8 @@ const MODULES: Record<string, unknown>[] = [
   endpointSlice,
   authentication,
   authorization,
+  replicaSet,
+  deployment,
   configMap,
   secret,
 ]
