@@ -1,5 +1,7 @@
 // The cluster DO's ledger of pods on nodes: which node each pod is bound to, the resources it reserves there and
-// the pod IP it was given from the node's pod CIDR. The scheduler reads it; releases free both.
+// the pod IP it was given from the node's pod CIDR. The scheduler reads it; releases free both. SQLite holds the
+// rows; the per-node sums and used addresses are also kept in memory (loaded on first use, then updated with each
+// write), because the scheduler asks for them on every pod and summing the table each time grew with the cluster.
 type Row = Record<string, SqlStorageValue>
 
 const SCHEMA = `
@@ -21,7 +23,14 @@ export interface Binding {
   podIP: string | null
 }
 
+type Usage = { cpuMilli: number; memBytes: number; pods: number }
+
 export class NodeLedger {
+  /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
+  private sums: Map<string, Usage> | null = null
+  /** Per-node used pod IPs, each node's loaded on first use. */
+  private ips = new Map<string, Set<string>>()
+
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA)
   }
@@ -32,7 +41,7 @@ export class NodeLedger {
   }
 
   bind(b: Omit<Binding, 'podIP'>) {
-    this.sql.exec(
+    const written = this.sql.exec(
       `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
@@ -40,26 +49,60 @@ export class NodeLedger {
       b.node,
       b.cpuMilli,
       b.memBytes,
-    )
+    ).rowsWritten
+    if (written > 0) this.count(b.node, b.cpuMilli, b.memBytes, 1)
   }
 
   release(podKey: string): Binding | null {
     const b = this.binding(podKey)
+    if (!b) return null
     this.sql.exec('DELETE FROM pod_bindings WHERE pod_key = ?', podKey)
+    this.count(b.node, -b.cpuMilli, -b.memBytes, -1)
+    if (b.podIP) this.ips.get(b.node)?.delete(b.podIP)
     return b
   }
 
-  /** Resources reserved on each node, and pod counts. */
-  usage(): Map<string, { cpuMilli: number; memBytes: number; pods: number }> {
-    const out = new Map<string, { cpuMilli: number; memBytes: number; pods: number }>()
+  /** Resources reserved on each node, and pod counts (nodes without pods are absent). */
+  usage(): ReadonlyMap<string, Readonly<Usage>> {
+    return this.loadedSums()
+  }
+
+  private loadedSums(): Map<string, Usage> {
+    if (this.sums) return this.sums
+    const sums = new Map<string, Usage>()
     for (const r of this.sql
       .exec<Row>(
         'SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n FROM pod_bindings GROUP BY node',
       )
       .toArray()) {
-      out.set(r.node as string, { cpuMilli: Number(r.cpu), memBytes: Number(r.mem), pods: Number(r.n) })
+      sums.set(r.node as string, { cpuMilli: Number(r.cpu), memBytes: Number(r.mem), pods: Number(r.n) })
     }
-    return out
+    this.sums = sums
+    return sums
+  }
+
+  private count(node: string, cpuMilli: number, memBytes: number, pods: number) {
+    if (!this.sums) return // loaded from the table, with this change, when first asked
+    const u = this.sums.get(node) ?? { cpuMilli: 0, memBytes: 0, pods: 0 }
+    u.cpuMilli += cpuMilli
+    u.memBytes += memBytes
+    u.pods += pods
+    if (u.pods > 0) this.sums.set(node, u)
+    else this.sums.delete(node)
+  }
+
+  private usedIPs(node: string): Set<string> {
+    let used = this.ips.get(node)
+    if (!used) {
+      used = new Set(
+        this.sql
+          .exec<{ pod_ip: string }>('SELECT pod_ip FROM pod_bindings WHERE node = ? AND pod_ip IS NOT NULL', node)
+          .toArray()
+          .map((r) => r.pod_ip),
+      )
+      this.ips.set(node, used)
+    }
+    return used
   }
 
   /** Gives the pod the lowest free address of its node's /24 pod CIDR (skipping .0 and the .1 gateway). */
@@ -72,17 +115,13 @@ export class NodeLedger {
     const prefix = Number(m[5])
     const base = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0
     const size = 2 ** (32 - prefix)
-    const used = new Set(
-      this.sql
-        .exec<{ pod_ip: string }>('SELECT pod_ip FROM pod_bindings WHERE node = ? AND pod_ip IS NOT NULL', b.node)
-        .toArray()
-        .map((r) => r.pod_ip),
-    )
+    const used = this.usedIPs(b.node)
     for (let i = 2; i < size - 1; i++) {
       const n = (base + i) >>> 0
       const ip = `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
       if (used.has(ip)) continue
       this.sql.exec('UPDATE pod_bindings SET pod_ip = ? WHERE pod_key = ?', ip, podKey)
+      used.add(ip)
       return ip
     }
     return null

@@ -16,6 +16,9 @@ import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
 
 type Obj = Record<string, any>
+type StaticCandidate = Omit<NodeCandidate, 'used'>
+
+const NO_USAGE = { cpuMilli: 0, memBytes: 0, pods: 0 }
 
 export class Scheduling {
   readonly ledger: NodeLedger
@@ -28,22 +31,41 @@ export class Scheduling {
     this.ledger = new NodeLedger(sql)
   }
 
-  private candidates(): NodeCandidate[] {
-    const usage = this.ledger.usage()
-    return this.local.all('nodes').map(({ object: n }) => {
-      const node = n as KubeObject & { spec?: Obj; status?: Obj }
+  /** The nodes as the scheduler sees them, read again only when this object's state moved (nodes change here). */
+  private nodes: { rv: number; list: StaticCandidate[]; facts: Map<string, NodeFacts> } | null = null
+
+  private nodeView() {
+    const rv = this.local.currentRv
+    if (this.nodes?.rv === rv) return this.nodes
+    const list: StaticCandidate[] = []
+    const facts = new Map<string, NodeFacts>()
+    for (const { object } of this.local.all('nodes')) {
+      const node = object as KubeObject & { spec?: Obj; status?: Obj }
       const name = node.metadata.name!
       const ready = ((node.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True')
-      return {
+      list.push({
         name,
         labels: (node.metadata.labels ?? {}) as Record<string, string>,
         taints: (node.spec?.taints ?? []) as NodeCandidate['taints'],
         unschedulable: node.spec?.unschedulable === true,
         ready,
         allocatable: nodeAllocatable(node.status),
-        used: usage.get(name) ?? { cpuMilli: 0, memBytes: 0, pods: 0 },
-      }
-    })
+      })
+      facts.set(name, {
+        name,
+        virtual: node.metadata.annotations?.[VIRTUAL_NODE_ANNOTATION] === 'true',
+        hostIP: ((node.status?.addresses ?? []) as Obj[]).find((a) => a.type === 'InternalIP')?.address ?? '',
+        podCIDR: node.spec?.podCIDR ?? '',
+        ready,
+      })
+    }
+    this.nodes = { rv, list, facts }
+    return this.nodes
+  }
+
+  private candidates(): NodeCandidate[] {
+    const usage = this.ledger.usage()
+    return this.nodeView().list.map((n) => ({ ...n, used: { ...(usage.get(n.name) ?? NO_USAGE) } }))
   }
 
   /** Picks a node and reserves the pod's requests there; asking again for a bound pod answers the same node. */
@@ -85,17 +107,7 @@ export class Scheduling {
   }
 
   nodeFacts(name: string): NodeFacts | null {
-    const stored = this.local.get('nodes', name)
-    if (!stored) return null
-    const n = stored.object as KubeObject & { spec?: Obj; status?: Obj }
-    const hostIP = ((n.status?.addresses ?? []) as Obj[]).find((a) => a.type === 'InternalIP')?.address ?? ''
-    return {
-      name,
-      virtual: n.metadata.annotations?.[VIRTUAL_NODE_ANNOTATION] === 'true',
-      hostIP,
-      podCIDR: n.spec?.podCIDR ?? '',
-      ready: ((n.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True'),
-    }
+    return this.nodeView().facts.get(name) ?? null
   }
 
   /** Asks every namespace with unschedulable pods to try again (after node changes or freed capacity). */

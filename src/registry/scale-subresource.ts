@@ -3,15 +3,28 @@
 // Scale's resourceVersion, when it names one, is a precondition; only spec.replicas changes.
 import { clone } from './deep-equal'
 import { fieldError } from './field-errors'
-import { labelSelectorFromMatchLabels } from './label-selector'
+import { labelSelectorFromMatchLabels, labelSelectorFromMetaV1 } from './label-selector'
 import type { ResourceDef } from './resource'
 import { fail, ok, statuses, type Result } from './status'
 import type { KubeObject } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
 
 type Obj = KubeObject & {
-  spec?: { replicas?: number; selector?: Record<string, string> }
+  spec?: { replicas?: number; selector?: Record<string, unknown> }
   status?: { replicas?: number }
+}
+
+/**
+ * The pods a Scale counts, as text: a ReplicationController's selector is a map of strings, the apps kinds' a
+ * metav1.LabelSelector (whose fields are a map and a list), read as LabelSelectorAsSelector reads it.
+ */
+function selectorText(selector: Record<string, unknown> | undefined): string {
+  const values = Object.values(selector ?? {})
+  if (values.every((v) => typeof v === 'string')) {
+    return labelSelectorFromMatchLabels(selector as Record<string, string> | undefined).toString()
+  }
+  const parsed = labelSelectorFromMetaV1(selector as Parameters<typeof labelSelectorFromMetaV1>[0])
+  return parsed.ok ? parsed.selector.toString() : ''
 }
 
 /** Whether a kind serves /scale (its row lists the subresource). */
@@ -32,7 +45,7 @@ export function scaleOf(obj: KubeObject): KubeObject {
       creationTimestamp: m.creationTimestamp,
     },
     spec: { replicas: o.spec?.replicas ?? 0 },
-    status: { replicas: o.status?.replicas ?? 0, selector: labelSelectorFromMatchLabels(o.spec?.selector).toString() },
+    status: { replicas: o.status?.replicas ?? 0, selector: selectorText(o.spec?.selector) },
   }
 }
 

@@ -100,7 +100,7 @@ describe('ReplicationController strategy', () => {
     expect(r.json.reason).toBe('Invalid')
     expect(r.json.message).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0')
     expect(r.json.message).toContain(
-      'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
     )
     expect(r.json.message).toContain(
       'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',

@@ -1,0 +1,197 @@
+// What every controller that owns pods shares (ReplicationControllers, ReplicaSets, and the other apps workloads):
+// the controller reference, pod activity and availability as kube's controller utils judge them, pods made from a
+// template, the deletion order, and claiming (adopting matching orphans, releasing owned pods that stopped matching)
+// through ownerReferences, each re-checked when the write is planned.
+import type { ControllerHost } from '../host/controller'
+import { clone } from '../registry/deep-equal'
+import type { Stored } from '../registry/store'
+import type { KubeObject, ObjectMeta } from '../schema/meta'
+import type { PodTemplateSpec } from '../schema/replication-controller'
+
+type Obj = Record<string, any>
+export type OwnerReference = NonNullable<ObjectMeta['ownerReferences']>[number]
+export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean
+
+/** The manager kube's controllers write objects under (kube-controller-manager's user agent). */
+export const CONTROLLER_MANAGER = 'kube-controller-manager'
+
+/** metav1.GetControllerOf. */
+export const controllerRef = (o: KubeObject): OwnerReference | undefined =>
+  o.metadata.ownerReferences?.find((r) => r.controller)
+
+const isTerminal = (p: Obj) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed'
+/** controller.IsPodActive: not finished and not being deleted. */
+export const isActive = (p: KubeObject) => !p.metadata.deletionTimestamp && !isTerminal(p as Obj)
+const readyCondition = (p: Obj) => (p.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready')
+/** podutil.IsPodReady. */
+export const isReady = (p: KubeObject) => readyCondition(p as Obj)?.status === 'True'
+/** When a ready pod became ready (ms), 0 when unknown. */
+const readySince = (p: KubeObject) => Date.parse(readyCondition(p as Obj)?.lastTransitionTime ?? '') || 0
+
+/**
+ * podutil.IsPodAvailable: ready for at least minReadySeconds at `now`. When a ready pod is not yet available, `wake`
+ * is when it will be (a controller asks its host to wake it then).
+ */
+export function availability(
+  p: KubeObject,
+  minReadySeconds: number,
+  now: number,
+): { available: boolean; wake?: number } {
+  if (!isReady(p)) return { available: false }
+  const at = readySince(p) + minReadySeconds * 1000
+  return minReadySeconds === 0 || at <= now ? { available: true } : { available: false, wake: at }
+}
+
+/** metav1.NewControllerRef: the reference a controller puts on what it creates or adopts. */
+export function ownerReference(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
+  return {
+    apiVersion,
+    kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  }
+}
+
+/** The active pods a controller owns (by its uid), as committed now. */
+export function ownedActivePods(host: ControllerHost, uid: string): Stored[] {
+  return host.all('pods').filter((s) => controllerRef(s.object)?.uid === uid && isActive(s.object))
+}
+
+/** getPodsFromTemplate: the template's labels, annotations and finalizers, owned through `ref`, named `name`. */
+export function podFromTemplate(
+  template: PodTemplateSpec | undefined,
+  ref: OwnerReference,
+  name: string,
+  generateName?: string,
+): KubeObject {
+  const t = template ?? {}
+  const meta: ObjectMeta = { name, ...(generateName ? { generateName } : {}), ownerReferences: [{ ...ref }] }
+  if (t.metadata?.labels) meta.labels = { ...t.metadata.labels }
+  if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations }
+  if (t.metadata?.finalizers) meta.finalizers = [...t.metadata.finalizers]
+  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: clone(t.spec ?? { containers: [] }) }
+}
+
+/** controller.ActivePods ordering: the pods to delete first come first (unassigned, pending, unready, newest...). */
+export function deletionRank(a: KubeObject, b: KubeObject): number {
+  const pa = a as Obj
+  const pb = b as Obj
+  const assigned = (p: Obj) => (p.spec?.nodeName ? 1 : 0)
+  if (assigned(pa) !== assigned(pb)) return assigned(pa) - assigned(pb)
+  const phase = (p: Obj) => ({ Pending: 0, Unknown: 1, Running: 2 })[p.status?.phase as string] ?? 0
+  if (phase(pa) !== phase(pb)) return phase(pa) - phase(pb)
+  const ready = (p: KubeObject) => (isReady(p) ? 1 : 0)
+  if (ready(a) !== ready(b)) return ready(a) - ready(b)
+  // Both ready: the one ready for less time goes first.
+  if (isReady(a) && readySince(a) !== readySince(b)) return readySince(b) - readySince(a)
+  const restarts = (p: Obj) =>
+    (p.status?.containerStatuses ?? []).reduce((n: number, c: Obj) => n + (c.restartCount ?? 0), 0)
+  if (restarts(pa) !== restarts(pb)) return restarts(pb) - restarts(pa)
+  // Newer pods go first.
+  return (
+    Date.parse(b.metadata.creationTimestamp ?? '') - Date.parse(a.metadata.creationTimestamp ?? '') ||
+    (a.metadata.name! < b.metadata.name! ? 1 : -1)
+  )
+}
+
+/** How a claim sees its owner when a write is planned: the owner as stored now and its selector, or null if gone. */
+type OwnerLookup = () => { owner: KubeObject; matches: LabelMatcher } | null
+
+/**
+ * ClaimObjects for one owner over objects of `resource`: releases the ones it controls that no longer match, adopts
+ * matching orphans, skipping objects `eligible` rules out (inactive pods). Nothing is claimed while the owner is being
+ * deleted. Each write re-checks its reason against the newest owner and object.
+ */
+export async function claim(
+  host: ControllerHost,
+  resource: string,
+  ref: OwnerReference,
+  lookup: OwnerLookup,
+  eligible: (o: KubeObject) => boolean = () => true,
+): Promise<void> {
+  const now = lookup()
+  if (!now || now.owner.metadata.deletionTimestamp) return
+  const writes: Promise<unknown>[] = []
+  for (const { object } of host.all(resource)) {
+    if (!eligible(object)) continue
+    const owned = controllerRef(object)
+    const matches = now.matches(object.metadata.labels)
+    if (owned?.uid === ref.uid && !matches) writes.push(release(host, resource, object.metadata.name!, ref.uid, lookup))
+    else if (!owned && matches) writes.push(adopt(host, resource, object.metadata.name!, ref, lookup, eligible))
+  }
+  await Promise.all(writes)
+}
+
+function adopt(
+  host: ControllerHost,
+  resource: string,
+  name: string,
+  ref: OwnerReference,
+  lookup: OwnerLookup,
+  eligible: (o: KubeObject) => boolean,
+) {
+  return host.update(
+    resource,
+    name,
+    (o) => {
+      const now = lookup()
+      // Still an orphan that matches, and the owner is still this one, alive.
+      if (!eligible(o) || controllerRef(o) || !now || now.owner.metadata.uid !== ref.uid) return null
+      if (now.owner.metadata.deletionTimestamp || !now.matches(o.metadata.labels)) return null
+      o.metadata.ownerReferences = [...(o.metadata.ownerReferences ?? []), { ...ref }]
+      return o
+    },
+    { fieldManager: CONTROLLER_MANAGER },
+  )
+}
+
+function release(host: ControllerHost, resource: string, name: string, uid: string, lookup: OwnerLookup) {
+  return host.update(
+    resource,
+    name,
+    (o) => {
+      if (controllerRef(o)?.uid !== uid) return null
+      const now = lookup()
+      if (now && now.owner.metadata.uid === uid && now.matches(o.metadata.labels)) return null
+      o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r: OwnerReference) => r.uid !== uid)
+      if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
+      return o
+    },
+    { fieldManager: CONTROLLER_MANAGER },
+  )
+}
+
+/**
+ * One sync at a time per key, for level-triggered controllers: a trigger that arrives mid-sync runs the sync once more
+ * afterwards (whose reads then include the first run's committed writes). A failed sync is logged, not thrown: the
+ * next trigger or wake-up tries again (alarms must not fail).
+ */
+export class SyncQueue {
+  private running = new Map<string, Promise<void>>()
+  /** The keys asked for again mid-sync, with the latest sync asked for. */
+  private again = new Map<string, () => Promise<void>>()
+
+  constructor(private readonly label: string) {}
+
+  enqueue(key: string, sync: () => Promise<void>): Promise<void> {
+    const inFlight = this.running.get(key)
+    if (inFlight) {
+      this.again.set(key, sync)
+      return inFlight
+    }
+    const run = (async () => {
+      try {
+        for (let next: (() => Promise<void>) | undefined = sync; next; next = this.again.get(key)) {
+          this.again.delete(key)
+          await next().catch((e: unknown) => console.error(`${this.label}: sync of ${key} failed`, e))
+        }
+      } finally {
+        this.running.delete(key)
+      }
+    })()
+    this.running.set(key, run)
+    return run
+  }
+}

@@ -1,0 +1,77 @@
+// The node ledger's in-memory sums and used addresses agree with its table through binds, IPs and releases, and a
+// ledger opened later over the same table (a restarted cluster object) starts from the same numbers.
+import { env, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { NodeLedger } from '../../src/cluster/node-ledger'
+
+/** Runs fn against the SQLite storage of a Durable Object of its own (a namespace object nobody else uses). */
+async function withSql<T>(name: string, fn: (sql: SqlStorage) => T): Promise<T> {
+  const stub = env.NAMESPACES.get(env.NAMESPACES.idFromName(`ledger-test-${name}`))
+  return runInDurableObject(stub, (_instance, state) => fn(state.storage.sql))
+}
+
+const pod = (n: number, node: string, cpuMilli = 100, memBytes = 1024) => ({
+  podKey: `ns/p${n}/uid-${n}`,
+  ns: 'ns',
+  node,
+  cpuMilli,
+  memBytes,
+})
+
+describe('NodeLedger', () => {
+  it('keeps per-node sums as pods are bound and released, and a fresh ledger reads the same', async () => {
+    await withSql('sums', (sql) => {
+      const ledger = new NodeLedger(sql)
+      ledger.bind(pod(1, 'a'))
+      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 100, memBytes: 1024, pods: 1 })
+      ledger.bind(pod(2, 'a', 250, 10))
+      ledger.bind(pod(3, 'b'))
+      // Binding the same pod again is no new reservation.
+      ledger.bind(pod(2, 'a', 250, 10))
+      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 350, memBytes: 1034, pods: 2 })
+      expect(ledger.release('ns/p1/uid-1')?.node).toBe('a')
+      expect(ledger.release('ns/p1/uid-1')).toBeNull()
+      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 250, memBytes: 10, pods: 1 })
+      ledger.release('ns/p3/uid-3')
+      expect(ledger.usage().has('b')).toBe(false)
+      expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
+    })
+  })
+
+  it('binds made before the sums are first read are counted once', async () => {
+    await withSql('late-read', (sql) => {
+      const ledger = new NodeLedger(sql)
+      ledger.bind(pod(1, 'a'))
+      ledger.bind(pod(2, 'a'))
+      expect(ledger.usage().get('a')?.pods).toBe(2)
+    })
+  })
+
+  it('hands out the lowest free address and reuses a released one, also after a restart', async () => {
+    await withSql('ips', (sql) => {
+      const ledger = new NodeLedger(sql)
+      for (const n of [1, 2, 3]) ledger.bind(pod(n, 'a'))
+      expect(ledger.allocateIP('ns/p1/uid-1', '10.244.1.0/24')).toBe('10.244.1.2')
+      expect(ledger.allocateIP('ns/p2/uid-2', '10.244.1.0/24')).toBe('10.244.1.3')
+      // Asking again answers the pod's own address.
+      expect(ledger.allocateIP('ns/p1/uid-1', '10.244.1.0/24')).toBe('10.244.1.2')
+      ledger.release('ns/p1/uid-1')
+      expect(ledger.allocateIP('ns/p3/uid-3', '10.244.1.0/24')).toBe('10.244.1.2')
+      const restarted = new NodeLedger(sql)
+      restarted.bind(pod(4, 'a'))
+      expect(restarted.allocateIP('ns/p4/uid-4', '10.244.1.0/24')).toBe('10.244.1.4')
+      expect(restarted.allocateIP('ns/p9/uid-9', '10.244.1.0/24')).toBeNull()
+    })
+  })
+
+  it('a full pod CIDR has no address to give', async () => {
+    await withSql('full', (sql) => {
+      const ledger = new NodeLedger(sql)
+      // A /30 has .0 (network), .1 (gateway), .2 and .3 (broadcast): one address for pods.
+      ledger.bind(pod(1, 'a'))
+      ledger.bind(pod(2, 'a'))
+      expect(ledger.allocateIP('ns/p1/uid-1', '10.0.0.0/30')).toBe('10.0.0.2')
+      expect(ledger.allocateIP('ns/p2/uid-2', '10.0.0.0/30')).toBeNull()
+    })
+  })
+})
