@@ -1,6 +1,6 @@
 // Tests run inside workerd (@cloudflare/vitest-plugin) with the D1 migrations and zero kubelet delays.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { defineConfig } from 'vitest/config'
 import { TEST_TOKENS_CSV } from './test/support/test-tokens.ts'
 
@@ -20,6 +20,8 @@ export default defineConfig({
           KUBELET_STOP_DELAY_MS: '0',
           KUBEFLARE_TOKENS: TEST_TOKENS_CSV,
           KUBEFLARE_SA_SIGNING_KEY: JSON.stringify({ kty, crv, x, y, d }),
+          // Secrets are encrypted at rest under a key of this run's own, as `npm start` makes one per state directory.
+          KUBEFLARE_ENCRYPTION_KEY: `key1:${randomBytes(32).toString('base64')}`,
         },
       },
     })),

@@ -3,9 +3,10 @@
 //   1. the D1 database (`wrangler d1 list --json`, else `wrangler d1 create <database_name>`), its id recorded in the
 //      config's [[d1_databases]] database_id (only that value changes; the file is replaced whole, never half-written);
 //   2. the D1 migrations (`wrangler d1 migrations apply DB --remote`);
-//   3. the secrets KUBEFLARE_TOKENS (the file KUBEFLARE_TOKENS_FILE names, else one admin token generated once) and
-//      KUBEFLARE_SA_SIGNING_KEY (a P-256 private JWK generated once), each through `wrangler secret put NAME` with the
-//      value on stdin: never in an argument, never printed;
+//   3. the secrets KUBEFLARE_TOKENS (the file KUBEFLARE_TOKENS_FILE names, else one admin token generated once),
+//      KUBEFLARE_SA_SIGNING_KEY (a P-256 private JWK generated once) and KUBEFLARE_ENCRYPTION_KEY (the AES key Secrets
+//      are encrypted with at rest, generated once), each through `wrangler secret put NAME` with the value on stdin:
+//      never in an argument, never printed;
 //   4. `wrangler deploy`, reading the workers.dev URL it prints (`--url` names another: a route or custom domain);
 //   5. a kubeconfig for that https URL with the admin token (no CA data: the edge's certificate is public).
 // Generated credentials and the kubeconfig live in `.kubeflare-deploy/` beside the config (gitignored), so a second
@@ -16,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, 
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { kubeconfig } from './kubeconfig.mjs'
-import { ensureSigningKey, ensureTokens } from './local-credentials.mjs'
+import { ensureEncryptionKey, ensureSigningKey, ensureTokens } from './local-credentials.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000'
@@ -214,19 +215,22 @@ function prepareCredentials() {
   }
   if (!tokens.text.trim()) throw new StepError(`the token file ${tokensFile} is empty`)
   const signingKey = ensureSigningKey(stateDir)
-  secrets.push(tokens.text.trim(), signingKey)
+  const encryptionKey = ensureEncryptionKey(stateDir)
+  secrets.push(tokens.text.trim(), signingKey, encryptionKey, encryptionKey.split(':')[1])
   for (const line of tokens.text.split(/\r?\n/)) secrets.push(line.split(',')[0].replace(/^"|"$/g, ''))
   secrets.push(JSON.parse(signingKey).d)
   say(
-    `tokens: ${tokensFile ?? join(stateDir, 'tokens.csv')}; ServiceAccount signing key: ${join(stateDir, 'sa-signing-key.jwk')}`,
+    `tokens: ${tokensFile ?? join(stateDir, 'tokens.csv')}; ServiceAccount signing key: ${join(stateDir, 'sa-signing-key.jwk')}; ` +
+      `encryption key: ${join(stateDir, 'encryption-key')} (keep it: the stored Secrets cannot be read without it)`,
   )
-  return { tokens, signingKey }
+  return { tokens, signingKey, encryptionKey }
 }
 
-async function putSecrets({ tokens, signingKey }) {
+async function putSecrets({ tokens, signingKey, encryptionKey }) {
   for (const [name, value] of [
     ['KUBEFLARE_TOKENS', tokens.text],
     ['KUBEFLARE_SA_SIGNING_KEY', signingKey],
+    ['KUBEFLARE_ENCRYPTION_KEY', encryptionKey],
   ]) {
     await mustRun(['secret', 'put', name], `could not set the secret ${name}`, { input: value })
   }

@@ -1,7 +1,8 @@
 // What a local kubeflare needs to serve HTTPS with tokens, made on first start and kept in the state directory
 // (`<state>/kubeflare/`): a CA and a server certificate for 127.0.0.1, localhost and ::1; the token file (the user's
-// KUBEFLARE_TOKENS_FILE, or one admin token generated once); the ServiceAccount token signing key; the env file that
-// hands them to `wrangler dev` as secrets; and a kubeconfig carrying the CA and the admin token.
+// KUBEFLARE_TOKENS_FILE, or one admin token generated once); the ServiceAccount token signing key; the key Secrets
+// are encrypted with at rest; the env file that hands them (and the CA, published in every namespace as the
+// kube-root-ca.crt ConfigMap) to `wrangler dev` as secrets; and a kubeconfig carrying the CA and the admin token.
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -121,6 +122,16 @@ export function ensureSigningKey(dir) {
   return readFileSync(file, 'utf8')
 }
 
+/**
+ * The key Secrets are encrypted with at rest (KUBEFLARE_ENCRYPTION_KEY, kube's aesgcm provider): `key1:` and 32
+ * random bytes in base64, made once in `<dir>`. Losing it makes the stored Secrets unreadable.
+ */
+export function ensureEncryptionKey(dir) {
+  const file = join(dir, 'encryption-key')
+  if (!existsSync(file)) writeFileSync(file, `key1:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 })
+  return readFileSync(file, 'utf8').trim()
+}
+
 /** A dotenv value wrangler reads back whole: backticks keep quotes and newlines as they are. */
 function dotenvValue(name, value) {
   if (value.includes('`')) throw new Error(`${name} may not contain a backtick`)
@@ -137,12 +148,15 @@ export function ensureLocalCredentials(stateDir, { tokensFile, server, https, al
   const tls = ensureTls(dir)
   const tokens = ensureTokens(dir, tokensFile)
   const signingKey = ensureSigningKey(dir)
+  const encryptionKey = ensureEncryptionKey(dir)
   const envFile = join(dir, 'dev.env')
   writeFileSync(
     envFile,
     [
       dotenvValue('KUBEFLARE_TOKENS', tokens.text),
       dotenvValue('KUBEFLARE_SA_SIGNING_KEY', signingKey),
+      dotenvValue('KUBEFLARE_ENCRYPTION_KEY', encryptionKey),
+      dotenvValue('KUBEFLARE_ROOT_CA', readFileSync(tls.caCert, 'utf8')),
       dotenvValue('KUBEFLARE_ALLOWED_HOSTS', allowedHosts.join(',')),
       '',
     ].join('\n'),

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally (skipped when the database records them all:
 // scripts/migrations-state.mjs), then run `wrangler dev` on 127.0.0.1:8787,
-// serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key and a kubeconfig
-// are made on first start and kept in `<state>/kubeflare/` (scripts/local-credentials.mjs).
+// serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key, the key Secrets are
+// encrypted with at rest and a kubeconfig are made on first start and kept in `<state>/kubeflare/`
+// (scripts/local-credentials.mjs); the CA is also handed to the Worker (KUBEFLARE_ROOT_CA, the kube-root-ca.crt
+// ConfigMap of every namespace).
 //
 // Every extra argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e` also go to
 // `wrangler d1 migrations apply` so the schema lands in the same state directory the server uses.

@@ -12,6 +12,7 @@ import { bootstrapGate } from './api/bootstrap-gate'
 import { access } from './identity/access'
 import { registerIdentityApis } from './api/identity-apis'
 import { registerHealth } from './api/health'
+import { configureEncryptionAtRest } from './registry/at-rest-config'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -23,6 +24,17 @@ export function buildApp() {
     return statusResponse(c, statuses.internal(err instanceof Error ? err.message : String(err)))
   })
   app.notFound((c) => statusResponse(c, statuses.pathNotFound()))
+  // Secrets are stored encrypted (src/registry/at-rest.ts); the Worker reads them from D1 for cluster-wide lists. A
+  // key kube-apiserver would refuse to start with (wrong length, not base64) is a 503 naming the setting.
+  app.use('*', async (c, next) => {
+    const problem = configureEncryptionAtRest(c.env)
+    if (problem)
+      return statusResponse(
+        c,
+        statuses.serviceUnavailable(`the server's encryption configuration is invalid: ${problem}`),
+      )
+    await next()
+  })
   // Every request is authenticated and authorized before it is routed (src/identity/access.ts).
   app.use('*', access)
   // Go decodes the whole path before splitting it, so an encoded slash separates segments there; here the router

@@ -6,6 +6,13 @@ declare namespace Cloudflare {
     KUBEFLARE_TOKENS?: string
     /** The ServiceAccount token signing key: a private P-256 JWK. */
     KUBEFLARE_SA_SIGNING_KEY?: string
+    /**
+     * The key Secrets are encrypted with at rest (src/registry/at-rest.ts): a base64 AES key of 16, 24 or 32 bytes, or
+     * comma-separated `name:base64` keys (the first encrypts). Absent: Secrets are stored as they are.
+     */
+    KUBEFLARE_ENCRYPTION_KEY?: string
+    /** The PEM of the cluster's root CA, published in every namespace as the kube-root-ca.crt ConfigMap. */
+    KUBEFLARE_ROOT_CA?: string
     /** Comma-separated host names a local server answers to. */
     KUBEFLARE_ALLOWED_HOSTS?: string
   }

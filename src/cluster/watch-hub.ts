@@ -3,6 +3,7 @@
 // poke it after each commit; with no watchers a poke costs nothing, and idle watchers hibernate.
 import { DurableObject } from 'cloudflare:workers'
 import { D1Log } from '../log/d1-log'
+import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { Watchers, closeQuietly } from '../host/watchers'
 import { HibernatingMembership } from '../host/watch-membership'
 import { resourceByPlural } from '../registry/resources'
@@ -26,6 +27,8 @@ export class WatchHub extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
+    // The hub reads Secrets from the D1 log: they are stored encrypted.
+    configureEncryptionAtRest(env)
     this.log = new D1Log(env.DB)
     this.watchers = new Watchers(new HibernatingMembership(ctx))
   }

@@ -1,6 +1,7 @@
 // Assembles a host's parts for a Durable Object: local state in the object's SQLite, the D1 change log, hibernating
 // watchers, the object's alarm, and the commit listeners (the cluster-wide watch hub's poke, log compaction).
 import { D1Log } from '../log/d1-log'
+import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { DurableAlarms } from './alarms'
 import { HubPoke } from './hub-poke'
 import { CompactionTrigger } from './log-compaction'
@@ -17,6 +18,9 @@ export function durableParts(
   env: Env,
   attend: Attend,
 ): Omit<HostParts, 'scope' | 'policy' | 'controllers'> {
+  // Before anything reads stored objects: Secrets are stored encrypted.
+  const problem = configureEncryptionAtRest(env)
+  if (problem) console.error(problem)
   const sql = ctx.storage.sql
   prepareSqlSchema(sql, ctx.storage)
   const state = new SqlHostState(sql)

@@ -168,7 +168,7 @@ export class MemoryObjectStore implements ObjectStore {
       this.rows(o.resource).set(o.name, {
         rv: o.rv,
         labels: { ...(o.object.metadata.labels ?? {}) },
-        text: encodeStored(o.object),
+        text: encodeStored(o.object, o.resource),
       })
       this.index(o.resource, o.name, o.object)
     }

@@ -211,7 +211,7 @@ export class SqlObjectStore implements ObjectStore {
           o.name,
           o.rv,
           JSON.stringify(labels),
-          encode(o.object),
+          encode(o.object, o.resource),
         )
         for (const [k, v] of Object.entries(labels)) {
           this.sql.exec('INSERT INTO labels (resource, key, value, name) VALUES (?, ?, ?, ?)', o.resource, k, v, o.name)

@@ -1,11 +1,19 @@
 // How objects are stored as JSON everywhere (D1 and Durable Objects): in Go's field order (so an object read back
 // is already in wire order and responses take the native encoder's fast path), without metadata.resourceVersion,
-// which the row's rv column holds and readers put back in its place.
+// which the row's rv column holds and readers put back in its place; objects of kinds encrypted at rest (Secrets)
+// sealed here and opened in materialize, so every read, list, watch and catch-up sees them decrypted.
 import { ObjectMeta, type KubeObject } from '../schema/meta'
+import { encryptsAtRest, isSealed, open, seal } from './at-rest'
 import { fieldNames, node } from './schema-walk'
 import { encodeInGoOrder } from './wire-json'
 
-export function encodeStored(obj: KubeObject): string {
+/** An object as stored; `resource` names its kind's resource, whose objects may be stored encrypted. */
+export function encodeStored(obj: KubeObject, resource?: string): string {
+  const json = encodePlain(obj)
+  return resource !== undefined && encryptsAtRest(resource) ? seal(obj, json) : json
+}
+
+function encodePlain(obj: KubeObject): string {
   const meta = obj.metadata
   const rv = meta.resourceVersion
   if (rv === undefined) return encodeInGoOrder(obj)
@@ -18,9 +26,9 @@ export function encodeStored(obj: KubeObject): string {
   }
 }
 
-/** Parses a stored object and sets its resourceVersion from the row. */
+/** Parses a stored object (decrypting it if it was sealed) and sets its resourceVersion from the row. */
 export function materialize(json: string, rv: number): KubeObject {
-  const obj = JSON.parse(json) as KubeObject
+  const obj = JSON.parse(isSealed(json) ? open(json) : json) as KubeObject
   obj.metadata = withResourceVersion(obj.metadata, String(rv))
   return obj
 }
@@ -57,6 +65,14 @@ export interface StoredText {
  * (each encode of a pod costs about as much as a SQLite insert). Memoized on the change record, which is planned
  * and then never edited except for its resourceVersion, which the encoding leaves out.
  */
-export function storedText(c: { object: KubeObject; prev: KubeObject | null; text?: StoredText }): StoredText {
-  return (c.text ??= { object: encodeStored(c.object), prev: c.prev ? encodeStored(c.prev) : null })
+export function storedText(c: {
+  resource: string
+  object: KubeObject
+  prev: KubeObject | null
+  text?: StoredText
+}): StoredText {
+  return (c.text ??= {
+    object: encodeStored(c.object, c.resource),
+    prev: c.prev ? encodeStored(c.prev, c.resource) : null,
+  })
 }

@@ -74,7 +74,8 @@ function assertNoLeak(p, outputs) {
   const jwk = JSON.parse(secrets.KUBEFLARE_SA_SIGNING_KEY)
   const token = secrets.KUBEFLARE_TOKENS.split(',')[0]
   const everything = [...outputs, ...calls(p).map((c) => c.args.join(' '))].join('\n')
-  for (const s of [secrets.KUBEFLARE_TOKENS, secrets.KUBEFLARE_SA_SIGNING_KEY, token, jwk.d]) {
+  const aesKey = secrets.KUBEFLARE_ENCRYPTION_KEY.split(':')[1]
+  for (const s of [secrets.KUBEFLARE_TOKENS, secrets.KUBEFLARE_SA_SIGNING_KEY, token, jwk.d, aesKey]) {
     assert.ok(!everything.includes(s), 'a secret value leaked into the output or a command line')
   }
 }
@@ -94,6 +95,7 @@ describe('npm run deploy (against a stand-in wrangler)', () => {
       'd1 migrations apply DB --remote',
       'secret put KUBEFLARE_TOKENS',
       'secret put KUBEFLARE_SA_SIGNING_KEY',
+      'secret put KUBEFLARE_ENCRYPTION_KEY',
       'deploy',
     ])
     for (const c of list) assert.equal(c.args[c.args.indexOf('--config') + 1], p.config, 'every call names the config')
@@ -125,6 +127,15 @@ describe('npm run deploy (against a stand-in wrangler)', () => {
     assert.equal(readFileSync(join(p.deployDir, 'tokens.csv'), 'utf8').trim(), tokens)
     assert.deepEqual(JSON.parse(readFileSync(join(p.deployDir, 'sa-signing-key.jwk'), 'utf8')), jwk)
     assert.equal(readFileSync(join(p.deployDir, 'tokens.csv')).length > 0, true)
+  })
+
+  test('the encryption key went over stdin: a named 32-byte AES key, kept for the next run', () => {
+    const encCall = calls(p).find((c) => c.args[0] === 'secret' && c.args.includes('KUBEFLARE_ENCRYPTION_KEY'))
+    assert.equal(encCall.stdinIsTTY, false)
+    const [name, key] = encCall.stdin.trim().split(':')
+    assert.equal(name, 'key1')
+    assert.equal(Buffer.from(key, 'base64').length, 32)
+    assert.equal(readFileSync(join(p.deployDir, 'encryption-key'), 'utf8').trim(), encCall.stdin.trim())
   })
 
   test('it writes a kubeconfig for the workers.dev URL with the admin token and prints its path', () => {
@@ -172,6 +183,7 @@ describe('npm run deploy (against a stand-in wrangler)', () => {
       'd1 migrations apply DB --remote',
       'secret put KUBEFLARE_TOKENS',
       'secret put KUBEFLARE_SA_SIGNING_KEY',
+      'secret put KUBEFLARE_ENCRYPTION_KEY',
       'deploy',
     ])
     assert.equal(account(p).databases.length, 1)
@@ -206,6 +218,7 @@ describe('npm run deploy: failures and options', () => {
         'd1 migrations apply DB --remote',
         'secret put KUBEFLARE_TOKENS',
         'secret put KUBEFLARE_SA_SIGNING_KEY',
+        'secret put KUBEFLARE_ENCRYPTION_KEY',
         'deploy',
       ],
     ],
