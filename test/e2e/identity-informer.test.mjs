@@ -1,10 +1,12 @@
 // Informers and watches as a user who may only get, list and watch pods in one namespace (a Role and RoleBinding
 // for alice): @kubernetes/client-node's makeInformer on that namespace lists and then sees the admin's changes; an
 // informer on all namespaces, and a watch there or in another namespace, are refused with 403. The python client's
-// list and watch.Watch().stream() (test/e2e/python/identity_watch.py) likewise.
+// list and watch.Watch().stream() (test/e2e/python/identity_watch.py) likewise, and WebSocket watches carrying the
+// token in kube's bearer subprotocol.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { request } from 'node:https'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { CoreV1Api, Watch, makeInformer } from '@kubernetes/client-node'
@@ -99,6 +101,50 @@ describe('@kubernetes/client-node informer as alice', () => {
     const r = await fetch(url, { headers: { authorization: `Bearer ${TEST_TOKENS.alice}` } })
     assert.equal(r.status, 403)
     assert.equal((await r.json()).message, forbidden('alice', 'watch', 'pods'))
+  })
+})
+
+/** A WebSocket watch handshake with the token in kube's bearer subprotocol: the status, and the body if refused. */
+function websocketWatch(path, token) {
+  const url = new URL(process.env.KUBEFLARE_URL)
+  const bearer = token ? [`base64url.bearer.authorization.k8s.io.${Buffer.from(token).toString('base64url')}`] : []
+  const headers = {
+    connection: 'Upgrade',
+    upgrade: 'websocket',
+    'sec-websocket-version': '13',
+    'sec-websocket-key': Buffer.from('kubeflare-e2e-ws').toString('base64'),
+    'sec-websocket-protocol': [...bearer, 'v4.channel.k8s.io'].join(', '),
+  }
+  const ca = readFileSync(process.env.NODE_EXTRA_CA_CERTS)
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, headers, ca })
+    req.on('upgrade', (res, socket) => {
+      socket.destroy()
+      resolve({ status: res.statusCode, protocol: res.headers['sec-websocket-protocol'] })
+    })
+    req.on('response', (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (d) => (text += d))
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('WebSocket watches as alice (token in the bearer subprotocol)', () => {
+  it('her namespace upgrades; elsewhere 403; a bad token 401; none is anonymous', async () => {
+    const mine = await websocketWatch(`/api/v1/namespaces/${teamA}/pods?watch=true`, TEST_TOKENS.alice)
+    assert.deepEqual(mine, { status: 101, protocol: 'v4.channel.k8s.io' })
+    const elsewhere = await websocketWatch(`/api/v1/namespaces/${teamB}/pods?watch=true`, TEST_TOKENS.alice)
+    assert.equal(elsewhere.status, 403)
+    assert.equal(elsewhere.body.message, forbidden('alice', 'watch', 'pods', teamB))
+    const bad = await websocketWatch(`/api/v1/namespaces/${teamA}/pods?watch=true`, 'garbage')
+    assert.equal(bad.status, 401)
+    assert.equal(bad.body.reason, 'Unauthorized')
+    const none = await websocketWatch('/api/v1/pods?watch=true')
+    assert.equal(none.status, 403)
+    assert.equal(none.body.message, forbidden('system:anonymous', 'watch', 'pods'))
   })
 })
 
