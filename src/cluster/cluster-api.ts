@@ -1,6 +1,5 @@
 // What namespace objects ask of the cluster object: the one typed interface they call it through (ClusterObject
 // implements it; the namespace side gets it from clusterApi(env), no casts).
-import type { ScheduleResult } from '../registry/scheduling'
 import type { PodSpec } from '../registry/strategies/pod/pod-types'
 import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
 
@@ -22,14 +21,26 @@ export interface NodeFacts {
   ready: boolean
 }
 
+/** Where a pod on a node is reached: its own address and its node's. */
+export interface PodAddresses {
+  podIP: string
+  hostIP: string
+}
+
+/**
+ * A scheduling answer. A pod placed on a virtual node also gets its address in the same call, since the simulated
+ * kubelet would ask for it next (one call per pod instead of two).
+ */
+export type Placement = { ok: true; node: string; addresses?: PodAddresses } | { ok: false; message: string }
+
 export interface ClusterApi {
   /** The phase of a namespace, or null when it does not exist. */
   namespacePhase(name: string): Promise<NamespacePhase | null>
-  /** Picks a node for a pod and reserves its requests there. */
-  schedulePod(req: ScheduleRequest): Promise<ScheduleResult>
+  /** Picks a node for a pod and reserves its requests there (and its address, on a virtual node). */
+  schedulePod(req: ScheduleRequest): Promise<Placement>
   /** Counts a pod bound elsewhere (created bound, or bound by POST binding) against its node. */
   assumePod(req: ScheduleRequest, node: string): Promise<void>
-  allocatePodIP(podKey: string): Promise<{ podIP: string; hostIP: string } | null>
+  allocatePodIP(podKey: string): Promise<PodAddresses | null>
   /** Returns a pod's node reservation and IP. */
   releasePod(podKey: string): Promise<boolean>
   nodeFacts(name: string): Promise<NodeFacts | null>

@@ -9,7 +9,6 @@ import { closeQuietly } from '../host/watchers'
 import { D1Log } from '../log/d1-log'
 import { namespaceApi } from '../namespace/namespace-api'
 import type { ListPage } from '../registry/list'
-import type { ScheduleResult } from '../registry/scheduling'
 import { statuses, type Result } from '../registry/status'
 import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
 import { parseVirtualNodes, virtualNode } from '../registry/virtual-nodes'
@@ -18,7 +17,7 @@ import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
 import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
-import type { ClusterApi, NamespacePhase, NodeFacts, ScheduleRequest } from './cluster-api'
+import type { ClusterApi, NamespacePhase, NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
 import { ClusterPolicy } from './cluster-policy'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
@@ -178,7 +177,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return ((ns.object.status as { phase?: NamespacePhase } | undefined)?.phase ?? 'Active') as NamespacePhase
   }
 
-  async schedulePod(req: ScheduleRequest): Promise<ScheduleResult> {
+  async schedulePod(req: ScheduleRequest): Promise<Placement> {
     return this.scheduling.schedulePod(req)
   }
 
@@ -186,7 +185,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     this.scheduling.assumePod(req, node)
   }
 
-  async allocatePodIP(podKey: string): Promise<{ podIP: string; hostIP: string } | null> {
+  async allocatePodIP(podKey: string): Promise<PodAddresses | null> {
     return this.scheduling.allocatePodIP(podKey)
   }
 

@@ -1,17 +1,10 @@
 // The cluster side of scheduling: picks nodes for pods against the node ledger, hands out pod IPs from node pod
 // CIDRs, and wakes namespaces whose pods wait for room when nodes or capacity change.
-import type { NodeFacts, ScheduleRequest } from './cluster-api'
+import type { NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { NodeLedger } from './node-ledger'
-import {
-  nodeAllocatable,
-  podRequests,
-  schedule,
-  type NodeCandidate,
-  type PodNeeds,
-  type ScheduleResult,
-} from '../registry/scheduling'
+import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
 
@@ -69,9 +62,9 @@ export class Scheduling {
   }
 
   /** Picks a node and reserves the pod's requests there; asking again for a bound pod answers the same node. */
-  schedulePod(req: ScheduleRequest): ScheduleResult {
+  schedulePod(req: ScheduleRequest): Placement {
     const existing = this.ledger.binding(req.podKey)
-    if (existing) return { ok: true, node: existing.node }
+    if (existing) return this.placed(req.podKey, existing.node)
     const needs: PodNeeds = {
       nodeName: req.spec.nodeName,
       nodeSelector: req.spec.nodeSelector,
@@ -80,9 +73,19 @@ export class Scheduling {
       requests: podRequests(req.spec),
     }
     const result = schedule(needs, this.candidates())
-    if (result.ok) this.ledger.bind({ podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests })
-    else this.ledger.addWaiting(req.ns)
-    return result
+    if (!result.ok) {
+      this.ledger.addWaiting(req.ns)
+      return result
+    }
+    this.ledger.bind({ podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests })
+    return this.placed(req.podKey, result.node)
+  }
+
+  /** A placement, with the pod's address when a simulated kubelet will start it (a real node's agent reports its own). */
+  private placed(podKey: string, node: string): Placement {
+    if (!this.nodeFacts(node)?.virtual) return { ok: true, node }
+    const addresses = this.allocatePodIP(podKey)
+    return addresses ? { ok: true, node, addresses } : { ok: true, node }
   }
 
   /** Records a binding made elsewhere (spec.nodeName set by the client, or POST pods/binding). */
@@ -90,7 +93,7 @@ export class Scheduling {
     this.ledger.bind({ podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) })
   }
 
-  allocatePodIP(podKey: string): { podIP: string; hostIP: string } | null {
+  allocatePodIP(podKey: string): PodAddresses | null {
     const b = this.ledger.binding(podKey)
     if (!b) return null
     const facts = this.nodeFacts(b.node)

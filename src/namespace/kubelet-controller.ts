@@ -21,6 +21,7 @@ import type { ClusterApi } from '../cluster/cluster-api'
 import type { NodeFacts } from '../cluster/cluster-api'
 import { podKey } from './scheduler-controller'
 import type { PodLogStore } from './pod-log-store'
+import type { PodAddressBook } from './pod-address-book'
 
 type Obj = Record<string, any>
 
@@ -29,6 +30,8 @@ interface KubeletOptions {
   startDelayMs: number
   stopDelayMs: number
   logs: PodLogStore
+  /** Addresses the scheduler already received for pods it placed (src/namespace/pod-address-book.ts). */
+  addresses: PodAddressBook
   /** Told about new log lines and stopped pods (log followers). */
   onLog(uid: string, container: string, lines: { seq: number; ts: string; line: string }[]): void
   onPodGone(uid: string): void
@@ -150,7 +153,8 @@ export class KubeletController implements Controller {
       )
       const due = since + this.opts.startDelayMs
       if (now < due) return due
-      const ips = await this.opts.cluster().allocatePodIP(podKey(current.object))
+      const key = podKey(current.object)
+      const ips = this.opts.addresses.take(key) ?? (await this.opts.cluster().allocatePodIP(key))
       if (!ips) return null
       const at = new Date()
       const written = await this.writeStatus(host, name, uid, (p) =>

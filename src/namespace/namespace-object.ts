@@ -28,6 +28,7 @@ import { PodLogStore } from './pod-log-store'
 import { replicaSetKind, replicationControllerKind } from './replica-kinds'
 import { ReplicaManager } from './replica-manager'
 import { SchedulerController } from './scheduler-controller'
+import { PodAddressBook } from './pod-address-book'
 import { ServiceAccountController } from './service-account-controller'
 
 export type { NamespacePhase }
@@ -51,10 +52,12 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     this.policy.attach(parts.local.state)
     this.logs = new PodLogStore(ctx.storage.sql)
     this.followers = new LogFollowers(ctx)
-    this.scheduler = new SchedulerController(cluster)
+    const addresses = new PodAddressBook()
+    this.scheduler = new SchedulerController(cluster, addresses)
     this.kubernetesService = scope === 'default' ? new KubernetesServiceController(env) : null
     const kubelet = new KubeletController({
       cluster,
+      addresses,
       startDelayMs: Number(env.KUBELET_START_DELAY_MS ?? '0'),
       stopDelayMs: Number(env.KUBELET_STOP_DELAY_MS ?? '0'),
       logs: this.logs,

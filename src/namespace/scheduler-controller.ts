@@ -8,6 +8,7 @@ import { bindPod } from '../registry/binding-subresource'
 import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
+import type { PodAddressBook } from './pod-address-book'
 
 type Obj = Record<string, any>
 
@@ -28,20 +29,28 @@ export class SchedulerController implements Controller {
   readonly name = 'scheduler'
   /** Pods being scheduled right now, so overlapping triggers do not ask twice. */
   private inFlight = new Set<string>()
+  /** Pods this scheduler is binding: the cluster object's ledger has them already, no assumePod needed. */
+  private binding = new Set<string>()
 
-  constructor(private readonly cluster: () => ClusterApi) {}
+  constructor(
+    private readonly cluster: () => ClusterApi,
+    private readonly addresses: PodAddressBook,
+  ) {}
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     for (const e of entries) {
       if (e.resource !== 'pods') continue
       const pod = e.object as Obj
       if (e.type === 'DELETED') {
+        this.addresses.forget(podKey(e.object))
         await this.cluster().releasePod(podKey(e.object))
         continue
       }
       // A pod created already bound (or bound by POST binding) still counts against its node.
       if (pod.spec?.nodeName && (e.type === 'ADDED' || !(e.prev as Obj | null)?.spec?.nodeName)) {
-        await this.cluster().assumePod({ podKey: podKey(e.object), ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
+        const key = podKey(e.object)
+        if (this.binding.delete(key)) continue
+        await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
         continue
       }
       if (e.type === 'ADDED' && wantsScheduling(pod)) await this.schedule(host, e.object.metadata.name!)
@@ -77,6 +86,9 @@ export class SchedulerController implements Controller {
       const uid = current.object.metadata.uid
       const samePod = (pod: KubeObject) => pod.metadata.uid === uid && wantsScheduling(pod)
       if (result.ok) {
+        if (result.addresses) this.addresses.remember(key, result.addresses)
+        // Marked before the write: its commit may reach onCommitted before the write answers here.
+        this.binding.add(key)
         const bound = await host.update(
           'pods',
           name,
@@ -86,6 +98,8 @@ export class SchedulerController implements Controller {
           },
         )
         if (!bound.ok || !bound.value) {
+          this.binding.delete(key)
+          this.addresses.forget(key)
           await this.cluster().releasePod(key)
           return
         }
