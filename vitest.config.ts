@@ -22,6 +22,8 @@ export default defineConfig({
           KUBEFLARE_SA_SIGNING_KEY: JSON.stringify({ kty, crv, x, y, d }),
           // Secrets are encrypted at rest under a key of this run's own, as `npm start` makes one per state directory.
           KUBEFLARE_ENCRYPTION_KEY: `key1:${randomBytes(32).toString('base64')}`,
+          // What the kube-root-ca.crt ConfigMaps publish (npm start hands the Worker its local CA).
+          KUBEFLARE_ROOT_CA: '-----BEGIN CERTIFICATE-----\nkubeflare-test-root-ca\n-----END CERTIFICATE-----\n',
         },
       },
     })),

@@ -30,6 +30,7 @@ import { ReplicaManager } from './replica-manager'
 import { SchedulerController } from './scheduler-controller'
 import { PodAddressBook } from './pod-address-book'
 import { ServiceAccountController } from './service-account-controller'
+import { RootCAPublisher } from './root-ca-publisher'
 
 export type { NamespacePhase }
 
@@ -40,6 +41,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
   private readonly followers: LogFollowers
   private readonly scheduler: SchedulerController
   private readonly serviceAccounts: ServiceAccountController
+  private readonly rootCA: RootCAPublisher
   /** Only in `default`: the `kubernetes` service and its endpoints. */
   private readonly kubernetesService: KubernetesServiceController | null
 
@@ -67,6 +69,9 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     // A terminating namespace gets no new pods from its replication controllers and replica sets.
     const canCreate = () => this.policy.phase === 'Active'
     this.serviceAccounts = new ServiceAccountController(() => this.policy.phase === 'Active')
+    // The cluster's root CA (a secret: the generated Env type does not list it, src/env-secrets.d.ts).
+    const rootCA = (env as { KUBEFLARE_ROOT_CA?: string }).KUBEFLARE_ROOT_CA ?? ''
+    this.rootCA = new RootCAPublisher(rootCA, () => this.policy.phase === 'Active')
     const controllers: Controller[] = [
       this.scheduler,
       kubelet,
@@ -76,6 +81,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new ReplicaManager(replicationControllerKind, { canCreate }),
       new ReplicaManager(replicaSetKind, { canCreate }),
       this.serviceAccounts,
+      this.rootCA,
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
@@ -175,6 +181,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     this.policy.setPhase(phase ?? undefined)
     // A namespace that became active gets its default ServiceAccount (not awaited: the caller is the cluster object).
     if (phase === 'Active') void this.serviceAccounts.ensure(this.host.controllerView)
+    // ... and the kube-root-ca.crt ConfigMap (kube's root-ca-cert-publisher).
+    if (phase === 'Active') void this.rootCA.ensure(this.host.controllerView)
   }
 
   async bootstrap(): Promise<void> {
