@@ -106,8 +106,8 @@ export class NodeLedger {
   }
 
   /** Gives the pod the lowest free address of its node's /24 pod CIDR (skipping .0 and the .1 gateway). */
-  allocateIP(podKey: string, podCIDR: string): string | null {
-    const b = this.binding(podKey)
+  allocateIP(podKey: string, podCIDR: string, known?: Binding): string | null {
+    const b = known ?? this.binding(podKey)
     if (!b) return null
     if (b.podIP) return b.podIP
     const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(podCIDR)

@@ -3,7 +3,7 @@
 import type { NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
-import { NodeLedger } from './node-ledger'
+import { type Binding, NodeLedger } from './node-ledger'
 import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
@@ -64,7 +64,7 @@ export class Scheduling {
   /** Picks a node and reserves the pod's requests there; asking again for a bound pod answers the same node. */
   schedulePod(req: ScheduleRequest): Placement {
     const existing = this.ledger.binding(req.podKey)
-    if (existing) return this.placed(req.podKey, existing.node)
+    if (existing) return this.placed(existing)
     const needs: PodNeeds = {
       nodeName: req.spec.nodeName,
       nodeSelector: req.spec.nodeSelector,
@@ -77,15 +77,18 @@ export class Scheduling {
       this.ledger.addWaiting(req.ns)
       return result
     }
-    this.ledger.bind({ podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests })
-    return this.placed(req.podKey, result.node)
+    const binding = { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests, podIP: null }
+    this.ledger.bind(binding)
+    return this.placed(binding)
   }
 
   /** A placement, with the pod's address when a simulated kubelet will start it (a real node's agent reports its own). */
-  private placed(podKey: string, node: string): Placement {
-    if (!this.nodeFacts(node)?.virtual) return { ok: true, node }
-    const addresses = this.allocatePodIP(podKey)
-    return addresses ? { ok: true, node, addresses } : { ok: true, node }
+  private placed(binding: Binding): Placement {
+    const node = binding.node
+    const facts = this.nodeFacts(node)
+    if (!facts?.virtual) return { ok: true, node }
+    const podIP = this.ledger.allocateIP(binding.podKey, facts.podCIDR, binding)
+    return podIP ? { ok: true, node, addresses: { podIP, hostIP: facts.hostIP } } : { ok: true, node }
   }
 
   /** Records a binding made elsewhere (spec.nodeName set by the client, or POST pods/binding). */
@@ -98,7 +101,7 @@ export class Scheduling {
     if (!b) return null
     const facts = this.nodeFacts(b.node)
     if (!facts) return null
-    const ip = this.ledger.allocateIP(podKey, facts.podCIDR)
+    const ip = this.ledger.allocateIP(podKey, facts.podCIDR, b)
     return ip ? { podIP: ip, hostIP: facts.hostIP } : null
   }
 
