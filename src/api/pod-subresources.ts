@@ -8,7 +8,7 @@ import { DeleteOptions } from '../schema/meta'
 import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody } from './body'
 import { json, statusResponse } from './respond'
-import { queryFlag } from './query'
+import { dryRun, queryFlag } from './query'
 import { channelMessage, ERROR_CHANNEL, errorPayload, negotiateProtocol } from './stream-protocols'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
@@ -144,20 +144,32 @@ async function podLog(c: Ctx, name: string) {
 
 async function evict(c: Ctx, name: string) {
   const eviction = await decodeSmall<z.infer<typeof Eviction>>(c, Eviction, 'policy', 'Eviction', ['policy/v1beta1'])
-  if (eviction.metadata?.name && eviction.metadata.name !== name) {
+  // kube compares the names as they are: an Eviction without a name does not name this pod either.
+  if ((eviction.metadata?.name ?? '') !== name) {
     throw new StatusError(statuses.badRequest(`name in URL does not match name in Eviction object`))
   }
-  // No PodDisruptionBudgets exist yet, so every eviction is allowed: it is a delete with the eviction's options,
-  // dry runs included (`kubectl drain --dry-run=server` must not delete anything).
-  const def = pods()
+  const query = c.req.queries('dryRun') ?? []
+  dryRun(c)
   const options = eviction.deleteOptions ?? {}
-  const isDryRun = c.req.queries('dryRun')?.includes('All') === true || (options.dryRun ?? []).includes('All')
-  unwrap(
-    await call(() =>
-      hostFor(c.env, def, c.req.param('namespace')!).delete('pods', name, options, { dryRun: isDryRun }),
-    ),
-  )
-  return json(c, statuses.success(undefined, 201), 201)
+  // propagateDryRun: the request's dryRun goes into the eviction's options unless they name their own, which must agree.
+  const inBody = options.dryRun ?? []
+  if (query.length > 0 && inBody.length > 0 && JSON.stringify(query) !== JSON.stringify(inBody)) {
+    const s = statuses.internal('')
+    s.message = `Non-matching dry-run options in request and content: [${query.join(' ')}] and [${inBody.join(' ')}]`
+    delete s.reason
+    delete s.details
+    throw new StatusError(s)
+  }
+  const isDryRun = [...query, ...inBody].includes('All')
+  const answer = await call(() => nsStub(c).evict(name, options, isDryRun))
+  if (!answer.ok) {
+    const res = statusResponse(c, answer.status)
+    const retry = answer.status.details?.retryAfterSeconds
+    // kube's error writer tells clients when to come back (client-go waits that long and retries on its own).
+    if (retry) res.headers.set('Retry-After', String(retry))
+    return res
+  }
+  return json(c, answer.value, 201)
 }
 
 /** exec, attach, portforward, proxy: validated, then refused for virtual nodes with a clear Status. */

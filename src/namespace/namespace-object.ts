@@ -13,9 +13,11 @@ import { bindPod } from '../registry/binding-subresource'
 import type { ListPage } from '../registry/list'
 import { podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { resourceByPlural } from '../registry/resources'
-import { fail, ok, statuses, type Result } from '../registry/status'
+import { fail, ok, statuses, type Result, type Status } from '../registry/status'
 import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
+import { DisruptionController } from './disruption-controller'
+import { evictPod } from './eviction'
 import { endpointsController } from './endpoints-controller'
 import { endpointSliceController } from './endpointslice-controller'
 import { GarbageCollector } from './garbage-collector'
@@ -82,6 +84,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new ReplicaManager(replicaSetKind, { canCreate }),
       this.serviceAccounts,
       this.rootCA,
+      new DisruptionController(),
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
@@ -228,6 +231,11 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     )
     if (!r.ok) return fail(r.status)
     return refused ?? ok(null)
+  }
+
+  /** POST pods/{name}/eviction: deletes the pod if its disruption budget allows (src/namespace/eviction.ts). */
+  async evict(name: string, options: DeleteOptions, dryRun: boolean): Promise<Result<Status>> {
+    return evictPod(this.host.controllerView, name, options, dryRun)
   }
 
   /** GET pods/{name}/log (not following): the container's log as text. */

@@ -3,10 +3,12 @@
 // ConfigMaps and Secrets (encrypted at rest), PersistentVolumeClaims and PersistentVolumes; coordination.k8s.io/v1
 // Leases; networking.k8s.io/v1 Ingresses and IngressClasses.
 import { ConfigMap } from '../schema/config-map'
+import { Lease } from '../schema/lease'
 import { Secret } from '../schema/secret'
 import type { ResourceDef } from './resource'
 import { configMapStrategy } from './strategies/config/config-map'
 import { secretStrategy } from './strategies/config/secret'
+import { leaseStrategy } from './strategies/coordination/lease'
 
 const VERBS: ResourceDef['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
 
@@ -51,6 +53,15 @@ export function configStorageResourceRows(): ResourceDef[] {
       strategy: secretStrategy,
       storageVersionHash: 'S6u1pOWzb84=',
       encryptAtRest: true,
+    }),
+    row({
+      group: 'coordination.k8s.io',
+      kind: 'Lease',
+      plural: 'leases',
+      namespaced: true,
+      schema: Lease,
+      strategy: leaseStrategy,
+      storageVersionHash: 'gqkMMb/YqFM=',
     }),
   ]
 }

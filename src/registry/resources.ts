@@ -22,6 +22,7 @@ import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
 import { rbacResourceRows } from './rbac/rbac-kinds'
 import { reviewResourceRows } from './review-kinds'
+import { crdResourceRows } from './crd/crd-kind'
 import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
 
@@ -174,6 +175,7 @@ const BUILT_INS: ResourceDef[] = [
     storageVersionHash: 'Nx3SIv6I0mE=',
   }),
   ...rbacResourceRows(),
+  ...crdResourceRows(),
   ...configStorageResourceRows(),
 ]
 

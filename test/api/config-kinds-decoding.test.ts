@@ -82,3 +82,27 @@ describe('ConfigMap binaryData decoding', () => {
     expect(ok.json).toMatchObject({ data: { t: 'not base64!' }, binaryData: { k: 'AAE=' } })
   })
 })
+
+describe('Lease times', () => {
+  it('acquireTime and renewTime are MicroTimes: six fractional digits, as Go parses them', async () => {
+    const ns = await makeNamespace('ld')
+    const path = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`
+    const bad = await req('POST', path, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l' },
+      spec: { renewTime: '2026-01-01T00:00:00.123Z' },
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.json.message).toBe(
+      'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"',
+    )
+    const ok = await req('POST', path, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'a', renewTime: '2026-01-01T00:00:00.123456Z', leaseDurationSeconds: 10 },
+    })
+    expect(ok.status, ok.text).toBe(201)
+  })
+})

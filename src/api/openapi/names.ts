@@ -18,6 +18,7 @@ import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
+import * as lease from '../../schema/lease'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as wireTypes from './wire-types'
@@ -49,6 +50,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [authorization, 'io.k8s.api.authorization.v1'],
   [configMap, CORE_V1],
   [secret, CORE_V1],
+  [lease, 'io.k8s.api.coordination.v1'],
   [replicaSet, 'io.k8s.api.apps.v1'],
   [deployment, 'io.k8s.api.apps.v1'],
   [wireTypes, META_V1],

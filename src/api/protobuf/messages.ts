@@ -15,6 +15,7 @@
 
 import { REVIEW_KINDS, REVIEW_MESSAGES } from '../reviews/review-messages'
 import { RBAC_KINDS, RBAC_MESSAGES } from '../../registry/rbac/rbac-messages'
+import { POLICY_KINDS, POLICY_MESSAGES } from './policy-messages'
 
 type Table = Record<string, Record<number, string>>
 
@@ -778,6 +779,7 @@ export const MESSAGES: Table = {
   ...OTHERS,
   ...REVIEW_MESSAGES,
   ...RBAC_MESSAGES,
+  ...POLICY_MESSAGES,
 }
 
 /** Top-level message per "apiVersion kind"; DeleteOptions is accepted under any apiVersion (clients send their group's). */
@@ -799,6 +801,7 @@ const KINDS: Record<string, string> = {
   'authentication.k8s.io/v1 TokenRequest': 'TokenRequest',
   ...REVIEW_KINDS,
   ...RBAC_KINDS,
+  ...POLICY_KINDS,
 }
 
 /** The top-level message for an object's apiVersion and kind, or undefined when it is not one we decode. */

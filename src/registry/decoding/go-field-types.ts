@@ -6,6 +6,7 @@ export const FIELD_TYPES: Record<string, string> = {
   'ConfigMap.binaryData': 'map[string][]uint8',
   'Secret.data': 'map[string][]uint8',
   'Secret.type': 'v1.SecretType',
+  'LeaseSpec.strategy': 'v1.CoordinatedLeaseStrategy',
   'ObjectMeta.uid': 'types.UID',
   'OwnerReference.uid': 'types.UID',
   'ManagedFieldsEntry.operation': 'v1.ManagedFieldsOperationType',

@@ -17,6 +17,7 @@ import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
+import * as lease from '../../schema/lease'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
@@ -39,6 +40,7 @@ const MODULES: Record<string, unknown>[] = [
   deployment,
   configMap,
   secret,
+  lease,
 ]
 
 /** Exports that are helpers, not Go types. */

@@ -1,0 +1,182 @@
+// The disruption controller of one namespace: keeps every PodDisruptionBudget's status (currentHealthy,
+// desiredHealthy, expectedPods, disruptionsAllowed, disruptedPods, observedGeneration, the DisruptionAllowed
+// condition) as kube's does (src/registry/disruption.ts), written through poddisruptionbudgets/status. Budgets are
+// synced when they change, when pods they select change, and when a workload's scale changes; an eviction's hold on
+// a pod is dropped by an alarm when it runs out. Driven by commits and alarms, never by polling.
+import type { Controller, ControllerHost } from '../host/controller'
+import { recordEvent } from '../host/record-event'
+import { deepEqual } from '../registry/deep-equal'
+import { type BudgetSync, podsForBudget, type ScaleLookup, syncBudget } from '../registry/disruption'
+import { kinds } from '../registry/resources'
+import type { LogEntry } from '../registry/store'
+import type { PDBObject } from '../registry/strategies/pod-disruption-budget'
+import type { KubeObject } from '../schema/meta'
+
+const PDBS = 'poddisruptionbudgets'
+const COMPONENT = 'controllermanager'
+const MANAGER = 'kube-controller-manager'
+
+type Obj = Record<string, any>
+
+const servesScale = (plural: string) => kinds.byPlural(plural)?.subresources?.some((s) => s.name === 'scale') === true
+
+/**
+ * The disruption controller's finders: a ReplicaSet owned by a Deployment counts as the Deployment; any other kind
+ * that serves /scale counts its spec.replicas; a kind without /scale is an error, a missing controller none.
+ */
+function scaleLookup(host: ControllerHost): ScaleLookup {
+  return (ref) => {
+    const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0]! : ''
+    const def = kinds.namespacedByKind(ref.kind)
+    if (!def || def.group !== group) return null
+    let owner = host.get(def.plural, ref.name)?.object as Obj | undefined
+    if (!owner || owner.metadata.uid !== ref.uid) return null
+    if (def.kind === 'ReplicaSet') {
+      const up = (owner.metadata.ownerReferences ?? []).find((r: Obj) => r.controller && r.kind === 'Deployment')
+      const deployment = up ? (host.get('deployments', up.name)?.object as Obj | undefined) : undefined
+      if (deployment && deployment.metadata.uid === up.uid) owner = deployment
+    }
+    if (!servesScale(def.plural))
+      return { error: `${def.plural}${def.group ? `.${def.group}` : ''} does not implement the scale subresource` }
+    return owner.spec?.replicas ?? 1
+  }
+}
+
+/** Whether a budget's write changed what its status is computed from (its own status writes mostly do not). */
+const budgetInputsChanged = (prev: PDBObject | null, next: PDBObject) =>
+  !prev ||
+  prev.metadata.generation !== next.metadata.generation ||
+  !deepEqual(prev.spec, next.spec) ||
+  !deepEqual(prev.status?.disruptedPods, next.status?.disruptedPods)
+
+/** The selector as the generated String() of *metav1.LabelSelector prints it (kube's %v in the UnmanagedPods event). */
+function selectorString(sel: NonNullable<PDBObject['spec']>['selector']) {
+  if (!sel) return '<nil>'
+  const labels = Object.keys(sel.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}: ${sel.matchLabels![k]},`)
+    .join('')
+  const exprs = (sel.matchExpressions ?? [])
+    .map(
+      (e) => `&LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`,
+    )
+    .join('')
+  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`
+}
+
+export class DisruptionController implements Controller {
+  readonly name = 'disruption'
+  private running = new Map<string, Promise<void>>()
+  private again = new Set<string>()
+
+  async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    const pdbs = host.all(PDBS).map((s) => s.object as PDBObject)
+    if (pdbs.length === 0) return
+    const names = new Set<string>()
+    for (const e of entries) {
+      if (e.resource === PDBS) {
+        if (e.type !== 'DELETED' && budgetInputsChanged(e.prev as PDBObject | null, e.object as PDBObject))
+          names.add(e.name)
+        continue
+      }
+      if (e.resource === 'pods') {
+        for (const pdb of pdbs) {
+          const pods = [e.object, e.prev].filter((p): p is KubeObject => !!p)
+          if (podsForBudget(pdb, pods).length > 0) names.add(pdb.metadata.name!)
+        }
+        continue
+      }
+      // A workload's scale is the denominator of percentage budgets.
+      if (servesScale(e.resource) && (e.prev as Obj | null)?.spec?.replicas !== (e.object as Obj).spec?.replicas)
+        for (const pdb of pdbs) names.add(pdb.metadata.name!)
+    }
+    await Promise.all([...names].map((n) => this.enqueue(host, n)))
+  }
+
+  async resync(host: ControllerHost): Promise<void> {
+    await Promise.all(host.all(PDBS).map((s) => this.enqueue(host, s.object.metadata.name!)))
+  }
+
+  private enqueue(host: ControllerHost, name: string): Promise<void> {
+    const inFlight = this.running.get(name)
+    if (inFlight) {
+      this.again.add(name)
+      return inFlight
+    }
+    const run = (async () => {
+      try {
+        do {
+          this.again.delete(name)
+          await this.sync(host, name).catch((e: unknown) =>
+            console.error(`disruption controller: sync of ${name} failed`, e),
+          )
+        } while (this.again.has(name))
+      } finally {
+        this.running.delete(name)
+      }
+    })()
+    this.running.set(name, run)
+    return run
+  }
+
+  private async sync(host: ControllerHost, name: string): Promise<void> {
+    const lookup = scaleLookup(host)
+    let computed: BudgetSync | null = null
+    // Computed against the newest budget when the write is planned: an eviction's decrement is never overwritten.
+    const r = await host.update(
+      PDBS,
+      name,
+      (current) => {
+        const pdb = current as PDBObject
+        computed = syncBudget(
+          pdb,
+          host.all('pods').map((s) => s.object),
+          lookup,
+          new Date(),
+        )
+        if (!computed.status) return null
+        pdb.status = computed.status
+        return pdb
+      },
+      { subresource: 'status', fieldManager: MANAGER },
+    )
+    const result = computed as BudgetSync | null
+    if (!result) return
+    if (result.recheckAt !== null) await host.wakeAt(result.recheckAt)
+    // Events only when the status moved, so a settled budget records nothing more.
+    if (!r.ok || !r.value || r.value.unchanged) return
+    const pdb = r.value.object as PDBObject
+    if (result.error) {
+      const message = `Failed to calculate the number of expected pods: ${result.error}`
+      await recordEvent(host, pdb, {
+        type: 'Warning',
+        reason: 'CalculateExpectedPodCountFailed',
+        message,
+        component: COMPONENT,
+      })
+      return
+    }
+    if (
+      podsForBudget(
+        pdb,
+        host.all('pods').map((s) => s.object),
+      ).length === 0
+    )
+      await recordEvent(host, pdb, {
+        type: 'Normal',
+        reason: 'NoPods',
+        message: 'No matching pods found',
+        component: COMPONENT,
+      })
+    if (result.unmanaged.length > 0) {
+      const message = `Pods selected by this PodDisruptionBudget (selector: ${selectorString(pdb.spec?.selector)}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`
+      await recordEvent(host, pdb, { type: 'Warning', reason: 'UnmanagedPods', message, component: COMPONENT })
+    }
+    for (const podName of result.notDeleted) {
+      const pod = host.get('pods', podName)?.object
+      if (!pod) continue
+      const message = `Pod was expected by PDB ${host.scope}/${name} to be deleted but it wasn't`
+      await recordEvent(host, pod, { type: 'Warning', reason: 'NotDeleted', message, component: COMPONENT })
+    }
+  }
+}
