@@ -23,7 +23,7 @@ import {
 import { addWarnings, json } from './respond'
 import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
 import { call, hostFor } from './hosts'
-import { apiVersionOf } from '../registry/resource'
+import { apiVersionOf, resourceKey } from '../registry/resource'
 import { serveWatch } from './watch'
 import { noteWrite, requesterOption } from './request-writer'
 import type { PatchType } from '../registry/patch/apply-patch'
@@ -62,7 +62,7 @@ function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
 
 export async function handleGet(c: Ctx, def: ResourceDef, ns: string, name: string) {
   const minRv = getResourceVersion(c)
-  const obj = unwrap(await call(() => hostFor(c.env, def, ns).get(def.plural, name, minRv)))
+  const obj = unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name, minRv)))
   return renderObject(c, def, obj)
 }
 
@@ -79,7 +79,7 @@ export async function handleList(c: Ctx, def: ResourceDef, ns: string | null, fo
 
 function listInHost(env: Env, def: ResourceDef, ns: string, opts: ListOptions) {
   return call(() =>
-    hostFor(env, def, ns).list(def.plural, {
+    hostFor(env, def, ns).list(resourceKey(def), {
       mode: opts.mode,
       limit: opts.limit,
       selectors: opts.selectors,
@@ -90,11 +90,11 @@ function listInHost(env: Env, def: ResourceDef, ns: string, opts: ListOptions) {
 
 async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOptions): Promise<Result<ListPage>> {
   const log = new D1Log(env.DB)
-  let source = await log.listSource(def.plural)
+  let source = await log.listSource(resourceKey(def))
   if (opts.minRv !== undefined && opts.minRv > source.currentRv) {
     // kube waits a little for its cache before answering "too large".
     await new Promise((r) => setTimeout(r, 1000))
-    source = await log.listSource(def.plural)
+    source = await log.listSource(resourceKey(def))
     if (opts.minRv > source.currentRv)
       return { ok: false, status: statuses.tooLargeResourceVersion(opts.minRv, source.currentRv) }
   }
@@ -131,7 +131,7 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   }
   const answer = unwrap(
     await call(() =>
-      hostFor(c.env, def, ns).create(def.plural, obj, {
+      hostFor(c.env, def, ns).create(resourceKey(def), obj, {
         dryRun: isDryRun,
         fieldManager: fieldManager(c),
         idempotencyKey,
@@ -150,7 +150,7 @@ export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: s
   const requester = await requesterOption(c, def)
   const answer = unwrap(
     await call(() =>
-      hostFor(c.env, def, ns).update(def.plural, name, obj, {
+      hostFor(c.env, def, ns).update(resourceKey(def), name, obj, {
         dryRun: isDryRun,
         fieldManager: fieldManager(c),
         subresource,
@@ -214,7 +214,7 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   const requester = await requesterOption(c, def)
   const answer = unwrap(
     await call(() =>
-      hostFor(c.env, def, ns).patch(def.plural, name, type, body, {
+      hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, {
         dryRun: isDryRun,
         fieldValidation: validation,
         fieldManager: manager,
@@ -280,7 +280,9 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
 export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: string) {
   const opts = await deleteOptions(c)
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).delete(def.plural, name, opts, { dryRun: isDryRun })))
+  const answer = unwrap(
+    await call(() => hostFor(c.env, def, ns).delete(resourceKey(def), name, opts, { dryRun: isDryRun })),
+  )
   noteWrite(c, def, ns, name)
   if (def.returnDeletedObject) return renderObject(c, def, answer.object)
   return json(
@@ -301,7 +303,7 @@ export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: strin
   const page = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).deleteCollection(
-        def.plural,
+        resourceKey(def),
         { mode: { kind: 'latest' }, selectors: opts.selectors },
         del,
         { dryRun: isDryRun },

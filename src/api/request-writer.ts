@@ -2,7 +2,7 @@
 // where the verb handlers meet the access decision (src/identity/access.ts).
 import type { Context } from 'hono'
 import type { Requester } from '../host/rpc-types'
-import type { ResourceDef } from '../registry/resource'
+import { resourceKey, type ResourceDef } from '../registry/resource'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -16,6 +16,6 @@ export async function requesterOption(c: Ctx, def: ResourceDef): Promise<{ reque
 /** A write went through: the isolate's copies it may have outdated (RBAC objects, token subjects) are checked again. */
 export function noteWrite(c: Ctx, def: ResourceDef, namespace: string, name?: string) {
   const access = c.get('access')
-  access.authorizer.noteWrite(def.plural, namespace)
-  access.live.noteWrite(def.plural, namespace, name)
+  access.authorizer.noteWrite(resourceKey(def), namespace)
+  access.live.noteWrite(resourceKey(def), namespace, name)
 }

@@ -4,7 +4,7 @@
 import type { Context } from 'hono'
 import { decodeObject } from '../registry/decode'
 import type { PatchType } from '../registry/patch/apply-patch'
-import type { ResourceDef } from '../registry/resource'
+import { resourceKey, type ResourceDef } from '../registry/resource'
 import { scaleOf } from '../registry/scale-subresource'
 import { statuses, StatusError, type Result } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
@@ -28,7 +28,7 @@ function unwrap<T>(r: Result<T>): T {
 }
 
 export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
-  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(def.plural, name)))))
+  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name)))))
 }
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
@@ -40,7 +40,7 @@ export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: strin
   )
   addWarnings(c, decoded.warnings)
   const opts = { dryRun: dryRun(c), fieldManager: fieldManager(c), subresource: 'scale' }
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(def.plural, name, decoded.value, opts)))
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(resourceKey(def), name, decoded.value, opts)))
   return json(c, scaleOf(answer.object))
 }
 
@@ -54,7 +54,7 @@ export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: str
     fieldValidation: fieldValidation(c),
     subresource: 'scale',
   }
-  const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(def.plural, name, type, body, opts)))
+  const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, opts)))
   addWarnings(c, answer.warnings ?? [])
   return json(c, scaleOf(answer.object))
 }

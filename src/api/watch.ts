@@ -6,7 +6,7 @@ import type { ResourceDef } from '../registry/resource'
 import { statuses, StatusError } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
 import { bookmark } from '../registry/watch-events'
-import { apiVersionOf } from '../registry/resource'
+import { apiVersionOf, resourceKey } from '../registry/resource'
 import { encodeWatchEvent } from '../registry/wire-json'
 import type { ListOptions } from './query'
 import { hostFor, type HostApi } from './hosts'
@@ -39,7 +39,7 @@ function subprotocolHeader(c: Ctx): Record<string, string> {
 
 export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, opts: ListOptions): Promise<Response> {
   const url = watchUrl({
-    resource: def.plural,
+    resource: resourceKey(def),
     ask: { resourceVersion: opts.resourceVersion ?? '', sendInitialEvents: opts.sendInitialEvents },
     selectors: opts.selectors,
     bookmarks: opts.allowWatchBookmarks,

@@ -7,7 +7,7 @@ import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { Watchers, closeQuietly } from '../host/watchers'
 import { HibernatingMembership } from '../host/watch-membership'
 import { resourceByPlural } from '../registry/resources'
-import { apiVersionOf } from '../registry/resource'
+import { apiVersionOf, resourceKey } from '../registry/resource'
 import { statuses } from '../registry/status'
 import { bookmark, eventFor, matchesFilter, type WatchEvent } from '../registry/watch-events'
 import { selectorsFrom, watchFilter } from '../registry/selectors'
@@ -86,7 +86,7 @@ export class WatchHub extends DurableObject<Env> {
     const events: WatchEvent[] = []
     let from: number
     if (plan.kind === 'initial') {
-      const page = await listObjects(await this.log.listSource(def.plural), def.strategy, {
+      const page = await listObjects(await this.log.listSource(resourceKey(def)), def.strategy, {
         mode: { kind: 'latest' },
         ...selectorsFrom(req.selectors),
       })
@@ -100,7 +100,7 @@ export class WatchHub extends DurableObject<Env> {
     } else {
       from = plan.after
       for (;;) {
-        const page = await this.log.changesOf(def.plural, from, PAGE)
+        const page = await this.log.changesOf(resourceKey(def), from, PAGE)
         for (const e of page) {
           const ev = eventFor(filter, e.type, e.object, e.prev)
           if (ev) events.push(ev)
@@ -117,7 +117,12 @@ export class WatchHub extends DurableObject<Env> {
 
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
-    this.watchers.accept(server, { resource: def.plural, selectors: req.selectors, bookmarks: req.bookmarks, from })
+    this.watchers.accept(server, {
+      resource: resourceKey(def),
+      selectors: req.selectors,
+      bookmarks: req.bookmarks,
+      from,
+    })
     for (const ev of events) this.watchers.send(server, ev)
     if (plan.kind === 'expired') server.close(1000, 'too old resource version')
     return new Response(null, { status: 101, webSocket: client })

@@ -1,7 +1,7 @@
 // Opening a host's watch socket: where the watch starts (decideWatchStart), the replay it asked for, then membership
 // in the broadcast, with no await in between.
 import type { LogEntry } from '../registry/store'
-import { apiVersionOf } from '../registry/resource'
+import { apiVersionOf, resourceKey } from '../registry/resource'
 import { resourceByPlural } from '../registry/resources'
 import { watchFilter } from '../registry/selectors'
 import { statuses, type Status } from '../registry/status'
@@ -65,7 +65,7 @@ export async function prepareWatch(req: WatchRequest, host: WatchSocketHost): Pr
       // ---- nothing below awaits ----
       const current = objects.currentRv
       host.watchers.accept(socket, {
-        resource: def.plural,
+        resource: resourceKey(def),
         selectors: req.selectors,
         bookmarks: req.bookmarks,
         from: current,
@@ -75,13 +75,13 @@ export async function prepareWatch(req: WatchRequest, host: WatchSocketHost): Pr
         send({ type: 'ERROR', object: plan.status })
         socket.close(1000, 'too old resource version')
       } else if (plan.kind === 'initial') {
-        for (const s of objects.all(def.plural))
+        for (const s of objects.all(resourceKey(def)))
           if (matchesFilter(filter, s.object)) send({ type: 'ADDED', object: s.object })
         if (plan.endBookmark) send(bookmark(def.kind, apiVersionOf(def), current, true))
       } else {
         let last = plan.after
         const replay = (e: LogEntry) => {
-          if (e.resource !== def.plural || e.rv <= last) return
+          if (e.resource !== resourceKey(def) || e.rv <= last) return
           last = e.rv
           const ev = eventFor(filter, e.type, e.object, e.prev)
           if (ev) send(ev)

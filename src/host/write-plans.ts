@@ -11,7 +11,7 @@ import {
   type Stored,
 } from '../registry/store'
 import { statuses, fail, ok, type Result, type Status } from '../registry/status'
-import type { ResourceDef } from '../registry/resource'
+import { resourceKey, type ResourceDef } from '../registry/resource'
 import type { StrategyContext, Writer } from '../registry/strategy'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { resourceByPlural } from '../registry/resources'
@@ -337,7 +337,7 @@ export async function writeJob(
         ),
     }
   }
-  if (removeAt !== undefined) host.expect(def.plural, change.name, removeAt)
+  if (removeAt !== undefined) host.expect(resourceKey(def), change.name, removeAt)
   return {
     changes: [change],
     finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created }),

@@ -49,7 +49,41 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   encryptAtRest?: boolean
   /** Subresources the kind serves, for discovery and routing (`status` and `ephemeralcontainers` are generic). */
   subresources?: SubresourceDef[]
+  /**
+   * What hosts, the change log and watches know the kind's objects by, when not its plural: a custom resource's
+   * `<plural>.<group>` (plurals may repeat across groups). See resourceKey.
+   */
+  resource?: string
+  /** False for a version served but not stored (a custom resource's other versions): its objects are the stored row's. */
+  storage?: boolean
+  /** Kinds without a Go type (custom resources): bodies are decoded, pruned and defaulted by this codec instead. */
+  unstructured?: UnstructuredCodec
+  /** The OpenAPI component the kind publishes instead of one generated from its zod schema (a CRD's schema). */
+  openapi?: { name: string; schema: Record<string, unknown> }
+  /** Where /scale reads and writes (a CRD's scale subresource); absent: spec.replicas, status.replicas. */
+  scale?: ScalePaths
+  /** The Warning every request of this version gets (a deprecated custom resource version). */
+  warning?: string
 }
+
+/** A custom resource's /scale paths, as its CRD declares them (simple JSON paths: `.spec.replicas`). */
+interface ScalePaths {
+  specReplicasPath: string
+  statusReplicasPath: string
+  labelSelectorPath?: string
+}
+
+/**
+ * How a kind without a Go type decodes a document already read as JSON (kube's unstructured decoding of custom
+ * resources, with pruning, defaulting and the metadata coercion of src/registry/custom/).
+ */
+interface UnstructuredCodec {
+  /** Prunes and defaults `doc` in place; answers unknown-field findings (for fieldValidation) or a 400 message. */
+  decode(doc: Record<string, unknown>): { strict: string[] } | { error: string }
+}
+
+/** What hosts are asked for when they serve `def` (see ResourceDef.resource). */
+export const resourceKey = (def: Pick<ResourceDef, 'plural' | 'resource'>) => def.resource ?? def.plural
 
 export const apiVersionOf = (r: Pick<ResourceDef, 'group' | 'version'>) =>
   r.group ? `${r.group}/${r.version}` : r.version

@@ -4,7 +4,7 @@ import type { StoredText } from './stored-json'
 import { fieldError, type FieldError } from './field-errors'
 import { statuses, ok, fail, type Result, type Resource } from './status'
 import type { ResourceDef } from './resource'
-import { apiVersionOf } from './resource'
+import { apiVersionOf, resourceKey } from './resource'
 import type { StrategyContext } from './strategy'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta'
@@ -106,7 +106,7 @@ export function planCreate(
   }
   return ok({
     type: 'ADDED',
-    resource: def.plural,
+    resource: resourceKey(def),
     namespace: ctx.namespace,
     name,
     object: obj,
@@ -194,7 +194,7 @@ export function planUpdate(
     return ok({
       change: {
         type: 'DELETED',
-        resource: def.plural,
+        resource: resourceKey(def),
         namespace: ctx.namespace,
         name,
         object: obj,
@@ -207,7 +207,7 @@ export function planUpdate(
   return ok({
     change: {
       type: 'MODIFIED',
-      resource: def.plural,
+      resource: resourceKey(def),
       namespace: ctx.namespace,
       name,
       object: obj,
@@ -271,7 +271,7 @@ export function planDelete(
     return ok({
       change: {
         type: 'MODIFIED',
-        resource: def.plural,
+        resource: resourceKey(def),
         namespace: ctx.namespace,
         name,
         object: begun.object,
@@ -320,7 +320,7 @@ export function planDelete(
       return ok({
         change: {
           type: 'DELETED',
-          resource: def.plural,
+          resource: resourceKey(def),
           namespace: ctx.namespace,
           name,
           object: obj,
@@ -333,7 +333,7 @@ export function planDelete(
     return ok({
       change: {
         type: 'MODIFIED',
-        resource: def.plural,
+        resource: resourceKey(def),
         namespace: ctx.namespace,
         name,
         object: obj,
@@ -347,7 +347,7 @@ export function planDelete(
   return ok({
     change: {
       type: 'DELETED',
-      resource: def.plural,
+      resource: resourceKey(def),
       namespace: ctx.namespace,
       name,
       object: obj,
@@ -367,7 +367,7 @@ export function planExpiry(def: ResourceDef, ctx: StrategyContext, current: Stor
   const prev = stripRv(current.object)
   return {
     type: 'DELETED',
-    resource: def.plural,
+    resource: resourceKey(def),
     namespace: ctx.namespace,
     name: meta.name!,
     object: clone(prev),
@@ -475,7 +475,7 @@ export function planRemoval(def: ResourceDef, ctx: StrategyContext, current: Sto
   const prev = stripRv(current.object)
   return {
     type: 'DELETED',
-    resource: def.plural,
+    resource: resourceKey(def),
     namespace: ctx.namespace,
     name: prev.metadata.name!,
     object: clone(prev),

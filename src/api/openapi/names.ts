@@ -16,6 +16,7 @@ import * as rbac from '../../schema/rbac'
 import * as serviceAccount from '../../schema/service-account'
 import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
+import * as apiextensions from '../../schema/apiextensions'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
 import * as lease from '../../schema/lease'
@@ -48,6 +49,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [rbac, 'io.k8s.api.rbac.v1'],
   [authentication, 'io.k8s.api.authentication.v1'],
   [authorization, 'io.k8s.api.authorization.v1'],
+  [apiextensions, 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1'],
   [configMap, CORE_V1],
   [secret, CORE_V1],
   [lease, 'io.k8s.api.coordination.v1'],

@@ -16,7 +16,8 @@ function schemaV2(s: unknown): unknown {
   if (!s || typeof s !== 'object') return s
   const out: Json = {}
   for (const [k, v] of Object.entries(s as Json)) {
-    if (k === '$ref') out.$ref = (v as string).replace(V3_REF, '#/definitions/')
+    // A property named $ref (JSONSchemaProps has one) is a field, not a reference.
+    if (k === '$ref' && typeof v === 'string') out.$ref = v.replace(V3_REF, '#/definitions/')
     else if (k === 'allOf' && Array.isArray(v) && v.length === 1 && (v[0] as Json).$ref)
       Object.assign(out, schemaV2(v[0]))
     else out[k] = schemaV2(v)

@@ -15,6 +15,7 @@ import * as replicationController from '../../schema/replication-controller'
 import * as endpointSlice from '../../schema/endpoint-slice'
 import * as authentication from '../../schema/authentication'
 import * as authorization from '../../schema/authorization'
+import * as apiextensions from '../../schema/apiextensions'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
 import * as lease from '../../schema/lease'
@@ -36,6 +37,7 @@ const MODULES: Record<string, unknown>[] = [
   endpointSlice,
   authentication,
   authorization,
+  apiextensions,
   replicaSet,
   deployment,
   configMap,

@@ -85,7 +85,8 @@ describe('/openapi/v2', () => {
       format: 'int-or-string',
     })
     expect(r.text).not.toContain('#/components/')
-    expect(r.text).not.toContain('"oneOf"')
+    // As a keyword (an array of schemas); JSONSchemaProps has a property of that name.
+    expect(r.text).not.toContain('"oneOf":[')
     for (const ref of r.text.match(/"\$ref":"[^"]+"/g) ?? []) {
       expect(doc.definitions[ref.slice(8, -1).replace('#/definitions/', '')], ref).toBeDefined()
     }

@@ -1,0 +1,425 @@
+// ValidateCustomResourceDefinition and ValidateCustomResourceDefinitionUpdate (k8s.io/apiextensions-apiserver
+// pkg/apis/apiextensions/validation/validation.go, release-1.33) over the internal view of the spec: group, scope,
+// names, versions (exactly one storage version), schemas, subresources, printer columns, selectable fields,
+// conversion, stored versions, API approval of protected groups. kubeflare has no conversion webhooks: a Webhook
+// strategy is refused here with a 422 that says so.
+import { fieldError, type FieldError, FieldPath } from '../field-errors'
+import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names'
+import { deepEqual } from '../deep-equal'
+import { type InternalSpec, internalSpec, schemaOf, subresourcesOf } from './crd-internal'
+import type { ColumnDefinition, Crd, CrdNames, Subresources } from './json-schema'
+import { type RuleChecker, schemaHasDefaults, validateSchema } from './schema-validation'
+import { validateSelectableFields } from './selectable-fields-validation'
+import type { Structural } from './structural'
+
+const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
+const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password']
+const APPROVAL_ANNOTATION = 'api-approved.kubernetes.io'
+const APPROVAL_PR = 'https://github.com/kubernetes/enhancements/pull/1111'
+
+/** What validation needs besides the CRD: the checkers of defaults and CEL rules (src/registry/custom/). */
+export interface CrdCheckers {
+  checkDefaults?: (schema: Structural, path: FieldPath) => FieldError[]
+  checkRules?: RuleChecker
+}
+
+const spec = new FieldPath('spec')
+
+/** metadata.name of a CRD must be <plural>.<group> (the name rule kube adds to ValidateObjectMeta). */
+function validateCrdName(crd: Crd): FieldError[] {
+  const name = crd.metadata.name ?? ''
+  if (name === `${crd.spec.names?.plural ?? ''}.${crd.spec.group ?? ''}`) return []
+  return [fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group')]
+}
+
+export function validateCrd(crd: Crd, checkers: CrdCheckers): FieldError[] {
+  const s = internalSpec(crd.spec)
+  return [
+    ...validateCrdName(crd),
+    ...validateSpec(s, checkers),
+    ...validateStatus(crd),
+    ...validateStoredVersions(crd),
+    ...validateApproval(crd, null),
+    ...validatePreserveUnknownFields(crd, null),
+  ]
+}
+
+export function validateCrdUpdate(crd: Crd, old: Crd, checkers: CrdCheckers): FieldError[] {
+  const s = internalSpec(crd.spec)
+  const o = internalSpec(old.spec)
+  const errs = validateSpec(s, checkers)
+  if (isConditionTrue(old, 'Established')) {
+    if (s.scope !== o.scope) errs.push(fieldError.invalid('spec.scope', s.scope, 'field is immutable'))
+    if (s.names.kind !== o.names.kind)
+      errs.push(fieldError.invalid('spec.names.kind', s.names.kind, 'field is immutable'))
+  }
+  if (s.group !== o.group) errs.push(fieldError.invalid('spec.group', s.group, 'field is immutable'))
+  if (s.names.plural !== o.names.plural)
+    errs.push(fieldError.invalid('spec.names.plural', s.names.plural, 'field is immutable'))
+  return [
+    ...errs,
+    ...validateStatus(crd),
+    ...validateStoredVersions(crd),
+    ...validateApproval(crd, old),
+    ...validatePreserveUnknownFields(crd, old),
+  ]
+}
+
+/** ValidateUpdateCustomResourceDefinitionStatus (metadata is the store's). */
+export const validateCrdStatusUpdate = (crd: Crd): FieldError[] => validateStatus(crd)
+
+const isConditionTrue = (crd: Crd, type: string) =>
+  crd.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false
+
+function validateSpec(s: InternalSpec, checkers: CrdCheckers): FieldError[] {
+  const errs: FieldError[] = []
+  if (!s.group) errs.push(fieldError.required('spec.group'))
+  else {
+    const bad = isDNS1123Subdomain(s.group)
+    if (bad.length > 0) errs.push(fieldError.invalid('spec.group', s.group, bad.join(',')))
+    else if (s.group.split('.').length < 2)
+      errs.push(fieldError.invalid('spec.group', s.group, 'should be a domain with at least one dot'))
+  }
+  errs.push(...enumString('spec.scope', s.scope, ['Cluster', 'Namespaced']))
+  if (!s.validation?.openAPIV3Schema) {
+    s.versions.forEach((v, i) => {
+      if (!v.schema?.openAPIV3Schema)
+        errs.push(
+          fieldError.required(
+            spec.child('versions').index(i).child('schema').child('openAPIV3Schema').path,
+            'schemas are required',
+          ),
+        )
+    })
+  }
+  const anySchema = [s.validation?.openAPIV3Schema, ...s.versions.map((v) => v.schema?.openAPIV3Schema)]
+  if (anySchema.some(schemaHasDefaults) && s.preserveUnknownFields === true) {
+    errs.push(
+      fieldError.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'),
+    )
+  }
+  let storage = 0
+  const seen = new Set<string>()
+  let unique = true
+  s.versions.forEach((v, i) => {
+    const at = spec.child('versions').index(i)
+    if (v.storage) storage++
+    if (seen.has(v.name)) unique = false
+    seen.add(v.name)
+    const bad = isDNS1035Label(v.name ?? '')
+    if (bad.length > 0) errs.push(fieldError.invalid(at.child('name').path, v.name ?? '', bad.join(',')))
+    const status = subresourcesOf(s, v.name)?.status !== undefined
+    errs.push(...validateVersion(s, v, at, status, checkers))
+  })
+  if (s.validation && s.versions.some((v) => v.schema !== undefined))
+    errs.push(fieldError.forbidden('spec.validation', 'top-level and per-version schemas are mutually exclusive'))
+  if (s.subresources && s.versions.some((v) => v.subresources !== undefined))
+    errs.push(
+      fieldError.forbidden('spec.subresources', 'top-level and per-version subresources are mutually exclusive'),
+    )
+  if (
+    (s.additionalPrinterColumns?.length ?? 0) > 0 &&
+    s.versions.some((v) => (v.additionalPrinterColumns?.length ?? 0) > 0)
+  ) {
+    errs.push(
+      fieldError.forbidden(
+        'spec.additionalPrinterColumns',
+        'top-level and per-version additionalPrinterColumns are mutually exclusive',
+      ),
+    )
+  }
+  if (!unique) errs.push(fieldError.invalid('spec.versions', versionsValue(s), 'must contain unique version names'))
+  if (storage !== 1)
+    errs.push(
+      fieldError.invalid('spec.versions', versionsValue(s), 'must have exactly one version marked as storage version'),
+    )
+  errs.push(...requiredNames(s.names))
+  errs.push(...validateNames(s.names, spec.child('names')))
+  const statusAnywhere =
+    s.subresources?.status !== undefined || s.versions.some((v) => v.subresources?.status !== undefined)
+  errs.push(
+    ...validateSchema(s.validation?.openAPIV3Schema, spec.child('validation'), {
+      statusEnabled: statusAnywhere,
+      ...checkers,
+    }),
+  )
+  errs.push(...validateSubresources(s.subresources, spec.child('subresources')))
+  s.additionalPrinterColumns?.forEach((c, i) =>
+    errs.push(...validateColumn(c, spec.child('additionalPrinterColumns').index(i))),
+  )
+  if ((s.selectableFields?.length ?? 0) > 0) {
+    if (!s.validation) {
+      errs.push(
+        fieldError.invalid(
+          'spec.selectableFields',
+          '',
+          'selectableFields may only be set when validations.schema is included',
+        ),
+      )
+    } else errs.push(...validateSelectableFields(s.selectableFields!, s.validation.openAPIV3Schema, spec))
+  }
+  errs.push(...validateConversion(s.conversion, spec.child('conversion')))
+  return errs
+}
+
+function validateVersion(
+  s: InternalSpec,
+  v: InternalSpec['versions'][number],
+  at: FieldPath,
+  statusEnabled: boolean,
+  checkers: CrdCheckers,
+): FieldError[] {
+  const errs: FieldError[] = []
+  for (const detail of deprecationWarningErrors(v.deprecated ?? false, v.deprecationWarning))
+    errs.push(fieldError.invalid(at.child('deprecationWarning').path, v.deprecationWarning ?? null, detail))
+  errs.push(...validateSchema(v.schema?.openAPIV3Schema, at.child('schema'), { statusEnabled, ...checkers }))
+  errs.push(...validateSubresources(v.subresources, at.child('subresources')))
+  v.additionalPrinterColumns?.forEach((c, i) =>
+    errs.push(...validateColumn(c, at.child('additionalPrinterColumns').index(i))),
+  )
+  if ((v.selectableFields?.length ?? 0) > 0) {
+    const schema = schemaOf(s, v.name)
+    if (!v.schema?.openAPIV3Schema || !schema) {
+      errs.push(
+        fieldError.invalid(
+          at.child('selectableFields').path,
+          '',
+          'selectableFields may only be set when version.schema.openAPIV3Schema is not included',
+        ),
+      )
+    } else errs.push(...validateSelectableFields(v.selectableFields!, schema, at))
+  }
+  return errs
+}
+
+/** The spec.versions value kube quotes in its errors (Go prints the internal structs; we print the JSON). */
+const versionsValue = (s: InternalSpec) => JSON.stringify(s.versions)
+
+function deprecationWarningErrors(deprecated: boolean, warning: string | undefined): string[] {
+  if (!deprecated && warning !== undefined) return ['can only be set for deprecated versions']
+  if (warning === undefined) return []
+  const errs: string[] = []
+  if (new TextEncoder().encode(warning).length > 256) errs.push('must be <= 256 characters long')
+  if (warning.length === 0) errs.push('must not be an empty string')
+  let i = 0
+  for (const ch of warning) {
+    const cp = ch.codePointAt(0)!
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
+      errs.push(`must only contain printable UTF-8 characters; non-printable character found at index ${i}`)
+      break
+    }
+    i += new TextEncoder().encode(ch).length
+  }
+  return errs
+}
+
+function enumString(field: string, value: string | undefined, accepted: string[]): FieldError[] {
+  if (!value) return [fieldError.required(field)]
+  return accepted.includes(value) ? [] : [fieldError.notSupported(field, value, accepted)]
+}
+
+function requiredNames(n: CrdNames | undefined): FieldError[] {
+  const errs: FieldError[] = []
+  if (!n?.plural) errs.push(fieldError.required('spec.names.plural'))
+  if (!n?.singular) errs.push(fieldError.required('spec.names.singular'))
+  if (!n?.kind) errs.push(fieldError.required('spec.names.kind'))
+  if (!n?.listKind) errs.push(fieldError.required('spec.names.listKind'))
+  return errs
+}
+
+/** ValidateCustomResourceDefinitionNames. */
+function validateNames(n: CrdNames | undefined, at: FieldPath): FieldError[] {
+  if (!n) return []
+  const errs: FieldError[] = []
+  const label = (field: string, value: string | undefined) => {
+    if (!value) return
+    const bad = isDNS1035Label(value)
+    if (bad.length > 0) errs.push(fieldError.invalid(at.child(field).path, value, bad.join(',')))
+  }
+  const mixedCase = (field: string, value: string | undefined) => {
+    if (!value) return
+    const bad = isDNS1035Label(value.toLowerCase())
+    if (bad.length > 0)
+      errs.push(
+        fieldError.invalid(
+          at.child(field).path,
+          value,
+          `may have mixed case, but should otherwise match: ${bad.join(',')}`,
+        ),
+      )
+  }
+  label('plural', n.plural)
+  label('singular', n.singular)
+  mixedCase('kind', n.kind)
+  mixedCase('listKind', n.listKind)
+  n.shortNames?.forEach((s, i) => {
+    const bad = isDNS1035Label(s)
+    if (bad.length > 0) errs.push(fieldError.invalid(at.child('shortNames').index(i).path, s, bad.join(',')))
+  })
+  if (n.kind && n.kind === n.listKind)
+    errs.push(fieldError.invalid(at.child('listKind').path, n.listKind, 'kind and listKind may not be the same'))
+  n.categories?.forEach((c, i) => {
+    const bad = isDNS1035Label(c)
+    if (bad.length > 0) errs.push(fieldError.invalid(at.child('categories').index(i).path, c, bad.join(',')))
+  })
+  return errs
+}
+
+function validateColumn(c: ColumnDefinition, at: FieldPath): FieldError[] {
+  const errs: FieldError[] = []
+  if (!c.name) errs.push(fieldError.required(at.child('name').path))
+  const types = `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`
+  if (!c.type) errs.push(fieldError.required(at.child('type').path, types))
+  else if (!PRINTER_COLUMN_TYPES.includes(c.type)) errs.push(fieldError.invalid(at.child('type').path, c.type, types))
+  if (c.format && !COLUMN_FORMATS.includes(c.format))
+    errs.push(fieldError.invalid(at.child('format').path, c.format, `must be one of ${COLUMN_FORMATS.join(',')}`))
+  if (!c.jsonPath) errs.push(fieldError.required(at.child('JSONPath').path))
+  else errs.push(...simpleJsonPath(c.jsonPath, at.child('JSONPath')))
+  return errs
+}
+
+function simpleJsonPath(s: string, at: FieldPath): FieldError[] {
+  if (s.length === 0) return [fieldError.invalid(at.path, s, 'must not be empty')]
+  if (s[0] !== '.') return [fieldError.invalid(at.path, s, 'must be a simple json path starting with .')]
+  return []
+}
+
+function validateSubresources(sub: Subresources | undefined, at: FieldPath): FieldError[] {
+  const scale = sub?.scale
+  if (!scale) return []
+  const errs: FieldError[] = []
+  const check = (field: string, value: string | undefined, prefixes: string[], detail: string, required: boolean) => {
+    const path = at.child(`scale.${field}`)
+    if (!value) {
+      if (required) errs.push(fieldError.required(path.path))
+      return
+    }
+    const bad = simpleJsonPath(value, path)
+    if (bad.length > 0) errs.push(...bad)
+    else if (!prefixes.some((p) => value.startsWith(p))) errs.push(fieldError.invalid(path.path, value, detail))
+  }
+  check('specReplicasPath', scale.specReplicasPath, ['.spec.'], 'should be a json path under .spec', true)
+  check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], 'should be a json path under .status', true)
+  check(
+    'labelSelectorPath',
+    scale.labelSelectorPath,
+    ['.spec.', '.status.'],
+    'should be a json path under either .spec or .status',
+    false,
+  )
+  return errs
+}
+
+function validateConversion(c: InternalSpec['conversion'], at: FieldPath): FieldError[] {
+  if (!c) return []
+  const errs = enumString(at.child('strategy').path, c.strategy, ['None', 'Webhook'])
+  if (c.strategy === 'Webhook') {
+    const cc = c.webhook?.clientConfig
+    if (!cc)
+      errs.push(fieldError.required(at.child('webhookClientConfig').path, 'required when strategy is set to Webhook'))
+    else if ((cc.url === undefined) === (cc.service === undefined))
+      errs.push(fieldError.required(at.child('webhookClientConfig').path, 'exactly one of url or service is required'))
+    const versions = c.webhook?.conversionReviewVersions ?? []
+    if (versions.length === 0) errs.push(fieldError.required(at.child('conversionReviewVersions').path))
+    else if (!versions.some((v) => v === 'v1' || v === 'v1beta1'))
+      errs.push(
+        fieldError.invalid(
+          at.child('conversionReviewVersions').path,
+          versions,
+          'must include at least one of v1, v1beta1',
+        ),
+      )
+    // No webhook can be called from here yet: refused rather than accepted and then failing every read.
+    errs.push(
+      fieldError.forbidden(
+        at.child('strategy').path,
+        'conversion webhooks are not supported by this server: use strategy None (objects are served in every version with apiVersion rewritten)',
+      ),
+    )
+  } else if (c.webhook?.clientConfig) {
+    errs.push(
+      fieldError.forbidden(
+        at.child('webhookClientConfig').path,
+        'should not be set when strategy is not set to Webhook',
+      ),
+    )
+  } else if ((c.webhook?.conversionReviewVersions?.length ?? 0) > 0) {
+    errs.push(
+      fieldError.forbidden(
+        at.child('conversionReviewVersions').path,
+        'should not be set when strategy is not set to Webhook',
+      ),
+    )
+  }
+  return errs
+}
+
+function validateStatus(crd: Crd): FieldError[] {
+  return validateNames(crd.status?.acceptedNames, new FieldPath('status').child('acceptedNames'))
+}
+
+function validateStoredVersions(crd: Crd): FieldError[] {
+  const stored = crd.status?.storedVersions ?? []
+  const at = new FieldPath('status').child('storedVersions')
+  if (stored.length === 0) return [fieldError.invalid(at.path, stored, 'must have at least one stored version')]
+  const errs: FieldError[] = []
+  const remaining = new Map(stored.map((v, i) => [v, i]))
+  for (const v of crd.spec.versions ?? []) {
+    const has = remaining.has(v.name)
+    if (v.storage && !has) errs.push(fieldError.invalid(at.path, stored, `must have the storage version ${v.name}`))
+    if (has) remaining.delete(v.name)
+  }
+  for (const [v, i] of remaining) {
+    errs.push(
+      fieldError.invalid(
+        at.index(i).path,
+        v,
+        `missing from spec.versions; ${v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${v} and removes ${v} from status.storedVersions`,
+      ),
+    )
+  }
+  return errs
+}
+
+const isProtectedGroup = (g: string) =>
+  g === 'k8s.io' || g.endsWith('.k8s.io') || g === 'kubernetes.io' || g.endsWith('.kubernetes.io')
+
+type Approval = 'invalid' | 'approved' | 'bypassed' | 'missing'
+
+function approvalOf(annotations: Record<string, string> | undefined): [Approval, string] {
+  const value = annotations?.[APPROVAL_ANNOTATION] ?? ''
+  if (value.length === 0)
+    return ['missing', `protected groups must have approval annotation "${APPROVAL_ANNOTATION}", see ${APPROVAL_PR}`]
+  if (value.startsWith('unapproved')) return ['bypassed', '']
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\s]+/.test(value)) return ['approved', '']
+  return [
+    'invalid',
+    `protected groups must have approval annotation "${APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved", see ${APPROVAL_PR}`,
+  ]
+}
+
+function validateApproval(crd: Crd, old: Crd | null): FieldError[] {
+  if (!isProtectedGroup(crd.spec.group ?? '')) return []
+  const [state, reason] = approvalOf(crd.metadata.annotations)
+  if (old && approvalOf(old.metadata.annotations)[0] === state) return []
+  const field = `metadata.annotations[${APPROVAL_ANNOTATION}]`
+  if (state === 'missing') return [fieldError.required(field, reason)]
+  if (state === 'invalid')
+    return [fieldError.invalid(field, crd.metadata.annotations?.[APPROVAL_ANNOTATION] ?? '', reason)]
+  return []
+}
+
+function validatePreserveUnknownFields(crd: Crd, old: Crd | null): FieldError[] {
+  if (old?.spec.preserveUnknownFields) return []
+  if (!crd.spec.preserveUnknownFields) return []
+  return [
+    fieldError.invalid(
+      'spec.preserveUnknownFields',
+      true,
+      'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+    ),
+  ]
+}
+
+/** Whether two CRD specs differ (a spec change bumps metadata.generation). */
+export const specChanged = (a: Crd, b: Crd) => !deepEqual(a.spec, b.spec)

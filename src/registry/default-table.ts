@@ -1,0 +1,25 @@
+// rest.NewDefaultTableConvertor: the Table kube serves for kinds that register no printer (NAME, CREATED AT).
+import type { ObjectMeta } from '../schema/meta'
+import type { TableConvertor } from './strategy'
+
+export function defaultTable<T extends { metadata: ObjectMeta }>(): TableConvertor<T> {
+  return {
+    columns: [
+      {
+        name: 'Name',
+        type: 'string',
+        format: 'name',
+        description: 'Name must be unique within a namespace.',
+        priority: 0,
+      },
+      {
+        name: 'Created At',
+        type: 'date',
+        format: '',
+        description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+        priority: 0,
+      },
+    ],
+    cells: (obj) => [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? '0001-01-01T00:00:00Z'],
+  }
+}

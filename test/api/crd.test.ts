@@ -1,0 +1,115 @@
+// CustomResourceDefinitions through the API: create with kube's defaults and status, validation as kube words it,
+// generation and storedVersions on update, /status, deletion held by the cleanup finalizer.
+import { describe, expect, it } from 'vitest'
+import { req } from '../helpers'
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'
+
+let n = 0
+/** A CronTab-like CRD in a group of its own, so tests do not share kinds. */
+function crdBody(overrides: { group?: string; plural?: string; kind?: string; versions?: unknown[] } = {}) {
+  const group = overrides.group ?? `t${Date.now().toString(36)}${n++}.example.com`
+  const plural = overrides.plural ?? 'crontabs'
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, kind: overrides.kind ?? 'CronTab', shortNames: ['ct'] },
+      versions: overrides.versions ?? [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    cronSpec: { type: 'string' },
+                    image: { type: 'string' },
+                    replicas: { type: 'integer' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  }
+}
+
+describe('CustomResourceDefinition', () => {
+  it('is created with kube defaults, generation 1 and the storage version recorded', async () => {
+    const body = crdBody()
+    const r = await req('POST', CRDS, body)
+    expect(r.status, r.text).toBe(201)
+    expect(r.json.metadata.generation).toBe(1)
+    expect(r.json.spec.names).toEqual({
+      plural: 'crontabs',
+      singular: 'crontab',
+      shortNames: ['ct'],
+      kind: 'CronTab',
+      listKind: 'CronTabList',
+    })
+    expect(r.json.spec.conversion).toEqual({ strategy: 'None' })
+    expect(r.json.status.storedVersions).toEqual(['v1'])
+    const got = await req('GET', `${CRDS}/${body.metadata.name}`)
+    expect(got.status).toBe(200)
+    expect(got.json.spec.group).toBe(body.spec.group)
+  })
+
+  it('refuses a name other than <plural>.<group>, with kube words', async () => {
+    const body = crdBody()
+    body.metadata.name = 'wrong.example.com'
+    const r = await req('POST', CRDS, body)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe(
+      `CustomResourceDefinition.apiextensions.k8s.io "wrong.example.com" is invalid: metadata.name: Invalid value: "wrong.example.com": must be spec.names.plural+"."+spec.group`,
+    )
+  })
+
+  it('reports schema errors under spec.validation when every version shares the schema', async () => {
+    const body = crdBody()
+    ;(body.spec.versions[0] as any).schema.openAPIV3Schema.properties.spec.properties.cronSpec = {}
+    const r = await req('POST', CRDS, body)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.details.causes).toContainEqual({
+      reason: 'FieldValueRequired',
+      message: 'Required value: must not be empty for specified object fields',
+      field: 'spec.validation.openAPIV3Schema.properties[spec].properties[cronSpec].type',
+    })
+  })
+
+  it('bumps generation on spec changes only, and keeps status from spec writes', async () => {
+    const body = crdBody()
+    const created = (await req('POST', CRDS, body)).json
+    const path = `${CRDS}/${body.metadata.name}`
+    const labelled = await req('PUT', path, { ...created, metadata: { ...created.metadata, labels: { a: 'b' } } })
+    expect(labelled.status, labelled.text).toBe(200)
+    expect(labelled.json.metadata.generation).toBe(1)
+    const next = structuredClone(labelled.json)
+    next.spec.names.shortNames = ['ctt']
+    next.status = { storedVersions: ['v9'] }
+    const changed = await req('PUT', path, next)
+    expect(changed.status, changed.text).toBe(200)
+    expect(changed.json.metadata.generation).toBe(2)
+    expect(changed.json.status.storedVersions).toEqual(['v1'])
+  })
+
+  it('refuses a Webhook conversion with a clear 422', async () => {
+    const body: any = crdBody()
+    body.spec.conversion = {
+      strategy: 'Webhook',
+      webhook: { clientConfig: { url: 'https://conv.example.com/convert' }, conversionReviewVersions: ['v1'] },
+    }
+    const r = await req('POST', CRDS, body)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toContain('spec.conversion.strategy: Forbidden: conversion webhooks are not supported')
+  })
+})
