@@ -22,6 +22,7 @@ import { serviceAccountStrategy } from './strategies/service-account'
 import { endpointSliceStrategy } from './strategies/endpoint-slice'
 import { rbacResourceRows } from './rbac/rbac-kinds'
 import { reviewResourceRows } from './review-kinds'
+import { batchResourceRows } from './batch/batch-kinds'
 import { crdResourceRows } from './crd/crd-kind'
 import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
@@ -163,6 +164,7 @@ const BUILT_INS: ResourceDef[] = [
   // kube's group priority: apps right after the core group (and apiregistration, not served here).
   ...appsResourceRows(),
   ...reviewResourceRows(),
+  ...batchResourceRows(),
   row({
     group: 'discovery.k8s.io',
     kind: 'EndpointSlice',

@@ -22,6 +22,7 @@ import * as secret from '../../schema/secret'
 import * as lease from '../../schema/lease'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
+import * as batch from '../../schema/batch'
 import * as wireTypes from './wire-types'
 
 type Schema = z.ZodType
@@ -55,6 +56,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [lease, 'io.k8s.api.coordination.v1'],
   [replicaSet, 'io.k8s.api.apps.v1'],
   [deployment, 'io.k8s.api.apps.v1'],
+  [batch, 'io.k8s.api.batch.v1'],
   [wireTypes, META_V1],
 ]
 

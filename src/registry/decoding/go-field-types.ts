@@ -75,6 +75,18 @@ export const FIELD_TYPES: Record<string, string> = {
   'NodeDaemonEndpoints.kubeletEndpoint': 'v1.DaemonEndpoint',
   'AttachedVolume.name': 'v1.UniqueVolumeName',
   'NodeRuntimeHandler.features': 'v1.NodeRuntimeHandlerFeatures',
+  // batch/v1
+  'PodFailurePolicyOnExitCodesRequirement.operator': 'v1.PodFailurePolicyOnExitCodesOperator',
+  'PodFailurePolicyOnPodConditionsPattern.type': 'v1.PodConditionType',
+  'PodFailurePolicyOnPodConditionsPattern.status': 'v1.ConditionStatus',
+  'PodFailurePolicyRule.action': 'v1.PodFailurePolicyAction',
+  'JobSpec.completionMode': 'v1.CompletionMode',
+  'JobSpec.podReplacementPolicy': 'v1.PodReplacementPolicy',
+  'JobCondition.type': 'v1.JobConditionType',
+  'JobCondition.status': 'v1.ConditionStatus',
+  'UncountedTerminatedPods.succeeded': '[]types.UID',
+  'UncountedTerminatedPods.failed': '[]types.UID',
+  'CronJobSpec.concurrencyPolicy': 'v1.ConcurrencyPolicy',
 }
 
 /** Fields the schemas require that Go declares as pointers: absent, they stay nil rather than zero. */

@@ -21,9 +21,11 @@ import * as secret from '../../schema/secret'
 import * as lease from '../../schema/lease'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
+import * as batch from '../../schema/batch'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
+  batch,
   meta,
   quantity,
   objectReference,

@@ -1,0 +1,44 @@
+// The batch/v1 kinds as rows of the kind table, with the discovery data a 1.33 cluster serves for them (CronJobs' short
+// name cj, both in the `all` category, storage version hashes from its discovery) and /status served generically.
+import { CronJob, Job } from '../../schema/batch'
+import type { ResourceDef } from '../resource'
+import { cronJobStrategy } from '../strategies/batch/cronjob-strategy'
+import { jobStrategy } from '../strategies/batch/job-strategy'
+
+const VERBS: ResourceDef['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
+
+function row(
+  kind: string,
+  plural: string,
+  shortNames: string[],
+  schema: ResourceDef['schema'],
+  strategy: unknown,
+  storageVersionHash: string,
+): ResourceDef {
+  return {
+    group: 'batch',
+    version: 'v1',
+    kind,
+    listKind: `${kind}List`,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames,
+    categories: ['all'],
+    namespaced: true,
+    verbs: [...VERBS],
+    schema,
+    strategy: strategy as ResourceDef['strategy'],
+    home: 'namespace',
+    returnDeletedObject: false,
+    storageVersionHash,
+    subresources: [{ name: 'status', kind, verbs: ['get', 'patch', 'update'] }],
+  }
+}
+
+/** CronJobs and Jobs, in kube's discovery order (alphabetical by resource). */
+export function batchResourceRows(): ResourceDef[] {
+  return [
+    row('CronJob', 'cronjobs', ['cj'], CronJob, cronJobStrategy, 'sd5LIXh4Fjs='),
+    row('Job', 'jobs', [], Job, jobStrategy, 'mudhfqk/qZY='),
+  ]
+}
