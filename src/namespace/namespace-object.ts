@@ -27,6 +27,7 @@ import { LogFollowers } from './log-followers'
 import type { NamespaceApi } from './namespace-api'
 import { NamespacePolicy } from './namespace-policy'
 import { PodLogStore } from './pod-log-store'
+import { DeploymentController } from './deployment-controller'
 import { replicaSetKind, replicationControllerKind } from './replica-kinds'
 import { ReplicaManager } from './replica-manager'
 import { SchedulerController } from './scheduler-controller'
@@ -82,6 +83,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       endpointSliceController,
       new ReplicaManager(replicationControllerKind, { canCreate }),
       new ReplicaManager(replicaSetKind, { canCreate }),
+      new DeploymentController(),
       this.serviceAccounts,
       this.rootCA,
       new DisruptionController(),

@@ -1,8 +1,10 @@
 // The apps/v1 kinds as rows of the kind table, with the discovery data a 1.33 cluster serves for them (short names, the
 // `all` category, storage version hashes from its discovery), /status served generically and /scale by
 // src/api/scale.ts. Other apps kinds add their rows here.
+import { Deployment } from '../schema/deployment'
 import { ReplicaSet } from '../schema/replica-set'
 import type { ResourceDef } from './resource'
+import { deploymentStrategy } from './strategies/apps/deployment'
 import { replicaSetStrategy } from './strategies/apps/replica-set'
 
 const VERBS: ResourceDef['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
@@ -39,9 +41,10 @@ function workloadRow(
   }
 }
 
-/** The apps/v1 rows, in kube's discovery order (alphabetical by resource). */
+/** Deployments and ReplicaSets, in kube's discovery order (alphabetical by resource). */
 export function appsResourceRows(): ResourceDef[] {
   return [
+    workloadRow('Deployment', 'deployments', 'deploy', Deployment, deploymentStrategy, '8aSe+NMegvE='),
     workloadRow('ReplicaSet', 'replicasets', 'rs', ReplicaSet, replicaSetStrategy, 'P1RzHs8/mWQ='),
   ]
 }

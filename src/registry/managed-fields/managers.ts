@@ -148,7 +148,7 @@ export function recordUpdate(
     for (const p of changed) o.set.delete(p)
   }
   if (!mine) {
-    mine = { manager, operation: 'Update', subresource, set: new Set(), time: '', apiVersion: 'v1' }
+    mine = { manager, operation: 'Update', subresource, set: new Set(), time: '', apiVersion: next.apiVersion ?? 'v1' }
     owners.push(mine)
   }
   for (const p of changed) if (present.has(p)) mine.set.add(p)

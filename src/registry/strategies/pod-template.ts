@@ -49,7 +49,7 @@ export function applyTemplateDefaults(template: PodTemplateSpec) {
 }
 
 /** %#v of a map[string]string field that may be nil. */
-export const goLabelsValue = (labels: Record<string, string> | undefined) =>
+const goLabelsValue = (labels: Record<string, string> | undefined) =>
   labels === undefined ? 'map[string]string(nil)' : goStringMap(labels)
 
 /** The invalid-value error for a template whose labels the selector does not match. */

@@ -189,7 +189,10 @@ describe('ReplicaSet table', () => {
     const { object } = created(
       rs({
         replicas: 2,
-        selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['x'] }] },
+        selector: {
+          matchLabels: { app: 'web' },
+          matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['x'] }],
+        },
         template: template(),
       }),
     )
