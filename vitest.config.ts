@@ -18,6 +18,9 @@ export default defineConfig({
           HISTORY_RETAIN: '200',
           KUBELET_START_DELAY_MS: '0',
           KUBELET_STOP_DELAY_MS: '0',
+          KUBEFLARE_METRICS_FLUSH_MS: '0',
+          // No audit lines in the test output; test/api/audit.test.ts gives the app policies of its own.
+          KUBEFLARE_AUDIT_POLICY: '{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"None"}]}',
           KUBEFLARE_TOKENS: TEST_TOKENS_CSV,
           KUBEFLARE_SA_SIGNING_KEY: JSON.stringify({ kty, crv, x, y, d }),
           // Secrets are encrypted at rest under a key of this run's own, as `npm start` makes one per state directory.

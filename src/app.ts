@@ -12,6 +12,9 @@ import { bootstrapGate } from './api/bootstrap-gate'
 import { access } from './identity/access'
 import { registerIdentityApis } from './api/identity-apis'
 import { registerHealth } from './api/health'
+import { observe } from './api/observe'
+import { captureAuditBody } from './api/audit-log'
+import { serveMetrics } from './api/metrics-endpoint'
 import { configureEncryptionAtRest } from './registry/at-rest-config'
 
 export function buildApp() {
@@ -35,8 +38,11 @@ export function buildApp() {
       )
     await next()
   })
-  // Every request is authenticated and authorized before it is routed (src/identity/access.ts).
+  // Every request is audited and counted (src/api/observe.ts), then authenticated and authorized before it is
+  // routed (src/identity/access.ts); a body the audit level records is copied before a handler reads it.
+  app.use('*', observe)
   app.use('*', access)
+  app.use('*', captureAuditBody)
   // Go decodes the whole path before splitting it, so an encoded slash separates segments there; here the router
   // would read it as part of one. Refusing such paths keeps routing and request-info.ts reading every path alike.
   app.use('*', async (c, next) => {
@@ -54,6 +60,7 @@ export function buildApp() {
   app.get('/openapi/v3/*', serveOpenApiV3)
   app.get('/openapi/v2', serveOpenApiV2)
   registerHealth(app)
+  app.get('/metrics', serveMetrics)
   // Every route below reads or writes objects.
   app.use('/api/*', bootstrapGate)
   app.use('/apis/*', bootstrapGate)

@@ -128,6 +128,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     closeQuietly(ws, code)
+    this.host.socketClosed()
   }
 
   override async alarm(): Promise<void> {

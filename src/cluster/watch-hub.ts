@@ -5,6 +5,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { D1Log } from '../log/d1-log'
 import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { Watchers, closeQuietly } from '../host/watchers'
+import { DurableMetrics } from '../host/durable-metrics'
 import { HibernatingMembership } from '../host/watch-membership'
 import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf, resourceKey } from '../registry/resource'
@@ -20,6 +21,7 @@ const PAGE = 1000
 export class WatchHub extends DurableObject<Env> {
   private readonly log: D1Log
   private readonly watchers: Watchers
+  private readonly metrics: DurableMetrics
   /** Every change at or below this has been delivered to the current watchers. */
   private cursor: number | null = null
   /** Delivery and joining are serialized: a joiner's replay must meet the live stream exactly. */
@@ -30,7 +32,12 @@ export class WatchHub extends DurableObject<Env> {
     // The hub reads Secrets from the D1 log: they are stored encrypted.
     configureEncryptionAtRest(env)
     this.log = new D1Log(env.DB)
-    this.watchers = new Watchers(new HibernatingMembership(ctx))
+    this.metrics = new DurableMetrics(ctx, env, 'WatchHub', {
+      watches: () => this.watchers.openSpecs(),
+      logFollowers: () => 0,
+    })
+    this.metrics.woke()
+    this.watchers = new Watchers(new HibernatingMembership(ctx), this.metrics)
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -71,6 +78,7 @@ export class WatchHub extends DurableObject<Env> {
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     closeQuietly(ws, code)
+    this.metrics.socketsChanged()
   }
 
   private async join(url: URL): Promise<Response> {

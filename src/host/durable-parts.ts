@@ -1,8 +1,10 @@
 // Assembles a host's parts for a Durable Object: local state in the object's SQLite, the D1 change log, hibernating
-// watchers, the object's alarm, and the commit listeners (the cluster-wide watch hub's poke, log compaction).
+// watchers, the object's alarm, its metrics, and the commit listeners (the cluster-wide watch hub's poke, log
+// compaction).
 import { D1Log } from '../log/d1-log'
 import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { DurableAlarms } from './alarms'
+import { DurableMetrics } from './durable-metrics'
 import { HubPoke } from './hub-poke'
 import { CompactionTrigger } from './log-compaction'
 import type { HostParts } from './object-host'
@@ -24,7 +26,18 @@ export function durableParts(
   const sql = ctx.storage.sql
   prepareSqlSchema(sql, ctx.storage)
   const state = new SqlHostState(sql)
-  const log = new D1Log(env.DB)
+  // The cluster object is the one named 'cluster' in the CLUSTER namespace; every other host is a namespace's.
+  const className = ctx.id.equals(env.CLUSTER.idFromName('cluster')) ? 'ClusterObject' : 'NamespaceObject'
+  let watchers: Watchers | null = null
+  const metrics = new DurableMetrics(ctx, env, className, {
+    watches: () => watchers?.openSpecs() ?? [],
+    // Sockets that are not watches are pod log followers (src/namespace/log-followers.ts).
+    logFollowers: () =>
+      ctx.getWebSockets().filter((ws) => ws.readyState === WebSocket.OPEN).length - (watchers?.openSpecs().length ?? 0),
+  })
+  metrics.woke()
+  watchers = new Watchers(new HibernatingMembership(ctx), metrics)
+  const log = new D1Log(env.DB, undefined, (size) => metrics.committed(size))
   const hub = new HubPoke(env)
   const compaction = new CompactionTrigger(log, env)
   return {
@@ -35,7 +48,8 @@ export function durableParts(
       expiries: new SqlExpiryStore(sql),
     },
     log,
-    watchers: new Watchers(new HibernatingMembership(ctx)),
+    watchers,
+    metrics,
     alarms: new DurableAlarms(ctx.storage),
     commitListeners: [(entries) => compaction.afterCommit(entries), () => hub.poke()],
   }

@@ -48,6 +48,8 @@ export interface HostParts {
   controllers: readonly Controller[]
   /** Effects of every commit beyond this host (poking the cluster-wide watch hub, compacting the log). */
   commitListeners?: readonly ((entries: readonly LogEntry[]) => void)[]
+  /** The object's metrics (src/host/durable-metrics.ts); in-memory hosts have none. */
+  metrics?: { socketsChanged(): void }
 }
 
 export class ObjectHost {
@@ -61,6 +63,8 @@ export class ObjectHost {
   /** The resourceVersion of each resource's last change applied since this wake-up (see snapshot). */
   private readonly changedAt = new Map<string, number>()
   private wokeAtRv = 0
+  /** When the commit now in flight (commits never overlap) began: watch events are timed from it. */
+  private commitStartedAt = 0
 
   constructor(private readonly parts: HostParts) {
     const { local, log, policy } = parts
@@ -81,7 +85,10 @@ export class ObjectHost {
     }
     this.queue = new WriteQueue({
       catchUp: () => this.catchUp(),
-      commit: (changes) => log.commit(changes, Date.now()),
+      commit: (changes) => {
+        this.commitStartedAt = Date.now()
+        return log.commit(changes, this.commitStartedAt)
+      },
       applied: (entries) => this.applied(entries, true),
       recover: (changes) => recoverBatch({ objects: local.objects, log, scope: this.scope }, changes),
       commitFailed: (e) => {
@@ -285,6 +292,11 @@ export class ObjectHost {
     })
   }
 
+  /** A socket (a watch, a log follow) closed: the object's gauges of open requests change. */
+  socketClosed(): void {
+    this.parts.metrics?.socketsChanged()
+  }
+
   /** The alarm rang: remove what is due, then the policy's and the controllers' timed work. */
   async alarm(now = Date.now()): Promise<void> {
     for (const { resource, name } of this.expiries.due(now)) await this.removeDue(resource, name)
@@ -312,7 +324,7 @@ export class ObjectHost {
     this.objects.apply(entries.map((e) => ({ ...e, namespace: this.scope })))
     for (const e of entries) this.changedAt.set(e.resource, e.rv)
     const hadExpiry = this.expiries.record(entries)
-    this.watchers.broadcast(entries, this.objects.currentRv)
+    this.watchers.broadcast(entries, this.objects.currentRv, committedHere ? this.commitStartedAt : undefined)
     for (const listen of this.parts.commitListeners ?? []) listen(entries)
     // Entries replayed from the log at wake-up skip the policy: it talks to other objects, which may be waking too.
     if (committedHere) await this.parts.policy.afterApply?.(entries)

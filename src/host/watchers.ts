@@ -16,11 +16,25 @@ const BOOKMARK_EVERY_MS = 10_000
 /** Every watch socket carries this tag: the host may hold other sockets (pod log followers). */
 const WATCH_TAG = 'watch'
 
+/** Who hears about watchers joining and events leaving (the host's metrics, src/host/durable-metrics.ts). */
+export interface WatchObserver {
+  /** A watcher joined (one leaving is reported by the object's webSocketClose). */
+  socketsChanged(): void
+  /** `events` events were handed to sockets `seconds` after the commit that made them began. */
+  delivered(seconds: number, events: number): void
+}
+
+/** A committed entry, with when its commit began when the log told us (the hub reads it from D1). */
+export type DeliveredEntry = LogEntry & { committedAt?: number }
+
 export class Watchers {
   private readonly filters = new WeakMap<WatchSocket, WatchFilter>()
   private readonly lastBookmark = new WeakMap<WatchSocket, number>()
 
-  constructor(private readonly members: WatchMembership) {}
+  constructor(
+    private readonly members: WatchMembership,
+    private readonly observer?: WatchObserver,
+  ) {}
 
   /** Joins a socket; call it and the replay's sends without an await between, so no commit interleaves. */
   accept(socket: WatchSocket, spec: WatchSpec) {
@@ -29,6 +43,19 @@ export class Watchers {
       spec,
       spec.bookmarks ? [WATCH_TAG, spec.resource, BOOKMARKS_TAG] : [WATCH_TAG, spec.resource],
     )
+    this.observer?.socketsChanged()
+  }
+
+  /** What each open watcher asked for (a closing socket no longer counts). */
+  openSpecs(): WatchSpec[] {
+    const specs: WatchSpec[] = []
+    for (const socket of this.members.sockets(WATCH_TAG)) {
+      const state = (socket as { readyState?: number }).readyState
+      if (state !== undefined && state !== 1) continue
+      const spec = this.members.spec(socket)
+      if (spec) specs.push(spec)
+    }
+    return specs
   }
 
   count(resource?: string): number {
@@ -76,10 +103,14 @@ export class Watchers {
     return f
   }
 
-  /** Delivers committed entries (in rv order) to every watcher of their resources. */
-  broadcast(entries: readonly LogEntry[], currentRv: number) {
+  /**
+   * Delivers committed entries (in rv order) to every watcher of their resources. `committedAt` is when their commit
+   * began, for entries that do not carry their own; with neither, the delivery is not timed (a catch-up replay).
+   */
+  broadcast(entries: readonly DeliveredEntry[], currentRv: number, committedAt?: number) {
     if (entries.length === 0) return
-    const byResource = new Map<string, LogEntry[]>()
+    const byResource = new Map<string, DeliveredEntry[]>()
+    const sent = this.observer ? new Map<DeliveredEntry, number>() : null
     for (const e of entries) {
       const list = byResource.get(e.resource)
       if (list) list.push(e)
@@ -88,11 +119,29 @@ export class Watchers {
     const bookmarkers = this.members.sockets(BOOKMARKS_TAG)
     // Who got an event only matters to the few watchers that asked for bookmarks.
     const reached = bookmarkers.length > 0 ? new Set<WatchSocket>() : null
-    for (const [resource, list] of byResource) this.deliver(resource, list, reached)
+    for (const [resource, list] of byResource) this.deliver(resource, list, reached, sent)
     this.bookmark(bookmarks(bookmarkers, reached), currentRv)
+    if (sent && sent.size > 0) this.timeDelivery(sent, committedAt)
   }
 
-  private deliver(resource: string, list: LogEntry[], reached: Set<WatchSocket> | null) {
+  /** One observation per commit time: a batch's entries share theirs. */
+  private timeDelivery(sent: Map<DeliveredEntry, number>, committedAt: number | undefined) {
+    const byTime = new Map<number, number>()
+    for (const [e, n] of sent) {
+      const at = e.committedAt ?? committedAt
+      if (at !== undefined) byTime.set(at, (byTime.get(at) ?? 0) + n)
+    }
+    const now = Date.now()
+    for (const [at, n] of byTime) this.observer!.delivered(Math.max(0, now - at) / 1000, n)
+  }
+
+  private deliver(
+    resource: string,
+    list: DeliveredEntry[],
+    reached: Set<WatchSocket> | null,
+    sent: Map<DeliveredEntry, number> | null,
+  ) {
+    const count = (e: DeliveredEntry) => sent?.set(e, (sent.get(e) ?? 0) + 1)
     // The unfiltered line for each entry is serialized once, whatever the number of watchers.
     const plain = list.map((e) => encodeWatchEvent({ type: e.type, object: e.object }))
     const oldest = list[0]!.rv
@@ -103,7 +152,10 @@ export class Watchers {
       const unfiltered = !f.labelSelector && !f.fieldSelector
       if (unfiltered && spec.from < oldest) {
         // The common case: an unfiltered watcher past its replay gets every line as is.
-        for (const line of plain) if (!this.send(socket, line)) break
+        for (let i = 0; i < plain.length; i++) {
+          if (!this.send(socket, plain[i]!)) break
+          count(list[i]!)
+        }
         reached?.add(socket)
         continue
       }
@@ -113,6 +165,7 @@ export class Watchers {
         const ev = unfiltered ? plain[i]! : eventFor(f, e.type, e.object, e.prev)
         if (!ev) continue
         if (!this.send(socket, ev)) break
+        count(e)
         reached?.add(socket)
       }
     }

@@ -10,6 +10,7 @@ import type { Attributes } from '../registry/rbac/attributes'
 import { forbiddenStatus, newForbidden } from '../registry/rbac/forbidden'
 import { type Status, statuses } from '../registry/status'
 import { ANONYMOUS_USER, MASTERS_GROUP, type UserInfo } from '../registry/user-info'
+import { observationOf } from '../api/observation'
 import { addWarnings, statusResponse } from '../api/respond'
 import { Authorizer } from './authorizer'
 import { hostAllowed } from './host-check'
@@ -75,6 +76,8 @@ export const access: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
     return refuse(c, newForbidden('', '', '', 'this server does not answer to that Host header'))
   }
   const live = new LiveObjects(c.env)
+  // What is learned here is also the audit log's and the request metrics' (src/api/observe.ts).
+  const observed = observationOf(c) ?? { auditID: '', arrivedAt }
   const authn = await authenticate(
     {
       authorization: c.req.header('authorization'),
@@ -90,11 +93,13 @@ export const access: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
     // Guessing tokens is limited per client address; the answer is the one 401 whatever the cause.
     console.warn(`authentication failed for ${client}: ${authn.reason}`)
     const limited = config.rateLimited ? await rateLimited(c.env, `unauthenticated:${client}`) : null
+    if (limited) observed.rateLimited = 'unauthenticated'
     if (limited) return refuse(c, limited.status, limited.headers)
     return refuse(c, statuses.unauthorized())
   }
   const authorizer = new Authorizer(c.env, config.alwaysAllow)
   let user = authn.user
+  observed.authenticated = user
   const url = new URL(c.req.url)
   const impersonation = readImpersonation(c.req.raw.headers, url.pathname + url.search)
   if ('refused' in impersonation) return refuse(c, impersonation.refused)
@@ -102,15 +107,20 @@ export const access: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
     for (const check of impersonation.checks) {
       const attrs: Attributes = { ...check, user, path: url.pathname }
       const decision = await authorizer.authorize(attrs, arrivedAt)
+      if (!decision.allowed) observed.decision = decision
       if (!decision.allowed) return refuse(c, forbiddenStatus(attrs, decision.reason), NOSNIFF)
     }
     user = impersonation.user
+    observed.impersonated = user
   }
   const attrs = requestAttributes(user, c.req.method, url.pathname, (k) => c.req.query(k))
+  observed.attrs = attrs
   const [limited, decision] = await Promise.all([
     config.rateLimited ? rateLimited(c.env, rateKey(user, client)) : null,
     authorizer.authorize(attrs, arrivedAt),
   ])
+  observed.decision = decision
+  if (limited) observed.rateLimited = rateFlow(user)
   if (limited) return refuse(c, limited.status, limited.headers)
   if (!decision.allowed) return refuse(c, forbiddenStatus(attrs, decision.reason), NOSNIFF)
   c.set('access', { user, config, authorizer, live, arrivedAt })
@@ -123,6 +133,9 @@ export const access: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   }
   await next()
 }
+
+/** The flow a rate-limited request was refused in, for apiserver_flowcontrol_rejected_requests_total. */
+const rateFlow = (user: UserInfo) => (user.name === ANONYMOUS_USER ? 'anonymous' : 'user')
 
 /** Whose budget a request spends: the user's; anonymous requests the client address's. */
 function rateKey(user: UserInfo, client: string): string | null {

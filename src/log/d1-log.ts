@@ -49,6 +49,8 @@ export class D1Log {
   constructor(
     private readonly db: D1Database,
     private readonly chunkChars = COMMIT_CHUNK_CHARS,
+    /** Told the size of every group commit (kubeflare_d1_commit_batch_size). */
+    private readonly onCommit?: (size: number) => void,
   ) {}
 
   /**
@@ -61,6 +63,7 @@ export class D1Log {
    */
   async commit(changes: readonly Change[], now: number): Promise<number[]> {
     if (changes.length === 0) return []
+    this.onCommit?.(changes.length)
     const statements: D1PreparedStatement[] = []
     let rows: string[] = []
     let chars = 0
@@ -131,15 +134,18 @@ export class D1Log {
     return results.map(toEntry)
   }
 
-  /** Every change after a resourceVersion, across the cluster, in order (the watch hub's feed). */
-  async changesAfter(afterRv: number, limit: number): Promise<LogEntry[]> {
+  /**
+   * Every change after a resourceVersion, across the cluster, in order (the watch hub's feed), each with when its
+   * commit began (the hub times its deliveries from it).
+   */
+  async changesAfter(afterRv: number, limit: number): Promise<(LogEntry & { committedAt: number })[]> {
     const { results } = await this.db
       .prepare(
-        'SELECT rv, resource, ns, name, type, object, prev, prev_rv FROM changes WHERE rv > ? ORDER BY rv LIMIT ?',
+        'SELECT rv, resource, ns, name, type, object, prev, prev_rv, ts FROM changes WHERE rv > ? ORDER BY rv LIMIT ?',
       )
       .bind(afterRv, limit)
-      .all<ChangeRow>()
-    return results.map(toEntry)
+      .all<ChangeRow & { ts: number }>()
+    return results.map((r) => ({ ...toEntry(r), committedAt: r.ts }))
   }
 
   /** Every current object of a namespace: rebuilds a Durable Object whose history fell behind compaction. */

@@ -174,6 +174,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     closeQuietly(ws, code)
+    this.host.socketClosed()
   }
 
   override async alarm(): Promise<void> {

@@ -1,0 +1,39 @@
+// What is learned about a request as it passes the filters, for the audit log and the request metrics: created by
+// the outermost middleware (src/api/observe.ts), filled by the access decision (src/identity/access.ts) as it goes,
+// so a refused request is recorded with whatever was known when it was refused, and nothing is computed twice.
+import type { Context } from 'hono'
+import type { AuditConfig } from '../audit/policy'
+import type { Attributes } from '../registry/rbac/attributes'
+import type { UserInfo } from '../registry/user-info'
+
+export interface Observation {
+  /** kube's audit ID: the client's Audit-ID header when it sent a usable one, else a new UUID. */
+  auditID: string
+  /** When the request arrived (ms since the epoch). */
+  arrivedAt: number
+  /** The user the credentials name (the audit event's `user`); absent when authentication failed. */
+  authenticated?: UserInfo
+  /** The user impersonated, when the request impersonates (the audit event's `impersonatedUser`). */
+  impersonated?: UserInfo
+  /** The authorization attributes, once read (as the impersonated user, when impersonating). */
+  attrs?: Attributes
+  /** The authorization decision, once made. */
+  decision?: { allowed: boolean; reason: string }
+  /** The flow whose rate limit refused the request (user, anonymous, unauthenticated). */
+  rateLimited?: string
+  /** The audit level and stages for this request, once its attributes are known. */
+  audit?: AuditConfig
+  /** The request body's text, captured when the audit level records it. */
+  requestBody?: Promise<string | null>
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    observation: Observation
+  }
+}
+
+/** The request's observation, when the observing middleware runs (it always does in the app; tests may skip it). */
+export function observationOf(c: Context): Observation | undefined {
+  return c.get('observation') as Observation | undefined
+}
