@@ -16,6 +16,7 @@
 import { REVIEW_KINDS, REVIEW_MESSAGES } from '../reviews/review-messages'
 import { RBAC_KINDS, RBAC_MESSAGES } from '../../registry/rbac/rbac-messages'
 import { POLICY_KINDS, POLICY_MESSAGES } from './policy-messages'
+import { APPS_KINDS, APPS_MESSAGES } from './apps-messages'
 
 type Table = Record<string, Record<number, string>>
 
@@ -780,6 +781,7 @@ export const MESSAGES: Table = {
   ...REVIEW_MESSAGES,
   ...RBAC_MESSAGES,
   ...POLICY_MESSAGES,
+  ...APPS_MESSAGES,
 }
 
 /** Top-level message per "apiVersion kind"; DeleteOptions is accepted under any apiVersion (clients send their group's). */
@@ -802,6 +804,7 @@ const KINDS: Record<string, string> = {
   ...REVIEW_KINDS,
   ...RBAC_KINDS,
   ...POLICY_KINDS,
+  ...APPS_KINDS,
 }
 
 /** The top-level message for an object's apiVersion and kind, or undefined when it is not one we decode. */
