@@ -22,7 +22,7 @@
 // BENCH_SEED_BUDGET_S (150), BENCH_WS_WATCHERS (1000), BENCH_HTTP_WATCHERS (100), BENCH_WRITES (100),
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
 // BENCH_HARD_LIMIT_S (540), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_ONLY (comma list of phases:
-// base,create,seed,get,identity,list,watch,idle,http).
+// base,create,seed,get,identity,list,watch,idle,http,deploy).
 // Node built-ins and the project's own miniflare/wrangler only.
 import http from 'node:http'
 import os from 'node:os'
@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LeanWebSocket } from './ws-client.mjs'
+import { deploymentPhase } from './deployment-phase.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const benchDir = join(root, 'bench')
@@ -554,7 +555,7 @@ async function main() {
   const spread = Array.from({ length: 8 }, (_, i) => `spread-${i}`)
   // The paired rounds write into namespaces of their own, so the rows after them meet the same state as without them.
   const pairSpread = Array.from({ length: 8 }, (_, i) => `pairs-${i}`)
-  for (const ns of ['one', ...spread, 'pairs-one', ...pairSpread, 'big', 'w', 'hw']) {
+  for (const ns of ['one', ...spread, 'pairs-one', ...pairSpread, 'big', 'w', 'hw', 'deploy']) {
     const r = await request({
       method: 'POST',
       path: '/api/v1/namespaces',
@@ -593,6 +594,14 @@ async function main() {
     )
     if (d && d.foreignCores >= 0.3)
       P_note(`the machine was busy with other processes (${d.foreignCores} cores) when the run started`)
+  }
+
+  // ---- 2b. a 100-replica Deployment on 10 virtual nodes (first, while those nodes are empty) --------------------------
+  if (want('deploy')) {
+    P.deploy = await deploymentPhase(request, 'deploy')
+    results.kubeletDelays = `start ${vars.KUBELET_START_DELAY_MS ?? 0} ms, stop ${vars.KUBELET_STOP_DELAY_MS ?? 0} ms`
+    if (P.deploy.error) problem(`deploy: ${P.deploy.error}`)
+    else say(`deployment of 100: ${JSON.stringify(P.deploy)}`)
   }
 
   // ---- 3. bare baselines --------------------------------------------------------------------------------------------
@@ -1685,6 +1694,25 @@ function renderTable() {
       '—',
       '—',
       `0 wakes${ok(i.wakesDuringIdle === 0 && i.evicted)}`,
+    ])
+  }
+
+  if (P.deploy?.create) {
+    const d = P.deploy
+    const context = 'KWOK: 20 pods/s (its published default); schedulers are held to 300–500 pods/s'
+    rows.push([
+      `Deployment of 100 replicas on ${d.nodes} virtual nodes: create → 100 available (simulated kubelet: ${results.kubeletDelays})`,
+      `${d.create.seconds} s = ${d.create.podsPerSecond} pods/s`,
+      context,
+      `${(d.create.podsPerSecond / 20).toFixed(1)}× KWOK`,
+      '—',
+    ])
+    rows.push([
+      'The same Deployment rolled to a new image (25% surge / 25% unavailable) until rolled out',
+      `${d.rollout.seconds} s = ${d.rollout.podsPerSecond} pods replaced/s`,
+      context,
+      `${(d.rollout.podsPerSecond / 20).toFixed(1)}× KWOK`,
+      '—',
     ])
   }
 
