@@ -272,6 +272,14 @@ spec:
       assert.match(rs.stderr, /spec\.selector: Required value/)
     })
 
+    it('explain reads the apps/v1 OpenAPI', async () => {
+      const r = await k(['explain', 'deployment.spec.strategy.rollingUpdate'])
+      assert.match(r.stdout, /GROUP:\s+apps/)
+      assert.match(r.stdout, /KIND:\s+Deployment/)
+      assert.match(r.stdout, /maxSurge\s+<IntOrString>/)
+      assert.match(r.stdout, /maxUnavailable\s+<IntOrString>/)
+    })
+
     it('delete deployment takes its ReplicaSets and pods', async () => {
       assert.equal((await k(['delete', 'deployment', 'hello'])).stdout, 'deployment.apps "hello" deleted\n')
       await waitFor('hello pods gone', async () => {
