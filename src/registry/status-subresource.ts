@@ -14,7 +14,7 @@ const KEPT_META = new Set(['labels', 'annotations', 'resourceVersion', 'managedF
 function statusStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
   return {
     ...base,
-    prepareForUpdate(obj, old) {
+    prepareForUpdate(obj, old, ctx) {
       for (const k of Object.keys(obj)) if (!ENVELOPE.has(k)) delete obj[k]
       for (const k of Object.keys(old)) if (!ENVELOPE.has(k)) (obj as KubeObject)[k] = clone(old[k])
       // In place: the store holds on to this metadata object.
@@ -22,6 +22,7 @@ function statusStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
       const oldMeta = old.metadata as Record<string, unknown>
       for (const k of Object.keys(meta)) if (!KEPT_META.has(k)) delete meta[k]
       for (const [k, v] of Object.entries(oldMeta)) if (!KEPT_META.has(k)) meta[k] = clone(v)
+      base.prepareForStatusUpdate?.(obj, old, ctx)
     },
     validateUpdate: (obj, old) => base.validateStatusUpdate?.(obj, old) ?? [],
   }

@@ -71,6 +71,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
    * labels and annotations from the old object). Omitted: status writes are not checked beyond metadata.
    */
   validateStatusUpdate?(obj: T, old: T): FieldError[]
+  /**
+   * What a write through /status derives from the new status (after everything but status, labels and annotations
+   * was taken from the old object): a volume's phase transition time. Omitted: nothing.
+   */
+  prepareForStatusUpdate?(obj: T, old: T, ctx: StrategyContext): void
   /** The field-selector fields and their values for this object; their keys are the only fields a selector may name. */
   selectableFields(obj: T): Record<string, string>
   /** The names selectableFields returns, for rejecting unsupported field selectors before reading anything. */

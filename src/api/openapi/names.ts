@@ -20,6 +20,9 @@ import * as apiextensions from '../../schema/apiextensions'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
 import * as lease from '../../schema/lease'
+import * as persistentVolume from '../../schema/persistent-volume'
+import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
+import * as ingress from '../../schema/ingress'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as batch from '../../schema/batch'
@@ -54,6 +57,9 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [configMap, CORE_V1],
   [secret, CORE_V1],
   [lease, 'io.k8s.api.coordination.v1'],
+  [persistentVolume, CORE_V1],
+  [persistentVolumeClaim, CORE_V1],
+  [ingress, 'io.k8s.api.networking.v1'],
   [replicaSet, 'io.k8s.api.apps.v1'],
   [deployment, 'io.k8s.api.apps.v1'],
   [batch, 'io.k8s.api.batch.v1'],

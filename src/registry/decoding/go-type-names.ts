@@ -19,6 +19,9 @@ import * as apiextensions from '../../schema/apiextensions'
 import * as configMap from '../../schema/config-map'
 import * as secret from '../../schema/secret'
 import * as lease from '../../schema/lease'
+import * as persistentVolume from '../../schema/persistent-volume'
+import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
+import * as ingress from '../../schema/ingress'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as batch from '../../schema/batch'
@@ -45,6 +48,9 @@ const MODULES: Record<string, unknown>[] = [
   configMap,
   secret,
   lease,
+  persistentVolume,
+  persistentVolumeClaim,
+  ingress,
 ]
 
 /** Exports that are helpers, not Go types. */
