@@ -33,10 +33,26 @@ describe('deployment rollouts', () => {
     const [old] = await replicaSets(ns)
     const pods = await listAndWatch(podsPath(ns))
     const sets = await listAndWatch(rsPath(ns))
+    const deployments = await listAndWatch(dPath(ns))
     expect((await setImage(ns, 'web', 'nginx:2')).status).toBe(200)
     const d = await rolledOut(ns, 'web')
     expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('2')
     const [, fresh] = await replicaSets(ns)
+
+    // The Progressing condition through the rollout, as kube reports it.
+    const progress: string[] = []
+    for (const e of (await deployments.watch.rest(300)).events) {
+      const c = (e.object.status?.conditions ?? []).find((x: any) => x.type === 'Progressing')
+      const line = `${c?.reason}: ${c?.message}`
+      if (progress.at(-1) !== line) progress.push(line)
+    }
+    await deployments.watch.cancel()
+    expect(progress).toEqual([
+      `NewReplicaSetAvailable: ReplicaSet "${old.metadata.name}" has successfully progressed.`,
+      `NewReplicaSetCreated: Created new replica set "${fresh.metadata.name}"`,
+      `ReplicaSetUpdated: ReplicaSet "${fresh.metadata.name}" is progressing.`,
+      `NewReplicaSetAvailable: ReplicaSet "${fresh.metadata.name}" has successfully progressed.`,
+    ])
 
     // The ReplicaSets' sizes, in the order they were written.
     const sizes: string[] = []
