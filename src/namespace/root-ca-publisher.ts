@@ -7,7 +7,7 @@ import type { Controller, ControllerHost, Desired } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 
-export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt'
+const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt'
 const DESCRIPTION_ANNOTATION = 'kubernetes.io/description'
 const DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the ' +

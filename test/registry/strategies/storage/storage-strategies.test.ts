@@ -36,9 +36,9 @@ function stored(plural: string, body: KubeObject): Stored {
   r.value.object.metadata.resourceVersion = '5'
   return { rv: 5, object: r.value.object }
 }
-function refusal(r: Result<unknown>): Status {
+function refusal(r: Result<unknown>): Status & { message: string } {
   if (r.ok) throw new Error('expected a refusal')
-  return r.status
+  return { ...r.status, message: r.status.message ?? '' }
 }
 
 describe('PersistentVolume', () => {
