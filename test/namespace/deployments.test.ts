@@ -159,6 +159,28 @@ describe('deployment controller', () => {
     expect(rss[0].metadata.annotations['deployment.kubernetes.io/revision']).toBe('1')
   })
 
+  it('orphaned by a delete, the ReplicaSet and its pods stay; a new Deployment with the same template adopts them', async () => {
+    const ns = await makeNamespace('dep')
+    await req('POST', dPath(ns), deployment('web', 2))
+    await rolledOut(ns, 'web')
+    const [rs] = await replicaSets(ns)
+    const del = await req('DELETE', `${dPath(ns, 'web')}?propagationPolicy=Orphan`)
+    expect(del.status, del.text).toBe(200)
+    const orphan = await waitFor('orphaned', async () => {
+      const got = (await req('GET', rsPath(ns, rs.metadata.name))).json
+      const gone = (await req('GET', dPath(ns, 'web'))).status === 404
+      return gone && !got.metadata.ownerReferences ? got : undefined
+    })
+    expect(orphan.spec.replicas).toBe(2)
+    const again = await req('POST', dPath(ns), deployment('web', 2))
+    await rolledOut(ns, 'web')
+    const rss = await replicaSets(ns)
+    expect(rss.map((x: any) => x.metadata.name)).toEqual([rs.metadata.name])
+    expect(rss[0].metadata.ownerReferences[0].uid).toBe(again.json.metadata.uid)
+    const pods = (await req('GET', podsPath(ns))).json.items
+    expect(pods.map((p: any) => p.metadata.ownerReferences[0].uid)).toEqual([rs.metadata.uid, rs.metadata.uid])
+  })
+
   it('deleting the Deployment takes its ReplicaSets and pods along', async () => {
     const ns = await makeNamespace('dep')
     await req('POST', dPath(ns), deployment('web', 2))
