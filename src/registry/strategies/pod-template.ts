@@ -9,6 +9,7 @@ import { validateAnnotations, validateLabels } from '../validation/object-meta'
 import { applyPodDefaults } from './pod/pod-defaults'
 import type { PodObject } from './pod/pod-types'
 import { goStringMap } from './pod/pod-validation-formats'
+import { validatePodSpecificAnnotations } from './pod/pod-validation-annotations'
 import { validatePodSpec } from './pod/pod-validation-spec'
 
 /**
@@ -62,13 +63,19 @@ export function selectorMismatch(template: PodTemplateSpec, at: FieldPath): Fiel
   }
 }
 
-/** ValidatePodTemplateSpec: the template's labels, annotations and pod spec; no ephemeral containers. */
+/**
+ * ValidatePodTemplateSpec: the template's labels, annotations (pod-specific ones too) and pod spec; no ephemeral
+ * containers. (kube's seccomp and AppArmor annotation/field agreement checks are not run on templates here.)
+ */
 export function validatePodTemplateSpec(template: PodTemplateSpec, at: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   // kube names the template's label and annotation maps without `metadata`.
   errs.push(...validateLabels(template.metadata?.labels, at.child('labels')))
   errs.push(...validateAnnotations(template.metadata?.annotations, at.child('annotations')))
   const podSpec = (template.spec ?? { containers: [] }) as PodSpec
+  errs.push(
+    ...validatePodSpecificAnnotations(template.metadata?.annotations ?? {}, podSpec, false, at.child('annotations')),
+  )
   errs.push(...validatePodSpec(podSpec, undefined, at.child('spec')))
   if ((podSpec.ephemeralContainers ?? []).length > 0) {
     errs.push(

@@ -32,18 +32,19 @@ function validateSeccompAnnotationValue(p: string, path: FieldPath): FieldError[
   return [fieldError.invalid(path.toString(), p, 'must be a valid seccomp profile')]
 }
 
-/** ValidatePodSpecificAnnotations. */
+/** ValidatePodSpecificAnnotations; `at` is where the annotations are (a pod template's are `spec.template.annotations`). */
 export function validatePodSpecificAnnotations(
   annotations: Record<string, string>,
   spec: PodSpec,
   allowInvalidDeletionCost = false,
+  at: FieldPath = annotationsPath,
 ): FieldError[] {
   const errs: FieldError[] = []
   const mirror = annotations[MIRROR_POD_ANNOTATION]
   if (mirror !== undefined && !spec.nodeName) {
     errs.push(
       fieldError.invalid(
-        annotationsPath.key(MIRROR_POD_ANNOTATION).toString(),
+        at.key(MIRROR_POD_ANNOTATION).toString(),
         mirror,
         'must set spec.nodeName if mirror pod annotation is set',
       ),
@@ -51,26 +52,22 @@ export function validatePodSpecificAnnotations(
   }
   const cost = annotations[DELETION_COST_ANNOTATION]
   if (!allowInvalidDeletionCost && cost !== undefined && !isValidDeletionCost(cost)) {
-    errs.push(
-      fieldError.invalid(annotationsPath.key(DELETION_COST_ANNOTATION).toString(), cost, 'must be a 32bit integer'),
-    )
+    errs.push(fieldError.invalid(at.key(DELETION_COST_ANNOTATION).toString(), cost, 'must be a 32bit integer'))
   }
   // Seccomp annotations are reported at annotations.<key> (Child, not Key), as kube does.
   const seccomp = annotations[SECCOMP_POD_ANNOTATION]
-  if (seccomp !== undefined)
-    errs.push(...validateSeccompAnnotationValue(seccomp, annotationsPath.child(SECCOMP_POD_ANNOTATION)))
+  if (seccomp !== undefined) errs.push(...validateSeccompAnnotationValue(seccomp, at.child(SECCOMP_POD_ANNOTATION)))
   for (const [k, v] of Object.entries(annotations)) {
-    if (k.startsWith(SECCOMP_CONTAINER_PREFIX))
-      errs.push(...validateSeccompAnnotationValue(v, annotationsPath.child(k)))
+    if (k.startsWith(SECCOMP_CONTAINER_PREFIX)) errs.push(...validateSeccompAnnotationValue(v, at.child(k)))
   }
   const names = new Set(allContainers(spec).map(([c]) => c.name))
   for (const [k, v] of Object.entries(annotations)) {
     if (!k.startsWith(APPARMOR_ANNOTATION_PREFIX)) continue
     const container = k.slice(APPARMOR_ANNOTATION_PREFIX.length)
-    const at = annotationsPath.key(k).toString()
-    if (!names.has(container)) errs.push(fieldError.invalid(at, container, 'container not found'))
+    const field = at.key(k).toString()
+    if (!names.has(container)) errs.push(fieldError.invalid(field, container, 'container not found'))
     if (v !== '' && v !== 'runtime/default' && v !== 'unconfined' && !v.startsWith('localhost/')) {
-      errs.push(fieldError.invalid(at, v, `invalid AppArmor profile name: ${goQuote(v)}`))
+      errs.push(fieldError.invalid(field, v, `invalid AppArmor profile name: ${goQuote(v)}`))
     }
   }
   return errs

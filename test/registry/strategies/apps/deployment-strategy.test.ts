@@ -136,6 +136,18 @@ describe('Deployment validation', () => {
       ['spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds'],
     ],
     [
+      'a pod-specific annotation on the template, named at its template path',
+      {
+        template: {
+          ...TEMPLATE,
+          metadata: { ...TEMPLATE.metadata, annotations: { 'controller.kubernetes.io/pod-deletion-cost': 'abc' } },
+        },
+      },
+      [
+        'spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "abc": must be a 32bit integer',
+      ],
+    ],
+    [
       'a template that restarts never and has a deadline',
       { template: { ...TEMPLATE, spec: { ...TEMPLATE.spec, restartPolicy: 'OnFailure', activeDeadlineSeconds: 3 } } },
       [
