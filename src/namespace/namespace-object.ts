@@ -21,6 +21,7 @@ import { evictPod } from './eviction'
 import { endpointsController } from './endpoints-controller'
 import { endpointSliceController } from './endpointslice-controller'
 import { GarbageCollector } from './garbage-collector'
+import { JobController } from './job-controller'
 import { KubeletController } from './kubelet-controller'
 import { KubernetesServiceController } from './kubernetes-service-controller'
 import { LogFollowers } from './log-followers'
@@ -33,6 +34,7 @@ import { ReplicaManager } from './replica-manager'
 import { SchedulerController } from './scheduler-controller'
 import { PodAddressBook } from './pod-address-book'
 import { ServiceAccountController } from './service-account-controller'
+import { TtlAfterFinishedController } from './ttl-after-finished-controller'
 import { RootCAPublisher } from './root-ca-publisher'
 
 export type { NamespacePhase }
@@ -84,6 +86,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new ReplicaManager(replicationControllerKind, { canCreate }),
       new ReplicaManager(replicaSetKind, { canCreate }),
       new DeploymentController(),
+      new JobController({ canCreate }),
+      new TtlAfterFinishedController(),
       this.serviceAccounts,
       this.rootCA,
       new DisruptionController(),

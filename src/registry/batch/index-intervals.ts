@@ -2,7 +2,7 @@
 // (validateIndexesFormat, with its error texts), the controller's lenient reading of it (parseIndexesFromString:
 // invalid or out-of-range parts are skipped) and its writing (orderedIntervals.String).
 
-interface Interval {
+export interface Interval {
   first: number
   last: number
 }
@@ -93,6 +93,9 @@ function toIntervals(indexes: readonly number[]): Interval[] {
   }
   return out
 }
+
+export const intervalsTotal = (intervals: readonly Interval[]) =>
+  intervals.reduce((n, i) => n + i.last - i.first + 1, 0)
 
 export const intervalsHas = (intervals: readonly Interval[], x: number) =>
   intervals.some((i) => i.first <= x && x <= i.last)

@@ -11,3 +11,9 @@ export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name'
 /** The unprefixed labels kube still sets beside the prefixed ones, for older selectors. */
 export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid'
 export const LEGACY_JOB_NAME_LABEL = 'job-name'
+/** On every pod a Job creates, until the Job controller has counted it. */
+export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking'
+/** Annotation and (PodIndexLabel) label carrying an Indexed Job pod's index. */
+export const JOB_COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index'
+/** The value of spec.managedBy that means kube's own Job controller. */
+export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller'
