@@ -651,6 +651,67 @@ describe('kinds without captured bytes', () => {
   })
 })
 
+describe('apps/v1', () => {
+  it('Deployment as kubectl create deployment sends it: pointer zeros kept, value zeros dropped', () => {
+    const labels = KV(1, 'app', 'web')
+    const template = M(3, M(1, S(1, ''), M(11, S(1, 'app'), S(2, 'web'))), M(2, M(2, S(1, 'c'), S(2, 'nginx'))))
+    const spec = M(
+      2,
+      I(1, 0),
+      M(2, labels),
+      template,
+      M(4, S(1, 'RollingUpdate'), M(2, IOS(1, '25%'), IOS(2, 1))),
+      I(5, 0),
+      I(6, 10),
+      I(7, false),
+      I(9, 600),
+    )
+    expect(decode('apps/v1', 'Deployment', meta('web'), spec, M(3))).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+        revisionHistoryLimit: 10,
+        progressDeadlineSeconds: 600,
+      },
+      status: {},
+    })
+  })
+
+  it('ReplicaSet with its status', () => {
+    const spec = M(2, I(1, 2), I(4, 0), M(2, KV(1, 'app', 'web')))
+    const status = M(
+      3,
+      I(1, 0),
+      I(2, 0),
+      I(3, 1),
+      M(6, S(1, 'ReplicaFailure'), S(2, 'True'), T(3, 1700000000), S(4, 'FailedCreate')),
+    )
+    expect(decode('apps/v1', 'ReplicaSet', meta('rs'), spec, status)).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'rs' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } } },
+      status: {
+        replicas: 0,
+        observedGeneration: 1,
+        conditions: [
+          {
+            type: 'ReplicaFailure',
+            status: 'True',
+            lastTransitionTime: '2023-11-14T22:13:20Z',
+            reason: 'FailedCreate',
+          },
+        ],
+      },
+    })
+  })
+})
+
 describe('malformed input and unsupported bodies', () => {
   const ns = envelope('v1', 'Namespace', [meta('x')])
 
@@ -663,8 +724,8 @@ describe('malformed input and unsupported bodies', () => {
     expect(() => decodeKubeProtobuf(envelope('v1', 'Node', [meta('n')]))).toThrow(
       'protobuf: cannot decode kind Node of apiVersion v1',
     )
-    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'Deployment', [meta('d')]))).toThrow(
-      /cannot decode kind Deployment of apiVersion apps\/v1/,
+    expect(() => decodeKubeProtobuf(envelope('storage.k8s.io/v1', 'StorageClass', [meta('d')]))).toThrow(
+      /cannot decode kind StorageClass of apiVersion storage.k8s.io\/v1/,
     )
     expect(() => decodeKubeProtobuf(envelope('v2', 'Pod', []))).toThrow(/cannot decode kind Pod of apiVersion v2/)
     expect(() => decodeKubeProtobuf(envelope('v1', '', []))).toThrow(/no apiVersion or kind/)
