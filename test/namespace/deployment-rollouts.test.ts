@@ -100,6 +100,42 @@ describe('deployment rollouts', () => {
       expect(messages).toContain(m)
   })
 
+  it('scaled mid-rollout: the replicas added are shared in proportion between the old and new ReplicaSets', async () => {
+    const ns = await makeNamespace('roll')
+    const strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }
+    await req('POST', dPath(ns), deployment('web', 4, 'nginx:1', { strategy }))
+    await rolledOut(ns, 'web')
+    // The new pods never become ready (a readiness gate nobody sets): the rollout stays at old 4 / new 1.
+    const stuck = {
+      spec: {
+        template: {
+          spec: {
+            readinessGates: [{ conditionType: 'example.com/never' }],
+            containers: [{ name: 'c', image: 'nginx:2' }],
+          },
+        },
+      },
+    }
+    expect(
+      (await req('PATCH', dPath(ns, 'web'), stuck, { 'content-type': 'application/strategic-merge-patch+json' }))
+        .status,
+    ).toBe(200)
+    await waitFor('new at 1', async () => {
+      const rss = await replicaSets(ns)
+      return rss.length === 2 && rss[1].spec.replicas === 1 && rss[1].status.replicas === 1 ? rss : undefined
+    })
+    expect((await mergePatch(`${dPath(ns, 'web')}/scale`, { spec: { replicas: 8 } })).status).toBe(200)
+    // 9 allowed (8 + surge 1), 5 present: 4 to add, by GetProportion (7.2 -> 7 for the old, 1.8 -> 2 for the new).
+    const rss = await waitFor('scaled', async () => {
+      const all = await replicaSets(ns)
+      return all.map((x: any) => x.spec.replicas).join() === '7,2' ? all : undefined
+    })
+    for (const rs of rss) {
+      expect(rs.metadata.annotations['deployment.kubernetes.io/desired-replicas']).toBe('8')
+      expect(rs.metadata.annotations['deployment.kubernetes.io/max-replicas']).toBe('9')
+    }
+  })
+
   it('Recreate: every old pod is gone before the first new one is created', async () => {
     const ns = await makeNamespace('roll')
     await req('POST', dPath(ns), deployment('web', 2, 'nginx:1', { strategy: { type: 'Recreate' } }))
