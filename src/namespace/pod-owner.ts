@@ -8,7 +8,15 @@ import type { Stored } from '../registry/store'
 import type { KubeObject, ObjectMeta } from '../schema/meta'
 import type { PodTemplateSpec } from '../schema/replication-controller'
 
-type Obj = Record<string, any>
+/** The parts of a pod these judgements read. */
+interface Obj {
+  spec?: { nodeName?: string }
+  status?: {
+    phase?: string
+    conditions?: { type: string; status: string; lastTransitionTime?: string }[]
+    containerStatuses?: { restartCount?: number }[]
+  }
+}
 export type OwnerReference = NonNullable<ObjectMeta['ownerReferences']>[number]
 export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean
 
@@ -21,12 +29,12 @@ export const controllerRef = (o: KubeObject): OwnerReference | undefined =>
 
 const isTerminal = (p: Obj) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed'
 /** controller.IsPodActive: not finished and not being deleted. */
-export const isActive = (p: KubeObject) => !p.metadata.deletionTimestamp && !isTerminal(p as Obj)
-const readyCondition = (p: Obj) => (p.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready')
+export const isActive = (p: KubeObject) => !p.metadata.deletionTimestamp && !isTerminal(p as unknown as Obj)
+const readyCondition = (p: Obj) => (p.status?.conditions ?? []).find((c) => c.type === 'Ready')
 /** podutil.IsPodReady. */
-export const isReady = (p: KubeObject) => readyCondition(p as Obj)?.status === 'True'
+export const isReady = (p: KubeObject) => readyCondition(p as unknown as Obj)?.status === 'True'
 /** When a ready pod became ready (ms), 0 when unknown. */
-const readySince = (p: KubeObject) => Date.parse(readyCondition(p as Obj)?.lastTransitionTime ?? '') || 0
+const readySince = (p: KubeObject) => Date.parse(readyCondition(p as unknown as Obj)?.lastTransitionTime ?? '') || 0
 
 /**
  * podutil.IsPodAvailable: ready for at least minReadySeconds at `now`. When a ready pod is not yet available, `wake`
@@ -76,18 +84,17 @@ export function podFromTemplate(
 
 /** controller.ActivePods ordering: the pods to delete first come first (unassigned, pending, unready, newest...). */
 export function deletionRank(a: KubeObject, b: KubeObject): number {
-  const pa = a as Obj
-  const pb = b as Obj
+  const pa = a as unknown as Obj
+  const pb = b as unknown as Obj
   const assigned = (p: Obj) => (p.spec?.nodeName ? 1 : 0)
   if (assigned(pa) !== assigned(pb)) return assigned(pa) - assigned(pb)
-  const phase = (p: Obj) => ({ Pending: 0, Unknown: 1, Running: 2 })[p.status?.phase as string] ?? 0
+  const phase = (p: Obj) => ({ Pending: 0, Unknown: 1, Running: 2 })[p.status?.phase ?? ''] ?? 0
   if (phase(pa) !== phase(pb)) return phase(pa) - phase(pb)
   const ready = (p: KubeObject) => (isReady(p) ? 1 : 0)
   if (ready(a) !== ready(b)) return ready(a) - ready(b)
   // Both ready: the one ready for less time goes first.
   if (isReady(a) && readySince(a) !== readySince(b)) return readySince(b) - readySince(a)
-  const restarts = (p: Obj) =>
-    (p.status?.containerStatuses ?? []).reduce((n: number, c: Obj) => n + (c.restartCount ?? 0), 0)
+  const restarts = (p: Obj) => (p.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0)
   if (restarts(pa) !== restarts(pb)) return restarts(pb) - restarts(pa)
   // Newer pods go first.
   return (
