@@ -21,6 +21,7 @@ import { evictPod } from './eviction'
 import { endpointsController } from './endpoints-controller'
 import { endpointSliceController } from './endpointslice-controller'
 import { GarbageCollector } from './garbage-collector'
+import { CronJobController } from './cronjob-controller'
 import { JobController } from './job-controller'
 import { KubeletController } from './kubelet-controller'
 import { KubernetesServiceController } from './kubernetes-service-controller'
@@ -88,6 +89,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new DeploymentController(),
       new JobController({ canCreate }),
       new TtlAfterFinishedController(),
+      new CronJobController(),
       this.serviceAccounts,
       this.rootCA,
       new DisruptionController(),

@@ -9,7 +9,7 @@ import { loadLocation, UTC_ZONE, type Zone } from './time-zone'
 /** time.Time{} as ms since the epoch: what Next answers when nothing matches within five years. */
 export const GO_ZERO_TIME = -62135596800000
 
-interface CronSchedule {
+export interface CronSchedule {
   /** The first time after `after` (ms since the epoch) the schedule fires, or GO_ZERO_TIME. */
   next(after: number): number
 }

@@ -17,3 +17,5 @@ export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking'
 export const JOB_COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index'
 /** The value of spec.managedBy that means kube's own Job controller. */
 export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller'
+/** The scheduled time of a CronJob's Job, RFC 3339 in the CronJob's time zone. */
+export const CRONJOB_SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp'
