@@ -1,0 +1,194 @@
+// The dashboard in a real browser: Debian's headless Chromium driven by playwright-core against the local server.
+// Sign in with a token, watch a pod created by kubectl appear and turn Running without a reload, follow its logs,
+// see it go when kubectl deletes it; every page is visited and a screenshot of each is saved under
+// test-output/dashboard/ for people to look at. The static files carry a strict Content-Security-Policy and the page
+// runs without a single CSP violation; a token that may see nothing is shown 403s, not empty tables.
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { chromium } from 'playwright-core'
+import { KUBECTL_VERSIONS, KUBEFLARE_URL, TEST_TOKENS, TOKEN, api, kubectl, uniqueNs } from './helpers.mjs'
+import { root } from './server-process.mjs'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const SHOTS = join(root, 'test-output', 'dashboard')
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+const kubectlLatest = KUBECTL_VERSIONS.at(-1)
+
+let context
+let page
+let profile
+const problems = []
+const ns = uniqueNs('ui')
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `no browser at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`)
+  mkdirSync(SHOTS, { recursive: true })
+  profile = mkdtempSync(join(tmpdir(), 'kubeflare-chromium-'))
+  // A fresh profile every run (launchPersistentContext passes it as --user-data-dir).
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    ignoreHTTPSErrors: true, // the local server's own CA; kubectl and the API tests trust it through the kubeconfig
+    viewport: { width: 1280, height: 900 },
+  })
+  page = context.pages()[0] ?? (await context.newPage())
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 40[34]/.test(m.text())) problems.push(m.text())
+  })
+  page.on('pageerror', (e) => problems.push(String(e)))
+  assert.equal((await api('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201)
+})
+
+after(async () => {
+  await context?.close()
+  if (profile) rmSync(profile, { recursive: true, force: true })
+  await api('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {})
+})
+
+const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+const row = (name) => page.locator(`tr[data-name="${name}"]`)
+
+async function signIn(token) {
+  await page.goto(`${KUBEFLARE_URL}/ui/`)
+  await page.getByLabel('Bearer token').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+describe('dashboard', () => {
+  it('serves the static files with a strict Content-Security-Policy and asks for a token', async () => {
+    const res = await page.goto(`${KUBEFLARE_URL}/ui/`)
+    assert.equal(res.status(), 200)
+    const csp = res.headers()['content-security-policy']
+    assert.match(csp, /default-src 'none'/)
+    assert.match(csp, /script-src 'self'(;|$)/)
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/)
+    assert.equal(res.headers()['x-content-type-options'], 'nosniff')
+    // Keyboard first: the token field has the focus, the skip link is the first stop in the tab order.
+    await page.getByLabel('Bearer token').waitFor()
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'token')
+    assert.equal(await page.evaluate(() => document.querySelector('a[href], button, input')?.textContent), 'Skip to content')
+    await shot('sign-in')
+  })
+
+  it('signs in, and a pod created with kubectl appears and turns Running without a reload', async () => {
+    await signIn(TOKEN)
+    await page.getByText(/^Signed in as /).waitFor()
+    // The token is in this tab's sessionStorage, not in the URL or a cookie.
+    assert.ok(!page.url().includes(TOKEN))
+    assert.equal((await context.cookies()).length, 0)
+    await page.getByLabel('Namespace').fill(ns)
+    await page.getByLabel('Namespace').press('Enter')
+    await page.getByLabel('Namespace').blur()
+    await page.goto(`${KUBEFLARE_URL}/ui/#/pods`)
+    await page.getByRole('heading', { name: 'Pods' }).waitFor()
+    await page.getByText(`Pods in ${ns} (0)`).waitFor()
+    const loaded = await page.evaluate(() => performance.getEntriesByType('navigation').length)
+    await kubectl(kubectlLatest, [
+      'run',
+      'logger',
+      '-n',
+      ns,
+      '--image=busybox:1.36',
+      '--restart=Never',
+      '--',
+      'sh',
+      '-c',
+      'echo first line; sleep 4; echo second line; sleep 600',
+    ])
+    await row('logger').waitFor({ timeout: 15_000 })
+    await row('logger').locator('td.phase', { hasText: 'Running' }).waitFor({ timeout: 15_000 })
+    assert.match(await row('logger').locator('td.node').innerText(), /^node-\d+$/)
+    assert.match(await row('logger').locator('td.ip').innerText(), /^10\.244\.\d+\.\d+$/)
+    assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation').length), loaded, 'no reload')
+    await shot('pods')
+  })
+
+  it("shows the pod's detail and follows its logs", async () => {
+    await row('logger').getByRole('link', { name: 'logger' }).click()
+    await page.getByRole('heading', { name: `Pod ${ns}/logger` }).waitFor()
+    await page.locator('#pod-status', { hasText: 'Running' }).waitFor()
+    await page.getByRole('cell', { name: 'Ready', exact: true }).waitFor()
+    await page.getByRole('cell', { name: 'Scheduled', exact: true }).first().waitFor({ timeout: 10_000 })
+    assert.equal(await page.getByLabel('Follow').isChecked(), true)
+    await page.getByRole('button', { name: 'Show logs' }).click()
+    await page.locator('#log-output', { hasText: 'first line' }).waitFor({ timeout: 10_000 })
+    // Written four seconds after the start: it arrives on the followed stream.
+    await page.locator('#log-output', { hasText: 'second line' }).waitFor({ timeout: 15_000 })
+    await shot('pod')
+    await page.getByRole('button', { name: 'Stop' }).click()
+  })
+
+  it('shows namespaces, services with endpoints, nodes with capacity and their pods, workloads, events, custom resources', async () => {
+    await page.goto(`${KUBEFLARE_URL}/ui/#/namespaces`)
+    await row(ns).waitFor()
+    await shot('namespaces')
+
+    await kubectl(kubectlLatest, ['expose', 'pod', 'logger', '-n', ns, '--port=80', '--name=web', '--selector=run=logger'])
+    await page.goto(`${KUBEFLARE_URL}/ui/#/services`)
+    await row('web').locator('td', { hasText: /^10\.244\.\d+\.\d+:80$/ }).waitFor({ timeout: 15_000 })
+    await shot('services')
+
+    await page.goto(`${KUBEFLARE_URL}/ui/#/nodes`)
+    await row('node-1').waitFor()
+    assert.equal(await row('node-1').locator('td').nth(2).innerText(), '4')
+    await shot('nodes')
+    const pod = await api('GET', `/api/v1/namespaces/${ns}/pods/logger`)
+    const node = pod.body.spec.nodeName
+    await page.goto(`${KUBEFLARE_URL}/ui/#/nodes/${node}`)
+    await row('logger').waitFor()
+    await shot('node')
+
+    await page.goto(`${KUBEFLARE_URL}/ui/#/workloads`)
+    for (const kind of ['Deployments', 'ReplicaSets', 'Jobs', 'ReplicationControllers'])
+      await page.getByText(`0 ${kind} in ${ns}`).waitFor()
+    await shot('workloads')
+
+    await page.goto(`${KUBEFLARE_URL}/ui/#/events`)
+    await page.getByRole('cell', { name: 'Scheduled', exact: true }).first().waitFor({ timeout: 10_000 })
+    await shot('events')
+
+    if (await page.locator('#nav-custom').isVisible()) {
+      await page.goto(`${KUBEFLARE_URL}/ui/#/custom`)
+      await page.getByRole('heading', { name: 'Custom resources' }).waitFor()
+      await shot('custom-resources')
+    }
+  })
+
+  it('sees a pod deleted with kubectl go, and reads well on a phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${KUBEFLARE_URL}/ui/#/pods`)
+    await row('logger').waitFor()
+    await shot('pods-phone')
+    await kubectl(kubectlLatest, ['delete', 'pod', 'logger', '-n', ns, '--wait=false'])
+    await row('logger').waitFor({ state: 'detached', timeout: 20_000 })
+    await page.getByText(`Pods in ${ns} (0)`).waitFor()
+    await page.setViewportSize({ width: 1280, height: 900 })
+  })
+
+  it('shows what an identity may not see as forbidden', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await signIn(TEST_TOKENS.bob)
+    await page.getByText('Signed in as bob').waitFor()
+    await page.goto(`${KUBEFLARE_URL}/ui/#/pods`)
+    await page.getByRole('alert').filter({ hasText: 'Forbidden' }).waitFor()
+    assert.match(await page.getByRole('alert').innerText(), /cannot list resource "pods"/)
+    await shot('forbidden')
+  })
+
+  it('ran without a Content-Security-Policy violation or a script error', () => {
+    assert.deepEqual(problems, [])
+  })
+})
