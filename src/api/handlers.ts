@@ -277,8 +277,16 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
   return opts
 }
 
+/** The kind's default propagation, when the options name none (kube's DefaultGarbageCollectionPolicy), warned. */
+function withDefaultPropagation(c: Ctx, def: ResourceDef, opts: DeleteOptions): DeleteOptions {
+  const fallback = def.defaultPropagation
+  if (!fallback || opts.propagationPolicy !== undefined || opts.orphanDependents !== undefined) return opts
+  addWarnings(c, [fallback.warning])
+  return { ...opts, propagationPolicy: fallback.policy }
+}
+
 export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: string) {
-  const opts = await deleteOptions(c)
+  const opts = withDefaultPropagation(c, def, await deleteOptions(c))
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(
     await call(() => hostFor(c.env, def, ns).delete(resourceKey(def), name, opts, { dryRun: isDryRun })),
@@ -298,7 +306,7 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
 
 export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: string) {
   const opts = listOptions(c, def)
-  const del = await deleteOptions(c)
+  const del = withDefaultPropagation(c, def, await deleteOptions(c))
   const isDryRun = dryRun(c) || (del.dryRun?.length ?? 0) > 0
   const page = unwrap(
     await call(() =>

@@ -64,6 +64,11 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   scale?: ScalePaths
   /** The Warning every request of this version gets (a deprecated custom resource version). */
   warning?: string
+  /**
+   * DeleteOptions that name no propagation delete as this says (batch/v1 Jobs orphan their pods, for backward
+   * compatibility), with a Warning saying so.
+   */
+  defaultPropagation?: { policy: 'Orphan'; warning: string }
 }
 
 /** A custom resource's /scale paths, as its CRD declares them (simple JSON paths: `.spec.replicas`). */

@@ -106,4 +106,26 @@ describe('Jobs on the simulated cluster', () => {
       (await req('GET', `/api/v1/namespaces/${ns}/pods`)).json.items.length === 0 ? true : undefined,
     )
   })
+
+  it("a delete naming no propagation orphans the pods, with kube's warning; Background takes them along", async () => {
+    const ns = await makeNamespace('jobs')
+    for (const name of ['kept', 'gone'])
+      expect((await req('POST', jobsPath(ns), job(name, {}, ['sleep', '3600']))).status).toBe(201)
+    const podsOf = async (name: string) =>
+      (await req('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=job-name%3D${name}`)).json.items as any[]
+    for (const name of ['kept', 'gone'])
+      await waitFor(`${name}'s pod`, async () => ((await podsOf(name)).length === 1 ? true : undefined))
+    const orphaned = await req('DELETE', jobsPath(ns, 'kept'))
+    expect(orphaned.status).toBe(200)
+    expect(orphaned.headers.get('warning')).toBe(
+      '299 - "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"',
+    )
+    await waitFor('the orphan to be released', async () => {
+      const [pod] = await podsOf('kept')
+      return pod && !pod.metadata.ownerReferences && !pod.metadata.finalizers ? pod : undefined
+    })
+    const background = await req('DELETE', `${jobsPath(ns, 'gone')}?propagationPolicy=Background`)
+    expect(background.headers.get('warning')).toBeNull()
+    await waitFor('its pod to go', async () => ((await podsOf('gone')).length === 0 ? true : undefined))
+  })
 })

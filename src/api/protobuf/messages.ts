@@ -17,6 +17,7 @@ import { REVIEW_KINDS, REVIEW_MESSAGES } from '../reviews/review-messages'
 import { RBAC_KINDS, RBAC_MESSAGES } from '../../registry/rbac/rbac-messages'
 import { POLICY_KINDS, POLICY_MESSAGES } from './policy-messages'
 import { APPS_KINDS, APPS_MESSAGES } from './apps-messages'
+import { BATCH_KINDS, BATCH_MESSAGES } from './batch-messages'
 
 type Table = Record<string, Record<number, string>>
 
@@ -782,6 +783,7 @@ export const MESSAGES: Table = {
   ...RBAC_MESSAGES,
   ...POLICY_MESSAGES,
   ...APPS_MESSAGES,
+  ...BATCH_MESSAGES,
 }
 
 /** Top-level message per "apiVersion kind"; DeleteOptions is accepted under any apiVersion (clients send their group's). */
@@ -805,6 +807,7 @@ const KINDS: Record<string, string> = {
   ...RBAC_KINDS,
   ...POLICY_KINDS,
   ...APPS_KINDS,
+  ...BATCH_KINDS,
 }
 
 /** The top-level message for an object's apiVersion and kind, or undefined when it is not one we decode. */
