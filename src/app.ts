@@ -11,6 +11,7 @@ import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
 import { access } from './identity/access'
 import { registerIdentityApis } from './api/identity-apis'
+import { customKindsGate } from './api/custom-kinds-gate'
 import { registerHealth } from './api/health'
 import { observe } from './api/observe'
 import { captureAuditBody } from './api/audit-log'
@@ -50,6 +51,10 @@ export function buildApp() {
     await next()
   })
 
+  // Custom resources' kinds come from CRDs: the table is brought up to date before anything reads it.
+  app.use('/apis', customKindsGate)
+  app.use('/apis/*', customKindsGate)
+  app.use('/openapi/*', customKindsGate)
   app.get('/version', serveVersion)
   app.get('/api', serveApi)
   app.get('/apis', serveApis)

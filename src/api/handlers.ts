@@ -35,8 +35,15 @@ function unwrap<T>(r: Result<T>): T {
   return r.value
 }
 
+/** Objects of a version served but not stored are answered in that version (conversion None: apiVersion only). */
+function inVersion(def: ResourceDef, obj: KubeObject): KubeObject {
+  if (def.storage === false && obj.kind === def.kind) obj.apiVersion = apiVersionOf(def)
+  return obj
+}
+
 /** One object, as JSON or as a one-row Table. */
 function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
+  inVersion(def, obj)
   if (wantsTable(c.req.header('accept'))) {
     const include = includeObjectOption(c.req.query('includeObject'))
     return json(
@@ -50,6 +57,7 @@ function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Re
 }
 
 function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
+  for (const item of page.items) inVersion(def, item)
   const meta: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) }
   if (page.continue) meta.continue = page.continue
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount
@@ -111,7 +119,7 @@ async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
   const validation = fieldValidation(c)
   const body = await readBody(c, handlingPrefix(def.kind, def.version))
   const decoded = decodeObject<KubeObject>(
-    { schema: def.schema, group: def.group, version: def.version, kind: def.kind },
+    { schema: def.schema, group: def.group, version: def.version, kind: def.kind, custom: def.unstructured },
     body,
     validation,
   )
@@ -176,10 +184,19 @@ const ACCEPTED_PATCH_TYPES = [
   'application/apply-patch+yaml',
 ]
 
+/** What kube accepts for custom resources, in its 415 message's order. */
+const CUSTOM_PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/apply-patch+yaml',
+]
+
 /** PATCH on an item, or on its subresource (`status`) when `subresource` is given. */
 export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
   const type = PATCH_TYPES[mediaType(c)]
-  if (!type) throw new StatusError(statuses.unsupportedMediaType(ACCEPTED_PATCH_TYPES))
+  // Custom resources have no Go type to take strategic merge metadata from: kube lists what they accept.
+  const accepted = def.unstructured ? CUSTOM_PATCH_TYPES : ACCEPTED_PATCH_TYPES
+  if (!type || !accepted.includes(mediaType(c))) throw new StatusError(statuses.unsupportedMediaType(accepted))
   const manager = fieldManager(c)
   const force = c.req.query('force')
   if (type === 'apply' && !c.req.query('fieldManager')) {

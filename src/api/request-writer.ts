@@ -2,6 +2,7 @@
 // where the verb handlers meet the access decision (src/identity/access.ts).
 import type { Context } from 'hono'
 import type { Requester } from '../host/rpc-types'
+import { customKinds } from '../registry/custom/custom-kinds'
 import { resourceKey, type ResourceDef } from '../registry/resource'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -18,4 +19,5 @@ export function noteWrite(c: Ctx, def: ResourceDef, namespace: string, name?: st
   const access = c.get('access')
   access.authorizer.noteWrite(resourceKey(def), namespace)
   access.live.noteWrite(resourceKey(def), namespace, name)
+  if (resourceKey(def) === 'customresourcedefinitions') customKinds.invalidate()
 }

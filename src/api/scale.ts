@@ -28,7 +28,7 @@ function unwrap<T>(r: Result<T>): T {
 }
 
 export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
-  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name)))))
+  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name))), def))
 }
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
@@ -41,7 +41,7 @@ export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: strin
   addWarnings(c, decoded.warnings)
   const opts = { dryRun: dryRun(c), fieldManager: fieldManager(c), subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(resourceKey(def), name, decoded.value, opts)))
-  return json(c, scaleOf(answer.object))
+  return json(c, scaleOf(answer.object, def))
 }
 
 export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
@@ -56,5 +56,5 @@ export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: str
   }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, opts)))
   addWarnings(c, answer.warnings ?? [])
-  return json(c, scaleOf(answer.object))
+  return json(c, scaleOf(answer.object, def))
 }

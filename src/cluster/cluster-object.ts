@@ -20,6 +20,8 @@ import type { RepairResult } from './allocators/service-allocators'
 import type { ClusterApi, NamespacePhase, NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
 import { ClusterPolicy } from './cluster-policy'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
+import { CrdController, type CustomResourceInstances } from './crd-controller'
+import { customKinds } from '../registry/custom/custom-kinds'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import { Scheduling } from './scheduling'
 
@@ -45,9 +47,11 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     })
     this.host = new ObjectHost({
       ...parts,
+      // The CRDs are this object's own: custom kinds are read from its state, never through RPC to itself.
+      knowKind: (resource) => customKinds.know(resource, this.host),
       scope: '',
       policy,
-      controllers: [new ClusterRoleAggregationController()],
+      controllers: [new ClusterRoleAggregationController(), new CrdController(this.customResources(env))],
     })
     void ctx.blockConcurrencyWhile(async () => {
       await this.host.start()
@@ -56,6 +60,22 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       await reconcileBootstrapPolicy(this.host.controllerView, '')
       await this.bootstrapNodes()
     })
+  }
+
+  /** A CRD's custom resources for its cleanup: found in D1, deleted by the host of each namespace (or this one). */
+  private customResources(env: Env): CustomResourceInstances {
+    const log = new D1Log(env.DB)
+    const all = { mode: { kind: 'latest' as const } }
+    return {
+      namespacesOf: (resource) => log.namespacesOf(resource),
+      deleteAll: async (namespace, resource) => {
+        const r =
+          namespace === ''
+            ? await this.host.deleteCollection(resource, all, { gracePeriodSeconds: 0 })
+            : await env.NAMESPACES.getByName(namespace).deleteCollection(resource, all, { gracePeriodSeconds: 0 }, {})
+        if (!r.ok && r.status.code !== 404) throw new Error(r.status.message)
+      },
+    }
   }
 
   // ---- the verbs every host serves (src/api/hosts.ts) --------------------------------------------------------

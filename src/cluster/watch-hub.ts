@@ -7,6 +7,7 @@ import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { Watchers, closeQuietly } from '../host/watchers'
 import { DurableMetrics } from '../host/durable-metrics'
 import { HibernatingMembership } from '../host/watch-membership'
+import { customKinds } from '../registry/custom/custom-kinds'
 import { resourceByPlural } from '../registry/resources'
 import { apiVersionOf, resourceKey } from '../registry/resource'
 import { statuses } from '../registry/status'
@@ -57,6 +58,9 @@ export class WatchHub extends DurableObject<Env> {
       this.cursor = null
       return
     }
+    // Custom resources' watchers need their kinds known in this isolate (it may have just woken up).
+    for (const resource of new Set(this.watchers.openSpecs().map((s) => s.resource)))
+      await customKinds.know(resource, this.env.CLUSTER.getByName('cluster'))
     this.cursor ??= Number((await this.ctx.storage.get<number>('cursor')) ?? (await this.log.currentRv()))
     for (;;) {
       const entries = await this.log.changesAfter(this.cursor, PAGE)
@@ -83,6 +87,7 @@ export class WatchHub extends DurableObject<Env> {
 
   private async join(url: URL): Promise<Response> {
     const req = readWatchRequest(url)
+    if (req) await customKinds.know(req.resource, this.env.CLUSTER.getByName('cluster'))
     const def = req ? resourceByPlural(req.resource) : undefined
     if (!req || !def) return Response.json(statuses.pathNotFound(), { status: 404 })
     // Bring live delivery up to date first, so the replay below ends where the live stream continues.

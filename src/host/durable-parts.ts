@@ -3,6 +3,7 @@
 // compaction).
 import { D1Log } from '../log/d1-log'
 import { configureEncryptionAtRest } from '../registry/at-rest-config'
+import { customKinds } from '../registry/custom/custom-kinds'
 import { DurableAlarms } from './alarms'
 import { DurableMetrics } from './durable-metrics'
 import { HubPoke } from './hub-poke'
@@ -52,5 +53,7 @@ export function durableParts(
     metrics,
     alarms: new DurableAlarms(ctx.storage),
     commitListeners: [(entries) => compaction.afterCommit(entries), () => hub.poke()],
+    // Custom resources' kinds come from the cluster object's CRDs (it overrides this with its own objects).
+    knowKind: (resource) => customKinds.know(resource, env.CLUSTER.getByName('cluster')),
   }
 }

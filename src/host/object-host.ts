@@ -50,6 +50,11 @@ export interface HostParts {
   commitListeners?: readonly ((entries: readonly LogEntry[]) => void)[]
   /** The object's metrics (src/host/durable-metrics.ts); in-memory hosts have none. */
   metrics?: { socketsChanged(): void }
+  /**
+   * Makes sure the kind table knows `resource` before a verb serves it (custom resources arrive at run time: see
+   * src/registry/custom/custom-kinds.ts). Answers nothing when nothing needs awaiting.
+   */
+  knowKind?: (resource: string) => Promise<void> | undefined
 }
 
 export class ObjectHost {
@@ -150,6 +155,7 @@ export class ObjectHost {
 
   /** GET; with `minRv`, only once this host has seen that resourceVersion (504 when the cluster has not reached it). */
   async get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>> {
+    await this.parts.knowKind?.(resource)
     if (minRv !== undefined) {
       const fresh = await this.ensureFresh(minRv)
       if (fresh) return fail(fresh)
@@ -157,7 +163,8 @@ export class ObjectHost {
     return getObject(this.objects, resource, name)
   }
 
-  list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
+  async list(resource: string, q: ListQuery): Promise<Result<ListPage>> {
+    await this.parts.knowKind?.(resource)
     return listLocal(this.objects, resource, q, (rv) => this.ensureFresh(rv))
   }
 
@@ -173,6 +180,7 @@ export class ObjectHost {
   }
 
   async create(resource: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    await this.parts.knowKind?.(resource)
     const def = resourceByPlural(resource)
     if (!def) return fail(statuses.pathNotFound())
     const refused = await this.parts.policy.admitCreate(def, input.metadata?.name ?? '')
@@ -188,9 +196,15 @@ export class ObjectHost {
     return answer
   }
 
-  update(resource: string, name: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+  async update(
+    resource: string,
+    name: string,
+    input: KubeObject,
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteAnswer>> {
+    await this.parts.knowKind?.(resource)
     const def = defFor(resource, opts.subresource)
-    if (!def) return Promise.resolve(fail(statuses.pathNotFound()))
+    if (!def) return fail(statuses.pathNotFound())
     return this.write(def, () => planUpdateVerb(this.planning, def, resource, name, input, opts), opts)
   }
 
@@ -223,6 +237,7 @@ export class ObjectHost {
     body: string,
     opts: PatchOptions,
   ): Promise<Result<WriteAnswer>> {
+    await this.parts.knowKind?.(resource)
     const def = defFor(resource, opts.subresource)
     if (!def) return fail(statuses.pathNotFound())
     let warnings: string[] = []
@@ -239,14 +254,15 @@ export class ObjectHost {
     return answer
   }
 
-  delete(
+  async delete(
     resource: string,
     name: string,
     options: DeleteOptions = {},
     opts: WriteOptions = {},
   ): Promise<Result<WriteAnswer>> {
+    await this.parts.knowKind?.(resource)
     const def = resourceByPlural(resource)
-    if (!def) return Promise.resolve(fail(statuses.pathNotFound()))
+    if (!def) return fail(statuses.pathNotFound())
     return this.write(def, () => planDeleteVerb(this.planning, def, resource, name, options), opts)
   }
 
@@ -282,7 +298,8 @@ export class ObjectHost {
   }
 
   /** Prepares a watch socket (src/host/watch-socket.ts). */
-  watch(req: WatchRequest): Promise<WatchOpening> {
+  async watch(req: WatchRequest): Promise<WatchOpening> {
+    await this.parts.knowKind?.(req.resource)
     return prepareWatch(req, {
       objects: this.objects,
       log: this.parts.log,

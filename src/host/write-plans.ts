@@ -268,7 +268,7 @@ function planScaleVerb(
     resource,
     name,
     (current) => {
-      const view = scaleOf(current.object)
+      const view = scaleOf(current.object, def)
       delete view.metadata.resourceVersion
       const scale = next(view)
       if (!scale.ok) return scale

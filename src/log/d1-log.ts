@@ -182,6 +182,15 @@ export class D1Log {
     return target
   }
 
+  /** The namespaces holding objects of a resource (a CustomResourceDefinition's cleanup deletes in each). */
+  async namespacesOf(resource: string): Promise<string[]> {
+    const { results } = await this.db
+      .prepare('SELECT DISTINCT ns FROM objects WHERE resource = ? ORDER BY ns')
+      .bind(resource)
+      .all<{ ns: string }>()
+    return results.map((r) => r.ns)
+  }
+
   /** A consistent-snapshot list source over one resource across all namespaces. */
   async listSource(resource: string): Promise<ListSource> {
     const row = await this.db

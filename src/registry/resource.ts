@@ -72,7 +72,7 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
 }
 
 /** A custom resource's /scale paths, as its CRD declares them (simple JSON paths: `.spec.replicas`). */
-interface ScalePaths {
+export interface ScalePaths {
   specReplicasPath: string
   statusReplicasPath: string
   labelSelectorPath?: string
@@ -82,7 +82,7 @@ interface ScalePaths {
  * How a kind without a Go type decodes a document already read as JSON (kube's unstructured decoding of custom
  * resources, with pruning, defaulting and the metadata coercion of src/registry/custom/).
  */
-interface UnstructuredCodec {
+export interface UnstructuredCodec {
   /** Prunes and defaults `doc` in place; answers unknown-field findings (for fieldValidation) or a 400 message. */
   decode(doc: Record<string, unknown>): { strict: string[] } | { error: string }
 }

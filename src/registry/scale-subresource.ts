@@ -4,6 +4,7 @@
 import { clone } from './deep-equal'
 import { fieldError } from './field-errors'
 import { labelSelectorFromMatchLabels, labelSelectorFromMetaV1 } from './label-selector'
+import { customScaleParts, setCustomReplicas } from './custom/custom-scale'
 import type { ResourceDef } from './resource'
 import { fail, ok, statuses, type Result } from './status'
 import type { KubeObject } from '../schema/meta'
@@ -31,9 +32,11 @@ function selectorText(selector: Record<string, unknown> | undefined): string {
 export const servesScale = (def: ResourceDef) => def.subresources?.some((s) => s.name === 'scale') === true
 
 /** The Scale view of a stored object. */
-export function scaleOf(obj: KubeObject): KubeObject {
+export function scaleOf(obj: KubeObject, def?: ResourceDef): KubeObject {
   const o = obj as Obj
   const m = o.metadata
+  // A custom resource's replicas and selector live where its CRD says.
+  const custom = def?.scale ? customScaleParts(obj, def.scale) : null
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
@@ -44,8 +47,8 @@ export function scaleOf(obj: KubeObject): KubeObject {
       resourceVersion: m.resourceVersion,
       creationTimestamp: m.creationTimestamp,
     },
-    spec: { replicas: o.spec?.replicas ?? 0 },
-    status: { replicas: o.status?.replicas ?? 0, selector: selectorText(o.spec?.selector) },
+    spec: custom?.spec ?? { replicas: o.spec?.replicas ?? 0 },
+    status: custom?.status ?? { replicas: o.status?.replicas ?? 0, selector: selectorText(o.spec?.selector) },
   }
 }
 
@@ -90,6 +93,7 @@ export function applyScale(
   if (wanted && wanted !== String(currentRv))
     return fail(statuses.modified({ resource: def.plural, group: def.group || undefined }, name))
   const next = clone(current) as Obj
-  next.spec = { ...(next.spec ?? {}), replicas }
+  if (def.scale) setCustomReplicas(next, def.scale, replicas)
+  else next.spec = { ...(next.spec ?? {}), replicas }
   return ok(next)
 }

@@ -118,6 +118,12 @@ export class ComponentBuilder {
     return { $ref: REF_PREFIX + name }
   }
 
+  /** Emits a schema that is OpenAPI already (a CustomResourceDefinition's), plus `extra`; returns its $ref. */
+  raw(name: string, schema: Json, extra: Json = {}): Json {
+    this.schemas[name] ??= { ...schema, ...extra }
+    return { $ref: REF_PREFIX + name }
+  }
+
   /** The schema of a property (`field` true), array item or map value. */
   property(schema: Schema, field = true, p: Peeled = peel(schema, this.nameOf)): Json {
     const { description, extensions } = annotations(p.meta)

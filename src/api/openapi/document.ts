@@ -2,7 +2,7 @@
 // table and the zod schemas, serialized once per isolate and named by a hash of their text.
 import { kinds } from '../../registry/resources'
 import type { ResourceDef } from '../../registry/resource'
-import { DeleteOptions } from '../../schema/meta'
+import { DeleteOptions, ObjectMeta } from '../../schema/meta'
 import { VERSION_INFO } from '../version'
 import { ComponentBuilder, type Json } from './components'
 import { named, packageForGroup, schemaNamed } from './names'
@@ -12,7 +12,7 @@ import { listSchemaOf, Patch, Status, WatchEvent } from './wire-types'
 
 /** The component name of a row's kind: its schema's own name, else `<package of its group>.<Kind>`. */
 export function kindComponentName(def: ResourceDef): string {
-  return named(def.schema)?.name ?? `${packageForGroup(def.group, def.version)}.${def.kind}`
+  return def.openapi?.name ?? named(def.schema)?.name ?? `${packageForGroup(def.group, def.version)}.${def.kind}`
 }
 
 const packageOf = (componentName: string) => componentName.slice(0, componentName.lastIndexOf('.'))
@@ -29,7 +29,11 @@ export function buildDocument(rows: ResourceDef[]): Json {
   for (const def of rows) {
     const kindName = kindComponentName(def)
     // The table asserts the GVK, so every served kind carries it even if its zod schema forgot the .meta().
-    const kind = components.component(kindName, def.schema, gvkOf(def.group, def.version, def.kind))
+    // A custom resource publishes its CRD's schema (which refers to ObjectMeta), not one made from zod.
+    if (def.openapi) components.property(ObjectMeta, false)
+    const kind = def.openapi
+      ? components.raw(kindName, def.openapi.schema, gvkOf(def.group, def.version, def.kind))
+      : components.component(kindName, def.schema, gvkOf(def.group, def.version, def.kind))
     const refs: OperationRefs = {
       kind,
       // Create-only kinds (the reviews) have no List upstream.

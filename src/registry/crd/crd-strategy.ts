@@ -19,7 +19,7 @@ import {
 } from './crd-validation'
 import type { Crd } from './json-schema'
 
-const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io'
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io'
 
 const asCrd = (obj: KubeObject) => obj as unknown as Crd
 

@@ -13,6 +13,7 @@ import { ReplicationController, Scale } from '../../schema/replication-controlle
 import { Service } from '../../schema/service'
 import { Deployment } from '../../schema/deployment'
 import { ReplicaSet } from '../../schema/replica-set'
+import type { UnstructuredCodec } from '../resource'
 import { goTypeOf } from './go-types'
 import { goUnmarshal, RawNumber } from './go-unmarshal'
 import {
@@ -31,6 +32,8 @@ export interface DecodeTarget extends GVK {
   schema: z.ZodType
   /** Other group/versions of the kind the endpoint takes as its own (eviction takes policy/v1beta1 too). */
   accepts?: string[]
+  /** A kind without a Go type (a custom resource): decoded as kube decodes unstructured objects, by this codec. */
+  custom?: UnstructuredCodec
 }
 
 type DocumentOutcome =
@@ -119,6 +122,7 @@ function withDefaults(g: GVK, target: GVK): GVK {
 export function decodeDocument(target: DecodeTarget, doc: unknown, original: () => string): DocumentOutcome {
   const read = interpret(doc)
   if ('error' in read) return { ok: false, error: read.error, gvk: null }
+  if (target.custom) return decodeCustom(target, target.custom, read, doc, original)
   const gvk = withDefaults(read, target)
   const fail = (error: string, bare = false): DocumentOutcome => ({ ok: false, error, gvk, bare })
   if (!gvk.version) return fail(`Object 'apiVersion' is missing in '${original()}'`)
@@ -148,4 +152,33 @@ export function decodeDocument(target: DecodeTarget, doc: unknown, original: () 
     return fail(`converting (${goTypeOfKind(gvk)}) to (${internalTypeOf(target)}): unknown conversion`)
   }
   return { ok: true, value, strict, gvk }
+}
+
+/**
+ * A custom resource's body (unstructured.UnstructuredJSONScheme, then the CRD handler's coercion): apiVersion and kind
+ * must be given, name the endpoint's group/version (kube's create/update handlers refuse another) and kind, and the
+ * codec prunes, defaults and checks the metadata.
+ */
+function decodeCustom(
+  target: DecodeTarget,
+  codec: UnstructuredCodec,
+  read: GVK,
+  doc: unknown,
+  original: () => string,
+): DocumentOutcome {
+  const gvk = read
+  const fail = (error: string): DocumentOutcome => ({ ok: false, error, gvk, bare: true })
+  if (!gvk.kind) return fail(`Object 'Kind' is missing in '${original()}'`)
+  if (!gvk.version) return fail(`Object 'apiVersion' is missing in '${original()}'`)
+  if (gvk.group !== target.group || gvk.version !== target.version) {
+    const data = groupVersionString(gvk.group, gvk.version)
+    return fail(
+      `the API version in the data (${data}) does not match the expected API version (${groupVersionString(target.group, target.version)})`,
+    )
+  }
+  if (gvk.kind !== target.kind) return fail(`kind: Invalid value: ${JSON.stringify(gvk.kind)}: must be ${target.kind}`)
+  const value = doc as Record<string, unknown>
+  const decoded = codec.decode(value)
+  if ('error' in decoded) return { ok: false, error: decoded.error, gvk }
+  return { ok: true, value, strict: decoded.strict, gvk }
 }

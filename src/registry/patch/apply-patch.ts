@@ -7,7 +7,7 @@ import type { ResourceDef } from '../resource'
 import type { KubeObject } from '../../schema/meta'
 import { fail, ok, statuses, type Result, type Status } from '../status'
 import type { FieldError } from '../field-errors'
-import { checkTree, type FieldValidation } from '../decode'
+import { checkTree, type FieldValidation, handlingPrefix } from '../decode'
 import { duplicateFields } from '../json-scan'
 import { goQuote } from '../go-strings'
 import { apiVersionOf } from '../resource'
@@ -85,7 +85,13 @@ export function applyPatch(
           patch as { op: string; path: string; from?: string; value?: Json }[],
         )
       : mergePatchedText(current as unknown as Json, goTypeOfDef(def), patch)
-  const target = { schema: def.schema, group: def.group, version: def.version, kind: def.kind }
+  const target = {
+    schema: def.schema,
+    group: def.group,
+    version: def.version,
+    kind: def.kind,
+    custom: def.unstructured,
+  }
   const outcome = decodeDocument(target, patched, patchedText)
   if (!outcome.ok) return fail(invalidPatch(patchedText(), outcome.error))
   return finish(outcome.value as KubeObject, [...read.strict, ...outcome.strict], validation, patchedText)
@@ -174,6 +180,8 @@ export function decodeApplied(def: ResourceDef, body: string, validation: FieldV
     return fail(statuses.badRequest(`failed to create typed patch object (${named}): ${typed[0]}`))
   if (typed.length > 1)
     return fail(statuses.badRequest(`failed to create typed patch object (${named}): errors:\n  ${typed.join('\n  ')}`))
+  // A custom resource has no Go type: its codec prunes (reporting unknown fields) and defaults, as kube's does.
+  if (def.unstructured) return decodeAppliedCustom(def, doc, body, validation)
   const converted = convertFromUnstructured(doc, type, 'floats')
   if (converted.error !== null) {
     return fail(
@@ -200,6 +208,34 @@ export function decodeApplied(def: ResourceDef, body: string, validation: FieldV
       ),
     )
   }
+  const object = doc as KubeObject
+  object.metadata ??= {}
+  delete object.metadata.managedFields
+  return ok({ object, warnings: validation === 'Warn' ? strict : [] })
+}
+
+/** The end of decodeApplied for a custom resource: the codec instead of the Go type's conversion. */
+function decodeAppliedCustom(
+  def: ResourceDef,
+  doc: Record<string, unknown>,
+  body: string,
+  validation: FieldValidation,
+): Patched {
+  const decoded = def.unstructured!.decode(doc)
+  if ('error' in decoded) return fail(statuses.badRequest(`${handlingPrefix(def.kind, def.version)}: ${decoded.error}`))
+  const strict =
+    validation === 'Ignore'
+      ? []
+      : [
+          ...(body.trimStart().startsWith('{')
+            ? duplicateFields(body).map((d) => `duplicate field ${JSON.stringify(d)}`)
+            : []),
+          ...decoded.strict,
+        ]
+  if (strict.length > 0 && validation === 'Strict')
+    return fail(
+      statuses.badRequest(`${handlingPrefix(def.kind, def.version)}: strict decoding error: ${strict.join(', ')}`),
+    )
   const object = doc as KubeObject
   object.metadata ??= {}
   delete object.metadata.managedFields

@@ -1,0 +1,368 @@
+// kube-openapi's schema validator (k8s.io/kube-openapi pkg/validation/validate) over a CRD version's schema, as
+// apiextensions-apiserver runs it on custom resources (pkg/apiserver/validation): the validators of each node in
+// kube's order (type, allOf/oneOf/anyOf/not, string, format, number, items, enum, object), their messages
+// (`spec.replicas in body must be of type integer: "string"`), then the field errors kube makes of them.
+import { fieldError, type FieldError } from '../field-errors'
+import { compileGoRegexp } from '../crd/go-regexp'
+import { additionalPropertiesOf, itemsSchema, type JSONSchemaProps } from '../crd/json-schema'
+import { checkFormat, isSupportedFormat } from './formats'
+import { goPrint, jsonType } from './go-values'
+
+/** One kube-openapi validation error (errors.Validation): its code, the path it names and the values it carries. */
+interface Problem {
+  code: 'type' | 'required' | 'tooLong' | 'enum' | 'maxItems' | 'tooManyProperties' | 'other'
+  name: string
+  message: string
+  value?: unknown
+  valid?: number
+  values?: unknown[]
+}
+
+class Result {
+  errors: Problem[] = []
+  matchCount = 0
+  get valid() {
+    return this.errors.length === 0
+  }
+  add(p: Problem) {
+    this.errors.push(p)
+  }
+  merge(...others: (Result | null)[]) {
+    for (const o of others) {
+      if (!o) continue
+      this.errors.push(...o.errors)
+      this.matchCount += o.matchCount
+    }
+    return this
+  }
+}
+
+const IN = 'body'
+const at = (name: string) => (name === '' ? '' : name)
+const typeMessage = (name: string, type: string, value: unknown) =>
+  typeof value === 'string'
+    ? `${at(name)} in ${IN} must be of type ${type}: ${JSON.stringify(value)}`
+    : `${at(name)} in ${IN} must be of type ${type}`
+
+/** The schema's type list as kube-openapi sees it (x-kubernetes-int-or-string is integer or string). */
+const typesOf = (s: JSONSchemaProps): string[] =>
+  s['x-kubernetes-int-or-string'] ? ['integer', 'string'] : s.type ? [s.type] : []
+
+/** The schema's format, unless kube strips it as unsupported in CRDs. */
+const formatOf = (s: JSONSchemaProps) => (s.format && isSupportedFormat(s.format) ? s.format : '')
+
+function validateValue(s: JSONSchemaProps, data: unknown, path = ''): Result {
+  const result = new Result()
+  const types = typesOf(s)
+  const format = formatOf(s)
+  // typeValidator applies when a type or a format is set.
+  if (data === null || data === undefined) {
+    if ((types.length > 0 || format) && types.length > 0 && !types.includes('null') && !s.nullable)
+      result.add({ code: 'type', name: path, message: typeMessage(path, types.join(','), 'null'), value: 'null' })
+    result.merge(enumCheck(s, data, path))
+    return result
+  }
+  if (types.length > 0 || format) {
+    const t = typeCheck(s, types, format, data, path)
+    if (t) result.add(t)
+  }
+  result.merge(junctors(s, data, path))
+  const kind = jsonType(data)
+  if (kind === 'string') result.merge(stringChecks(s, data as string, path), formatCheck(format, data as string, path))
+  if (kind === 'integer' || kind === 'number') result.merge(numberChecks(s, types, data as number, path))
+  if (kind === 'array') result.merge(sliceChecks(s, data as unknown[], path))
+  result.merge(enumCheck(s, data, path))
+  if (kind === 'object') result.merge(objectChecks(s, data as Record<string, unknown>, path))
+  result.matchCount++
+  return result
+}
+
+/** typeValidator.Validate. */
+function typeCheck(s: JSONSchemaProps, types: string[], format: string, data: unknown, path: string): Problem | null {
+  const schType = jsonType(data)
+  const isFloatInt = schType === 'number' && Number.isInteger(data) && types.includes('integer')
+  const isIntFloat = schType === 'integer' && types.includes('number')
+  // A formatted string is the format's business, not the type's.
+  if (
+    !(types.includes('number') || types.includes('integer')) &&
+    format &&
+    (schType === 'string' || schType === 'array')
+  )
+    return null
+  if (!(types.includes(schType) || isFloatInt || isIntFloat)) {
+    void s
+    return { code: 'type', name: path, message: typeMessage(path, types.join(','), schType), value: schType }
+  }
+  return null
+}
+
+function junctors(s: JSONSchemaProps, data: unknown, path: string): Result {
+  const main = new Result()
+  if (s.anyOf?.length) {
+    let best: Result | null = null
+    let succeeded = false
+    let first: Result | null = null
+    for (const sub of s.anyOf) {
+      const r = validateValue(sub, data, path)
+      if (r.valid) {
+        succeeded = true
+        first ??= r
+        best = null
+        break
+      }
+      if (!best || r.matchCount > best.matchCount) best = r
+    }
+    if (!succeeded)
+      main.add({
+        code: 'other',
+        name: path,
+        message: `${JSON.stringify(path)} must validate at least one schema (anyOf)`,
+      })
+    main.merge(best ?? first)
+  }
+  if (s.oneOf?.length) {
+    let best: Result | null = null
+    let first: Result | null = null
+    let validated = 0
+    for (const sub of s.oneOf) {
+      const r = validateValue(sub, data, path)
+      if (r.valid) {
+        validated++
+        best = null
+        first ??= r
+        continue
+      }
+      if (validated === 0 && (!best || r.matchCount > best.matchCount)) best = r
+    }
+    if (validated !== 1) {
+      const extra = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`
+      main.add({
+        code: 'other',
+        name: path,
+        message: `${JSON.stringify(path)} must validate one and only one schema (oneOf). ${extra}`,
+      })
+      main.merge(best)
+    } else main.merge(first)
+  }
+  if (s.allOf?.length) {
+    let validated = 0
+    for (const sub of s.allOf) {
+      const r = validateValue(sub, data, path)
+      if (r.valid) validated++
+      main.merge(r)
+    }
+    if (validated !== s.allOf.length) {
+      const extra = validated === 0 ? '. None validated' : ''
+      main.add({
+        code: 'other',
+        name: path,
+        message: `${JSON.stringify(path)} must validate all the schemas (allOf)${extra}`,
+      })
+    }
+  }
+  if (s.not && validateValue(s.not, data, path).valid)
+    main.add({ code: 'other', name: path, message: `${JSON.stringify(path)} must not validate the schema (not)` })
+  return main
+}
+
+const runeCount = (s: string) => [...s].length
+
+function stringChecks(s: JSONSchemaProps, data: string, path: string): Result | null {
+  const r = new Result()
+  if (s.maxLength !== undefined && runeCount(data) > s.maxLength) {
+    r.add({
+      code: 'tooLong',
+      name: path,
+      message: `${path} in ${IN} should be at most ${s.maxLength} chars long`,
+      value: data,
+      valid: s.maxLength,
+    })
+    return r
+  }
+  if (s.minLength !== undefined && runeCount(data) < s.minLength) {
+    r.add({
+      code: 'other',
+      name: path,
+      message: `${path} in ${IN} should be at least ${s.minLength} chars long`,
+      value: data,
+    })
+    return r
+  }
+  if (s.pattern) {
+    const re = compileGoRegexp(s.pattern)
+    if ('error' in re) {
+      r.add({
+        code: 'other',
+        name: path,
+        message: `${path} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.error}'`,
+        value: data,
+      })
+    } else if (!re.re.test(data)) {
+      r.add({ code: 'other', name: path, message: `${path} in ${IN} should match '${s.pattern}'`, value: data })
+    }
+  }
+  return r
+}
+
+function formatCheck(format: string, data: string, path: string): Result | null {
+  if (!format || checkFormat(format, data)) return null
+  const r = new Result()
+  r.add({ code: 'type', name: path, message: typeMessage(path, format, data), value: data })
+  return r
+}
+
+function numberChecks(s: JSONSchemaProps, types: string[], data: number, path: string): Result {
+  const r = new Result()
+  // A value read from JSON is an int64 when it has no fraction (Go's unstructured decoding), a float64 otherwise.
+  const isInt = Number.isInteger(data)
+  const bound = (b: number) => (isInt ? Math.trunc(b) : b)
+  if (s.multipleOf !== undefined) {
+    const factor = s.multipleOf
+    if (factor <= 0)
+      r.add({
+        code: 'other',
+        name: path,
+        message: `factor MultipleOf declared for ${path} must be positive: ${goPrint(factor)}`,
+        value: factor,
+      })
+    else if (
+      isInt && Number.isInteger(factor)
+        ? data % factor !== 0
+        : !Number.isInteger(factor < 1 ? (1 / factor) * data : data / factor)
+    )
+      r.add({
+        code: 'other',
+        name: path,
+        message: `${path} in ${IN} should be a multiple of ${goPrint(isInt ? Math.trunc(factor) : factor)}`,
+        value: data,
+      })
+  }
+  if (s.minimum !== undefined) {
+    const min = bound(s.minimum)
+    if ((!s.exclusiveMinimum && data < min) || (s.exclusiveMinimum && data <= min))
+      r.add({
+        code: 'other',
+        name: path,
+        message: `${path} in ${IN} should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${goPrint(min)}`,
+        value: data,
+      })
+  }
+  if (s.maximum !== undefined) {
+    const max = bound(s.maximum)
+    if ((!s.exclusiveMaximum && data > max) || (s.exclusiveMaximum && data >= max))
+      r.add({
+        code: 'other',
+        name: path,
+        message: `${path} in ${IN} should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${goPrint(max)}`,
+        value: data,
+      })
+  }
+  void types
+  return r
+}
+
+function sliceChecks(s: JSONSchemaProps, data: unknown[], path: string): Result {
+  const r = new Result()
+  const items = itemsSchema(s)
+  if (items) data.forEach((v, i) => r.merge(validateValue(items, v, `${path}[${i}]`)))
+  if (s.minItems !== undefined && data.length < s.minItems)
+    r.add({
+      code: 'other',
+      name: path,
+      message: `${path} in ${IN} should have at least ${s.minItems} items`,
+      value: data.length,
+    })
+  if (s.maxItems !== undefined && data.length > s.maxItems)
+    r.add({
+      code: 'maxItems',
+      name: path,
+      message: `${path} in ${IN} should have at most ${s.maxItems} items`,
+      value: data.length,
+      valid: s.maxItems,
+    })
+  return r
+}
+
+function enumCheck(s: JSONSchemaProps, data: unknown, path: string): Result | null {
+  if (!s.enum?.length) return null
+  for (const e of s.enum) if (enumEqual(e, data)) return null
+  const r = new Result()
+  r.add({
+    code: 'enum',
+    name: path,
+    message: `${path} in ${IN} should be one of ${goPrint(s.enum)}`,
+    value: data,
+    values: s.enum,
+  })
+  return r
+}
+
+/** reflect.DeepEqual after Go's convertibility: a number equals a number of the same value. */
+function enumEqual(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return a === b
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+function objectChecks(s: JSONSchemaProps, data: Record<string, unknown>, path: string): Result {
+  const r = new Result()
+  const keys = Object.keys(data)
+  if (s.minProperties !== undefined && keys.length < s.minProperties)
+    r.add({
+      code: 'other',
+      name: path,
+      message: `${path} in ${IN} should have at least ${s.minProperties} properties`,
+      value: keys.length,
+    })
+  if (s.maxProperties !== undefined && keys.length > s.maxProperties)
+    r.add({
+      code: 'tooManyProperties',
+      name: path,
+      message: `${path} in ${IN} should have at most ${s.maxProperties} properties`,
+      value: keys.length,
+      valid: s.maxProperties,
+    })
+  const additional = additionalPropertiesOf(s.additionalProperties)
+  const props = s.properties ?? {}
+  if (additional && !additional.allows) {
+    for (const k of keys)
+      if (!(k in props))
+        r.add({ code: 'other', name: path, message: `${path}.${k} in ${IN} is a forbidden property`, value: k })
+  } else if (additional?.schema) {
+    for (const k of keys) if (!(k in props)) r.merge(validateValue(additional.schema, data[k], `${path}.${k}`))
+  }
+  for (const [name, sub] of Object.entries(props)) {
+    if (name in data) r.merge(validateValue(sub, data[name], path ? `${path}.${name}` : name))
+  }
+  for (const k of s.required ?? []) {
+    if (!(k in data)) r.add({ code: 'required', name: `${path}.${k}`, message: `${path}.${k} in ${IN} is required` })
+  }
+  return r
+}
+
+/** kubeOpenAPIResultToFieldErrors: the field errors kube reports for a result, under `root` (status for /status). */
+export function schemaErrors(s: JSONSchemaProps, data: unknown, root = ''): FieldError[] {
+  const result = validateValue(s, data, root)
+  return result.errors.map((p) => {
+    const name = p.name.startsWith('.') ? p.name.slice(1) : p.name
+    const field = name
+    switch (p.code) {
+      case 'required':
+        return fieldError.required(field)
+      case 'enum':
+        return fieldError.notSupported(
+          field,
+          p.value,
+          (p.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
+        )
+      case 'tooLong':
+        return { type: 'FieldValueTooLong', field, message: `Too long: may not be more than ${p.valid} bytes` }
+      case 'maxItems':
+      case 'tooManyProperties':
+        return fieldError.tooMany(field, Number(p.value), p.valid ?? -1)
+      case 'type':
+        return fieldError.typeInvalid(field, p.value ?? '', p.message)
+      default:
+        return fieldError.invalid(field, p.value ?? '', p.message)
+    }
+  })
+}
