@@ -178,6 +178,37 @@ describe('dashboard', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
   })
 
+  it('resumes a dropped watch from the last resourceVersion, and re-lists when that version is gone (410)', async () => {
+    const urls = []
+    const ghost = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ghost', namespace: ns, resourceVersion: '999999' } }
+    await page.routeWebSocket(
+      (url) => url.pathname === `/api/v1/namespaces/${ns}/pods` && url.searchParams.get('watch') === '1',
+      (ws) => {
+        urls.push(new URL(ws.url()))
+        if (urls.length === 1) {
+          // The first watch delivers an event and drops.
+          ws.send(`${JSON.stringify({ type: 'ADDED', object: ghost })}\n`)
+          setTimeout(() => ws.close(), 200)
+        } else if (urls.length === 2) {
+          // The server no longer has that version.
+          ws.send(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'too old resource version: 999999 (1000)', reason: 'Expired', code: 410 } })}\n`)
+          setTimeout(() => ws.close(), 200)
+        } else ws.connectToServer()
+      },
+    )
+    await page.goto(`${KUBEFLARE_URL}/ui/#/namespaces`)
+    await page.goto(`${KUBEFLARE_URL}/ui/#/pods`)
+    await row('ghost').waitFor()
+    // The re-list drops what only the stale watch said; the watch after it is the real one again.
+    await row('ghost').waitFor({ state: 'detached', timeout: 15_000 })
+    assert.equal(urls[1].searchParams.get('resourceVersion'), '999999')
+    await kubectl(kubectlLatest, ['run', 'after-relist', '-n', ns, '--image=busybox:1.36', '--restart=Never', '--', 'sleep', '600'])
+    await row('after-relist').waitFor({ timeout: 15_000 })
+    assert.ok(urls.length >= 3)
+    assert.notEqual(urls[2].searchParams.get('resourceVersion'), '999999')
+    await page.unrouteAll({ behavior: 'ignoreErrors' })
+  })
+
   it('shows what an identity may not see as forbidden', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await signIn(TEST_TOKENS.bob)
