@@ -8,7 +8,8 @@
 //
 // Every extra argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e` also go to
 // `wrangler d1 migrations apply` so the schema lands in the same state directory the server uses.
-// Defaults (each dropped when the user passes their own): --ip 127.0.0.1, --port 8787, --log-level warn,
+// Defaults (each dropped when the user passes their own): --ip 127.0.0.1, --port 8787, --log-level log (the Worker's
+// console.log lines, i.e. the audit log, are printed; `--log-level warn` quiets them),
 // --local-protocol https (`-- --local-protocol http` serves plain http; anonymous rules then apply to kubectl, which
 // sends no token over http). KUBEFLARE_TOKENS_FILE=<path> uses that token file (kube's --token-auth-file format)
 // instead of a generated admin token; the kubeconfig carries its first system:masters token.
@@ -167,7 +168,8 @@ const devArgs = [
   'dev',
   ...(ipOpt ? [] : ['--ip', ip]),
   ...(portOpt ? [] : ['--port', port]),
-  ...(logOpt ? [] : ['--log-level', 'warn']),
+  // 'log' is the level at which wrangler prints the Worker's console.log: the audit events (src/api/audit-log.ts).
+  ...(logOpt ? [] : ['--log-level', 'log']),
   ...(protocolOpt ? [] : ['--local-protocol', 'https']),
   ...(https ? ['--https-key-path', creds.tls.key, '--https-cert-path', creds.tls.cert] : []),
   '--env-file',

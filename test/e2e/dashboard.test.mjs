@@ -79,7 +79,10 @@ describe('dashboard', () => {
     // Keyboard first: the token field has the focus, the skip link is the first stop in the tab order.
     await page.getByLabel('Bearer token').waitFor()
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'token')
-    assert.equal(await page.evaluate(() => document.querySelector('a[href], button, input')?.textContent), 'Skip to content')
+    assert.equal(
+      await page.evaluate(() => document.querySelector('a[href], button, input')?.textContent),
+      'Skip to content',
+    )
     await shot('sign-in')
   })
 
@@ -110,8 +113,8 @@ describe('dashboard', () => {
     ])
     await row('logger').waitFor({ timeout: 15_000 })
     await row('logger').locator('td.phase', { hasText: 'Running' }).waitFor({ timeout: 15_000 })
-    assert.match(await row('logger').locator('td.node').innerText(), /^node-\d+$/)
-    assert.match(await row('logger').locator('td.ip').innerText(), /^10\.244\.\d+\.\d+$/)
+    assert.match(await row('logger').locator('td.node').textContent(), /^node-\d+$/)
+    assert.match(await row('logger').locator('td.ip').textContent(), /^10\.244\.\d+\.\d+$/)
     assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation').length), loaded, 'no reload')
     await shot('pods')
   })
@@ -136,14 +139,25 @@ describe('dashboard', () => {
     await row(ns).waitFor()
     await shot('namespaces')
 
-    await kubectl(kubectlLatest, ['expose', 'pod', 'logger', '-n', ns, '--port=80', '--name=web', '--selector=run=logger'])
+    await kubectl(kubectlLatest, [
+      'expose',
+      'pod',
+      'logger',
+      '-n',
+      ns,
+      '--port=80',
+      '--name=web',
+      '--selector=run=logger',
+    ])
     await page.goto(`${KUBEFLARE_URL}/ui/#/services`)
-    await row('web').locator('td', { hasText: /^10\.244\.\d+\.\d+:80$/ }).waitFor({ timeout: 15_000 })
+    await row('web')
+      .locator('td', { hasText: /^10\.244\.\d+\.\d+:80$/ })
+      .waitFor({ timeout: 15_000 })
     await shot('services')
 
     await page.goto(`${KUBEFLARE_URL}/ui/#/nodes`)
     await row('node-1').waitFor()
-    assert.equal(await row('node-1').locator('td').nth(2).innerText(), '4')
+    assert.equal(await row('node-1').locator('td').nth(2).textContent(), '4')
     await shot('nodes')
     const pod = await api('GET', `/api/v1/namespaces/${ns}/pods/logger`)
     const node = pod.body.spec.nodeName
@@ -180,7 +194,11 @@ describe('dashboard', () => {
 
   it('resumes a dropped watch from the last resourceVersion, and re-lists when that version is gone (410)', async () => {
     const urls = []
-    const ghost = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ghost', namespace: ns, resourceVersion: '999999' } }
+    const ghost = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'ghost', namespace: ns, resourceVersion: '999999' },
+    }
     await page.routeWebSocket(
       (url) => url.pathname === `/api/v1/namespaces/${ns}/pods` && url.searchParams.get('watch') === '1',
       (ws) => {
@@ -191,7 +209,9 @@ describe('dashboard', () => {
           setTimeout(() => ws.close(), 200)
         } else if (urls.length === 2) {
           // The server no longer has that version.
-          ws.send(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'too old resource version: 999999 (1000)', reason: 'Expired', code: 410 } })}\n`)
+          ws.send(
+            `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'too old resource version: 999999 (1000)', reason: 'Expired', code: 410 } })}\n`,
+          )
           setTimeout(() => ws.close(), 200)
         } else ws.connectToServer()
       },
@@ -202,7 +222,17 @@ describe('dashboard', () => {
     // The re-list drops what only the stale watch said; the watch after it is the real one again.
     await row('ghost').waitFor({ state: 'detached', timeout: 15_000 })
     assert.equal(urls[1].searchParams.get('resourceVersion'), '999999')
-    await kubectl(kubectlLatest, ['run', 'after-relist', '-n', ns, '--image=busybox:1.36', '--restart=Never', '--', 'sleep', '600'])
+    await kubectl(kubectlLatest, [
+      'run',
+      'after-relist',
+      '-n',
+      ns,
+      '--image=busybox:1.36',
+      '--restart=Never',
+      '--',
+      'sleep',
+      '600',
+    ])
     await row('after-relist').waitFor({ timeout: 15_000 })
     assert.ok(urls.length >= 3)
     assert.notEqual(urls[2].searchParams.get('resourceVersion'), '999999')
@@ -215,7 +245,7 @@ describe('dashboard', () => {
     await page.getByText('Signed in as bob').waitFor()
     await page.goto(`${KUBEFLARE_URL}/ui/#/pods`)
     await page.getByRole('alert').filter({ hasText: 'Forbidden' }).waitFor()
-    assert.match(await page.getByRole('alert').innerText(), /cannot list resource "pods"/)
+    assert.match(await page.getByRole('alert').textContent(), /cannot list resource "pods"/)
     await shot('forbidden')
   })
 

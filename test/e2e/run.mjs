@@ -215,6 +215,8 @@ const code = await new Promise((resolve) => {
       KUBEFLARE_TEST_TOKENS: JSON.stringify(tokens),
       // Node's fetch in the tests trusts the server's CA as kubectl and the clients do (through the kubeconfig).
       NODE_EXTRA_CA_CERTS: caFile,
+      // What the server prints (wrangler dev's output: the audit log among it).
+      KUBEFLARE_SERVER_LOG: logFile,
     },
   })
   testChild.on('error', (e) => {
