@@ -1,5 +1,6 @@
 // What namespace objects ask of the cluster object: the one typed interface they call it through (ClusterObject
 // implements it; the namespace side gets it from clusterApi(env), no casts).
+import type { DaemonNode } from '../registry/daemon-placement'
 import type { PodSpec } from '../registry/strategies/pod/pod-types'
 import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
 
@@ -44,6 +45,10 @@ export interface ClusterApi {
   /** Returns a pod's node reservation and IP. */
   releasePod(podKey: string): Promise<boolean>
   nodeFacts(name: string): Promise<NodeFacts | null>
+  /** The nodes DaemonSets place pods on; the namespace is told when they change (NamespaceApi.nodesChanged). */
+  daemonNodeList(ns: string): Promise<DaemonNode[]>
+  /** The namespace has no DaemonSets left: it need not hear of node changes. */
+  unwatchNodes(ns: string): Promise<void>
   /** Reserves a service's cluster IPs and node ports for `owner` (`ns/name/uid`), all or none. */
   reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer>
   /** Frees what `owner` holds of `what` (everything it holds when null). */

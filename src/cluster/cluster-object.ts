@@ -24,10 +24,14 @@ import { CrdController, type CustomResourceInstances } from './crd-controller'
 import { customKinds } from '../registry/custom/custom-kinds'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import { Scheduling } from './scheduling'
+import { DaemonNodes } from './daemon-nodes'
+import type { DaemonNode } from '../registry/daemon-placement'
 
 export class ClusterObject extends DurableObject<Env> implements ClusterApi {
   private readonly host: ObjectHost
   private readonly scheduling: Scheduling
+  /** The node list DaemonSets follow, and who is told when it changes. */
+  private readonly daemonNodes: DaemonNodes
   /** Service cluster IPs and node ports (src/cluster/allocators/). */
   private readonly services: ServiceAllocationHost
 
@@ -35,10 +39,12 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     super(ctx, env)
     const parts = durableParts(ctx, env, () => false)
     this.scheduling = new Scheduling(ctx.storage.sql, parts.local.objects, env)
+    this.daemonNodes = new DaemonNodes(this.scheduling.ledger, parts.local.objects, env)
     this.services = new ServiceAllocationHost(ctx.storage, env, new D1Log(env.DB), parts.local.state, parts.alarms)
     const policy = new ClusterPolicy({
       services: this.services,
       scheduling: this.scheduling,
+      daemonNodes: this.daemonNodes,
       namespaces: (name) => namespaceApi(env, name),
       state: parts.local.state,
       alarms: parts.alarms,
@@ -216,6 +222,14 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   async nodeFacts(name: string): Promise<NodeFacts | null> {
     return this.scheduling.nodeFacts(name)
+  }
+
+  async daemonNodeList(ns: string): Promise<DaemonNode[]> {
+    return this.daemonNodes.list(ns)
+  }
+
+  async unwatchNodes(ns: string): Promise<void> {
+    this.daemonNodes.unwatch(ns)
   }
 
   // ---- ClusterApi: service IPs and node ports ----------------------------------------------------------------

@@ -11,6 +11,7 @@ import type { LogEntry } from '../registry/store'
 import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
 import type { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { Scheduling } from './scheduling'
+import type { DaemonNodes } from './daemon-nodes'
 
 const TERMINATION_RETRY_MS = 1000
 const TERMINATING = 'terminating'
@@ -18,6 +19,7 @@ const TERMINATING = 'terminating'
 interface ClusterPolicyParts {
   services: ServiceAllocationHost
   scheduling: Scheduling
+  daemonNodes: DaemonNodes
   namespaces(name: string): NamespaceApi
   state: HostState
   alarms: Alarms
@@ -40,6 +42,8 @@ export class ClusterPolicy implements HostPolicy {
   async afterApply(entries: readonly LogEntry[]): Promise<void> {
     // New or changed nodes may make room for pods that could not be scheduled.
     if (entries.some((e) => e.resource === 'nodes')) this.parts.scheduling.wakeWaiting()
+    // ...and DaemonSets may have nodes to run on or to leave.
+    this.parts.daemonNodes.afterApply(entries)
     for (const e of entries) {
       if (e.resource !== 'namespaces') continue
       const ns = this.parts.namespaces(e.name)

@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS pod_bindings (
 CREATE INDEX IF NOT EXISTS pod_bindings_by_node ON pod_bindings (node);
 CREATE UNIQUE INDEX IF NOT EXISTS pod_bindings_by_ip ON pod_bindings (pod_ip) WHERE pod_ip IS NOT NULL;
 CREATE TABLE IF NOT EXISTS waiting_namespaces (ns TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS node_watchers (ns TEXT PRIMARY KEY) WITHOUT ROWID;
 `
 
 export interface Binding {
@@ -133,6 +134,19 @@ export class NodeLedger {
 
   addWaiting(ns: string) {
     this.sql.exec('INSERT INTO waiting_namespaces (ns) VALUES (?) ON CONFLICT (ns) DO NOTHING', ns)
+  }
+
+  /** Namespaces whose DaemonSets follow the node list (src/cluster/daemon-nodes.ts). */
+  watchNodes(ns: string, watching: boolean) {
+    if (watching) this.sql.exec('INSERT INTO node_watchers (ns) VALUES (?) ON CONFLICT (ns) DO NOTHING', ns)
+    else this.sql.exec('DELETE FROM node_watchers WHERE ns = ?', ns)
+  }
+
+  nodeWatchers(): string[] {
+    return this.sql
+      .exec<{ ns: string }>('SELECT ns FROM node_watchers')
+      .toArray()
+      .map((r) => r.ns)
   }
 
   /** Namespaces with pods waiting for room; taking them clears the list. */

@@ -9,6 +9,8 @@ export interface NamespaceApi {
   terminate(): Promise<number>
   /** Nodes or capacity changed: unschedulable pods get another try. */
   retryScheduling(): Promise<void>
+  /** Nodes were added, removed, relabelled or retainted: DaemonSets place their pods again. */
+  nodesChanged(): Promise<void>
   /** What kube keeps in this namespace exists (the `kubernetes` service in `default`). */
   bootstrap(): Promise<void>
 }

@@ -16,7 +16,9 @@ import { resourceByPlural } from '../registry/resources'
 import { fail, ok, statuses, type Result, type Status } from '../registry/status'
 import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
+import { DaemonSetController } from './daemonset-controller'
 import { DisruptionController } from './disruption-controller'
+import { StatefulSetController } from './statefulset-controller'
 import { evictPod } from './eviction'
 import { endpointsController } from './endpoints-controller'
 import { endpointSliceController } from './endpointslice-controller'
@@ -46,6 +48,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
   private readonly logs: PodLogStore
   private readonly followers: LogFollowers
   private readonly scheduler: SchedulerController
+  private readonly daemonSets: DaemonSetController
   private readonly serviceAccounts: ServiceAccountController
   private readonly rootCA: RootCAPublisher
   /** Only in `default`: the `kubernetes` service and its endpoints. */
@@ -74,6 +77,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     })
     // A terminating namespace gets no new pods from its replication controllers and replica sets.
     const canCreate = () => this.policy.phase === 'Active'
+    this.daemonSets = new DaemonSetController({ cluster, canCreate })
     this.serviceAccounts = new ServiceAccountController(() => this.policy.phase === 'Active')
     // The cluster's root CA (a secret: the generated Env type does not list it, src/env-secrets.d.ts).
     const rootCA = (env as { KUBEFLARE_ROOT_CA?: string }).KUBEFLARE_ROOT_CA ?? ''
@@ -93,6 +97,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       this.serviceAccounts,
       this.rootCA,
       new DisruptionController(),
+      this.daemonSets,
+      new StatefulSetController({ canCreate }),
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
@@ -221,6 +227,10 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
 
   async retryScheduling(): Promise<void> {
     await this.scheduler.resync(this.host.controllerView)
+  }
+
+  async nodesChanged(): Promise<void> {
+    await this.daemonSets.nodesChanged(this.host.controllerView)
   }
 
   // ---- pods: binding and logs --------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ export function policyResourceRows(): ResourceDef[] {
       strategy: podDisruptionBudgetStrategy as unknown as ResourceDef['strategy'],
       home: 'namespace',
       returnDeletedObject: false,
-      storageVersionHash: '6BGBu0kpHtk=',
+      storageVersionHash: 'EVWiDmWqyJw=',
       subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get', 'patch', 'update'] }],
     },
   ]

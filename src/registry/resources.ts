@@ -24,6 +24,8 @@ import { rbacResourceRows } from './rbac/rbac-kinds'
 import { reviewResourceRows } from './review-kinds'
 import { batchResourceRows } from './batch/batch-kinds'
 import { crdResourceRows } from './crd/crd-kind'
+import { policyResourceRows } from './policy-kinds'
+import { appsSetResourceRows } from './apps-set-kinds'
 import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
 
@@ -163,6 +165,7 @@ const BUILT_INS: ResourceDef[] = [
   }),
   // kube's group priority: apps right after the core group (and apiregistration, not served here).
   ...appsResourceRows(),
+  ...appsSetResourceRows(),
   ...reviewResourceRows(),
   ...batchResourceRows(),
   row({
@@ -176,6 +179,7 @@ const BUILT_INS: ResourceDef[] = [
     returnDeletedObject: false,
     storageVersionHash: 'Nx3SIv6I0mE=',
   }),
+  ...policyResourceRows(),
   ...rbacResourceRows(),
   ...crdResourceRows(),
   ...configStorageResourceRows(),

@@ -70,7 +70,8 @@ export function nodeAllocatable(status: Obj | undefined): Resources & { pods: nu
   return { cpuMilli: milli(a.cpu), memBytes: whole(a.memory), pods: whole(a.pods ?? '110') }
 }
 
-function tolerates(tolerations: Obj[], taint: { key: string; value?: string; effect: string }): boolean {
+/** Whether any toleration tolerates the taint (v1.Toleration.ToleratesTaint). */
+export function tolerates(tolerations: Obj[], taint: { key: string; value?: string; effect: string }): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false
     if (t.operator === 'Exists') return !t.key || t.key === taint.key
@@ -101,7 +102,11 @@ function matchExpression(labels: Record<string, string>, e: Obj): boolean {
   }
 }
 
-function matchesAffinity(pod: PodNeeds, node: NodeCandidate): boolean {
+/** nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the node selector and the required node affinity terms. */
+export function matchesAffinity(
+  pod: Pick<PodNeeds, 'nodeSelector' | 'affinity'>,
+  node: Pick<NodeCandidate, 'name' | 'labels'>,
+): boolean {
   for (const [k, v] of Object.entries(pod.nodeSelector ?? {})) if (node.labels[k] !== v) return false
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as
     | Obj[]

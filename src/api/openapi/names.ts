@@ -25,6 +25,10 @@ import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
 import * as ingress from '../../schema/ingress'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
+import * as podDisruptionBudget from '../../schema/pod-disruption-budget'
+import * as daemonSet from '../../schema/daemon-set'
+import * as statefulSet from '../../schema/stateful-set'
+import * as controllerRevision from '../../schema/controller-revision'
 import * as batch from '../../schema/batch'
 import * as wireTypes from './wire-types'
 
@@ -62,6 +66,10 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [ingress, 'io.k8s.api.networking.v1'],
   [replicaSet, 'io.k8s.api.apps.v1'],
   [deployment, 'io.k8s.api.apps.v1'],
+  [podDisruptionBudget, 'io.k8s.api.policy.v1'],
+  [daemonSet, 'io.k8s.api.apps.v1'],
+  [statefulSet, 'io.k8s.api.apps.v1'],
+  [controllerRevision, 'io.k8s.api.apps.v1'],
   [batch, 'io.k8s.api.batch.v1'],
   [wireTypes, META_V1],
 ]

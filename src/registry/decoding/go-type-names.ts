@@ -24,6 +24,10 @@ import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
 import * as ingress from '../../schema/ingress'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
+import * as podDisruptionBudget from '../../schema/pod-disruption-budget'
+import * as daemonSet from '../../schema/daemon-set'
+import * as statefulSet from '../../schema/stateful-set'
+import * as controllerRevision from '../../schema/controller-revision'
 import * as batch from '../../schema/batch'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
@@ -43,6 +47,10 @@ const MODULES: Record<string, unknown>[] = [
   authentication,
   authorization,
   apiextensions,
+  podDisruptionBudget,
+  daemonSet,
+  statefulSet,
+  controllerRevision,
   replicaSet,
   deployment,
   configMap,

@@ -11,13 +11,13 @@ export type IntOrString = number | string
 const PERCENT = /^[0-9]+%$/
 
 /** %#v of an intstr.IntOrString value (its String method has a pointer receiver, so fmt prints the struct). */
-function goIntOrString(v: IntOrString | undefined): string {
+export function goIntOrString(v: IntOrString | undefined): string {
   if (typeof v === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v)}}`
   return `intstr.IntOrString{Type:0, IntVal:${v ?? 0}, StrVal:""}`
 }
 
 /** An Invalid error whose bad value is an IntOrString. */
-const invalidIntOrString = (at: FieldPath, v: IntOrString | undefined, detail: string): FieldError => ({
+export const invalidIntOrString = (at: FieldPath, v: IntOrString | undefined, detail: string): FieldError => ({
   type: 'FieldValueInvalid',
   field: at.toString(),
   message: `Invalid value: ${goIntOrString(v)}: ${detail}`,
@@ -40,6 +40,14 @@ export function validatePositiveIntOrPercent(v: IntOrString | undefined, at: Fie
 export function isNotMoreThan100Percent(v: IntOrString | undefined, at: FieldPath): FieldError[] {
   if (typeof v !== 'string' || !PERCENT.test(v) || Number(v.slice(0, -1)) <= 100) return []
   return [invalidIntOrString(at, v, 'must not be greater than 100%')]
+}
+
+/** getIntOrPercentValue: a valid percentage's number, else IntValue() (a string's Atoi, 0 when it does not parse). */
+export function intOrPercentValue(v: IntOrString | undefined): number {
+  if (typeof v === 'number') return v
+  if (v === undefined) return 0
+  if (PERCENT.test(v)) return Number(v.slice(0, -1))
+  return /^[+-]?\d+$/.test(v) ? Number(v) : 0
 }
 
 /**
