@@ -1,0 +1,262 @@
+// One container of a pod across its runs: the current process, the last termination, restarts, probes, and the
+// ContainerStatus the kubelet would report for it. Each run logs to its own file (<attempt>.log; the previous run's
+// is kept for `logs --previous`).
+import { createHash } from 'node:crypto'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { ContainerProcess, type Exit } from './container-process.ts'
+import { type ProbeKind, ProbeWorker } from './probes.ts'
+import { rfc3339 } from './time.ts'
+import type { Obj } from './obj.ts'
+
+/** ContainerStateTerminated, with the run it ended. */
+export interface Termination {
+  exitCode: number
+  signal?: number
+  reason: string
+  message?: string
+  startedAt?: string
+  finishedAt: string
+  containerID?: string
+  attempt: number
+  /** finishedAt in milliseconds (the back-off counts from it; finishedAt has whole seconds). */
+  finishedMs: number
+}
+
+/** What a container needs of its pod worker. */
+export interface RecordHost {
+  /** The pod's directory on the host. */
+  podDir: string
+  /** The address probes reach the pod at. */
+  host: string
+  /** The container's run changed (started, exited, probe result). */
+  changed(): void
+  event(type: 'Normal' | 'Warning', reason: string, message: string): void
+  /** A liveness or startup probe failed for good: the pod worker kills the run. */
+  unhealthy(record: ContainerRecord, kind: ProbeKind, output: string): void
+}
+
+export class ContainerRecord {
+  restartCount = 0
+  /** How many runs have started (the next run's attempt number). */
+  attempts = 0
+  proc: ContainerProcess | null = null
+  /** How the latest run ended (null while it runs or before any run). */
+  current: Termination | null = null
+  last: Termination | null = null
+  waiting: { reason: string; message?: string } | null = { reason: 'ContainerCreating' }
+  private probes: ProbeWorker[] = []
+  private containerID = ''
+
+  readonly spec: Obj
+  readonly init: boolean
+  private readonly podUID: string
+  private readonly host: RecordHost
+
+  constructor(spec: Obj, init: boolean, podUID: string, host: RecordHost) {
+    this.spec = spec
+    this.init = init
+    this.podUID = podUID
+    this.host = host
+  }
+
+  /**
+   * Carries on from a status reported before this agent started (it restarted): the restart count, and the run that
+   * was going then, which is gone now (kube's ContainerStatusUnknown), or that had ended.
+   */
+  seed(previous: Obj | undefined, now: string) {
+    if (!previous?.containerID) return
+    this.restartCount = previous.restartCount ?? 0
+    this.attempts = this.restartCount + 1
+    // Ended (or waiting to restart after it ended): that run; running: lost with the agent that ran it.
+    const ended = previous.state?.terminated ?? (previous.state?.waiting ? previous.lastState?.terminated : undefined)
+    this.current = ended
+      ? { ...ended, attempt: this.restartCount, finishedMs: Date.parse(ended.finishedAt) }
+      : unknownTermination(this.restartCount, now)
+    if (previous.state?.running && previous.lastState?.terminated)
+      this.last = {
+        ...previous.lastState.terminated,
+        attempt: this.restartCount - 1,
+        finishedMs: Date.parse(previous.lastState.terminated.finishedAt),
+      }
+    this.containerID = previous.containerID
+    this.waiting = null
+  }
+
+  get name(): string {
+    return this.spec.name
+  }
+
+  get dir(): string {
+    return join(this.host.podDir, this.name)
+  }
+
+  /** The working directory of its processes: workingDir inside the container's own root directory. */
+  get cwd(): string {
+    return join(this.dir, 'root', String(this.spec.workingDir ?? '/'))
+  }
+
+  logFile(attempt: number): string {
+    return join(this.dir, `${attempt}.log`)
+  }
+
+  get running(): boolean {
+    return this.proc?.running === true
+  }
+
+  /** Starts a run with the prepared command and environment; answers once it runs (or failed to start). */
+  async start(command: string[], env: Record<string, string>): Promise<void> {
+    const attempt = this.attempts++
+    if (attempt > 0) {
+      this.restartCount++
+      this.last = this.current
+    }
+    this.current = null
+    this.waiting = null
+    mkdirSync(this.cwd, { recursive: true })
+    // Only the current and the previous run's logs are kept, as a kubelet keeps them.
+    if (attempt >= 2) rmSync(this.logFile(attempt - 2), { force: true })
+    this.containerID = `process://${createHash('sha256').update(`${this.podUID}/${this.name}/${attempt}`).digest('hex')}`
+    const proc = ContainerProcess.start({
+      command,
+      env,
+      cwd: this.cwd,
+      stdin: this.spec.stdin === true,
+      logFile: this.logFile(attempt),
+    })
+    this.proc = proc
+    void proc.exited.then((exit) => this.ended(proc, exit, attempt))
+    if (await proc.spawned) {
+      this.host.event('Normal', 'Created', `Created container: ${this.name}`)
+      this.host.event('Normal', 'Started', `Started container ${this.name}`)
+      this.startProbes(env)
+    }
+  }
+
+  private ended(proc: ContainerProcess, exit: Exit, attempt: number) {
+    if (this.proc !== proc) return
+    this.stopProbes()
+    this.current = {
+      exitCode: exit.exitCode,
+      ...(exit.signal ? { signal: exit.signal } : {}),
+      reason: exit.reason,
+      ...(exit.message ? { message: exit.message } : {}),
+      ...(exit.reason === 'StartError' ? {} : { startedAt: rfc3339(proc.startedAt) }),
+      finishedAt: rfc3339(exit.finishedAt),
+      containerID: this.containerID,
+      attempt,
+      finishedMs: exit.finishedAt.getTime(),
+    }
+    if (exit.reason === 'StartError')
+      this.host.event('Warning', 'Failed', `Error: failed to start container "${this.name}": ${exit.message}`)
+    this.host.changed()
+  }
+
+  /** The pod runs nothing more: a container that never ran (or waited to run again) is reported terminated. */
+  settle() {
+    if (!this.waiting) return
+    this.current ??= unknownTermination(this.attempts, rfc3339())
+    this.waiting = null
+  }
+
+  /** Stops the current run (SIGTERM, SIGKILL after graceMs). */
+  async stop(graceMs: number): Promise<void> {
+    this.stopProbes()
+    if (this.proc?.running) await this.proc.stop(graceMs)
+  }
+
+  private startProbes(env: Record<string, string>) {
+    const target = { env, cwd: this.cwd, ports: (this.spec.ports ?? []) as Obj[], host: this.host.host }
+    const make = (kind: ProbeKind, probe: Obj) =>
+      new ProbeWorker(
+        kind,
+        probe,
+        target,
+        (ok, output) => {
+          if (kind === 'startup' && ok) {
+            for (const p of this.probes.filter((x) => x.kind !== 'startup')) p.start()
+          }
+          if (!ok && kind !== 'readiness') this.host.unhealthy(this, kind, output)
+          this.host.changed()
+        },
+        (output) => this.host.event('Warning', 'Unhealthy', `${probeTitle(kind)} probe failed: ${output}`),
+      )
+    const startup = this.spec.startupProbe ? make('startup', this.spec.startupProbe) : null
+    this.probes = [
+      ...(startup ? [startup] : []),
+      ...(this.spec.livenessProbe ? [make('liveness', this.spec.livenessProbe)] : []),
+      ...(this.spec.readinessProbe ? [make('readiness', this.spec.readinessProbe)] : []),
+    ]
+    // Liveness and readiness wait for the startup probe's first success.
+    if (startup) startup.start()
+    else for (const p of this.probes) p.start()
+  }
+
+  private stopProbes() {
+    for (const p of this.probes) p.stop()
+    this.probes = []
+  }
+
+  private probe(kind: ProbeKind): ProbeWorker | undefined {
+    return this.probes.find((p) => p.kind === kind)
+  }
+
+  /** started: running and past its startup probe. */
+  get started(): boolean {
+    return this.running && (this.probe('startup')?.result ?? true)
+  }
+
+  get ready(): boolean {
+    return this.started && (this.probe('readiness')?.result ?? true)
+  }
+
+  /** kube's ContainerStatus, in Go's field order. */
+  status(): Obj {
+    const state: Obj = {}
+    // Waiting to restart (CrashLoopBackOff), the run that just ended is the last state.
+    let last = this.last
+    if (this.running) state.running = { startedAt: rfc3339(this.proc!.startedAt) }
+    else if (this.waiting) {
+      state.waiting = this.waiting
+      last = this.current ?? this.last
+    } else if (this.current) state.terminated = termination(this.current)
+    const out: Obj = {
+      name: this.name,
+      state,
+      lastState: last ? { terminated: termination(last) } : {},
+      // A completed init container counts as ready, as the kubelet reports it.
+      ready: this.ready || (this.init && this.current?.exitCode === 0 && !this.waiting && !this.running),
+      restartCount: this.restartCount,
+      image: this.spec.image ?? '',
+      imageID: '',
+    }
+    if (this.attempts > 0) out.containerID = this.containerID
+    out.started = this.started
+    return out
+  }
+}
+
+/** kube's ContainerStatusUnknown: a run nobody can account for. */
+const unknownTermination = (attempt: number, now: string): Termination => ({
+  exitCode: 137,
+  reason: 'ContainerStatusUnknown',
+  message: 'The container could not be located when the pod was terminated',
+  finishedAt: now,
+  attempt,
+  finishedMs: Date.parse(now),
+})
+
+function termination(t: Termination): Obj {
+  const { attempt: _attempt, finishedMs: _finishedMs, ...rest } = t
+  return {
+    exitCode: rest.exitCode,
+    ...(rest.signal ? { signal: rest.signal } : {}),
+    reason: rest.reason,
+    ...(rest.message ? { message: rest.message } : {}),
+    ...(rest.startedAt ? { startedAt: rest.startedAt } : {}),
+    finishedAt: rest.finishedAt,
+    ...(rest.containerID ? { containerID: rest.containerID } : {}),
+  }
+}
+
+const probeTitle = (kind: ProbeKind) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`

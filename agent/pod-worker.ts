@@ -1,0 +1,330 @@
+// One pod on this node, as a kubelet's pod worker runs it: init containers in order, then the containers, restarted by
+// restartPolicy with kube's back-off; probes; activeDeadlineSeconds; status written through pods/{name}/status
+// whenever it changes; a deleted pod's processes stopped within its grace period (SIGTERM, then SIGKILL), its final
+// status written, and its deletion confirmed with grace 0. Every step is taken by sync(), one at a time.
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Backoff } from './backoff.ts'
+import { ContainerRecord } from './container-record.ts'
+import { goDuration } from './durations.ts'
+import type { EventFn } from './events.ts'
+import type { AgentConfig } from './flags.ts'
+import { isNotFound, type KubeClient } from './kube-client.ts'
+import { ConfigError, containerCommand, containerEnv } from './pod-env.ts'
+import { podStatus } from './pod-status.ts'
+import type { ProbeKind } from './probes.ts'
+import { StatusWriter } from './status-writer.ts'
+import { rfc3339 } from './time.ts'
+import type { Obj } from './obj.ts'
+
+export interface WorkerDeps {
+  config: AgentConfig
+  client: KubeClient
+  hostIP: string
+  allocatable: Obj
+  backoff: Backoff
+  event: EventFn
+  log(msg: string): void
+  /** The pod is gone and its processes stopped. */
+  done(uid: string): void
+}
+
+export class PodWorker {
+  readonly uid: string
+  readonly dir: string
+  readonly init: ContainerRecord[]
+  readonly containers: ContainerRecord[]
+  private pod: Obj
+  private readonly startTime: string
+  /** The pod runs nothing more: deleted, past its deadline, or finished. */
+  private terminal = false
+  private reason?: string
+  private message?: string
+  private gone = false
+  /** Our grace-0 delete has been sent. */
+  private confirmed = false
+  private finished = false
+  private syncing: Promise<void> | null = null
+  private again = false
+  private timer: NodeJS.Timeout | null = null
+  private readonly status: StatusWriter
+
+  private readonly deps: WorkerDeps
+
+  constructor(pod: Obj, deps: WorkerDeps) {
+    this.deps = deps
+    this.pod = pod
+    this.uid = pod.metadata.uid
+    this.status = new StatusWriter(deps.client, this.uid)
+    this.dir = join(deps.config.dataDir, 'pods', this.uid)
+    this.startTime = pod.status?.startTime ?? rfc3339()
+    const host = {
+      podDir: this.dir,
+      host: '127.0.0.1',
+      changed: () => this.sync(),
+      unhealthy: (r: ContainerRecord, kind: ProbeKind, output: string) => this.unhealthy(r, kind, output),
+    }
+    const record = (spec: Obj, init: boolean) => {
+      const path = `spec.${init ? 'initContainers' : 'containers'}{${spec.name}}`
+      const r = new ContainerRecord(spec, init, this.uid, {
+        ...host,
+        event: (type, reason, message) => deps.event(this.pod, type, reason, message, path),
+      })
+      const previous = ((init ? pod.status?.initContainerStatuses : pod.status?.containerStatuses) ?? []) as Obj[]
+      r.seed(
+        previous.find((s) => s.name === spec.name),
+        rfc3339(),
+      )
+      return r
+    }
+    this.init = ((pod.spec?.initContainers ?? []) as Obj[]).map((c) => record(c, true))
+    this.containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => record(c, false))
+    if (!this.init.every((r) => r.current?.exitCode === 0 && r.attempts > 0))
+      for (const r of this.containers) if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
+  }
+
+  get name(): string {
+    return `${this.pod.metadata.namespace}/${this.pod.metadata.name}`
+  }
+
+  get current(): Obj {
+    return this.pod
+  }
+
+  /** A newer version of the pod from the API. */
+  update(pod: Obj) {
+    // Our own status writes answer newer versions than a watch may still be delivering.
+    if (Number(pod.metadata.resourceVersion) < Number(this.pod.metadata.resourceVersion)) return
+    this.pod = pod
+    this.sync()
+  }
+
+  /** The pod left the API (deleted with grace 0 by someone, or by us). */
+  removed() {
+    this.gone = true
+    this.sync()
+  }
+
+  /** Stops every process at once (the agent is shutting down); the pod's status is left as it is. */
+  async shutdown(): Promise<void> {
+    this.finished = true
+    if (this.timer) clearTimeout(this.timer)
+    await Promise.all([...this.init, ...this.containers].map((r) => r.stop(2000)))
+  }
+
+  /** Runs a sync pass now, or right after the one under way. */
+  sync() {
+    if (this.finished) return
+    if (this.syncing) {
+      this.again = true
+      return
+    }
+    this.syncing = this.syncOnce()
+      .catch((e: unknown) => this.deps.log(`pod ${this.name}: ${(e as Error).stack ?? e}`))
+      .finally(() => {
+        this.syncing = null
+        if (this.again) {
+          this.again = false
+          this.sync()
+        }
+      })
+  }
+
+  private async syncOnce() {
+    if (this.gone) return this.teardown()
+    if (this.pod.metadata.deletionTimestamp) return this.terminate()
+    if (this.terminal) return
+    const deadline = this.pod.spec?.activeDeadlineSeconds as number | undefined
+    if (deadline !== undefined && Date.now() >= Date.parse(this.startTime) + deadline * 1000) {
+      this.reason = 'DeadlineExceeded'
+      this.message = 'Pod was active on the node longer than the specified deadline'
+      this.deps.event(this.pod, 'Normal', 'DeadlineExceeded', this.message)
+      await this.stopAll(this.graceMs())
+      this.terminal = true
+      return this.writeStatus()
+    }
+    const wakeups: number[] = deadline !== undefined ? [Date.parse(this.startTime) + deadline * 1000] : []
+    const initialized = await this.runInit(wakeups)
+    if (initialized) await this.runContainers(wakeups)
+    await this.writeStatus()
+    this.wakeAt(wakeups)
+  }
+
+  /** Init containers in order; answers whether all have completed. */
+  private async runInit(wakeups: number[]): Promise<boolean> {
+    for (const r of this.init) {
+      if (r.running) return false
+      if (r.current?.exitCode === 0 && !r.waiting) continue
+      if (r.attempts === 0 || r.waiting?.reason.startsWith('CreateContainer')) await this.start(r, wakeups)
+      else if (this.policy === 'Never') this.terminal = true
+      else await this.restart(r, wakeups)
+      return false
+    }
+    for (const r of this.containers)
+      if (r.waiting?.reason === 'PodInitializing') r.waiting = { reason: 'ContainerCreating' }
+    return true
+  }
+
+  private async runContainers(wakeups: number[]) {
+    let more = false
+    for (const r of this.containers) {
+      if (r.running) {
+        more = true
+        continue
+      }
+      if (r.attempts === 0 || r.waiting?.reason.startsWith('CreateContainer')) {
+        await this.start(r, wakeups)
+        more = true
+      } else if (r.current && this.restarts(r.current.exitCode)) {
+        await this.restart(r, wakeups)
+        more = true
+      }
+    }
+    // Nothing runs or will run again: the pod has finished (Succeeded or Failed by its containers' exits).
+    if (!more) this.terminal = true
+  }
+
+  private get policy(): string {
+    return this.pod.spec?.restartPolicy ?? 'Always'
+  }
+
+  private restarts(exitCode: number): boolean {
+    return this.policy === 'Always' || (this.policy === 'OnFailure' && exitCode !== 0)
+  }
+
+  private async start(r: ContainerRecord, wakeups: number[]) {
+    let command: string[]
+    let env: Record<string, string>
+    try {
+      env = await containerEnv(this.pod, r.spec, {
+        client: this.deps.client,
+        hostIP: this.deps.hostIP,
+        allocatable: this.deps.allocatable,
+        base: {
+          PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+          HOME: r.cwd,
+          HOSTNAME: this.pod.metadata.name,
+        },
+      })
+      command = containerCommand(r.spec, env, this.deps.config.imageDefaults)
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e
+      const reason = /needs a command/.test(e.message) ? 'CreateContainerError' : 'CreateContainerConfigError'
+      if (r.waiting?.message !== e.message) this.deps.event(this.pod, 'Warning', 'Failed', `Error: ${e.message}`)
+      r.waiting = { reason, message: e.message }
+      wakeups.push(Date.now() + this.deps.config.backoffInitialMs)
+      return
+    }
+    await r.start(command, env)
+  }
+
+  private async restart(r: ContainerRecord, wakeups: number[]) {
+    const key = `${this.uid}/${r.name}`
+    const finishedAt = r.current!.finishedMs
+    const at = this.deps.backoff.restartAt(key, finishedAt)
+    if (at <= Date.now()) {
+      this.deps.backoff.next(key, finishedAt)
+      await this.start(r, wakeups)
+      return
+    }
+    const pod = `${this.pod.metadata.name}_${this.pod.metadata.namespace}(${this.uid})`
+    if (r.waiting?.reason !== 'CrashLoopBackOff')
+      this.deps.event(this.pod, 'Warning', 'BackOff', `Back-off restarting failed container ${r.name} in pod ${pod}`)
+    r.waiting = {
+      reason: 'CrashLoopBackOff',
+      message: `back-off ${goDuration(this.deps.backoff.delay(key))} restarting failed container=${r.name} pod=${pod}`,
+    }
+    wakeups.push(at)
+  }
+
+  private unhealthy(r: ContainerRecord, kind: ProbeKind, _output: string) {
+    this.deps.event(this.pod, 'Normal', 'Killing', `Container ${r.name} failed ${kind} probe, will be restarted`)
+    const probe = kind === 'liveness' ? r.spec.livenessProbe : r.spec.startupProbe
+    const seconds = probe?.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30
+    void r.stop(seconds * 1000)
+  }
+
+  private graceMs(): number {
+    const seconds = this.pod.metadata.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30
+    // kubelet's minimumGracePeriodInSeconds.
+    return Math.max(seconds, 2) * 1000
+  }
+
+  private async stopAll(graceMs: number) {
+    const all = [...this.init, ...this.containers]
+    for (const r of all) if (r.running) this.deps.event(this.pod, 'Normal', 'Killing', `Stopping container ${r.name}`)
+    await Promise.all(all.map((r) => r.stop(graceMs)))
+    for (const r of all) r.settle()
+  }
+
+  /** Deleted gracefully: stop, report the final status, confirm the deletion (grace 0, this pod only). */
+  private async terminate() {
+    if (this.confirmed) return
+    if (this.timer) clearTimeout(this.timer)
+    await this.stopAll(this.graceMs())
+    this.terminal = true
+    await this.writeStatus()
+    const { namespace, name } = this.pod.metadata
+    try {
+      await this.deps.client.request('DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`, {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        gracePeriodSeconds: 0,
+        preconditions: { uid: this.uid },
+      })
+    } catch (e) {
+      if (!isNotFound(e)) {
+        this.deps.log(`pod ${this.name}: confirming the deletion failed: ${(e as Error).message}`)
+        this.timer = setTimeout(() => this.sync(), 1000)
+        return
+      }
+    }
+    this.confirmed = true
+  }
+
+  private async teardown() {
+    this.finished = true
+    if (this.timer) clearTimeout(this.timer)
+    await Promise.all([...this.init, ...this.containers].map((r) => r.stop(this.graceMs())))
+    await this.status.settled()
+    rmSync(this.dir, { recursive: true, force: true })
+    this.deps.backoff.forget(`${this.uid}/`)
+    this.deps.done(this.uid)
+  }
+
+  private wakeAt(times: number[]) {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    if (times.length === 0) return
+    const ms = Math.max(0, Math.min(...times) - Date.now())
+    this.timer = setTimeout(() => this.sync(), ms)
+  }
+
+  /** The status as of now, written when it differs from the last one written. */
+  statusNow(): Obj {
+    return podStatus({
+      pod: this.pod,
+      initStatuses: this.init.map((r) => r.status()),
+      statuses: this.containers.map((r) => r.status()),
+      terminal: this.terminal,
+      hostIP: this.deps.hostIP,
+      startTime: this.startTime,
+      now: rfc3339(),
+      reason: this.reason,
+      message: this.message,
+    })
+  }
+
+  private writeStatus(): Promise<void> {
+    if (this.gone) return Promise.resolve()
+    return this.status.write(
+      () => this.pod,
+      () => this.statusNow(),
+      (pod) => (this.pod = pod),
+      (e) => {
+        this.deps.log(`pod ${this.name}: writing status failed: ${e.message}`)
+        setTimeout(() => this.sync(), 1000)
+      },
+    )
+  }
+}

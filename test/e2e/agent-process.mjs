@@ -1,0 +1,73 @@
+// Starting and stopping a node agent (`npm run agent`'s command) against the e2e server, for the node agent tests.
+import { spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { KUBECONFIG } from './helpers.mjs'
+import { nodeBin, root } from './server-process.mjs'
+
+/**
+ * Starts an agent for `node` with short back-offs; answers {child, dataDir, output(), stop()}. The agent's output is
+ * kept for failure messages.
+ */
+export function startAgent(node, extra = []) {
+  const dataDir = mkdtempSync(join(tmpdir(), `kubeflare-agent-${node}-`))
+  const child = spawn(
+    nodeBin,
+    [
+      '--experimental-strip-types',
+      join(root, 'agent', 'main.ts'),
+      '--kubeconfig',
+      KUBECONFIG,
+      '--node-name',
+      node,
+      '--node-ip',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--backoff-initial',
+      '1s',
+      '--backoff-max',
+      '4s',
+      ...extra,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => (output += d))
+  child.stderr.setEncoding('utf8').on('data', (d) => (output += d))
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
+  return {
+    child,
+    dataDir,
+    exited,
+    output: () => output,
+    /** SIGTERM, then SIGKILL after 10 s; answers how it exited. */
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return exited
+      child.kill(signal)
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      const result = await exited
+      clearTimeout(timer)
+      return result
+    },
+  }
+}
+
+/** Polls `check` (async, answering a truthy value when done) every 200 ms; answers its value or throws after `ms`. */
+export async function eventually(what, check, ms = 30_000) {
+  const t0 = Date.now()
+  let last
+  for (;;) {
+    try {
+      const v = await check()
+      if (v) return v
+      last = v
+    } catch (e) {
+      last = e
+    }
+    if (Date.now() - t0 > ms)
+      throw new Error(`timed out after ${ms} ms waiting for ${what} (last: ${last?.message ?? JSON.stringify(last)})`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
