@@ -190,6 +190,32 @@ describe('/metrics', () => {
     expect(m.get(watchers) ?? 0).toBe(before.get(watchers) ?? 0)
   })
 
+  it('counts the cluster-wide watch hub: its watchers and its deliveries', async () => {
+    const ns = await makeNamespace('metrics')
+    const hubWatches = series('apiserver_longrunning_requests', {
+      component: 'apiserver',
+      group: '',
+      resource: 'configmaps',
+      scope: 'cluster',
+      subresource: '',
+      verb: 'WATCH',
+      version: 'v1',
+    })
+    const delivered = series('kubeflare_watch_event_delivery_seconds_count', { class: 'WatchHub' })
+    const before = (await scrape()).values
+    const watch = await openWatch('/api/v1/configmaps?watch=1&resourceVersion=0')
+    try {
+      const m = await eventually((v) => (v.get(hubWatches) ?? 0) > (before.get(hubWatches) ?? 0))
+      expect(m.get(hubWatches)).toBe((before.get(hubWatches) ?? 0) + 1)
+      await req('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'c' }, data: { a: 'b' } })
+      const after = await eventually((v) => (v.get(delivered) ?? 0) > (before.get(delivered) ?? 0))
+      expect(after.get(delivered)).toBeGreaterThan(before.get(delivered) ?? 0)
+      expect(after.get(series('kubeflare_durable_object_wakes_total', { class: 'WatchHub' }))).toBeGreaterThanOrEqual(1)
+    } finally {
+      await watch.cancel()
+    }
+  })
+
   it('counts requests the rate limit refused, as kube counts flow-control rejections', async () => {
     const limiter = { limit: async () => ({ success: false }) }
     const app = buildApp()
