@@ -9,31 +9,25 @@ import { recordEvent } from '../host/record-event'
 import type { JobCondition, JobSpec } from '../schema/batch'
 import type { KubeObject } from '../schema/meta'
 import { type Interval, intervalsTotal, parseIndexes, withIndexes } from '../registry/batch/index-intervals'
-import {
-  addCompletionIndexEnv,
-  firstPendingIndexes,
-  indexedPodsForRemoval,
-  matchSuccessPolicy,
-  withCompletionIndex,
-} from '../registry/batch/indexed-job'
+import { matchSuccessPolicy } from '../registry/batch/indexed-job'
 import { ensureCondition, isJobFinished, newCondition } from '../registry/batch/job-conditions'
-import { JOB_CONTROLLER_NAME, JOB_TRACKING_FINALIZER, type JobObject } from '../registry/batch/job-labels'
+import { JOB_CONTROLLER_NAME, type JobObject } from '../registry/batch/job-labels'
 import {
   type BackoffRecord,
-  backoffRemaining,
   completionIndex,
   hasTrackingFinalizer,
   isPodFailed,
   isTerminating,
   matchPodFailurePolicy,
   nextBackoffRecord,
-  onlyReplaceFailedPods,
   pastBackoffLimitOnFailure,
 } from '../registry/batch/job-pods'
 import { rfc3339 } from '../registry/time'
 import { deletePods, JOB_COMPONENT } from './job-pod-control'
+import { delayedDeletions, failedIndexes } from '../registry/batch/backoff-per-index'
+import { manageJob } from './job-manage'
 import { type JobSyncContext, trackJobStatus } from './job-tracking'
-import { CONTROLLER_MANAGER, deletionRank, isActive, isReady, ownerReference, podFromTemplate } from './pod-owner'
+import { isActive, isReady } from './pod-owner'
 
 type Obj = Record<string, any>
 
@@ -129,6 +123,9 @@ export async function syncJob(deps: JobSyncDeps, stored: KubeObject): Promise<nu
   }
   let prevSucceededIndexes: Interval[] = []
   let succeededIndexes = prevSucceededIndexes
+  // backoffLimitPerIndex: the failed indexes, and per index the failed pod whose finalizer waits for its replacement.
+  let failed_: Interval[] | null = null
+  let delayed = new Map<number, KubeObject>()
   if (indexed) {
     prevSucceededIndexes = parseIndexes(status.completedIndexes, completions ?? 0)
     const done = pods
@@ -136,6 +133,21 @@ export async function syncJob(deps: JobSyncDeps, stored: KubeObject): Promise<nu
       .map(completionIndex)
     succeededIndexes = withIndexes(prevSucceededIndexes, done)
     succeeded = intervalsTotal(succeededIndexes)
+    if (spec.backoffLimitPerIndex !== undefined) {
+      failed_ = failedIndexes(spec, status.failedIndexes, pods)
+      const failedCount = intervalsTotal(failed_)
+      if (!finished && spec.maxFailedIndexes !== undefined && failedCount > spec.maxFailedIndexes)
+        finished = newCondition(
+          'FailureTarget',
+          'True',
+          'MaxFailedIndexesExceeded',
+          'Job has exceeded the specified maximal number of failed indexes',
+          now,
+        )
+      else if (!finished && failedCount > 0 && failedCount + succeeded >= (completions ?? 0))
+        finished = newCondition('FailureTarget', 'True', 'FailedIndexes', 'Job has failed indexes', now)
+      delayed = delayedDeletions(spec, pods, active, succeededIndexes, failed_)
+    }
     if (!finished) {
       const matched = matchSuccessPolicy(spec, succeededIndexes)
       if (matched) finished = newCondition('SuccessCriteriaMet', 'True', 'SuccessPolicy', matched, now)
@@ -154,7 +166,16 @@ export async function syncJob(deps: JobSyncDeps, stored: KubeObject): Promise<nu
   } else {
     let managed = false
     if (!job.metadata.deletionTimestamp) {
-      const m = await manageJob({ ...deps, job, succeeded, terminating, backoff, succeededIndexes })
+      const m = await manageJob({
+        ...deps,
+        job,
+        succeeded,
+        terminating,
+        backoff,
+        succeededIndexes,
+        failed: failed_,
+        delayed,
+      })
       activeCount = m.active
       terminating += m.terminated
       ready -= m.terminatedReady
@@ -201,89 +222,11 @@ export async function syncJob(deps: JobSyncDeps, stored: KubeObject): Promise<nu
     finished,
     prevSucceededIndexes,
     succeededIndexes,
+    failedIndexes: failed_,
+    delayed,
     terminating,
     flushed: () => deps.backoff.set(uid, backoff),
   }
   await trackJobStatus(ctx, needsFlush)
   return wake
-}
-
-interface ManageInput extends Omit<JobSyncDeps, 'backoff'> {
-  job: JobObject
-  succeeded: number
-  terminating: number
-  backoff: BackoffRecord
-  succeededIndexes: Interval[]
-}
-
-/** manageJob: answers the active pods after its creations and deletions, and when to come back (a back-off). */
-async function manageJob(m: ManageInput) {
-  const { host, job, now } = m
-  const spec = job.spec!
-  const active = m.pods.filter(isActive)
-  const parallelism = spec.parallelism ?? 1
-  const none = { active: active.length, terminated: 0, terminatedReady: 0, wake: null as number | null }
-  if (spec.suspend === true) {
-    const r = await deletePods(host, job, active, true)
-    return { ...none, active: active.length - r.deleted, terminated: r.deleted, terminatedReady: r.ready }
-  }
-  const completions = spec.completions
-  const want =
-    completions === undefined
-      ? m.succeeded > 0
-        ? active.length
-        : parallelism
-      : Math.max(0, Math.min(parallelism, completions - m.succeeded))
-  const atLeast = Math.max(0, active.length - want)
-  const toDelete =
-    spec.completionMode === 'Indexed'
-      ? indexedPodsForRemoval(active, atLeast, completions ?? 0, deletionRank)
-      : [...active].sort(deletionRank).slice(0, atLeast)
-  if (toDelete.length > 0) {
-    // Deletion takes precedence: a sync either deletes or creates.
-    const r = await deletePods(host, job, toDelete, true)
-    return { ...none, active: active.length - r.deleted, terminated: r.deleted, terminatedReady: r.ready }
-  }
-  const terminating = onlyReplaceFailedPods(spec) ? m.terminating : 0
-  let diff = want - terminating - active.length
-  if (diff <= 0) return none
-  const remaining = spec.backoffLimitPerIndex === undefined ? backoffRemaining(m.backoff, now) : 0
-  // kube reports no active pods while it waits out a back-off.
-  if (remaining > 0) return { ...none, active: 0, wake: now + remaining }
-  if (!m.canCreate) return none
-  const indexes =
-    spec.completionMode === 'Indexed' ? firstPendingIndexes(m.succeededIndexes, active, diff, completions ?? 0) : []
-  if (spec.completionMode === 'Indexed') diff = indexes.length
-  const template = structuredClone(spec.template ?? {})
-  if (spec.completionMode === 'Indexed') addCompletionIndexEnv(template)
-  const meta = (template.metadata ??= {})
-  if (!(meta.finalizers ?? []).includes(JOB_TRACKING_FINALIZER))
-    meta.finalizers = [...(meta.finalizers ?? []), JOB_TRACKING_FINALIZER]
-  const ref = ownerReference(job, 'batch/v1', 'Job')
-  let created = 0
-  // Slow start: batches of 1, 2, 4... stop at the first failure, so a template that cannot work fails once.
-  for (let batch = 1, left = diff; left > 0; left -= batch, batch *= 2) {
-    const size = Math.min(batch, left)
-    const results = await Promise.all(
-      Array.from({ length: size }, async () => {
-        const index = indexes.shift()
-        const t = index === undefined ? template : withCompletionIndex(template, job.metadata.name!, index)
-        const prefix = index === undefined ? `${job.metadata.name}-` : `${job.metadata.name}-${index}-`
-        const pod = podFromTemplate(t, ref, '', prefix)
-        delete pod.metadata.name
-        const r = await host.create('pods', pod, { fieldManager: CONTROLLER_MANAGER })
-        if (r.ok) {
-          await event(host, job, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.object.metadata.name}`)
-          return true
-        }
-        // A namespace being torn down refuses every create: nothing to report.
-        if (r.status.code !== 403)
-          await event(host, job, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`)
-        return false
-      }),
-    )
-    created += results.filter(Boolean).length
-    if (results.includes(false)) break
-  }
-  return { ...none, active: active.length + created }
 }

@@ -34,6 +34,9 @@ export interface JobSyncContext {
   /** Succeeded indexes before this sync's pods, and with them (Indexed Jobs). */
   prevSucceededIndexes: Interval[]
   succeededIndexes: Interval[]
+  /** backoffLimitPerIndex: the failed indexes (null without it), and the failed pods kept for their replacements. */
+  failedIndexes: Interval[] | null
+  delayed: Map<number, KubeObject>
   terminating: number
   /** Called once the status with this sync's newly finished pods is written (the back-off record moves on). */
   flushed(): void
@@ -118,6 +121,13 @@ export async function trackJobStatus(ctx: JobSyncContext, needsFlushAtStart: boo
     // canRemoveFinalizer: the Job is going or finished, or the pod is done.
     const phase = (pod as Obj).status?.phase
     if (!(job.metadata.deletionTimestamp || finished || phase === 'Succeeded' || failed)) continue
+    // The last failed pod of an index to retry keeps its finalizer until its replacement carries its failure count.
+    const held = ctx.delayed.get(completionIndex(pod))
+    if (
+      !(job.metadata.deletionTimestamp || finished || phase === 'Succeeded') &&
+      held?.metadata.uid === pod.metadata.uid
+    )
+      continue
     toRelease.push(pod)
     const uid = uidOf(pod)
     const ix = completionIndex(pod)
@@ -150,6 +160,11 @@ export async function trackJobStatus(ctx: JobSyncContext, needsFlushAtStart: boo
     if (text !== (status.completedIndexes ?? '')) needsFlush = true
     status.succeeded = intervalsTotal(ctx.succeededIndexes)
     status.completedIndexes = text
+    if (ctx.failedIndexes !== null) {
+      const failedText = formatIntervals(ctx.failedIndexes)
+      if (failedText !== status.failedIndexes) needsFlush = true
+      status.failedIndexes = failedText
+    }
   }
   if (finished?.type === 'FailureTarget') {
     // The interim condition is written before any pod is let go, so the failure's reason survives a crash.

@@ -146,6 +146,66 @@ describe('Job controller', () => {
     expect(replacement?.metadata.annotations['batch.kubernetes.io/job-completion-index']).toBe('1')
   })
 
+  it('backoffLimitPerIndex: an index is retried with its failure count, then failed; the Job fails with FailedIndexes', async () => {
+    const t = jobHost()
+    await t.create(
+      'jobs',
+      job('per', { completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 1 }, [
+        'sh',
+        '-c',
+        'exit 3',
+      ]),
+    )
+    const ofIndex = (i: number) =>
+      t.livePods().find((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'] === String(i))!
+    expect(ofIndex(0).metadata.annotations['batch.kubernetes.io/job-index-failure-count']).toBe('0')
+    const first = ofIndex(0).metadata.name
+    await run(t, first, 'Failed')
+    // The failed pod keeps its finalizer until its replacement, 10 s later, carries the count on.
+    expect(t.pods().find((p) => p.metadata.name === first)!.metadata.finalizers).toEqual([
+      'batch.kubernetes.io/job-tracking',
+    ])
+    await t.advance(10_000)
+    expect(ofIndex(0).metadata.annotations['batch.kubernetes.io/job-index-failure-count']).toBe('1')
+    expect(t.pods().find((p) => p.metadata.name === first)!.metadata.finalizers).toBeUndefined()
+    await run(t, ofIndex(0).metadata.name, 'Failed')
+    expect((t.view.get('jobs', 'per')!.object as Obj).status.failedIndexes).toBe('0')
+    await run(t, ofIndex(1).metadata.name, 'Succeeded')
+    const done = t.view.get('jobs', 'per')!.object as Obj
+    expect(done.status).toMatchObject({ completedIndexes: '1', failedIndexes: '0', failed: 2, succeeded: 1 })
+    expect(done.status.conditions.map((c: Obj) => `${c.type}=${c.status}(${c.reason})`)).toEqual([
+      'FailureTarget=True(FailedIndexes)',
+      'Failed=True(FailedIndexes)',
+    ])
+  })
+
+  it('a FailIndex rule fails the index at once', async () => {
+    const t = jobHost()
+    await t.create(
+      'jobs',
+      job(
+        'fi',
+        {
+          completions: 2,
+          parallelism: 1,
+          completionMode: 'Indexed',
+          backoffLimitPerIndex: 3,
+          maxFailedIndexes: 0,
+          podFailurePolicy: { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [3] } }] },
+        },
+        ['sh', '-c', 'exit 3'],
+      ),
+    )
+    await run(t, t.livePods()[0]!.metadata.name, 'Failed')
+    const failed = t.view.get('jobs', 'fi')!.object as Obj
+    expect(failed.status.failedIndexes).toBe('0')
+    expect(failed.status.conditions.at(-1)).toMatchObject({
+      type: 'Failed',
+      reason: 'MaxFailedIndexesExceeded',
+      message: 'Job has exceeded the specified maximal number of failed indexes',
+    })
+  })
+
   it('activeDeadlineSeconds: active pods are deleted, counted as failed, then the Job fails with DeadlineExceeded', async () => {
     const t = jobHost()
     await t.create(
