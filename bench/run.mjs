@@ -21,7 +21,8 @@
 // Knobs (environment): BENCH_WARM_S (5), BENCH_MEASURE_S (8), BENCH_CONC (32), BENCH_SEED_PODS (10000),
 // BENCH_SEED_BUDGET_S (150), BENCH_WS_WATCHERS (1000), BENCH_HTTP_WATCHERS (100), BENCH_WRITES (100),
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
-// BENCH_HARD_LIMIT_S (540), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_ONLY (comma list of phases:
+// BENCH_HARD_LIMIT_S (540), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the simulated kubelet's
+// start and stop delays; wrangler.toml's by default), BENCH_ONLY (comma list of phases:
 // base,create,seed,get,identity,list,watch,idle,http,deploy).
 // Node built-ins and the project's own miniflare/wrangler only.
 import http from 'node:http'
@@ -457,6 +458,12 @@ async function main() {
     HISTORY_RETAIN: toml.vars.HISTORY_RETAIN ?? '5000',
     CHANGE_LOG_RETAIN: toml.vars.CHANGE_LOG_RETAIN ?? '100000',
     VIRTUAL_NODES: '60',
+    ...(process.env.BENCH_KUBELET_DELAY_MS
+      ? {
+          KUBELET_START_DELAY_MS: process.env.BENCH_KUBELET_DELAY_MS,
+          KUBELET_STOP_DELAY_MS: process.env.BENCH_KUBELET_DELAY_MS,
+        }
+      : {}),
     KUBEFLARE_TOKENS: BENCH_TOKEN_FILE,
     // The platform's rate limiter is not part of what is measured (and would refuse a load generator).
     KUBEFLARE_RATE_LIMIT: 'off',
