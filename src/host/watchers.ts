@@ -17,7 +17,7 @@ const BOOKMARK_EVERY_MS = 10_000
 const WATCH_TAG = 'watch'
 
 /** Who hears about watchers joining and events leaving (the host's metrics, src/host/durable-metrics.ts). */
-export interface WatchObserver {
+interface WatchObserver {
   /** A watcher joined (one leaving is reported by the object's webSocketClose). */
   socketsChanged(): void
   /** `events` events were handed to sockets `seconds` after the commit that made them began. */
@@ -25,7 +25,7 @@ export interface WatchObserver {
 }
 
 /** A committed entry, with when its commit began when the log told us (the hub reads it from D1). */
-export type DeliveredEntry = LogEntry & { committedAt?: number }
+type DeliveredEntry = LogEntry & { committedAt?: number }
 
 export class Watchers {
   private readonly filters = new WeakMap<WatchSocket, WatchFilter>()
