@@ -3,9 +3,9 @@
 import { mkdirSync } from 'node:fs'
 import { eventRecorder } from './events.ts'
 import { FlagError, parseFlags, USAGE } from './flags.ts'
-import { KubeClient } from './kube-client.ts'
+import { KubeClient, KubeError } from './kube-client.ts'
 import { loadKubeconfig } from './kubeconfig.ts'
-import { NodeHeartbeat } from './node-heartbeat.ts'
+import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
 import { PodManager } from './pod-manager.ts'
 
@@ -30,8 +30,19 @@ async function main(argv: string[]): Promise<number> {
   let fatal: ((e: Error) => void) | null = null
   const failed = new Promise<Error>((resolve) => (fatal = resolve))
   const heartbeat = new NodeHeartbeat(client, config, facts, log, (e) => fatal?.(e))
-  await heartbeat.register()
-  heartbeat.start()
+  // A device may come up before its network or the server: registration is retried until it answers, except when
+  // the answer is a refusal (bad token, no permission, a virtual node), which retrying cannot fix.
+  for (let delay = 1000; ; delay = Math.min(delay * 2, 30_000)) {
+    try {
+      await heartbeat.register()
+      break
+    } catch (e) {
+      if (e instanceof KubeError || e instanceof VirtualNodeError) throw e
+      log(`cannot reach ${client.server} (${(e as Error).message}): retrying in ${delay / 1000}s`)
+      await new Promise((r) => setTimeout(r, delay))
+    }
+  }
+  await heartbeat.start()
   const pods = new PodManager({
     config,
     client,
@@ -59,7 +70,11 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    log(`fatal: ${(e as Error).stack ?? e}`)
+    log(
+      e instanceof KubeError || e instanceof VirtualNodeError
+        ? (e as Error).message
+        : `fatal: ${(e as Error).stack ?? e}`,
+    )
     process.exit(1)
   },
 )

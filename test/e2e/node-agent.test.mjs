@@ -46,6 +46,20 @@ describe('node agent', () => {
     assert.match(r.stdout, new RegExp(`^${node}\\s+Ready\\s`))
   })
 
+  it('heartbeats with a Lease in kube-node-lease, owned by the Node', async () => {
+    const n = (await api('GET', `/api/v1/nodes/${node}`)).body
+    const lease = await eventually('the node lease', async () => {
+      const r = await api('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${node}`)
+      return r.status === 200 ? r.body : null
+    })
+    assert.equal(lease.spec.holderIdentity, node)
+    assert.equal(lease.spec.leaseDurationSeconds, 40)
+    assert.deepEqual(lease.metadata.ownerReferences, [
+      { apiVersion: 'v1', kind: 'Node', name: node, uid: n.metadata.uid },
+    ])
+    assert.ok(Date.now() - Date.parse(lease.spec.renewTime) < 15_000)
+  })
+
   it('runs a pod bound with nodeName as a process: Running, with the host address as its IP', async () => {
     await create(podOn('hello', [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'echo hello; sleep 600'] }]))
     const pod = await eventually('hello to run', async () => {
