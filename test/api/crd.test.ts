@@ -112,4 +112,32 @@ describe('CustomResourceDefinition', () => {
     expect(r.status, r.text).toBe(422)
     expect(r.json.message).toContain('spec.conversion.strategy: Forbidden: conversion webhooks are not supported')
   })
+
+  it('refuses defaults that are not valid or not pruned, and rules that do not compile', async () => {
+    const body: any = crdBody()
+    const spec = body.spec.versions[0].schema.openAPIV3Schema.properties.spec
+    spec.properties.replicas.default = 'three'
+    spec.properties.image.default = 'x'
+    spec.properties.cronSpec = { type: 'object', properties: { a: { type: 'string' } }, default: { b: 1 } }
+    spec['x-kubernetes-validations'] = [{ rule: 'self.replica > 0' }]
+    const r = await req('POST', CRDS, body)
+    expect(r.status, r.text).toBe(422)
+    const V = 'spec.validation.openAPIV3Schema.properties[spec]'
+    expect(r.json.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual([
+      `${V}.properties[cronSpec].default: Invalid value: {"b":1}: must not have unknown fields`,
+      `${V}.properties[replicas].default: Invalid value: "string":  in body must be of type integer: "string"`,
+    ])
+    delete spec.properties.cronSpec.default
+    spec.properties.replicas.default = 1
+    const rules = await req('POST', CRDS, body)
+    expect(rules.status, rules.text).toBe(422)
+    expect(rules.json.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message:
+          'Invalid value: apiextensions.ValidationRule{Rule:"self.replica > 0", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field \'replica\'\n | self.replica > 0\n | ....^',
+        field: `${V}.x-kubernetes-validations[0].rule`,
+      },
+    ])
+  })
 })

@@ -2,13 +2,15 @@
 // Durable Object, with /status, the short names and category kube serves it with (crd, crds; api-extensions).
 import { CustomResourceDefinition } from '../../schema/apiextensions'
 import type { ResourceDef } from '../resource'
+import { checkRules } from '../custom/cel/cel-rules'
+import { validateDefaults } from '../custom/defaults-validation'
 import type { CrdCheckers } from './crd-validation'
 import { crdStrategy } from './crd-strategy'
 
 const CRD_RESOURCE = 'customresourcedefinitions'
 
 export function crdResourceRows(): ResourceDef[] {
-  const checkers: CrdCheckers = {}
+  const checkers: CrdCheckers = { checkDefaults: validateDefaults, checkRules }
   return [
     {
       group: 'apiextensions.k8s.io',

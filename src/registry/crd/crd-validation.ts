@@ -7,10 +7,9 @@ import { fieldError, type FieldError, FieldPath } from '../field-errors'
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names'
 import { deepEqual } from '../deep-equal'
 import { type InternalSpec, internalSpec, schemaOf, subresourcesOf } from './crd-internal'
-import type { ColumnDefinition, Crd, CrdNames, Subresources } from './json-schema'
+import type { ColumnDefinition, Crd, CrdNames, JSONSchemaProps, Subresources } from './json-schema'
 import { type RuleChecker, schemaHasDefaults, validateSchema } from './schema-validation'
 import { validateSelectableFields } from './selectable-fields-validation'
-import type { Structural } from './structural'
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password']
@@ -19,7 +18,7 @@ const APPROVAL_PR = 'https://github.com/kubernetes/enhancements/pull/1111'
 
 /** What validation needs besides the CRD: the checkers of defaults and CEL rules (src/registry/custom/). */
 export interface CrdCheckers {
-  checkDefaults?: (schema: Structural, path: FieldPath) => FieldError[]
+  checkDefaults?: (schema: JSONSchemaProps, path: FieldPath) => FieldError[]
   checkRules?: RuleChecker
 }
 

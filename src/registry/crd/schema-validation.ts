@@ -59,8 +59,8 @@ export type RuleChecker = (schema: Structural, path: FieldPath) => FieldError[]
 interface SchemaCheckOptions {
   /** Whether /status is enabled for the version(s) this schema serves. */
   statusEnabled: boolean
-  /** Default values must be pruned and valid (set by the caller once the defaults checker is wired). */
-  checkDefaults?: (schema: Structural, path: FieldPath) => FieldError[]
+  /** Default values must be pruned and valid (src/registry/custom/defaults-validation.ts). */
+  checkDefaults?: (schema: JSONSchemaProps, path: FieldPath) => FieldError[]
   checkRules?: RuleChecker
 }
 
@@ -110,7 +110,7 @@ export function validateSchema(
     const invalid = validateStructural(root, ss)
     if (invalid.length > 0) errs.push(...invalid)
     else {
-      const defaults = opts.checkDefaults?.(ss, root) ?? []
+      const defaults = opts.checkDefaults?.(schema, root) ?? []
       if (defaults.length > 0) errs.push(...defaults)
       else structural = ss
     }

@@ -10,7 +10,7 @@ import { isConditionTrue } from '../crd/crd-naming'
 import type { Crd } from '../crd/json-schema'
 import type { ResourceDef } from '../resource'
 import { kinds } from '../resources'
-import { customResourceRows, type RuleCompiler } from './custom-rows'
+import { customResourceRows } from './custom-rows'
 
 const CRDS = 'customresourcedefinitions'
 /** How long a copy is used without asking whether it changed. */
@@ -47,9 +47,6 @@ class CustomKinds {
   private pending: { startedAt: number; done: Promise<void> } | null = null
   private readonly built = new Map<string, { key: string; rows: ResourceDef[] }>()
   private readonly owned = new WeakSet<ResourceDef>()
-  /** CEL rules are compiled by the module that knows CEL (src/registry/custom/cel/), set once at load. */
-  rules: RuleCompiler | undefined = undefined
-
   constructor(private readonly clock: () => number = Date.now) {}
 
   /** Whether a row was made from a CRD (and so is replaced when the CRDs change). */
@@ -117,7 +114,7 @@ class CustomKinds {
           const storage = crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]?.name ?? ''
           const names = crd.status?.acceptedNames ?? crd.spec.names
           const hash = await storageVersionHash(crd.spec.group, storage, names.kind)
-          const built = customResourceRows(crd, hash, this.rules)
+          const built = customResourceRows(crd, hash)
           // A CRD being deleted takes no new objects (kube: create is not allowed while it terminates).
           if (crd.metadata.deletionTimestamp) for (const r of built) r.verbs = r.verbs.filter((v) => v !== 'create')
           entry = { key, rows: built }

@@ -9,14 +9,12 @@ import type { ColumnDefinition, Crd } from '../crd/json-schema'
 import { tryStructural } from '../crd/structural'
 import { customCodec } from './custom-codec'
 import { customComponentName, customOpenApi } from './custom-openapi'
-import { customStrategy, type RuleValidator } from './custom-strategy'
+import { ruleValidator } from './cel/cel-rules'
+import { customStrategy } from './custom-strategy'
 import { customZod } from './custom-zod'
 import { columnsOrAge } from './printer-columns'
 
 const VERBS: ResourceDef['verbs'] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch']
-
-/** Compiles a version's CEL rules (src/registry/custom/cel/); absent when the schema has none. */
-export type RuleCompiler = (crd: Crd, version: string) => RuleValidator | undefined
 
 /** The columns a version prints (GetColumnsForVersion). */
 function columnsOf(crd: Crd, version: string): ColumnDefinition[] {
@@ -42,7 +40,7 @@ function warningOf(crd: Crd, version: string): string | undefined {
   )
 }
 
-export function customResourceRows(crd: Crd, storageVersionHash: string, rules?: RuleCompiler): ResourceDef[] {
+export function customResourceRows(crd: Crd, storageVersionHash: string): ResourceDef[] {
   const spec = internalSpec(crd.spec)
   const names = crd.status?.acceptedNames ?? crd.spec.names
   const group = crd.spec.group
@@ -95,7 +93,7 @@ export function customResourceRows(crd: Crd, storageVersionHash: string, rules?:
           : undefined,
         selectableFields: selectable,
         columns: columnsOf(crd, v.name),
-        rules: rules?.(crd, v.name),
+        rules: ruleValidator(structural),
       }),
       home: namespaced ? 'namespace' : 'cluster',
       returnDeletedObject: false,

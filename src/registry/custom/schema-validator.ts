@@ -339,12 +339,15 @@ function objectChecks(s: JSONSchemaProps, data: Record<string, unknown>, path: s
   return r
 }
 
-/** kubeOpenAPIResultToFieldErrors: the field errors kube reports for a result, under `root` (status for /status). */
-export function schemaErrors(s: JSONSchemaProps, data: unknown, root = ''): FieldError[] {
-  const result = validateValue(s, data, root)
+/**
+ * kubeOpenAPIResultToFieldErrors: the field errors kube reports for a result. `prefix` is the path the value sits at
+ * in what the caller validates (a CRD's default), prepended to the fields but not to the validator's messages.
+ */
+export function schemaErrors(s: JSONSchemaProps, data: unknown, prefix = ''): FieldError[] {
+  const result = validateValue(s, data, '')
   return result.errors.map((p) => {
     const name = p.name.startsWith('.') ? p.name.slice(1) : p.name
-    const field = name
+    const field = prefix && name ? `${prefix}.${name}` : prefix || name
     switch (p.code) {
       case 'required':
         return fieldError.required(field)
