@@ -186,3 +186,29 @@ function parse(all: Uint8Array, layoutName: TimeLayout): string | null {
   if (day < 1 || day > daysIn(month, year)) return outOfRange('day')
   return null
 }
+
+/**
+ * A timestamp that parsed, as kube writes it back (metav1.Time and MicroTime marshal `t.UTC().Format(layout)`): in
+ * UTC, Time to whole seconds (time.Parse accepted a fraction the layout does not print), MicroTime to six digits.
+ */
+export function goTimeCanonical(value: string, layout: TimeLayout): string {
+  if (value.endsWith('Z') && (layout === 'RFC3339Micro' || !value.includes('.'))) return value
+  const m = FAST.exec(value)
+  if (!m) return value
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const tz = m[8]!
+  const offsetMinutes =
+    tz === 'Z' ? 0 : (tz[0] === '-' ? -1 : 1) * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(4, 6)))
+  const at = new Date(0)
+  at.setUTCFullYear(year, month - 1, day)
+  at.setUTCHours(hour, minute - offsetMinutes, second, 0)
+  const whole = at.toISOString().replace(/\.\d{3}Z$/, '')
+  return layout === 'RFC3339' ? `${whole}Z` : `${whole}${(m[7] ?? '.000000').padEnd(7, '0')}Z`
+}

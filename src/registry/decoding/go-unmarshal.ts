@@ -3,7 +3,7 @@
 // what the document becomes (nulls read as Go reads them, unknown fields dropped). The document is changed in place.
 import { quantityError } from '../../schema/quantity'
 import { base64Error, decodeBase64, encodeBase64 } from '../go-base64'
-import { goTimeError } from './go-time'
+import { goTimeCanonical, goTimeError } from './go-time'
 import type { GoType } from './go-types'
 
 /** A JSON number whose literal text matters (1.0, 1e3, 20 digits): Go reads ints from the text, not the value. */
@@ -274,9 +274,10 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
       case 'microTime': {
         // Time.UnmarshalJSON: json.Unmarshal into a string (its type error aborts), then time.Parse.
         if (typeof v !== 'string') throw new Abort(typeError(jsonKind(v), 'string'))
-        const problem = goTimeError(v, t.kind === 'time' ? 'RFC3339' : 'RFC3339Micro')
+        const layout = t.kind === 'time' ? 'RFC3339' : 'RFC3339Micro'
+        const problem = goTimeError(v, layout)
         if (problem !== null) throw new Abort(problem)
-        return v
+        return goTimeCanonical(v, layout)
       }
       default:
         return plain(v)

@@ -1,7 +1,7 @@
 // Go's time.Parse for metav1.Time and MicroTime (its acceptance and error messages), and fmt's %v, %#v and %T over
 // decoded JSON, which kube's patch and apply messages print.
 import { describe, expect, it } from 'vitest'
-import { goTimeError } from '../../../src/registry/decoding/go-time'
+import { goTimeCanonical, goTimeError } from '../../../src/registry/decoding/go-time'
 import { goFloat, goSharpV, goTypeName, goV } from '../../../src/registry/decoding/go-format'
 
 const RFC = '"2006-01-02T15:04:05Z07:00"'
@@ -36,6 +36,22 @@ describe('time.Parse(time.RFC3339, ...)', () => {
     expect(goTimeError('2024-01-01T00:00:00.5Z', 'RFC3339Micro')).toBe(
       'parsing time "2024-01-01T00:00:00.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"',
     )
+  })
+})
+
+describe('timestamps as metav1 writes them back (UTC; Time to seconds, MicroTime to microseconds)', () => {
+  it.each([
+    ['2026-11-24T10:00:00Z', 'RFC3339', '2026-11-24T10:00:00Z'],
+    ['2026-11-24T10:00:00+02:00', 'RFC3339', '2026-11-24T08:00:00Z'],
+    ['2026-11-24T10:00:00.987654Z', 'RFC3339', '2026-11-24T10:00:00Z'],
+    ['2026-01-01T01:30:00.5+02:30', 'RFC3339', '2025-12-31T23:00:00Z'],
+    ['2026-11-24T23:30:00-01:00', 'RFC3339', '2026-11-25T00:30:00Z'],
+    ['2024-02-29T00:00:00-00:00', 'RFC3339', '2024-02-29T00:00:00Z'],
+    ['2026-11-24T10:00:00.123456Z', 'RFC3339Micro', '2026-11-24T10:00:00.123456Z'],
+    ['2026-11-24T10:00:00.123456+05:45', 'RFC3339Micro', '2026-11-24T04:15:00.123456Z'],
+  ] as const)('%s (%s) -> %s', (value, layout, want) => {
+    expect(goTimeError(value, layout)).toBeNull()
+    expect(goTimeCanonical(value, layout)).toBe(want)
   })
 })
 
