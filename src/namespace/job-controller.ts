@@ -54,7 +54,13 @@ export class JobController implements Controller {
         }
         continue
       }
-      if (e.resource !== 'pods' || e.type === 'DELETED') continue
+      if (e.resource !== 'pods') continue
+      if (e.type === 'DELETED') {
+        // A pod gone for good: its Job counts it (if uncounted) and no longer sees it terminating.
+        const ref = controllerRef(e.object)
+        if (ref?.kind === 'Job' && host.get(JOBS, ref.name)?.object.metadata.uid === ref.uid) jobs.add(ref.name)
+        continue
+      }
       for (const pod of [e.object, e.prev]) {
         if (!pod) continue
         const ref = controllerRef(pod)

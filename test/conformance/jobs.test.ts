@@ -38,11 +38,12 @@ conformanceSuite({
   deleteAnswersStatus: true,
   // A DELETE naming no propagation orphans the pods (batch/v1's default): the orphan finalizer holds the Job until the
   // garbage collector has released its pods. Test names are unique, so the cluster-wide list finds it.
-  awaitGone: (name) =>
-    waitFor(`${name} to be gone`, async () => {
+  awaitGone: async (name) => {
+    await waitFor(`${name} to be gone`, async () => {
       const l = await req('GET', `/apis/batch/v1/jobs?fieldSelector=metadata.name%3D${name}`)
       return l.json?.items?.length === 0 ? true : undefined
-    }),
+    })
+  },
   // The Job controller records the Suspended condition right after the create.
   settle: (path) =>
     waitFor(`${path} to settle`, async () => {
