@@ -35,11 +35,19 @@ function unwrap<T>(r: Result<T>): T {
   return r.value
 }
 
-/** Objects of a version served but not stored are answered in that version (conversion None: apiVersion only). */
+/**
+ * An object as its kind serves it: a custom resource gets its schema's defaults (kube defaults on read too), and one
+ * read through a version served but not stored is answered in that version (conversion None: apiVersion only).
+ */
 function inVersion(def: ResourceDef, obj: KubeObject): KubeObject {
+  if (!def.unstructured) return obj
+  def.strategy.applyDefaults(obj)
   if (def.storage === false && obj.kind === def.kind) obj.apiVersion = apiVersionOf(def)
   return obj
 }
+
+/** Writes through a version served but not stored are planned with that version's row. */
+const versionOption = (def: ResourceDef) => (def.storage === false ? { version: def.version } : {})
 
 /** One object, as JSON or as a one-row Table. */
 function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
@@ -140,6 +148,7 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).create(resourceKey(def), obj, {
+        ...versionOption(def),
         dryRun: isDryRun,
         fieldManager: fieldManager(c),
         idempotencyKey,
@@ -159,6 +168,7 @@ export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: s
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).update(resourceKey(def), name, obj, {
+        ...versionOption(def),
         dryRun: isDryRun,
         fieldManager: fieldManager(c),
         subresource,
@@ -232,6 +242,7 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, {
+        ...versionOption(def),
         dryRun: isDryRun,
         fieldValidation: validation,
         fieldManager: manager,
@@ -309,7 +320,8 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
     await call(() => hostFor(c.env, def, ns).delete(resourceKey(def), name, opts, { dryRun: isDryRun })),
   )
   noteWrite(c, def, ns, name)
-  if (def.returnDeletedObject) return renderObject(c, def, answer.object)
+  // A deletion left pending (finalizers, a grace period) answers the object with its deletionTimestamp, as kube does.
+  if (def.returnDeletedObject || answer.pending) return renderObject(c, def, answer.object)
   return json(
     c,
     statuses.success({

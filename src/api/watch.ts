@@ -71,7 +71,9 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   }
   const table = wantsTable(c.req.header('accept'))
   const websocketClient = c.req.header('upgrade')?.toLowerCase() === 'websocket'
-  if (websocketClient && !table && !opts.timeoutSeconds) {
+  // A version served but not stored needs its events' apiVersion rewritten: no pass-through then.
+  const rewrite = def.storage === false
+  if (websocketClient && !table && !opts.timeoutSeconds && !rewrite) {
     // Nothing to transform and no deadline to keep: hand the host's socket to the client, so each event goes from
     // the Durable Object to the client with no Worker code in between (about half the CPU per event).
     return new Response(null, { status: 101, webSocket: source, headers: subprotocolHeader(c) })
@@ -85,11 +87,13 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   /** Turns the host's event line (newline included, as kube ends each event) into what this client asked for. */
   const render = (line: string): string => {
     const needRv = opts.allowWatchBookmarks
-    if (!table && !needRv) return line
+    if (!table && !needRv && !rewrite) return line
     const ev = JSON.parse(line) as { type: string; object: KubeObject }
     const rv = ev.object?.metadata?.resourceVersion
     if (rv) lastRv = rv
-    if (!table || ev.type === 'ERROR' || ev.type === 'BOOKMARK') return line
+    if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') return line
+    if (rewrite && ev.object?.kind === def.kind) ev.object.apiVersion = apiVersionOf(def)
+    if (!table) return rewrite ? encodeWatchEvent(ev) : line
     const t = toTable(def, [ev.object], { resourceVersion: rv }, include, new Date(), first)
     first = false
     return encodeWatchEvent({ type: ev.type, object: t })

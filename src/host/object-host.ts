@@ -181,7 +181,7 @@ export class ObjectHost {
 
   async create(resource: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
     await this.parts.knowKind?.(resource)
-    const def = resourceByPlural(resource)
+    const def = defFor(resource, undefined, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     const refused = await this.parts.policy.admitCreate(def, input.metadata?.name ?? '')
     if (refused) return fail(refused)
@@ -203,14 +203,14 @@ export class ObjectHost {
     opts: WriteOptions = {},
   ): Promise<Result<WriteAnswer>> {
     await this.parts.knowKind?.(resource)
-    const def = defFor(resource, opts.subresource)
+    const def = defFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     return this.write(def, () => planUpdateVerb(this.planning, def, resource, name, input, opts), opts)
   }
 
   /** A read-modify-write next to the state (controllers, binding): see Mutation. */
   mutate(resource: string, name: string, mutation: Mutation, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
-    const def = defFor(resource, opts.subresource)
+    const def = defFor(resource, opts.subresource, opts.version)
     if (!def) return Promise.resolve(fail(statuses.pathNotFound()))
     return this.write(def, () => planMutateVerb(this.planning, def, resource, name, mutation, opts), opts)
   }
@@ -222,7 +222,7 @@ export class ObjectHost {
     decide: (current: KubeObject | null) => Desired,
     opts: WriteOptions = {},
   ): Promise<Result<WriteAnswer>> {
-    const def = defFor(resource, opts.subresource)
+    const def = defFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     // Learn what admission needs (a namespace's phase) before planning, in case the decision is a create.
     await this.parts.policy.admitCreate(def, name)
@@ -238,7 +238,7 @@ export class ObjectHost {
     opts: PatchOptions,
   ): Promise<Result<WriteAnswer>> {
     await this.parts.knowKind?.(resource)
-    const def = defFor(resource, opts.subresource)
+    const def = defFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     let warnings: string[] = []
     const answer = await this.write(

@@ -29,6 +29,11 @@ export interface WriteOptions {
   codec?: 'v1beta1'
   /** Who asks, for kinds whose strategy judges the writer (RBAC's escalation prevention); absent: the server's own. */
   requester?: Requester
+  /**
+   * The version a custom resource is written in when it is not the stored one: that version's row (its schema,
+   * defaults and rules) plans the write; the object is stored in the storage version.
+   */
+  version?: string
 }
 
 /** The cluster's RBAC objects, as the Worker's RBAC cache holds them. */
@@ -61,6 +66,8 @@ export interface WriteAnswer {
   declined?: boolean
   /** The write changed nothing: no commit, the object keeps its resourceVersion. */
   unchanged?: boolean
+  /** A delete that left the object in place (finalizers, a grace period): kube answers the object, not a Status. */
+  pending?: boolean
 }
 
 /** Every object of some resources and the version they are at (ObjectHost.snapshot); objects null: unchanged. */

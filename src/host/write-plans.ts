@@ -14,7 +14,7 @@ import { statuses, fail, ok, type Result, type Status } from '../registry/status
 import { resourceKey, type ResourceDef } from '../registry/resource'
 import type { StrategyContext, Writer } from '../registry/strategy'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
-import { resourceByPlural } from '../registry/resources'
+import { kinds, resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
 import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import { bindingDefOf } from '../registry/binding-subresource'
@@ -30,7 +30,7 @@ import type { JobPlan } from './write-queue'
 /** A verb's plan: the change to commit (null: nothing to do) or a refusal, and a graceful deletion's removal time. */
 export interface VerbPlan {
   /** `declined`: a mutation chose to change nothing. */
-  plan: Result<{ change: Change | null; object: KubeObject; created?: boolean; declined?: boolean }>
+  plan: Result<{ change: Change | null; object: KubeObject; created?: boolean; declined?: boolean; pending?: boolean }>
   removeAt?: number
 }
 
@@ -71,8 +71,9 @@ const managerOf = (opts: WriteOptions): Manager | undefined =>
     : undefined
 
 /** The resource row a write plans with: the kind's own, or that of the subresource it goes through (none: 404). */
-export function defFor(resource: string, subresource: string | undefined): ResourceDef | undefined {
-  const def = resourceByPlural(resource)
+export function defFor(resource: string, subresource: string | undefined, version?: string): ResourceDef | undefined {
+  const stored = resourceByPlural(resource)
+  const def = stored && version ? (kinds.inVersion(stored, version) ?? stored) : stored
   if (!def || subresource === undefined) return def
   if (subresource === 'status') return statusDefOf(def)
   if (subresource === 'ephemeralcontainers') return ephemeralDefOf(def)
@@ -292,7 +293,9 @@ export function planDeleteVerb(
 ): VerbPlan {
   const plan = planDelete(def, host.strategyContext(), name, host.get(resource, name), options)
   if (!plan.ok) return { plan }
-  return { plan: ok({ change: plan.value.change, object: plan.value.object }), removeAt: plan.value.removeAt }
+  const { change, object } = plan.value
+  const pending = change?.type !== 'DELETED'
+  return { plan: ok({ change, object, ...(pending ? { pending } : {}) }), removeAt: plan.value.removeAt }
 }
 
 /**
@@ -306,7 +309,7 @@ export async function writeJob(
   opts: WriteOptions,
 ): Promise<JobPlan<Result<WriteAnswer>>> {
   if (!plan.ok) return { changes: [], finish: () => plan }
-  const { change, object, created, declined } = plan.value
+  const { change, object, created, declined, pending } = plan.value
   let rollback: (() => Promise<void>) | undefined
   if (change) {
     // Reservations outside this object (cluster-wide IPs and ports) happen after validation, as kube's
@@ -332,15 +335,15 @@ export async function writeJob(
           declined
             ? { object: answer, declined }
             : unchanged
-              ? { object: answer, created, unchanged }
-              : { object: answer, created },
+              ? { object: answer, created, unchanged, ...(pending ? { pending } : {}) }
+              : { object: answer, created, ...(pending ? { pending } : {}) },
         ),
     }
   }
   if (removeAt !== undefined) host.expect(resourceKey(def), change.name, removeAt)
   return {
     changes: [change],
-    finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created }),
+    finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created, ...(pending ? { pending } : {}) }),
     rollback,
   } satisfies JobPlan<Result<WriteAnswer>>
 }

@@ -2,7 +2,7 @@
 // so), several versions with conversion None and a deprecated one, categories, selectable fields, server-side apply
 // with list-map keys, cluster scope, and bad input (deep objects, huge schemas).
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, req } from '../helpers'
+import { makeNamespace, openWatch, req } from '../helpers'
 import { bearer, TEST_TOKENS } from '../support/test-tokens'
 import { crd, freshGroup, install } from '../support/crds'
 
@@ -69,8 +69,49 @@ describe('custom resources: access, versions, selection, apply, scope, limits', 
     expect(v1.headers.get('warning')).toBeNull()
     const list = await req('GET', `/apis/${group}/v1beta1/namespaces/${ns}/widgets`)
     expect(list.json.items[0].apiVersion).toBe(`${group}/v1beta1`)
+    // Discovery lists versions by kube's priority: the GA one first, and preferred.
     const disco = await req('GET', `/apis/${group}`)
-    expect(disco.json.versions.map((v: any) => v.version).sort()).toEqual(['v1', 'v1beta1'])
+    expect(disco.json.versions.map((v: any) => v.version)).toEqual(['v1', 'v1beta1'])
+    expect(disco.json.preferredVersion.version).toBe('v1')
+    // A version's own schema validates what is written through it; it is stored in the storage version.
+    const stored = await req('GET', `/apis/${group}/v1/namespaces/${ns}/widgets/w`)
+    expect(stored.json.metadata.generation).toBe(1)
+  })
+
+  it("each version's own schema validates what is written through it; watches answer in the version asked", async () => {
+    const group = freshGroup('ver2')
+    const schema = (max: number) => ({
+      openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { size: { type: 'integer', maximum: max } } } },
+      },
+    })
+    await install(
+      crd(group, {
+        versions: [
+          { name: 'v1beta1', served: true, storage: false, schema: schema(5) },
+          { name: 'v1', served: true, storage: true, schema: schema(10) },
+        ],
+      }),
+    )
+    const ns = await makeNamespace('crver2')
+    const body = (version: string, name: string) => ({
+      apiVersion: `${group}/${version}`,
+      kind: 'Widget',
+      metadata: { name },
+      spec: { size: 7 },
+    })
+    const beta = await req('POST', `/apis/${group}/v1beta1/namespaces/${ns}/widgets`, body('v1beta1', 'b'))
+    expect(beta.status, beta.text).toBe(422)
+    expect(beta.json.details.causes[0].message).toBe(
+      'Invalid value: 7: spec.size in body should be less than or equal to 5',
+    )
+    const w = await openWatch(`/apis/${group}/v1beta1/namespaces/${ns}/widgets?watch=true&timeoutSeconds=5`)
+    const ga = await req('POST', `/apis/${group}/v1/namespaces/${ns}/widgets`, body('v1', 'g'))
+    expect(ga.status, ga.text).toBe(201)
+    const ev = await w.next()
+    expect(ev.object.apiVersion).toBe(`${group}/v1beta1`)
+    await w.cancel()
   })
 
   it('categories list the kind for `kubectl get all`; selectable fields work in field selectors', async () => {

@@ -16,6 +16,28 @@ import { columnsOrAge } from './printer-columns'
 
 const VERBS: ResourceDef['verbs'] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch']
 
+const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/
+
+/**
+ * version.CompareKubeAwareVersionStrings, highest priority first: GA before beta before alpha, higher numbers
+ * first, versions that do not look like kube's last, by name. Discovery lists a group's versions so (its first is
+ * the preferred one).
+ */
+function compareVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] => {
+    const m = KUBE_VERSION.exec(v)
+    if (!m) return [0, 0, 0]
+    return [m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1, Number(m[1]), Number(m[3] ?? 0)]
+  }
+  const [x, y] = [rank(a), rank(b)]
+  if (x[0] === 0 && y[0] === 0) return a < b ? -1 : a > b ? 1 : 0
+  if (x[0] === 0 || y[0] === 0) return x[0] === 0 ? 1 : -1
+  // GA before beta before alpha (v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, ...), then by number.
+  if (x[0] !== y[0]) return y[0] - x[0]
+  if (x[1] !== y[1]) return y[1] - x[1]
+  return y[2] - x[2]
+}
+
 /** The columns a version prints (GetColumnsForVersion). */
 function columnsOf(crd: Crd, version: string): ColumnDefinition[] {
   const perVersion = crd.spec.versions.some((v) => (v.additionalPrinterColumns?.length ?? 0) > 0)
@@ -49,8 +71,8 @@ export function customResourceRows(crd: Crd, storageVersionHash: string): Resour
   const rows: ResourceDef[] = []
   // Served versions only, the storage version first. Objects are the stored row's whatever version serves them; a
   // storage version that is not served lends that role to the first served one.
-  const versions = crd.spec.versions.filter((v) => v.served).sort((a, b) => Number(b.storage) - Number(a.storage))
-  const stored = versions[0]?.name
+  const versions = crd.spec.versions.filter((v) => v.served).sort((a, b) => compareVersions(a.name, b.name))
+  const stored = (versions.find((v) => v.storage) ?? versions[0])?.name
   for (const v of versions) {
     const schema = schemaOf(spec, v.name)
     const structural = tryStructural(schema)
@@ -80,6 +102,7 @@ export function customResourceRows(crd: Crd, storageVersionHash: string): Resour
       verbs: [...VERBS],
       schema: customZod(structural),
       strategy: customStrategy({
+        storedApiVersion: `${group}/${stored}`,
         namespaced,
         schema,
         structural,

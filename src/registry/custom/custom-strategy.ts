@@ -25,6 +25,8 @@ export interface RuleValidator {
 
 /** What a version of a CRD says about its objects. */
 interface CustomVersion {
+  /** The apiVersion objects are stored in (conversion None: written in any served version, stored in this one). */
+  storedApiVersion: string
   namespaced: boolean
   schema?: JSONSchemaProps
   structural: Structural | null
@@ -121,11 +123,13 @@ export function customStrategy(v: CustomVersion): Strategy {
     validateName: nameIsDNSSubdomain,
     applyDefaults: (obj) => applyDefaults(obj, v.structural ?? undefined),
     prepareForCreate(obj) {
+      obj.apiVersion = v.storedApiVersion
       if (v.status) delete (obj as Obj).status
       obj.metadata.generation = 1
     },
     validate: (obj) => validateObject(obj as Obj, null),
     prepareForUpdate(obj, old) {
+      obj.apiVersion = v.storedApiVersion
       const o = obj as Obj
       const prev = old as Obj
       if (v.status) {
