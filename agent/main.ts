@@ -8,6 +8,8 @@ import { loadKubeconfig } from './kubeconfig.ts'
 import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
 import { PodManager } from './pod-manager.ts'
+import { streamOpener } from './tunnel/stream-opener.ts'
+import { type Opener, type SocketLike, TunnelClient, tunnelProtocols } from './tunnel/tunnel-client.ts'
 
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString()} kubeflare-agent: ${msg}\n`)
 
@@ -52,12 +54,14 @@ async function main(argv: string[]): Promise<number> {
     log,
   })
   void pods.run()
+  const tunnel = startTunnel(client, config.nodeName, streamOpener({}))
   log(`node ${config.nodeName} (${facts.internalIP}) serving pods from ${client.server}; data in ${config.dataDir}`)
   const signalled = new Promise<string>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve(sig))
   })
   const outcome = await Promise.race([signalled, failed])
   heartbeat.stop()
+  tunnel.stop()
   await pods.stop()
   if (outcome instanceof Error) {
     log(outcome.message)
@@ -65,6 +69,39 @@ async function main(argv: string[]): Promise<number> {
   }
   log(`${outcome}: stopped`)
   return 0
+}
+
+/**
+ * The tunnel to the node's Durable Object. A refused dial is asked again as a plain request, whose Status says why
+ * (no permission, a virtual node), logged when it changes.
+ */
+function startTunnel(client: KubeClient, node: string, opener: Opener): TunnelClient {
+  const path = `/api/v1/nodes/${node}/tunnel`
+  const url = client.server.replace(/^http/, 'ws') + path
+  let lastWhy = ''
+  const tunnel = new TunnelClient(
+    () => new WebSocket(url, tunnelProtocols(client.token)) as unknown as SocketLike,
+    opener,
+    log,
+    {
+      connected: (up) => {
+        lastWhy = ''
+        log(up ? `tunnel to ${url} connected` : 'tunnel lost: reconnecting')
+      },
+      dialFailed: () => {
+        client.get(path).then(
+          () => undefined,
+          (e: unknown) => {
+            const why = (e as Error).message
+            if (why !== lastWhy) log(`tunnel refused: ${why}`)
+            lastWhy = why
+          },
+        )
+      },
+    },
+  )
+  tunnel.start()
+  return tunnel
 }
 
 main(process.argv.slice(2)).then(

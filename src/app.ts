@@ -7,6 +7,7 @@ import { serveVersion } from './api/version'
 import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
 import { dispatch } from './api/dispatch'
 import { registerPodSubresources } from './api/pod-subresources'
+import { registerNodeTunnel } from './api/node-tunnel-routes'
 import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
 import { access } from './identity/access'
@@ -71,6 +72,7 @@ export function buildApp() {
   app.use('/apis/*', bootstrapGate)
   registerIdentityApis(app)
   registerPodSubresources(app)
+  registerNodeTunnel(app)
   registerV1beta1(app)
   // Everything else under /api and /apis: read as kube reads it, served for whatever kind the table holds now.
   app.all('/api/*', dispatch)

@@ -9,6 +9,7 @@ import { type NotFoundWording, rulesFor } from '../registry/rbac/rule-resolver'
 import type { PolicyRule } from '../schema/rbac'
 import type { ResourceDef } from '../registry/resource'
 import { MASTERS_GROUP, type UserInfo } from '../registry/user-info'
+import { nodeAuthorize } from './node-authorizer'
 import { RbacCache } from './rbac-cache'
 
 export interface Decision {
@@ -52,6 +53,9 @@ export class Authorizer {
   /** kube's authorizer chain for these attributes; `arrivedAt` is when the request arrived (ms since epoch). */
   async authorize(attrs: Attributes, arrivedAt: number): Promise<Decision> {
     if (this.alwaysAllow || attrs.user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: '' }
+    // kube's chain is Node, then RBAC: a node agent's own identity is judged first (src/identity/node-authorizer.ts).
+    const byNode = nodeAuthorize(attrs)
+    if (byNode) return byNode
     let view = await this.state.cache.view(attrs.namespace)
     let decision = authorize(attrs, this.state.compiled.get(attrs.user, attrs.namespace, view.version, view.source))
     if (!decision.allowed && view.checkedAt < arrivedAt) {

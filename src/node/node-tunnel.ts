@@ -1,0 +1,245 @@
+// The per-node Durable Object: it terminates the node agent's tunnel WebSocket and splices clients' streams onto it
+// (src/node/tunnel-frames.ts has the framing). Streaming clients (exec, attach, portforward) are hibernatable
+// WebSockets tagged with their stream, so the object sleeps while nobody types; HTTP streams (logs, proxied
+// requests) are response bodies fed from the tunnel, which keep it awake while they last. One agent at a time: a
+// new connection replaces the old one, whose streams end with an error.
+import { DurableObject } from 'cloudflare:workers'
+import { closeQuietly } from '../host/watchers'
+import { type ClientStream, fromClient, portPrefixes, toClient } from './client-bridge'
+import { HttpStreams } from './http-streams'
+import {
+  closeFrame,
+  creditFrame,
+  creditOf,
+  dataFrame,
+  decodeFrame,
+  eofFrame,
+  FrameType,
+  INITIAL_WINDOW,
+  jsonFrame,
+  readJson,
+  type StreamRequest,
+  TUNNEL_PROTOCOL,
+  Window,
+} from './tunnel-frames'
+
+const AGENT = 'agent'
+const CLIENT = 'client'
+const streamTag = (id: number) => `s:${id}`
+/** What a client may push ahead of the agent's credit (a fast upload to a slow process) before its stream is cut. */
+const MAX_PENDING = 16 * 1024 * 1024
+
+export class NodeTunnel extends DurableObject<Env> {
+  /** Credit towards the agent, per stream (rebuilt at the initial window after hibernation). */
+  private readonly windows = new Map<number, Window>()
+  /** Channels to close once what is queued for them has gone. */
+  private readonly eofs = new Map<number, number[]>()
+  private readonly http: HttpStreams
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    // The agent's keep-alive is answered without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'))
+    this.http = new HttpStreams({
+      newId: () => this.newId(),
+      send: (frame) => this.agent()?.send(frame),
+      toAgent: (id, frame) => this.toAgent(id, [frame]),
+    })
+  }
+
+  private agent(): WebSocket | null {
+    return this.ctx.getWebSockets(AGENT)[0] ?? null
+  }
+
+  /** Whether an agent is connected now. */
+  async connected(): Promise<boolean> {
+    return this.agent() !== null
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    if (url.pathname === '/agent') return this.acceptAgent()
+    const raw = request.headers.get('x-tunnel-request')
+    const req = raw ? (JSON.parse(raw) as StreamRequest) : null
+    if (!req) return Response.json({ message: 'no stream request' }, { status: 400 })
+    const agent = this.agent()
+    // Nobody serves this node now: the Worker words the refusal for its client.
+    if (!agent) return Response.json({ message: 'no node agent is connected' }, { status: 502 })
+    if (url.pathname === '/http') return this.http.open(req, request.body, agent)
+    return this.openClientStream(req, request.headers.get('x-tunnel-protocol') ?? '', agent)
+  }
+
+  private acceptAgent(): Response {
+    for (const old of this.ctx.getWebSockets(AGENT)) {
+      this.agentGone('the node agent reconnected')
+      try {
+        old.close(4000, 'replaced by a newer connection')
+      } catch {
+        // already closed
+      }
+    }
+    const pair = new WebSocketPair()
+    this.ctx.acceptWebSocket(pair[1], [AGENT])
+    return new Response(null, {
+      status: 101,
+      webSocket: pair[0],
+      headers: { 'Sec-WebSocket-Protocol': TUNNEL_PROTOCOL },
+    })
+  }
+
+  private newId(): number {
+    for (;;) {
+      const id = (Math.random() * 0xffffffff) >>> 0
+      if (id !== 0 && this.ctx.getWebSockets(streamTag(id)).length === 0 && !this.http.has(id)) return id
+    }
+  }
+
+  private openClientStream(req: StreamRequest, protocol: string, agent: WebSocket): Response {
+    const id = this.newId()
+    const pair = new WebSocketPair()
+    const server = pair[1]
+    this.ctx.acceptWebSocket(server, [CLIENT, streamTag(id)])
+    const stream: ClientStream = { id, op: req.op as ClientStream['op'], protocol, ports: req.ports }
+    server.serializeAttachment(stream)
+    agent.send(jsonFrame(FrameType.OPEN, id, { ...req, window: INITIAL_WINDOW }))
+    if (req.op === 'portforward') for (const m of portPrefixes(req.ports ?? [])) server.send(m)
+    return new Response(null, { status: 101, webSocket: pair[0], headers: { 'Sec-WebSocket-Protocol': protocol } })
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (this.ctx.getTags(ws).includes(AGENT)) {
+      if (typeof message !== 'string') this.fromAgent(message)
+      return
+    }
+    const stream = ws.deserializeAttachment() as ClientStream | null
+    if (stream) this.toAgent(stream.id, fromClient(stream, message))
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    const agent = this.ctx.getTags(ws).includes(AGENT)
+    if (agent) {
+      // Only the connected agent's loss ends the streams (a replaced one's were ended when it was replaced).
+      if (this.ctx.getWebSockets(AGENT).every((w) => w === ws)) this.agentGone('the tunnel to the node was lost')
+    } else {
+      const stream = ws.deserializeAttachment() as ClientStream | null
+      if (stream) {
+        this.agent()?.send(closeFrame(stream.id))
+        this.forget(stream.id)
+      }
+    }
+    closeQuietly(ws, code)
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    await this.webSocketClose(ws, 1011)
+  }
+
+  private client(id: number): { ws: WebSocket; stream: ClientStream } | null {
+    const ws = this.ctx.getWebSockets(streamTag(id))[0]
+    const stream = ws?.deserializeAttachment() as ClientStream | null
+    return ws && stream ? { ws, stream } : null
+  }
+
+  private fromAgent(message: ArrayBuffer) {
+    const frame = decodeFrame(message)
+    if (!frame) return
+    const { type, stream: id, payload } = frame
+    if (this.http.has(id)) return this.http.fromAgent(frame)
+    const client = this.client(id)
+    if (!client) {
+      // A stream we no longer know (its client left): tell the agent once more.
+      if (type !== FrameType.CLOSE) this.agent()?.send(closeFrame(id))
+      return
+    }
+    if (type === FrameType.DATA && payload.length > 0) {
+      try {
+        client.ws.send(toClient(client.stream, payload))
+      } catch {
+        // the client is gone; its close event ends the stream
+      }
+      // workerd tells nothing of a WebSocket's send buffer: the credit goes back as the data goes on.
+      this.agent()?.send(creditFrame(id, payload.length - 1))
+    } else if (type === FrameType.CREDIT) this.granted(id, creditOf(payload))
+    else if (type === FrameType.CLOSE) {
+      const why = readJson<{ error?: string }>(payload)?.error
+      this.forget(id)
+      try {
+        client.ws.close(why ? 1011 : 1000, why ? why.slice(0, 120) : '')
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  /** Sends frames for stream `id` to the agent, DATA within the agent's credit (the rest waits). */
+  private toAgent(id: number, frames: Uint8Array[]) {
+    const agent = this.agent()
+    if (!agent) return
+    for (const frame of frames) {
+      const decoded = decodeFrame(frame)!
+      if (decoded.type === FrameType.DATA) {
+        let window = this.windows.get(id)
+        if (!window) this.windows.set(id, (window = new Window()))
+        for (const p of window.push(decoded.payload)) agent.send(dataFrame(id, p[0]!, p.subarray(1)))
+        if (window.pending > MAX_PENDING) return this.cut(id, 'the client sent faster than the node consumed')
+      } else if (decoded.type === FrameType.EOF && (this.windows.get(id)?.pending ?? 0) > 0) {
+        this.eofs.set(id, [...(this.eofs.get(id) ?? []), decoded.payload[0]!])
+      } else agent.send(frame)
+    }
+  }
+
+  private granted(id: number, bytes: number) {
+    const agent = this.agent()
+    const window = this.windows.get(id)
+    if (!agent || !window) {
+      if (!window) this.windows.set(id, new Window(INITIAL_WINDOW + bytes))
+      return
+    }
+    for (const p of window.grant(bytes)) agent.send(dataFrame(id, p[0]!, p.subarray(1)))
+    if (window.pending === 0) {
+      for (const channel of this.eofs.get(id) ?? []) agent.send(eofFrame(id, channel))
+      this.eofs.delete(id)
+    }
+  }
+
+  private cut(id: number, why: string) {
+    this.agent()?.send(closeFrame(id, why))
+    const client = this.client(id)
+    this.forget(id)
+    try {
+      client?.ws.close(1011, why)
+    } catch {
+      // already closed
+    }
+  }
+
+  private forget(id: number) {
+    this.windows.delete(id)
+    this.eofs.delete(id)
+  }
+
+  /** The agent left: every stream through it ends with an error. */
+  private agentGone(why: string) {
+    for (const ws of this.ctx.getWebSockets(CLIENT)) {
+      const stream = ws.deserializeAttachment() as ClientStream | null
+      if (stream) this.forget(stream.id)
+      try {
+        if (stream && stream.op !== 'portforward') ws.send(toClient(stream, errorPayload(why)))
+        ws.close(1011, why)
+      } catch {
+        // already closed
+      }
+    }
+    this.http.abortAll(why)
+  }
+}
+
+/** The error channel's Status for a stream the tunnel could not finish. */
+function errorPayload(why: string): Uint8Array {
+  const status = { metadata: {}, status: 'Failure', message: `error: ${why}`, reason: 'InternalError', code: 500 }
+  const text = new TextEncoder().encode(JSON.stringify(status))
+  const out = new Uint8Array(text.length + 1)
+  out[0] = 3
+  out.set(text, 1)
+  return out
+}
