@@ -70,7 +70,10 @@ describe('statefulPlan', () => {
   })
   it('a finished pod is deleted to be made again; a pod that lost its identity labels gets them back', () => {
     expect(plan(set(), [pod(0, { phase: 'Failed' })])).toEqual([{ type: 'delete', pod: 'web-0', reason: 'finished' }])
-    const stripped = { ...pod(0), metadata: { name: 'web-0', labels: {} } } as KubeObject
+    const stripped = {
+      ...pod(0),
+      metadata: { name: 'web-0', labels: { 'controller-revision-hash': 'web-new' } },
+    } as KubeObject
     expect(plan(set(), [stripped, pod(1), pod(2)])).toEqual([{ type: 'relabel', pod: 'web-0' }])
   })
   it('the rolling update deletes the highest ordinal at or above the partition not at the update revision', () => {
