@@ -1,0 +1,15 @@
+// Sweep cases that hit a bug known-bugs.test.ts pins with it.fails: the sweep skips them so it stays green while
+// the bug is visible there. `* <case>` names the case for every resource. An id leaves this list when its bug is
+// fixed (known-bugs.test.ts then fails too, as it.fails does once the test passes).
+export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
+  // A fieldManager kube refuses (422 CreateOptions/UpdateOptions) is a 503 on create and update.
+  '* create field-manager-129-chars',
+  '* create field-manager-control-chars',
+  // dryRun and fieldValidation values kube does not know: 400 here, 422 (…Options.meta.k8s.io "" is invalid) in kube.
+  '* create dry-run-bogus',
+  '* create field-validation-bogus',
+  // A Content-Type Go's mime.ParseMediaType cannot read is decoded as JSON here; kube answers 415.
+  '* create content-type-garbage',
+  // metadata.namespace on a cluster-scoped object is cleared by kube's create handler; 422 here.
+  '* create namespace-mismatch',
+])
