@@ -77,6 +77,8 @@ spec:
     kind: CronTab
     shortNames:
       - ct
+    categories:
+      - all
 `
 
 const cronTab = (ns, name, spec) => `apiVersion: ${GROUP}/v1
@@ -150,13 +152,20 @@ describe('CustomResourceDefinitions', () => {
     assert.deepEqual(got.body.spec, { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', replicas: 1 })
   })
 
-  it('kubectl explain crontab.spec prints the schema', async () => {
-    const explained = await kubectl(V, ['explain', 'crontab.spec'])
-    assert.match(explained.stdout, /KIND:\s+CronTab/)
-    assert.match(explained.stdout, /CronTabSpec is the desired state of a CronTab\./)
-    assert.match(explained.stdout, /cronSpec\s+<string>/)
-    assert.match(explained.stdout, /The schedule, in cron format\./)
-    assert.match(explained.stdout, /replicas\s+<integer>/)
+  it('kubectl explain crontab.spec prints the schema (kubectl 1.27 and 1.33)', async () => {
+    for (const v of ['1.27', V]) {
+      const explained = await kubectl(v, ['explain', 'crontab.spec'])
+      assert.match(explained.stdout, /KIND:\s+CronTab/)
+      assert.match(explained.stdout, /CronTabSpec is the desired state of a CronTab\./)
+      assert.match(explained.stdout, /cronSpec\s+<string>/)
+      assert.match(explained.stdout, /The schedule, in cron format\./)
+      assert.match(explained.stdout, /replicas\s+<integer>/)
+    }
+  })
+
+  it('kubectl get all lists custom resources in the category all', async () => {
+    const all = await kubectl(V, ['get', 'all', '-n', ns])
+    assert.match(all.stdout, /crontab\.stable[a-z0-9]*\.example\.com\/my-new-cron-object/)
   })
 
   it('a CEL-violating spec is refused with 422 and the rule message', async () => {

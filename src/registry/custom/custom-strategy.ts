@@ -12,6 +12,7 @@ import { fieldError, type FieldError } from '../field-errors'
 import type { ScalePaths } from '../resource'
 import type { Strategy } from '../strategy'
 import { nameIsDNSSubdomain } from '../validation/names'
+import { validateEmbedded } from './embedded-validation'
 import { validateListSetsAndMaps } from './list-type-validation'
 import { applyDefaults } from './prune-default'
 import { customTable } from './printer-columns'
@@ -113,6 +114,7 @@ export function customStrategy(v: CustomVersion): Strategy {
     const errs = [
       ...(old ? ratchet(schema, obj, old) : schema),
       ...scaleErrors(obj, v.scale, true),
+      ...validateEmbedded(v.structural ?? undefined, obj),
       ...validateListSetsAndMaps(v.structural ?? undefined, obj),
     ]
     // CEL rules run only over an object the schema accepts (hasBlockingErr: type errors block them).
