@@ -177,9 +177,15 @@ describe('custom resources', () => {
     const ns = await makeNamespace('cr')
     const item = `/apis/${group}/v1/namespaces/${ns}/crontabs/s`
     const created = (await req('POST', item.replace(/\/s$/, ''), cronTab(group, 's', { replicas: 2 }))).json
-    const status = await req('PUT', `${item}/status`, { ...created, status: { replicas: 2, labelSelector: 'app=s' } })
+    const status = await req('PUT', `${item}/status`, {
+      ...created,
+      metadata: { ...created.metadata, labels: { ignored: 'yes' } },
+      status: { replicas: 2, labelSelector: 'app=s' },
+    })
     expect(status.status, status.text).toBe(200)
     expect(status.json.status).toEqual({ replicas: 2, labelSelector: 'app=s' })
+    // A custom resource's status writes change nothing but status (labels included), as kube's strategy does.
+    expect(status.json.metadata.labels).toBeUndefined()
     expect(status.json.metadata.generation).toBe(1)
     const specWrite = await req('PUT', item, { ...status.json, spec: { replicas: 3 }, status: { replicas: 9 } })
     expect(specWrite.json.metadata.generation).toBe(2)

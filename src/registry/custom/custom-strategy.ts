@@ -143,6 +143,16 @@ export function customStrategy(v: CustomVersion): Strategy {
       if (!deepEqual(content, oldContent)) o.metadata.generation = (prev.metadata.generation ?? 0) + 1
     },
     validateUpdate: (obj, old) => validateObject(obj as Obj, old as Obj),
+    // kube's custom resource status strategy keeps all of the old object but status (labels and annotations too),
+    // stored in the storage version whatever version the write came through.
+    prepareForStatusUpdate(obj, old) {
+      obj.apiVersion = v.storedApiVersion
+      const meta = obj.metadata as Record<string, unknown>
+      for (const k of ['labels', 'annotations'] as const) {
+        if (old.metadata[k] === undefined) delete meta[k]
+        else meta[k] = structuredClone(old.metadata[k])
+      }
+    },
     validateStatusUpdate: (obj, old) => {
       const errs = v.schema ? ratchet(schemaErrors(v.schema, obj), obj, old) : []
       errs.push(...scaleErrors(obj, v.scale, false))
