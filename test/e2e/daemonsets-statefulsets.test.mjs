@@ -140,6 +140,10 @@ for (const [i, v] of KUBECTL_VERSIONS.entries()) {
         after.rows.map((r) => r[0]),
         ['2', '3'],
       )
+      const described = (await k(['describe', 'ds', 'agent'])).stdout
+      assert.match(described, new RegExp(`^Desired Number of Nodes Scheduled: ${nodes.size}$`, 'm'))
+      assert.match(described, new RegExp(`^Number of Nodes Scheduled with Up-to-date Pods: ${nodes.size}$`, 'm'))
+      assert.match(described, /SuccessfulCreate\s+.*daemonset-controller\s+Created pod: agent-/)
     })
 
     it('a StatefulSet of 3 comes up in order and rollout status returns', async () => {
@@ -179,6 +183,29 @@ for (const [i, v] of KUBECTL_VERSIONS.entries()) {
         events.map((e) => e.message),
         ['web-0', 'web-1', 'web-2'].map((p) => `create Pod ${p} in StatefulSet web successful`),
       )
+      const described = (await k(['describe', 'sts', 'web'])).stdout
+      assert.match(described, /^Replicas:\s+3 desired \| 3 total$/m)
+      assert.match(described, /^Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed$/m)
+      // A new image rolls from web-2 down; rollout history lists both revisions and undo brings the first back.
+      await k(['set', 'image', 'statefulset/web', 'c=nginx:1.27'])
+      await k(['rollout', 'status', 'statefulset/web', '--timeout=120s'])
+      const history = parseTable(
+        (await k(['rollout', 'history', 'statefulset/web'])).stdout.replace(/^statefulset\.apps\/web\s*$/m, ''),
+      )
+      assert.deepEqual(
+        history.rows.map((r) => r[0]),
+        ['1', '2'],
+      )
+      assert.match((await k(['rollout', 'undo', 'statefulset/web'])).stdout, /^statefulset\.apps\/web rolled back$/m)
+      await waitFor('web back on nginx:1.25', async () => {
+        const all = await live('app=web')
+        const set = (await api('GET', `/apis/apps/v1/namespaces/${ns}/statefulsets/web`)).body
+        return all.length === 3 &&
+          all.every((p) => p.spec.containers[0].image === 'nginx:1.25' && isReady(p)) &&
+          set.status.currentRevision === set.status.updateRevision
+          ? true
+          : undefined
+      })
       const web1 = (await api('GET', `/api/v1/namespaces/${ns}/pods/web-1`)).body
       assert.equal(web1.spec.hostname, 'web-1')
       assert.equal(web1.spec.subdomain, 'web')
