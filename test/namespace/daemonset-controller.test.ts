@@ -301,3 +301,42 @@ describe('DaemonSet controller', () => {
     })
   })
 })
+
+describe('server-side apply of DaemonSets and StatefulSets', () => {
+  const APPLY = { 'content-type': 'application/apply-patch+yaml' }
+  it('apply creates and updates them; the controllers own only status, so a re-apply meets no conflict', async () => {
+    const ns = await makeNamespace('ds')
+    const body = daemonSet('applied')
+    const first = await req('PATCH', `${dsPath(ns, 'applied')}?fieldManager=tester`, body, APPLY)
+    expect(first.status, first.text).toBe(201)
+    await settled(ns, 'applied', 3)
+    body.spec.template.spec.containers[0]!.image = 'nginx:1.27'
+    const again = await req('PATCH', `${dsPath(ns, 'applied')}?fieldManager=tester`, body, APPLY)
+    expect(again.status, again.text).toBe(200)
+    expect(again.json.metadata.generation).toBe(2)
+    const done = await settled(ns, 'applied', 3)
+    const managers = (done.metadata.managedFields as any[]).map((m) => [m.manager, m.operation, m.subresource ?? ''])
+    expect(managers).toContainEqual(['tester', 'Apply', ''])
+    expect(managers).toContainEqual(['kube-controller-manager', 'Update', 'status'])
+    const sts = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'applied' },
+      spec: {
+        replicas: 1,
+        serviceName: 'applied',
+        selector: { matchLabels: { app: 'applied-sts' } },
+        template: {
+          metadata: { labels: { app: 'applied-sts' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      },
+    }
+    const stsPath = `/apis/apps/v1/namespaces/${ns}/statefulsets/applied?fieldManager=tester`
+    expect((await req('PATCH', stsPath, sts, APPLY)).status).toBe(201)
+    sts.spec.replicas = 2
+    const scaled = await req('PATCH', stsPath, sts, APPLY)
+    expect(scaled.status, scaled.text).toBe(200)
+    expect(scaled.json.spec.replicas).toBe(2)
+  })
+})
