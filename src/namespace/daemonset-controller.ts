@@ -88,14 +88,16 @@ export class DaemonSetController implements Controller {
     await Promise.all([...names].map((n) => this.enqueue(host, n)))
   }
 
+  /** On wake-ups and alarms: the node list is fetched again too, in case a node change went unheard. */
   async resync(host: ControllerHost): Promise<void> {
+    this.nodes = null
     await Promise.all(host.all(DAEMONSETS).map((s) => this.enqueue(host, s.object.metadata.name!)))
   }
 
   /** The cluster's nodes changed: every set places its pods again (or the namespace stops listening). */
   async nodesChanged(host: ControllerHost): Promise<void> {
-    this.nodes = null
     if (host.all(DAEMONSETS).length === 0) {
+      this.nodes = null
       await this.opts.cluster().unwatchNodes(host.scope)
       return
     }
