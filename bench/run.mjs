@@ -21,9 +21,16 @@
 // Knobs (environment): BENCH_WARM_S (5), BENCH_MEASURE_S (8), BENCH_CONC (32), BENCH_SEED_PODS (10000),
 // BENCH_SEED_BUDGET_S (150), BENCH_WS_WATCHERS (1000), BENCH_HTTP_WATCHERS (100), BENCH_WRITES (100),
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
-// BENCH_HARD_LIMIT_S (540), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the simulated kubelet's
-// start and stop delays; wrangler.toml's by default), BENCH_ONLY (comma list of phases:
-// base,create,seed,get,identity,list,watch,idle,http,deploy).
+// BENCH_HARD_LIMIT_S (720; 3600 with a long phase), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the
+// simulated kubelet's start and stop delays; wrangler.toml's by default), BENCH_ONLY (comma list of phases:
+// base,create,seed,get,identity,list,watch,idle,http,deploy,startup,entry, and the long ones, run only when named:
+// scale,cluster,watch10k).
+// Through `npm start` (bench/entry-phase.mjs): startup (first answer and first `kubectl get pods`, empty and existing
+// state), entry (GET /version vs GET pod vs creates, BENCH_ENTRY_ROUNDS (2) alternating rounds; create → Running end
+// to end for BENCH_E2E_PODS (1000) pods). Long phases: scale (BENCH_SCALE_PODS (100000) in one namespace within
+// BENCH_SCALE_BUDGET_S (900), bench/scale-phase.mjs), cluster (BENCH_CLUSTER_PODS (1000000) over
+// BENCH_CLUSTER_NAMESPACES (100) within BENCH_CLUSTER_BUDGET_S (1800)), watch10k (BENCH_WS10K_WATCHERS (10000)
+// watchers, bench/watch-scale-phase.mjs).
 // Node built-ins and the project's own miniflare/wrangler only.
 import http from 'node:http'
 import os from 'node:os'
@@ -35,6 +42,9 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LeanWebSocket } from './ws-client.mjs'
 import { deploymentPhase } from './deployment-phase.mjs'
+import { entryPhase, entryRows, startupPhase } from './entry-phase.mjs'
+import { clusterScalePhase, namespaceScalePhase, scaleRows } from './scale-phase.mjs'
+import { watchScalePhase, watchScaleRows } from './watch-scale-phase.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const benchDir = join(root, 'bench')
@@ -65,10 +75,12 @@ const CFG = {
   pairs: env('BENCH_PAIRS', 5),
 }
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null
-const want = (phase) => !ONLY || ONLY.has(phase)
+/** Phases that take minutes each: they run only when BENCH_ONLY names them. */
+const LONG_PHASES = ['scale', 'cluster', 'watch10k']
+const want = (phase) => (ONLY ? ONLY.has(phase) : !LONG_PHASES.includes(phase))
 
 // ---- the whole run is bounded --------------------------------------------------------------------------------------
-const HARD_LIMIT_MS = env('BENCH_HARD_LIMIT_S', 540) * 1000
+const HARD_LIMIT_MS = env('BENCH_HARD_LIMIT_S', LONG_PHASES.some(want) ? 3600 : 720) * 1000
 let mf = null
 const watchdog = setTimeout(async () => {
   say(`hard time limit (${HARD_LIMIT_MS / 1000}s) reached: giving up`)
@@ -487,6 +499,7 @@ async function main() {
   const logs = []
   const sqlite = { useSQLite: true }
   t = now()
+  const mfStartedAt = Date.now() // the scale phases find this run's SQLite files by it
   mf = new Miniflare(
     convertV4MiniflareOptions({
       host: '127.0.0.1',
@@ -938,6 +951,49 @@ async function main() {
     say(
       `first GET in the idle 10k-pod namespace: ${fmtMs(first)} ms (${r.status}), next ${fmtMs(r2_.t)} ms; the 3 s after: ${cpuStr(cpu)}`,
     )
+  }
+
+  // ---- 10. through `npm start`: start-up, the create rows against a Worker-only request, create → Running --------------
+  if (want('startup')) P.startup = await startupPhase({ root, say })
+  if (want('entry')) {
+    P.entry = await entryPhase({
+      root,
+      say,
+      conc: CFG.conc,
+      rounds: env('BENCH_ENTRY_ROUNDS', 2),
+      e2ePods: env('BENCH_E2E_PODS', 1000),
+    })
+    if (P.entry.error) problem(`entry: ${P.entry.error}`)
+  }
+
+  // ---- 11. the long phases: 100,000 pods in a namespace, 1,000,000 over 100, 10,000 watchers ------------------------
+  const scaleCtx = { request, say, port: PORT, cpuSample, cpuDelta }
+  if (want('scale'))
+    P.scale = await namespaceScalePhase(scaleCtx, {
+      pods: env('BENCH_SCALE_PODS', 100_000),
+      budgetS: env('BENCH_SCALE_BUDGET_S', 900),
+      conc: CFG.conc,
+      since: mfStartedAt,
+    })
+  if (want('cluster'))
+    P.cluster = await clusterScalePhase(scaleCtx, {
+      pods: env('BENCH_CLUSTER_PODS', 1_000_000),
+      namespaces: env('BENCH_CLUSTER_NAMESPACES', 100),
+      budgetS: env('BENCH_CLUSTER_BUDGET_S', 1800),
+      conc: CFG.conc,
+      since: mfStartedAt,
+    })
+  if (want('watch10k')) {
+    P.watch10k = await watchScalePhase(scaleCtx, {
+      watchers: env('BENCH_WS10K_WATCHERS', 10_000),
+      writes: CFG.writes,
+      intervalMs: CFG.writeIntervalMs,
+      idleS: CFG.idleS,
+      token: BENCH_TOKENS.admin,
+      cpuSample,
+      cpuDelta,
+    })
+    if (P.watch10k.error) problem(`watch10k: ${P.watch10k.error}`)
   }
 
   // ---- logs -------------------------------------------------------------------------------------------------------------
@@ -1722,6 +1778,8 @@ function renderTable() {
       '—',
     ])
   }
+
+  rows.push(...entryRows(P, ok), ...scaleRows(P, ok), ...watchScaleRows(P, ok))
 
   const esc = (c) => String(c).replace(/\|/g, '\\|')
   const lines = [

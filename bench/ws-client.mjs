@@ -37,13 +37,17 @@ export class LeanWebSocket {
   #fragments = []
   #fragmentOpcode = 0
 
-  constructor(url) {
+  /** `headers`: extra request headers for the upgrade (the bench's token: `{ authorization: 'Bearer …' }`). */
+  constructor(url, { headers = {} } = {}) {
     const u = new URL(url)
+    const extra = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')
     this.#socket = net.connect({ host: u.hostname, port: Number(u.port || 80), noDelay: true })
     this.#socket.on('connect', () => {
       this.#socket.write(
         `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          `Sec-WebSocket-Key: ${this.#key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+          `Sec-WebSocket-Key: ${this.#key}\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`,
       )
     })
     this.#socket.on('data', (chunk) => this.#onData(chunk))
