@@ -152,6 +152,23 @@ export class ContainerRecord {
     this.host.changed()
   }
 
+  /**
+   * Which run's log a request reads, as the kubelet's validateContainerLogStatus picks it: `previous` the run the
+   * last state names; else the running one, the one that ended, or the last that ended; or kube's refusal.
+   */
+  logRun(pod: string, previous: boolean): { attempt: number; proc: ContainerProcess | null } | { error: string } {
+    const lastState = this.running ? this.last : this.waiting ? (this.current ?? this.last) : this.last
+    if (previous) {
+      if (!lastState) return { error: `previous terminated container "${this.name}" in pod "${pod}" not found` }
+      return { attempt: lastState.attempt, proc: null }
+    }
+    if (this.running) return { attempt: this.attempts - 1, proc: this.proc }
+    if (!this.waiting && this.current) return { attempt: this.current.attempt, proc: null }
+    if (lastState) return { attempt: lastState.attempt, proc: null }
+    const reason = this.waiting?.reason ?? 'ContainerCreating'
+    return { error: `container "${this.name}" in pod "${pod}" is waiting to start: ${reason}` }
+  }
+
   /** The pod runs nothing more: a container that never ran (or waited to run again) is reported terminated. */
   settle() {
     if (!this.waiting) return

@@ -83,6 +83,11 @@ export class PodWorker {
       for (const r of this.containers) if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
   }
 
+  /** A container of the pod by name (init containers too). */
+  record(name: string): ContainerRecord | undefined {
+    return [...this.init, ...this.containers].find((r) => r.name === name)
+  }
+
   get name(): string {
     return `${this.pod.metadata.namespace}/${this.pod.metadata.name}`
   }

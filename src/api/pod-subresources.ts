@@ -12,7 +12,8 @@ import { dryRun, queryFlag } from './query'
 import { channelMessage, ERROR_CHANNEL, errorPayload, negotiateProtocol } from './stream-protocols'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
-import { chooseContainer, type PodLogOptions } from '../registry/pod-log-request'
+import { chooseContainer, podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
+import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
 import { z } from 'zod'
 import { ObjectMeta } from '../schema/meta'
 import { ObjectReference } from '../schema/object-reference'
@@ -105,8 +106,45 @@ function logOptions(c: Ctx, pod: string): PodLogOptions {
 
 const TEXT = { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private', 'Content-Encoding': 'identity' }
 
+/** The pod if it runs on a node an agent serves (its streams go through the tunnel), else null. */
+async function onRealNode(
+  c: Ctx,
+  name: string,
+): Promise<{ pod: KubeObject & { spec?: { nodeName?: string } }; node: string } | null> {
+  const found = await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', name))
+  if (!found.ok) return null
+  const pod = found.value as KubeObject & { spec?: { nodeName?: string } }
+  const node = pod.spec?.nodeName
+  return node && (await isRealNode(c.env, node)) ? { pod, node } : null
+}
+
+/** pods/log of a pod on a real node: validated as kube does, then read from the agent through the tunnel. */
+async function tunnelLog(c: Ctx, name: string, opts: PodLogOptions, real: { pod: KubeObject; node: string }) {
+  // The container and its state are checked here; whether a previous run exists only the agent knows.
+  const checked = unwrap(podLogRequest({ rv: 0, object: real.pod }, name, { ...opts, previous: false }))
+  const res = await tunnelHttp(c.env, real.node, {
+    op: 'log',
+    namespace: c.req.param('namespace')!,
+    pod: name,
+    uid: checked.uid,
+    container: checked.container,
+    log: {
+      container: checked.container,
+      previous: opts.previous,
+      follow: queryFlag(c, 'follow'),
+      query: checked.query,
+    },
+  })
+  if (!res) throw new StatusError(unreachable(real.node, 'logs'))
+  if (res.status !== 200)
+    return new Response(res.body, { status: res.status, headers: { 'Content-Type': 'application/json' } })
+  return new Response(res.body, { headers: TEXT })
+}
+
 async function podLog(c: Ctx, name: string) {
   const opts = logOptions(c, name)
+  const real = await onRealNode(c, name)
+  if (real) return tunnelLog(c, name, opts, real)
   if (!queryFlag(c, 'follow')) {
     const text = unwrap(await call(() => nsStub(c).podLog(name, opts)))
     return new Response(text, { headers: TEXT })

@@ -147,6 +147,74 @@ describe('node agent', () => {
     assert.equal(bad.status.containerStatuses[0].state.terminated.exitCode, 7)
   })
 
+  it('kubectl logs shows the process output, with tail, timestamps and limit-bytes', async () => {
+    const r = await kubectl('1.33', ['-n', namespace, 'logs', 'hello'])
+    assert.equal(r.stdout, 'hello\n')
+    const ts = await kubectl('1.33', ['-n', namespace, 'logs', 'hello', '--timestamps'])
+    assert.match(ts.stdout, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z hello\n$/)
+    await create(
+      podOn('lines', [
+        { name: 'main', image: 'busybox', command: ['sh', '-c', 'for i in 1 2 3 4; do echo line $i; done; sleep 600'] },
+      ]),
+    )
+    await eventually('lines to log', async () =>
+      (await kubectl('1.33', ['-n', namespace, 'logs', 'lines'])).stdout.includes('line 4'),
+    )
+    assert.equal((await kubectl('1.33', ['-n', namespace, 'logs', 'lines', '--tail=2'])).stdout, 'line 3\nline 4\n')
+    assert.equal((await kubectl('1.33', ['-n', namespace, 'logs', 'lines', '--limit-bytes=8'])).stdout, 'line 1\nl')
+    const future = new Date(Date.now() + 60_000).toISOString()
+    assert.equal((await kubectl('1.33', ['-n', namespace, 'logs', 'lines', `--since-time=${future}`])).stdout, '')
+  })
+
+  it('kubectl logs -f follows until the container ends', async () => {
+    await create(
+      podOn(
+        'ticker',
+        [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'for i in 1 2 3; do echo tick $i; sleep 1; done'] }],
+        {
+          restartPolicy: 'Never',
+        },
+      ),
+    )
+    await eventually(
+      'ticker to start',
+      async () => (await getPod('ticker')).status?.containerStatuses?.[0]?.state?.running,
+    )
+    const r = await kubectl('1.33', ['-n', namespace, 'logs', '-f', 'ticker'], { timeout: 30_000 })
+    assert.equal(r.stdout, 'tick 1\ntick 2\ntick 3\n')
+  })
+
+  it('kubectl logs --previous shows the last run of a restarted container', async () => {
+    await create(
+      podOn('twice', [
+        {
+          name: 'main',
+          image: 'busybox',
+          command: [
+            'sh',
+            '-c',
+            'if [ -e ../ran ]; then echo second run; sleep 600; fi; touch ../ran; echo first run; exit 1',
+          ],
+        },
+      ]),
+    )
+    await eventually('the second run', async () => {
+      const s = (await getPod('twice')).status?.containerStatuses?.[0]
+      return s?.restartCount === 1 && s.state.running
+    })
+    await eventually(
+      'its output',
+      async () => (await kubectl('1.33', ['-n', namespace, 'logs', 'twice'])).stdout === 'second run\n',
+    )
+    assert.equal((await kubectl('1.33', ['-n', namespace, 'logs', 'twice', '--previous'])).stdout, 'first run\n')
+    const none = await kubectl('1.33', ['-n', namespace, 'logs', 'hello', '--previous'], { allowFail: true })
+    assert.equal(none.code, 1)
+    assert.equal(
+      none.stderr.trim(),
+      'Error from server (BadRequest): previous terminated container "main" in pod "hello" not found',
+    )
+  })
+
   it('stops a deleted pod and confirms the deletion (kubectl delete returns)', async () => {
     const t0 = Date.now()
     await kubectl('1.33', ['-n', namespace, 'delete', 'pod', 'hello', '--timeout=30s'])
