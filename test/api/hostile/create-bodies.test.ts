@@ -16,7 +16,7 @@ let serial = 0
 /** Kinds whose names kube checks only as path segments (ValidateRBACName; the generic registry's BeforeCreate). */
 const PATH_SEGMENT_NAMES = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'PodDisruptionBudget'])
 
-describe('hostile create bodies, every resource with a create verb', () => {
+describe.concurrent('hostile create bodies, every resource with a create verb', () => {
   it.each(served.map((s) => [`${s.groupVersion} ${s.resource}`, s] as const))('%s', async (_, s) => {
     const findings = new Findings(KNOWN_BUGS)
     const path = collection(s, ns)

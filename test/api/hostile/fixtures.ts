@@ -17,12 +17,13 @@ const jobTemplate = {
 }
 
 /** Everything but apiVersion, kind and metadata, per kind. */
-const BODIES: Record<string, (name: string) => Obj> = {
+const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   Namespace: () => ({}),
   Pod: () => ({ spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } }),
   Node: () => ({ spec: { unschedulable: true } }),
-  Event: () => ({
-    involvedObject: { kind: 'Pod', name: 'somebody', apiVersion: 'v1' },
+  // Without an eventTime, kube wants the involved object in the event's namespace (legacyValidateEvent).
+  Event: (_, ns) => ({
+    involvedObject: { kind: 'Pod', name: 'somebody', namespace: ns, apiVersion: 'v1' },
     reason: 'Tested',
     message: 'first',
     type: 'Normal',
@@ -112,5 +113,5 @@ export function validObject(groupVersion: string, kind: string, name: string, ns
   if (review) return { apiVersion: groupVersion, kind, metadata: {}, ...review(ns) }
   const body = BODIES[kind]
   if (!body) return null
-  return { apiVersion: groupVersion, kind, metadata: { name }, ...body(name) }
+  return { apiVersion: groupVersion, kind, metadata: { name }, ...body(name, ns) }
 }

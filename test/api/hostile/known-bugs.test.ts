@@ -75,3 +75,118 @@ describe('bodies kube reads otherwise', () => {
     expect(r.json.metadata.namespace).toBeUndefined()
   })
 })
+
+describe('validation kube does that is missing', () => {
+  // pkg/apis/core/validation/events.go legacyValidateEvent (core/v1 events without an eventTime): an involved object
+  // without a namespace is allowed only for events in "" or "default".
+  it.fails('a core/v1 Event outside default whose involvedObject has no namespace: 422', async () => {
+    const ns = await makeNamespace('bug')
+    const r = await req('POST', `/api/v1/namespaces/${ns}/events`, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      involvedObject: { kind: 'Pod', name: 'p', apiVersion: 'v1' },
+      reason: 'Tested',
+      message: 'm',
+      type: 'Normal',
+    })
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe(
+      'Event "e" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace',
+    )
+  })
+})
+
+describe('patches', () => {
+  const MERGE = { 'content-type': 'application/merge-patch+json' }
+  const STRATEGIC = { 'content-type': 'application/strategic-merge-patch+json' }
+  const JSON_PATCH = { 'content-type': 'application/json-patch+json' }
+  const deep = (n: number) => `${'['.repeat(n)}1${']'.repeat(n)}`
+
+  async function configMap() {
+    const ns = await makeNamespace('bug')
+    const path = `/api/v1/namespaces/${ns}/configmaps/a`
+    const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      ...cm('a'),
+      metadata: { name: 'a', labels: { keep: 'me' } },
+    })
+    expect(created.status, created.text).toBe(201)
+    return path
+  }
+
+  // patch-body.ts plain() recurses over the parsed patch inside the namespace object: RangeError, 503. kube's JSON
+  // decoder stops at depth 10000 (400); a shallower value decodes and fails as the field's type (422).
+  it.fails('a merge patch nested 3000 deep: 422 (annotations are strings), not 503', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, `{"metadata":{"annotations":{"a":${deep(3000)}}}}`, MERGE)
+    expect(r.status, r.text).toBe(422)
+  })
+
+  it.fails('a strategic merge patch nested 20000 deep: 400 exceeded max depth, not 503', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, `{"metadata":{"annotations":{"a":${deep(20000)}}}}`, STRATEGIC)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe("invalid character '[' exceeded max depth")
+  })
+
+  it.fails('a JSON patch nested 20000 deep: 400 error decoding patch, not 503', async () => {
+    const path = await configMap()
+    const r = await req(
+      'PATCH',
+      path,
+      `[{"op":"add","path":"/metadata/annotations","value":${deep(20000)}}]`,
+      JSON_PATCH,
+    )
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe("error decoding patch: invalid character '[' exceeded max depth")
+  })
+
+  // handlers/patch.go applyPatch ends with checkName: a patched object without the URL's name is refused. Here the
+  // name is put back and the rest of what the patch removed is stored: a Secret's data, every label, gone.
+  it.fails('a strategic merge patch {"$patch":"delete"}: 400, and the object keeps its data and labels', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '{"$patch":"delete"}', STRATEGIC)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('the name of the object () does not match the name on the URL (a)')
+    const after = await req('GET', path)
+    expect(after.json.data).toEqual({ a: 'b' })
+    expect(after.json.metadata.labels).toEqual({ keep: 'me' })
+  })
+
+  it.fails('a JSON patch removing /metadata: 400, and the labels stay', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '[{"op":"remove","path":"/metadata"}]', JSON_PATCH)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('the name of the object () does not match the name on the URL (a)')
+    expect((await req('GET', path)).json.metadata.labels).toEqual({ keep: 'me' })
+  })
+
+  it.fails('a merge patch setting metadata.name to null: 400', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '{"metadata":{"name":null}}', MERGE)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('the name of the object () does not match the name on the URL (a)')
+  })
+
+  // evanphx/json-patch Apply fails on an operation of no known kind, and every Apply error is a 422 in patch.go.
+  it.fails('a JSON patch operation of unknown kind: 422 Unexpected kind: frob', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '[{"op":"frob","path":"/metadata/labels/a","value":"b"}]', JSON_PATCH)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe('Unexpected kind: frob')
+  })
+
+  it.fails('a JSON patch operation without op: 422 Unexpected kind: unknown', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '[{"path":"/metadata/labels/a","value":"b"}]', JSON_PATCH)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe('Unexpected kind: unknown')
+  })
+
+  it.fails('dryRun=Bogus on a patch: 422 PatchOptions invalid, not 400', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', `${path}?dryRun=Bogus`, '{}', MERGE)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json).toMatchObject({ reason: 'Invalid', details: { kind: 'PatchOptions' } })
+  })
+})

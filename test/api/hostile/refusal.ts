@@ -101,7 +101,6 @@ export class Findings {
     want: Expect = {},
   ): Promise<Answer> {
     const r = await send(method, path, body, headers)
-    this.sent++
     this.note(id, `${method} ${path}`, r, want)
     return r
   }
@@ -111,7 +110,9 @@ export class Findings {
     return this.known.has(id) || this.known.has(id.replace(/^\S+ /, '* '))
   }
 
+  /** Records the answer to a request the caller sent itself. */
   note(id: string, request: string, r: Answer, want: Expect = {}) {
+    this.sent++
     const why = breach(r, want)
     if (why && !this.isKnown(id)) this.list.push(`${id}: ${request} -> ${r.status} (${why}) ${r.text.slice(0, 300)}`)
   }

@@ -1,0 +1,35 @@
+// Reading an object once the cluster's controllers are done with it, comparing what clients wrote, and putting a
+// first state back after a hostile write kube takes.
+import { sleep } from '../../helpers'
+import { send } from './refusal'
+
+/** The object at `path` once two reads 50 ms apart agree (at most ~2 s), parsed. */
+export async function settled(path: string): Promise<any> {
+  let last = await send('GET', path)
+  for (let i = 0; i < 40; i++) {
+    if (last.status !== 200) throw new Error(`GET ${path}: ${last.status} ${last.text}`)
+    await sleep(50)
+    const again = await send('GET', path)
+    if (again.json?.metadata?.resourceVersion === last.json.metadata.resourceVersion) return again.json
+    last = again
+  }
+  return last.json
+}
+
+/** What a client wrote: the object without status and the metadata the server keeps moving. */
+export function content(o: any) {
+  const { status: _, ...rest } = o
+  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = o.metadata
+  return { ...rest, metadata }
+}
+
+/** Puts the object's first stored state back (retrying while a controller writes in between). */
+export async function restore(item: string, baseline: any) {
+  for (let i = 0; i < 10; i++) {
+    const rv = (await send('GET', item)).json.metadata.resourceVersion
+    const back = await send('PUT', item, { ...baseline, metadata: { ...baseline.metadata, resourceVersion: rv } })
+    if (back.status === 200) return
+    if (back.status !== 409) throw new Error(`restoring ${item}: ${back.status} ${back.text}`)
+  }
+  throw new Error(`restoring ${item}: conflicts all along`)
+}
