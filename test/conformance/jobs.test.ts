@@ -35,9 +35,9 @@ conformanceSuite({
     return copy
   },
   mutated: (obj) => obj.metadata.labels?.mutated !== undefined,
-  deleteAnswersStatus: true,
   // A DELETE naming no propagation orphans the pods (batch/v1's default): the orphan finalizer holds the Job until the
-  // garbage collector has released its pods. Test names are unique, so the cluster-wide list finds it.
+  // garbage collector has released its pods, so the DELETE answers the Job (kube answers a deletion it could not
+  // finish with the object). Test names are unique, so the cluster-wide list finds it.
   awaitGone: async (name) => {
     await waitFor(`${name} to be gone`, async () => {
       const l = await req('GET', `/apis/batch/v1/jobs?fieldSelector=metadata.name%3D${name}`)
