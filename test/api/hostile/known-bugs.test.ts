@@ -2,7 +2,7 @@
 // it.fails so the suite stays green while the bug is there; once fixed, the test passes, it.fails reports that,
 // and the test becomes a plain `it` (and its ids leave known-bug-ids.ts).
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, req } from '../../helpers'
+import { makeNamespace, openWatch, req } from '../../helpers'
 
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } })
 let n = 0
@@ -188,5 +188,82 @@ describe('patches', () => {
     const r = await req('PATCH', `${path}?dryRun=Bogus`, '{}', MERGE)
     expect(r.status, r.text).toBe(422)
     expect(r.json).toMatchObject({ reason: 'Invalid', details: { kind: 'PatchOptions' } })
+  })
+})
+
+describe('delete options (metav1 validation.ValidateDeleteOptions, the parameter codec)', () => {
+  async function configMapPath() {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    expect(created.status, created.text).toBe(201)
+    return `/api/v1/namespaces/${ns}/configmaps/a`
+  }
+
+  // handlers.ts deleteOptions validates propagationPolicy from the query only; the body is decoded with 'Ignore'.
+  it.fails('a DeleteOptions body with an unknown propagationPolicy: 422, and the object stays', async () => {
+    const path = await configMapPath()
+    const r = await req('DELETE', path, { propagationPolicy: 'Sometimes' })
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"',
+    )
+    expect((await req('GET', path)).status).toBe(200)
+  })
+
+  it.fails('orphanDependents beside a propagationPolicy: 422, and the object stays', async () => {
+    const path = await configMapPath()
+    const r = await req('DELETE', `${path}?orphanDependents=true&propagationPolicy=Foreground`)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Foreground": orphanDependents and deletionPropagation cannot be both set',
+    )
+    expect((await req('GET', path)).status).toBe(200)
+  })
+
+  // ParameterCodec: strconv.ParseInt fails past int64, a 400 before anything is deleted.
+  it.fails('gracePeriodSeconds past int64: 400, and the object stays', async () => {
+    const path = await configMapPath()
+    const r = await req('DELETE', `${path}?gracePeriodSeconds=99999999999999999999999`)
+    expect(r.status, r.text).toBe(400)
+    expect((await req('GET', path)).status).toBe(200)
+  })
+
+  // A Pod's deletionTimestamp overflows JS Date in the namespace object ("Invalid time value"): 503.
+  it.fails('a Pod deleted with gracePeriodSeconds=9223372036854775807 (an int64): not a 503', async () => {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/pods`, {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    })
+    expect(created.status).toBe(201)
+    const r = await req('DELETE', `/api/v1/namespaces/${ns}/pods/p?gracePeriodSeconds=9223372036854775807`)
+    expect(r.status, r.text).toBeLessThan(500)
+  })
+
+  // registry/rest/delete.go BeforeDelete: "Negative values will be treated as the value `1s` on the delete path".
+  it.fails('a negative gracePeriodSeconds is taken as 1 s, not refused', async () => {
+    const path = await configMapPath()
+    const r = await req('DELETE', `${path}?gracePeriodSeconds=-5`)
+    expect(r.status, r.text).toBe(200)
+  })
+})
+
+describe('lists and watches', () => {
+  it.fails('limit past int64: 400', async () => {
+    const ns = await makeNamespace('bug')
+    const r = await req('GET', `/api/v1/namespaces/${ns}/configmaps?limit=99999999999999999999999`)
+    expect(r.status, r.text).toBe(400)
+  })
+
+  // The watch's selectors ride in the hibernating WebSocket's attachment, which workerd caps at 16 KiB.
+  it.fails('a watch with a 500-requirement label selector is served (kube watches), not a 503', async () => {
+    const ns = await makeNamespace('bug')
+    const selector = encodeURIComponent(Array.from({ length: 500 }, (_, i) => `k${i}=v`).join(','))
+    const w = await openWatch(`/api/v1/namespaces/${ns}/configmaps?watch=1&labelSelector=${selector}`)
+    try {
+      expect(w.status, JSON.stringify(w.error)).toBe(200)
+    } finally {
+      await w.cancel()
+    }
   })
 })

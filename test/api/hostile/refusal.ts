@@ -16,8 +16,9 @@ export interface Answer {
 /** How long an answer may take before the request counts as hung. */
 const HANG_MS = 10_000
 
-/** Paths whose accepted answer streams without end: watches and followed logs. */
-const STREAMS = /[?&](watch|follow)=(true|1)\b|\/watch\//
+/** Paths whose accepted answer streams without end: watches and followed logs (kube reads any value but 0, f and
+ * false as true). */
+const STREAMS = /[?&](watch|follow)=(?!(0|f|false)(&|$))[^&]+|\/watch\//i
 
 /** An answer that never came (or whose body never ended). */
 const HUNG: Answer = { status: 0, text: 'no answer within 10 s', json: undefined }
@@ -114,7 +115,8 @@ export class Findings {
   note(id: string, request: string, r: Answer, want: Expect = {}) {
     this.sent++
     const why = breach(r, want)
-    if (why && !this.isKnown(id)) this.list.push(`${id}: ${request} -> ${r.status} (${why}) ${r.text.slice(0, 300)}`)
+    const shown = request.length > 200 ? `${request.slice(0, 200)}…` : request
+    if (why && !this.isKnown(id)) this.list.push(`${id}: ${shown} -> ${r.status} (${why}) ${r.text.slice(0, 300)}`)
   }
 
   /** A finding the caller established itself (a half-written object, a hang). */

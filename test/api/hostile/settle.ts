@@ -16,11 +16,15 @@ export async function settled(path: string): Promise<any> {
   return last.json
 }
 
-/** What a client wrote: the object without status and the metadata the server keeps moving. */
+/** Annotations controllers write (deployment.kubernetes.io/revision, ...): no hostile case sets one. */
+const CONTROLLER_ANNOTATION = /(^|\.)kubernetes\.io\/|^deprecated\./
+
+/** What a client wrote: the object without status and the metadata the server and controllers keep moving. */
 export function content(o: any) {
   const { status: _, ...rest } = o
-  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = o.metadata
-  return { ...rest, metadata }
+  const { resourceVersion: _rv, managedFields: _mf, annotations, ...metadata } = o.metadata
+  const own = Object.entries(annotations ?? {}).filter(([k]) => !CONTROLLER_ANNOTATION.test(k))
+  return { ...rest, metadata: { ...metadata, annotations: Object.fromEntries(own) } }
 }
 
 /** Puts the object's first stored state back (retrying while a controller writes in between). */
