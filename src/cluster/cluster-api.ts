@@ -39,6 +39,8 @@ export interface ClusterApi {
   namespacePhase(name: string): Promise<NamespacePhase | null>
   /** Picks a node for a pod and reserves its requests there (and its address, on a virtual node). */
   schedulePod(req: ScheduleRequest): Promise<Placement>
+  /** schedulePod for several pods in one call, in order (a namespace retrying its waiting pods). */
+  schedulePods(reqs: ScheduleRequest[]): Promise<Placement[]>
   /** Counts a pod bound elsewhere (created bound, or bound by POST binding) against its node. */
   assumePod(req: ScheduleRequest, node: string): Promise<void>
   allocatePodIP(podKey: string): Promise<PodAddresses | null>

@@ -208,6 +208,10 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return this.scheduling.schedulePod(req)
   }
 
+  async schedulePods(reqs: ScheduleRequest[]): Promise<Placement[]> {
+    return reqs.map((req) => this.scheduling.schedulePod(req))
+  }
+
   async assumePod(req: ScheduleRequest, node: string): Promise<void> {
     this.scheduling.assumePod(req, node)
   }

@@ -226,7 +226,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
   }
 
   async retryScheduling(): Promise<void> {
-    await this.scheduler.resync(this.host.controllerView)
+    await this.scheduler.retry(this.host.controllerView)
   }
 
   async nodesChanged(): Promise<void> {

@@ -1,12 +1,15 @@
 // The scheduler, namespace side: binds this namespace's unbound pods (schedulerName default-scheduler) to nodes the
 // cluster object picks, through pods/binding like kube's scheduler; marks unschedulable pods PodScheduled=False
 // through pods/status; records Scheduled / FailedScheduling events; returns a pod's reservation when it goes.
-import type { ClusterApi } from '../cluster/cluster-api'
+// A pod that fits nowhere waits, as in kube's unschedulable queue, until something could change that: the cluster
+// wakes the namespace when capacity is freed or nodes change (retry), or the pod itself changes. Alarms and other
+// resyncs leave it alone, and a retry asks for all waiting pods in one call.
+import type { ClusterApi, Placement } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
 import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle'
-import type { LogEntry } from '../registry/store'
+import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import type { PodAddressBook } from './pod-address-book'
 
@@ -31,6 +34,10 @@ export class SchedulerController implements Controller {
   private inFlight = new Set<string>()
   /** Pods this scheduler is binding: the cluster object's ledger has them already, no assumePod needed. */
   private binding = new Set<string>()
+  /** Pods that fit nowhere at their last attempt (pod key -> their spec then): only a retry or a change wakes them. */
+  private waiting = new Map<string, string>()
+  /** Counts the cluster's retries, so an attempt can tell that one came while it was under way. */
+  private epoch = 0
 
   constructor(
     private readonly cluster: () => ClusterApi,
@@ -43,6 +50,7 @@ export class SchedulerController implements Controller {
       const pod = e.object as Obj
       if (e.type === 'DELETED') {
         this.addresses.forget(podKey(e.object))
+        this.waiting.delete(podKey(e.object))
         await this.cluster().releasePod(podKey(e.object))
         continue
       }
@@ -57,85 +65,131 @@ export class SchedulerController implements Controller {
       else if (
         e.type === 'MODIFIED' &&
         wantsScheduling(pod) &&
-        (e.prev as Obj | null)?.spec?.schedulingGates?.length > 0
+        ((e.prev as Obj | null)?.spec?.schedulingGates?.length > 0 || this.changedWhileWaiting(e.object))
       ) {
         await this.schedule(host, e.object.metadata.name!)
       }
     }
   }
 
-  /** Tries every unbound pod again (on wake-up, and when the cluster says nodes or capacity changed). */
+  /**
+   * Tries the unbound pods that are not waiting for room (on wake-up every one: a new instance has no list, and on
+   * alarms the rare pod whose first attempt was missed). Waiting pods are the cluster's to wake (retry).
+   */
   async resync(host: ControllerHost): Promise<void> {
-    for (const { object } of host.attending('pods')) {
-      if (wantsScheduling(object)) await this.schedule(host, object.metadata.name!)
-    }
+    await this.attempt(
+      host,
+      host.attending('pods').filter(({ object }) => wantsScheduling(object) && !this.waiting.has(podKey(object))),
+    )
+  }
+
+  /** The cluster freed room or nodes changed: every unbound pod, waiting or not, gets another attempt. */
+  async retry(host: ControllerHost): Promise<void> {
+    this.epoch++
+    this.waiting.clear()
+    await this.attempt(
+      host,
+      host.attending('pods').filter(({ object }) => wantsScheduling(object)),
+    )
+  }
+
+  /** A waiting pod whose spec changed (tolerations added, say) may fit now: kube requeues it on such an update. */
+  private changedWhileWaiting(pod: KubeObject): boolean {
+    const was = this.waiting.get(podKey(pod))
+    return was !== undefined && was !== JSON.stringify((pod as Obj).spec)
   }
 
   async schedule(host: ControllerHost, name: string): Promise<void> {
     const current = host.get('pods', name)
-    if (!current || !wantsScheduling(current.object)) return
-    const key = podKey(current.object)
-    if (this.inFlight.has(key)) return
-    this.inFlight.add(key)
+    if (current && wantsScheduling(current.object)) await this.attempt(host, [current])
+  }
+
+  /**
+   * Asks the cluster for places (one call, however many pods), then settles each: their writes share group commits.
+   * Pods already being asked for are left to that attempt; if a retry arrives meanwhile, the ones it left waiting
+   * are asked for again, since the room that retry announced may be theirs.
+   */
+  private async attempt(host: ControllerHost, pods: readonly Stored[]): Promise<void> {
+    const todo = pods.filter(({ object }) => !this.inFlight.has(podKey(object)))
+    if (todo.length === 0) return
+    const started = this.epoch
+    for (const { object } of todo) this.inFlight.add(podKey(object))
     try {
-      const result = await this.cluster().schedulePod({
-        podKey: key,
-        ns: host.scope,
-        spec: (current.object as Obj).spec,
-      })
-      const uid = current.object.metadata.uid
-      const samePod = (pod: KubeObject) => pod.metadata.uid === uid && wantsScheduling(pod)
-      if (result.ok) {
-        if (result.addresses) this.addresses.remember(key, result.addresses)
-        // Marked before the write: its commit may reach onCommitted before the write answers here.
-        this.binding.add(key)
-        const bound = await host.update(
-          'pods',
-          name,
-          (pod) => (samePod(pod) ? unwrapBinding(bindPod(pod, result.node, undefined, new Date())) : null),
-          {
-            subresource: 'binding',
-          },
-        )
-        if (!bound.ok || !bound.value) {
-          this.binding.delete(key)
-          this.addresses.forget(key)
-          await this.cluster().releasePod(key)
-          return
-        }
-        await recordEvent(host, bound.value.object, {
-          type: 'Normal',
-          reason: 'Scheduled',
-          message: `Successfully assigned ${host.scope}/${name} to ${result.node}`,
-          component: SCHEDULER,
-        })
-        return
-      }
-      const marked = await host.update(
+      const reqs = todo.map(({ object }) => ({ podKey: podKey(object), ns: host.scope, spec: (object as Obj).spec }))
+      const results =
+        reqs.length === 1 ? [await this.cluster().schedulePod(reqs[0]!)] : await this.cluster().schedulePods(reqs)
+      await Promise.all(todo.map(({ object }, i) => this.settle(host, object, results[i]!)))
+    } finally {
+      for (const { object } of todo) this.inFlight.delete(podKey(object))
+    }
+    if (this.epoch === started) return
+    const again: Stored[] = []
+    for (const { object } of todo) {
+      const current = host.get('pods', object.metadata.name!)
+      if (!current || current.object.metadata.uid !== object.metadata.uid || !wantsScheduling(current.object)) continue
+      this.waiting.delete(podKey(object))
+      again.push(current)
+    }
+    await this.attempt(host, again)
+  }
+
+  /** Binds a placed pod (and records Scheduled), or marks one that fits nowhere and lets it wait. */
+  private async settle(host: ControllerHost, pod: KubeObject, result: Placement): Promise<void> {
+    const name = pod.metadata.name!
+    const key = podKey(pod)
+    const uid = pod.metadata.uid
+    const samePod = (current: KubeObject) => current.metadata.uid === uid && wantsScheduling(current)
+    if (result.ok) {
+      if (result.addresses) this.addresses.remember(key, result.addresses)
+      // Marked before the write: its commit may reach onCommitted before the write answers here.
+      this.binding.add(key)
+      const bound = await host.update(
         'pods',
         name,
-        (pod) => {
-          if (!samePod(pod)) return null
-          const p = pod as Obj
-          p.status = {
-            ...(p.status ?? {}),
-            conditions: setConditions(p.status?.conditions, [unschedulableCondition(new Date(), result.message)]),
-          }
-          return pod
-        },
-        { subresource: 'status', fieldManager: SCHEDULER },
+        (current) => (samePod(current) ? unwrapBinding(bindPod(current, result.node, undefined, new Date())) : null),
+        { subresource: 'binding' },
       )
-      // An unchanged condition is a no-op write, and no second event.
-      if (marked.ok && marked.value && !marked.value.unchanged) {
-        await recordEvent(host, marked.value.object, {
-          type: 'Warning',
-          reason: 'FailedScheduling',
-          message: result.message,
-          component: SCHEDULER,
-        })
+      if (!bound.ok || !bound.value) {
+        this.binding.delete(key)
+        this.addresses.forget(key)
+        await this.cluster().releasePod(key)
+        return
       }
-    } finally {
-      this.inFlight.delete(key)
+      await recordEvent(host, bound.value.object, {
+        type: 'Normal',
+        reason: 'Scheduled',
+        message: `Successfully assigned ${host.scope}/${name} to ${result.node}`,
+        component: SCHEDULER,
+      })
+      return
+    }
+    this.waiting.set(key, JSON.stringify((pod as Obj).spec))
+    // Already marked with this very reason (a retry that changed nothing): no write to plan, no second event.
+    const stored = host.get('pods', name)?.object as Obj | undefined
+    const already = ((stored?.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'PodScheduled')
+    if (already?.status === 'False' && already.reason === 'Unschedulable' && already.message === result.message) return
+    const marked = await host.update(
+      'pods',
+      name,
+      (current) => {
+        if (!samePod(current)) return null
+        const p = current as Obj
+        p.status = {
+          ...(p.status ?? {}),
+          conditions: setConditions(p.status?.conditions, [unschedulableCondition(new Date(), result.message)]),
+        }
+        return current
+      },
+      { subresource: 'status', fieldManager: SCHEDULER },
+    )
+    // An unchanged condition is a no-op write, and no second event.
+    if (marked.ok && marked.value && !marked.value.unchanged) {
+      await recordEvent(host, marked.value.object, {
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message: result.message,
+        component: SCHEDULER,
+      })
     }
   }
 }

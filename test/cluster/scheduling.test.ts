@@ -53,4 +53,21 @@ describe('schedulePod', () => {
     expect(await cluster().releasePod(podKey)).toBe(true)
     expect((await req('DELETE', `/api/v1/nodes/${name}`)).status).toBe(200)
   })
+
+  it('schedulePods answers several pods in one call, in order, as schedulePod would each', async () => {
+    const keys = [1, 2, 3].map((i) => `sched-test/batch-${i}/${crypto.randomUUID()}`)
+    const answers = await cluster().schedulePods([
+      { podKey: keys[0]!, ns: 'sched-test', spec: spec() },
+      { podKey: keys[1]!, ns: 'sched-test', spec: spec({ nodeSelector: { nowhere: 'true' } }) },
+      { podKey: keys[2]!, ns: 'sched-test', spec: spec() },
+    ])
+    expect(answers.map((a) => a.ok)).toEqual([true, false, true])
+    if (answers[1]!.ok) return
+    expect(answers[1]!.message).toMatch(
+      /^0\/\d+ nodes are available: \d+ node\(s\) didn't match Pod's node affinity\/selector\./,
+    )
+    // Placed pods keep their places: asking again answers the same.
+    expect(await cluster().schedulePod({ podKey: keys[0]!, ns: 'sched-test', spec: spec() })).toEqual(answers[0])
+    for (const k of [keys[0]!, keys[2]!]) expect(await cluster().releasePod(k)).toBe(true)
+  })
 })
