@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { constants } from 'node:os'
 import type { Writable } from 'node:stream'
 import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { CriLogWriter } from './cri-log.ts'
 
 export interface ProcessSpec {
@@ -12,8 +13,13 @@ export interface ProcessSpec {
   env: Record<string, string>
   cwd: string
   stdin: boolean
+  /** Run on a terminal (pty-helper.py): output is one stream, and the terminal can be resized. */
+  tty?: boolean
   logFile: string
 }
+
+/** The terminal helper (Node has no pseudo-terminal of its own). */
+export const PTY_HELPER = join(import.meta.dirname, 'pty-helper.py')
 
 /** How a run ended, in ContainerStateTerminated's terms. */
 export interface Exit {
@@ -35,6 +41,7 @@ export class ContainerProcess {
   private child: ChildProcess | null = null
   private done: Exit | null = null
   private killTimer: NodeJS.Timeout | null = null
+  private readonly outputs = new Set<(stream: 'stdout' | 'stderr', chunk: Buffer) => void>()
 
   private constructor(spec: ProcessSpec) {
     this.log = new CriLogWriter(spec.logFile)
@@ -52,11 +59,12 @@ export class ContainerProcess {
       }
       let child: ChildProcess
       try {
-        child = spawn(spec.command[0]!, spec.command.slice(1), {
+        const argv = spec.tty ? ['python3', PTY_HELPER, ...spec.command] : spec.command
+        child = spawn(argv[0]!, argv.slice(1), {
           cwd: spec.cwd,
-          env: spec.env,
+          env: spec.tty ? { TERM: 'xterm', ...spec.env } : spec.env,
           detached: true,
-          stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+          stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(spec.tty ? (['pipe'] as const) : [])],
         })
       } catch (e) {
         finish(startError(spec, e as Error))
@@ -68,8 +76,12 @@ export class ContainerProcess {
         writeFileSync(pidFile, String(child.pid))
         spawned(true)
       })
-      child.stdout!.on('data', (d: Buffer) => this.log.write('stdout', d))
-      child.stderr!.on('data', (d: Buffer) => this.log.write('stderr', d))
+      const output = (stream: 'stdout' | 'stderr') => (d: Buffer) => {
+        this.log.write(stream, d)
+        for (const l of this.outputs) l(stream, d)
+      }
+      child.stdout!.on('data', output('stdout'))
+      child.stderr!.on('data', output('stderr'))
       child.stdin?.on('error', () => undefined)
       child.on('error', (e) => finish(startError(spec, e)))
       let exit: Exit | null = null
@@ -109,6 +121,18 @@ export class ContainerProcess {
 
   get stdin(): Writable | null {
     return this.child?.stdin ?? null
+  }
+
+  /** Tells `listener` every chunk of output as it comes (attach); answers how to stop. */
+  onOutput(listener: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): () => void {
+    this.outputs.add(listener)
+    return () => this.outputs.delete(listener)
+  }
+
+  /** Resizes the terminal of a tty container. */
+  resize(cols: number, rows: number) {
+    const control = this.child?.stdio[3] as Writable | null | undefined
+    control?.write(`${cols} ${rows}\n`)
   }
 
   /** SIGTERM to the process group, SIGKILL once `graceMs` has passed; answers the exit. */

@@ -45,6 +45,8 @@ export class ContainerRecord {
   current: Termination | null = null
   last: Termination | null = null
   waiting: { reason: string; message?: string } | null = { reason: 'ContainerCreating' }
+  /** The environment of the current run, which `exec` runs with too. */
+  env: Record<string, string> = {}
   private probes: ProbeWorker[] = []
   private containerID = ''
 
@@ -113,6 +115,7 @@ export class ContainerRecord {
     }
     this.current = null
     this.waiting = null
+    this.env = env
     mkdirSync(this.cwd, { recursive: true })
     // Only the current and the previous run's logs are kept, as a kubelet keeps them.
     if (attempt >= 2) rmSync(this.logFile(attempt - 2), { force: true })
@@ -122,6 +125,7 @@ export class ContainerRecord {
       env,
       cwd: this.cwd,
       stdin: this.spec.stdin === true,
+      tty: this.spec.tty === true,
       logFile: this.logFile(attempt),
     })
     this.proc = proc

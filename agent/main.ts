@@ -8,6 +8,8 @@ import { loadKubeconfig } from './kubeconfig.ts'
 import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
 import { PodManager } from './pod-manager.ts'
+import { serveAttach } from './tunnel/attach-server.ts'
+import { serveExec } from './tunnel/exec-server.ts'
 import { serveLog } from './tunnel/log-server.ts'
 import { streamOpener } from './tunnel/stream-opener.ts'
 import { type Opener, type SocketLike, TunnelClient, tunnelProtocols } from './tunnel/tunnel-client.ts'
@@ -55,7 +57,15 @@ async function main(argv: string[]): Promise<number> {
     log,
   })
   void pods.run()
-  const tunnel = startTunnel(client, config.nodeName, streamOpener({ log: (stream) => serveLog(stream, pods) }))
+  const tunnel = startTunnel(
+    client,
+    config.nodeName,
+    streamOpener({
+      log: (stream) => serveLog(stream, pods),
+      exec: (stream) => serveExec(stream, pods),
+      attach: (stream) => serveAttach(stream, pods),
+    }),
+  )
   log(`node ${config.nodeName} (${facts.internalIP}) serving pods from ${client.server}; data in ${config.dataDir}`)
   const signalled = new Promise<string>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve(sig))

@@ -9,11 +9,12 @@ import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody } from './body'
 import { json, statusResponse } from './respond'
 import { dryRun, queryFlag } from './query'
-import { channelMessage, ERROR_CHANNEL, errorPayload, negotiateProtocol } from './stream-protocols'
+import { negotiateProtocol, refusedStream } from './stream-protocols'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
+import { agentStream } from './agent-streams'
 import { z } from 'zod'
 import { ObjectMeta } from '../schema/meta'
 import { ObjectReference } from '../schema/object-reference'
@@ -236,6 +237,10 @@ async function streaming(c: Ctx, name: string, what: string) {
   }
   const node = pod.spec?.nodeName
   if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))
+  if (await isRealNode(c.env, node)) {
+    if (what === 'exec' || what === 'attach') return agentStream(c, pod, node, what, container)
+    throw new StatusError(statuses.badRequest(`${what} of pods on real nodes is not served yet`))
+  }
   const why = `pod ${name} runs on virtual node ${JSON.stringify(node)}, which the control plane simulates: it has no processes (a node agent serves ${what})`
   return refuseAsKubelet(c, what, why)
 }
@@ -258,14 +263,7 @@ function refuseAsKubelet(c: Ctx, what: string, why: string): Response {
   const protocol = upgrade ? negotiateProtocol(c.req.header('sec-websocket-protocol'), what) : null
   // SPDY (kubectl before 1.30) and plain requests cannot get a stream from the edge: the refusal is the answer.
   if (!protocol) return statusResponse(c, statuses.badRequest(`${what} is not available: ${why}`))
-  const status = statuses.internal(`${KUBELET_ERRORS[what] ?? what}: ${why}`)
-  const pair = new WebSocketPair()
-  const [client, server] = [pair[0], pair[1]]
-  server.accept()
-  server.send(channelMessage(protocol, ERROR_CHANNEL, errorPayload(protocol, status)))
-  // Closed once the upgrade has reached the client: a close sent before it is lost by wrangler dev's TLS proxy.
-  setTimeout(() => server.close(1000, ''), 100)
-  return new Response(null, { status: 101, webSocket: client, headers: { 'Sec-WebSocket-Protocol': protocol } })
+  return refusedStream(protocol, statuses.internal(`${KUBELET_ERRORS[what] ?? what}: ${why}`))
 }
 
 export function registerPodSubresources(app: App) {

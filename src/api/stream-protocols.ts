@@ -29,7 +29,7 @@ export function negotiateProtocol(offered: string | undefined, what: string): St
 }
 
 /** A message on `channel`: one leading channel byte then the payload; base64 protocols send ASCII digit + base64. */
-export function channelMessage(protocol: StreamProtocol, channel: number, payload: string): string | Uint8Array {
+function channelMessage(protocol: StreamProtocol, channel: number, payload: string): string | Uint8Array {
   const bytes = new TextEncoder().encode(payload)
   if (protocol.includes('base64')) return String(channel) + btoa(String.fromCharCode(...bytes))
   const out = new Uint8Array(bytes.length + 1)
@@ -49,4 +49,17 @@ export function errorPayload(protocol: StreamProtocol, status: Status): string {
     return JSON.stringify({ metadata, status: outcome, message, reason, details, code })
   }
   return status.message ?? ''
+}
+
+/**
+ * Accepts a stream only to refuse it: the Status on the error channel, then a close (sent once the upgrade has reached
+ * the client: a close sent before it is lost by wrangler dev's TLS proxy).
+ */
+export function refusedStream(protocol: StreamProtocol, status: Status): Response {
+  const pair = new WebSocketPair()
+  const [client, server] = [pair[0], pair[1]]
+  server.accept()
+  server.send(channelMessage(protocol, ERROR_CHANNEL, errorPayload(protocol, status)))
+  setTimeout(() => server.close(1000, ''), 100)
+  return new Response(null, { status: 101, webSocket: client, headers: { 'Sec-WebSocket-Protocol': protocol } })
 }

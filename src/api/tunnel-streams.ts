@@ -39,6 +39,25 @@ export async function tunnelHttp(
   return res.status === 502 && (await isTunnelRefusal(res)) ? null : res
 }
 
+/** A WebSocket stream through the tunnel (the 101 to hand the client); null when no agent is connected. */
+export async function tunnelSocket(
+  env: Env,
+  node: string,
+  request: StreamRequest,
+  protocol: string,
+): Promise<Response | null> {
+  const res = await tunnel(env, node).fetch('https://tunnel/stream', {
+    headers: { Upgrade: 'websocket', 'x-tunnel-request': JSON.stringify(request), 'x-tunnel-protocol': protocol },
+  })
+  if (res.status === 101 && res.webSocket)
+    return new Response(null, {
+      status: 101,
+      webSocket: res.webSocket,
+      headers: { 'Sec-WebSocket-Protocol': protocol },
+    })
+  return null
+}
+
 async function isTunnelRefusal(res: Response): Promise<boolean> {
   try {
     return ((await res.clone().json()) as { message?: string }).message === 'no node agent is connected'

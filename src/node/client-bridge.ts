@@ -10,6 +10,8 @@ export interface ClientStream {
   op: 'exec' | 'attach' | 'portforward'
   protocol: string
   ports?: number[]
+  /** When the client's upgrade was answered (ms since epoch). */
+  openedAt?: number
 }
 
 const ERROR_CHANNEL = 3
@@ -25,6 +27,13 @@ function base64Bytes(text: string): Uint8Array | null {
   } catch {
     return null
   }
+}
+
+/** Base64 of bytes, in slices (spreading a large array into one call overflows the stack). */
+function base64(data: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000))
+  return btoa(binary)
 }
 
 /** The frames a client message makes (none for a message that carries nothing). */
@@ -68,7 +77,7 @@ export function toClient(s: ClientStream, payload: Uint8Array): string | Uint8Ar
       // not a Status: as it is
     }
   }
-  if (isBase64(s.protocol)) return String(channel) + btoa(String.fromCharCode(...data))
+  if (isBase64(s.protocol)) return String(channel) + base64(data)
   const out = new Uint8Array(data.length + 1)
   out[0] = channel
   out.set(data, 1)

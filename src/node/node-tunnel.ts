@@ -26,6 +26,8 @@ import {
 const AGENT = 'agent'
 const CLIENT = 'client'
 const streamTag = (id: number) => `s:${id}`
+/** How long after its upgrade a client stream is closed at the earliest. */
+const CLOSE_AFTER_MS = 100
 /** What a client may push ahead of the agent's credit (a fast upload to a slow process) before its stream is cut. */
 const MAX_PENDING = 16 * 1024 * 1024
 
@@ -99,7 +101,13 @@ export class NodeTunnel extends DurableObject<Env> {
     const pair = new WebSocketPair()
     const server = pair[1]
     this.ctx.acceptWebSocket(server, [CLIENT, streamTag(id)])
-    const stream: ClientStream = { id, op: req.op as ClientStream['op'], protocol, ports: req.ports }
+    const stream: ClientStream = {
+      id,
+      op: req.op as ClientStream['op'],
+      protocol,
+      ports: req.ports,
+      openedAt: Date.now(),
+    }
     server.serializeAttachment(stream)
     agent.send(jsonFrame(FrameType.OPEN, id, { ...req, window: INITIAL_WINDOW }))
     if (req.op === 'portforward') for (const m of portPrefixes(req.ports ?? [])) server.send(m)
@@ -163,11 +171,17 @@ export class NodeTunnel extends DurableObject<Env> {
     else if (type === FrameType.CLOSE) {
       const why = readJson<{ error?: string }>(payload)?.error
       this.forget(id)
-      try {
-        client.ws.close(why ? 1011 : 1000, why ? why.slice(0, 120) : '')
-      } catch {
-        // already closed
+      const close = () => {
+        try {
+          client.ws.close(why ? 1011 : 1000, why ? why.slice(0, 120) : '')
+        } catch {
+          // already closed
+        }
       }
+      // A close that follows the upgrade too closely is lost by wrangler dev's TLS proxy (with what preceded it).
+      const age = Date.now() - (client.stream.openedAt ?? 0)
+      if (age < CLOSE_AFTER_MS) setTimeout(close, CLOSE_AFTER_MS - age)
+      else close()
     }
   }
 

@@ -2,9 +2,17 @@
 // back-off, confirms graceful deletions; kubectl sees it all.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { startAgent, eventually } from './agent-process.mjs'
-import { api, kubectl, uniqueNs } from './helpers.mjs'
+import { api, KUBECTL_DIR, kubectl, uniqueNs } from './helpers.mjs'
+
+const KUBECTL = join(KUBECTL_DIR, 'kubectl.1.33')
+const PYTHON = '/usr/bin/python3'
 
 const node = `agent-${randomBytes(3).toString('hex')}`
 const namespace = uniqueNs('agent')
@@ -34,6 +42,8 @@ describe('node agent', () => {
   after(async () => {
     await api('DELETE', `/api/v1/namespaces/${namespace}`)
     await agent?.stop()
+    // Later test files must not have pods scheduled onto a node nobody serves any more.
+    await api('DELETE', `/api/v1/nodes/${node}`)
   })
 
   it('registers a real Node kubectl lists', async () => {
@@ -212,6 +222,122 @@ describe('node agent', () => {
     assert.equal(
       none.stderr.trim(),
       'Error from server (BadRequest): previous terminated container "main" in pod "hello" not found',
+    )
+  })
+
+  it('kubectl exec runs the command in the container: output, exit code, stdin', async () => {
+    const hi = await kubectl('1.33', ['-n', namespace, 'exec', 'hello', '--', 'echo', 'hi'])
+    assert.equal(hi.stdout, 'hi\n')
+    const three = await kubectl('1.33', ['-n', namespace, 'exec', 'hello', '--', 'sh', '-c', 'exit 3'], {
+      allowFail: true,
+    })
+    assert.equal(three.code, 3)
+    assert.equal(three.stderr.trim(), 'command terminated with exit code 3')
+    const cat = await kubectl('1.33', ['-n', namespace, 'exec', '-i', 'hello', '--', 'sh', '-c', 'cat; echo end'], {
+      input: 'line one\nline two\n',
+    })
+    assert.equal(cat.stdout, 'line one\nline two\nend\n')
+    const env = await kubectl('1.33', ['-n', namespace, 'exec', 'hello', '--', 'sh', '-c', 'echo $HOSTNAME; pwd'])
+    assert.match(env.stdout, /^hello\n\/.*\/main\/root\n$/)
+    const missing = await kubectl('1.33', ['-n', namespace, 'exec', 'hello', '--', 'no-such-command'], {
+      allowFail: true,
+    })
+    assert.equal(missing.code, 1)
+    assert.equal(
+      missing.stderr.trim(),
+      'error: Internal error occurred: error executing command in container: exec: "no-such-command": executable file not found in $PATH',
+    )
+  })
+
+  it('kubectl cp copies into and out of the container (tar through exec)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-cp-'))
+    writeFileSync(join(dir, 'in.txt'), 'copied in\n')
+    await kubectl('1.33', ['-n', namespace, 'cp', join(dir, 'in.txt'), 'hello:in.txt'])
+    assert.equal(
+      (await kubectl('1.33', ['-n', namespace, 'exec', 'hello', '--', 'cat', 'in.txt'])).stdout,
+      'copied in\n',
+    )
+    await kubectl('1.33', ['-n', namespace, 'cp', 'hello:in.txt', join(dir, 'out.txt')])
+    assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'copied in\n')
+  })
+
+  it('kubectl exec -t gets a terminal of the client’s size', async () => {
+    const r = spawnSync(
+      'script',
+      [
+        '-qec',
+        `stty cols 91 rows 27; ${KUBECTL} -n ${namespace} exec -it hello -- sh -c 'stty size; test -t 0'`,
+        '/dev/null',
+      ],
+      { encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: process.env.KUBECONFIG } },
+    )
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /27 91/)
+  })
+
+  it('kubectl attach -i talks to the container’s stdin and output', async () => {
+    await create(
+      podOn('talker', [
+        {
+          name: 'main',
+          image: 'busybox',
+          stdin: true,
+          stdinOnce: true,
+          command: ['sh', '-c', 'while read l; do echo heard $l; done; echo bye'],
+        },
+      ]),
+    )
+    await eventually(
+      'talker to run',
+      async () => (await getPod('talker')).status?.containerStatuses?.[0]?.state?.running,
+    )
+    const r = await kubectl('1.33', ['-n', namespace, 'attach', '-i', 'talker'], {
+      input: 'one\ntwo\n',
+      timeout: 30_000,
+    })
+    assert.match(r.stdout, /heard one\nheard two\nbye\n/)
+  })
+
+  it('client-node Exec and the python client run commands and read exit codes', async () => {
+    const { Exec, KubeConfig } = await import('@kubernetes/client-node')
+    const kc = new KubeConfig()
+    kc.loadFromFile(process.env.KUBECONFIG)
+    let out = ''
+    const sink = new Writable({
+      write(chunk, _e, cb) {
+        out += chunk
+        cb()
+      },
+    })
+    const status = await new Promise((resolve, reject) => {
+      new Exec(kc)
+        .exec(namespace, 'hello', 'main', ['sh', '-c', 'echo from node; exit 4'], sink, sink, null, false, resolve)
+        .catch(reject)
+    })
+    assert.equal(out, 'from node\n')
+    assert.equal(status.reason, 'NonZeroExitCode')
+    assert.deepEqual(status.details.causes, [{ reason: 'ExitCode', message: '4' }])
+    const py = spawnSync(PYTHON, [join(import.meta.dirname, 'python', 'agent_exec.py'), namespace, 'hello'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.equal(py.status, 0, `${py.stdout}\n${py.stderr}\n--- agent\n${agent.output()}`)
+    const why = `${py.stdout}\n--- agent\n${agent.output()}`
+    const [echo, stdin] = py.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    assert.equal(echo.stdout, 'hi\n')
+    assert.equal(stdin.stdout, 'got ping\n', why)
+    assert.equal(stdin.returncode, 3, why)
+  })
+
+  it('kubectl 1.27 (SPDY only) is told which kubectl to use', async () => {
+    const r = await kubectl('1.27', ['-n', namespace, 'exec', 'hello', '--', 'echo', 'hi'], { allowFail: true })
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stderr,
+      /exec of pods on real nodes needs a WebSocket client \(kubectl 1\.30 or newer for `kubectl exec`, or a client speaking v4\.channel\.k8s\.io\): this request asked for SPDY, which cannot cross the edge/,
     )
   })
 
