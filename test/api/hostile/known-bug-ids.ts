@@ -5,6 +5,8 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   // A fieldManager kube refuses (422 CreateOptions/UpdateOptions) is a 503 on create and update.
   '* create field-manager-129-chars',
   '* create field-manager-control-chars',
+  '* update field-manager-129',
+  '* status-update field-manager-129',
   // dryRun and fieldValidation values kube does not know: 400 here, 422 (…Options.meta.k8s.io "" is invalid) in kube.
   '* create dry-run-bogus',
   '* create field-validation-bogus',
@@ -31,6 +33,10 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '* json-patch op-unknown',
   '* merge dry-run-bogus',
   '* delete dry-run-bogus',
+  '* update dry-run-bogus',
+  '* status-update dry-run-bogus',
+  // PUT of /status with a foreign metadata.uid is taken; kube's update makes the body's uid a precondition (409).
+  '* status-update uid-foreign',
   // DeleteOptions: the body's propagationPolicy is not validated, nor orphanDependents beside a propagationPolicy, nor
   // gracePeriodSeconds past int64 (kube: 422, 422, 400); the delete goes ahead (a Pod's huge grace: 503).
   '* delete body-propagation-garbage',

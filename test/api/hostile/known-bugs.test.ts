@@ -267,3 +267,82 @@ describe('lists and watches', () => {
     }
   })
 })
+
+describe('replace', () => {
+  it.fails('a fieldManager longer than 128 bytes on update: 422 UpdateOptions, not 503', async () => {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    const r = await req('PUT', `/api/v1/namespaces/${ns}/configmaps/a?fieldManager=${'m'.repeat(129)}`, created.json)
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toBe(
+      'UpdateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes',
+    )
+  })
+
+  // rest.DefaultUpdatedObjectInfo.Preconditions: the body's uid is a precondition of every update, /status included.
+  it.fails('PUT /status with a foreign metadata.uid: 409 precondition failed', async () => {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
+      metadata: { name: 'c' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    })
+    expect(created.status).toBe(201)
+    const foreign = '00000000-0000-0000-0000-000000000000'
+    const r = await req('PUT', `/api/v1/namespaces/${ns}/persistentvolumeclaims/c/status`, {
+      ...created.json,
+      metadata: { ...created.json.metadata, uid: foreign },
+    })
+    expect(r.status, r.text).toBe(409)
+    expect(r.json.message).toBe(
+      `Operation cannot be fulfilled on persistentvolumeclaims "c": Precondition failed: UID in precondition: ${foreign}, UID in object meta: ${created.json.metadata.uid}`,
+    )
+  })
+})
+
+describe('strategic merge patch errors in kube words (mergepatch errors; kube answers the unmatched ones 500)', () => {
+  const STRATEGIC = { 'content-type': 'application/strategic-merge-patch+json' }
+  async function path() {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    expect(created.status).toBe(201)
+    return `/api/v1/namespaces/${ns}/configmaps/a`
+  }
+
+  // mergepatch.ErrBadPatchType: fmt.Errorf("unknown patch type: %s in map: %v", t, m), a Go map as %v prints it.
+  it.fails('an unknown $patch directive: 400 "unknown patch type: bogus in map: map[$patch:bogus]"', async () => {
+    const r = await req('PATCH', await path(), '{"metadata":{"$patch":"bogus"}}', STRATEGIC)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('unknown patch type: bogus in map: map[$patch:bogus]')
+  })
+
+  it.fails('a delete directive without the merge key: 400 in kube words', async () => {
+    const r = await req('PATCH', await path(), '{"metadata":{"ownerReferences":[{"$patch":"delete"}]}}', STRATEGIC)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('map: map[$patch:delete] does not contain declared merge key: uid')
+  })
+
+  // applyRetainKeysDirective: mergepatch.ErrBadPatchFormatForRetainKeys for both, which kube answers 400.
+  it.fails('$retainKeys that is not a list: 400 "invalid patch format of retainKeys"', async () => {
+    const r = await req('PATCH', await path(), '{"metadata":{"$retainKeys":"x"}}', STRATEGIC)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('invalid patch format of retainKeys')
+  })
+
+  it.fails('a patched key missing from $retainKeys: 400 "invalid patch format of retainKeys"', async () => {
+    const r = await req(
+      'PATCH',
+      await path(),
+      '{"metadata":{"$retainKeys":["labels"],"annotations":{"a":"b"}}}',
+      STRATEGIC,
+    )
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('invalid patch format of retainKeys')
+  })
+
+  // mergePatchIntoOriginal: mergepatch.ErrBadArgType([]interface{}, "x").
+  it.fails('$setElementOrder that is not a list: 400 "expected a []interface {}, but received a string"', async () => {
+    const r = await req('PATCH', await path(), '{"metadata":{"$setElementOrder/finalizers":"x"}}', STRATEGIC)
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('expected a []interface {}, but received a string')
+  })
+})

@@ -24,7 +24,9 @@ export function content(o: any) {
   const { status: _, ...rest } = o
   const { resourceVersion: _rv, managedFields: _mf, annotations, ...metadata } = o.metadata
   const own = Object.entries(annotations ?? {}).filter(([k]) => !CONTROLLER_ANNOTATION.test(k))
-  return { ...rest, metadata: { ...metadata, annotations: Object.fromEntries(own) } }
+  // The scheduler binds a pod (spec.nodeName) whenever it gets to it.
+  const spec = o.kind === 'Pod' && o.spec ? { ...o.spec, nodeName: undefined } : o.spec
+  return { ...rest, spec, metadata: { ...metadata, annotations: Object.fromEntries(own) } }
 }
 
 /** Puts the object's first stored state back (retrying while a controller writes in between). */
