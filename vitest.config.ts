@@ -16,6 +16,8 @@ export default defineConfig({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations('./migrations'),
           HISTORY_RETAIN: '200',
+          // The tests were written against three virtual nodes (330 pods of room), fewer than a server's default.
+          VIRTUAL_NODES: '3',
           KUBELET_START_DELAY_MS: '0',
           KUBELET_STOP_DELAY_MS: '0',
           KUBEFLARE_METRICS_FLUSH_MS: '0',

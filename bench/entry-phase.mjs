@@ -74,12 +74,16 @@ function treeJiffies(rootPid) {
 function launch(root, stateDir, port, extra = [], extraEnv = {}) {
   const child = spawn(
     'npm',
-    ['start', '--silent', '--', '--port', String(port), '--persist-to', stateDir, '--log-level', 'error', ...extra],
+    ['start', '--silent', '--', '--port', String(port), '--persist-to', stateDir, ...extra],
     { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...extraEnv } },
   )
+  // npm start's own output, as a user sees it (the audit log included); only the tail is kept.
   let log = ''
-  child.stdout.on('data', (d) => (log += d))
-  child.stderr.on('data', (d) => (log += d))
+  const keep = (d) => {
+    log = (log + d).slice(-65536)
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
   return { child, log: () => log, t0: now() }
 }
 
@@ -340,7 +344,7 @@ export async function entryPhase({
 }) {
   const port = 18612
   const stateDir = mkdtempSync(join(tmpdir(), 'kubeflare-bench-entry-'))
-  const server = launch(root, stateDir, port, ['--var', 'VIRTUAL_NODES:100', ...extraArgs], extraEnv)
+  const server = launch(root, stateDir, port, ['--nodes', '100', ...extraArgs], extraEnv)
   try {
     const answerMs = await firstAnswer(server, stateDir, port)
     if (answerMs === null) return { error: `npm start did not answer: ${server.log().slice(-400)}` }

@@ -6,8 +6,9 @@
 // (scripts/local-credentials.mjs); the CA is also handed to the Worker (KUBEFLARE_ROOT_CA, the kube-root-ca.crt
 // ConfigMap of every namespace).
 //
-// Every extra argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e` also go to
-// `wrangler d1 migrations apply` so the schema lands in the same state directory the server uses.
+// `--nodes N` simulates N virtual nodes (default: wrangler.toml's VIRTUAL_NODES, 10; a larger N adds nodes to
+// existing state). Every other argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e`
+// also go to `wrangler d1 migrations apply` so the schema lands in the same state directory the server uses.
 // Defaults (each dropped when the user passes their own): --ip 127.0.0.1, --port 8787, --log-level log (the Worker's
 // console.log lines, i.e. the audit log, are printed; `--log-level warn` quiets them),
 // --local-protocol https (`-- --local-protocol http` serves plain http; anonymous rules then apply to kubectl, which
@@ -37,7 +38,20 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   process.exit(1)
 }
 
-const userArgs = process.argv.slice(2)
+// `--nodes N` is ours: how many virtual nodes to simulate (VIRTUAL_NODES; nodes missing from existing state are
+// added when the server starts). Everything else goes to wrangler dev.
+const nodesAt = process.argv.findIndex((a, i) => i >= 2 && (a === '--nodes' || a.startsWith('--nodes=')))
+let nodes = null
+if (nodesAt >= 0) {
+  const a = process.argv[nodesAt]
+  nodes = a === '--nodes' ? process.argv[nodesAt + 1] : a.slice('--nodes='.length)
+  process.argv.splice(nodesAt, a === '--nodes' ? 2 : 1)
+  if (!/^\d+$/.test(nodes ?? '') || Number(nodes) < 1 || Number(nodes) > 3072) {
+    say(`--nodes takes a number of virtual nodes from 1 to 3072, not ${JSON.stringify(nodes ?? '')}`)
+    process.exit(2)
+  }
+}
+const userArgs = [...process.argv.slice(2), ...(nodes ? ['--var', `VIRTUAL_NODES:${nodes}`] : [])]
 
 // Find an option given as `--name value` or `--name=value` (yargs also accepts camelCase spellings).
 function findOption(args, names) {

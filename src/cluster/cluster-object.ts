@@ -182,18 +182,33 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     )
   }
 
-  /** Registers the virtual nodes of wrangler.toml's VIRTUAL_NODES (once; they are ordinary nodes afterwards). */
+  /**
+   * Registers the virtual nodes of VIRTUAL_NODES not registered before, on every start: a larger count given later
+   * (`npm start -- --nodes 100`) adds nodes to existing state. A node registered once is not registered again, so
+   * a virtual node someone deleted stays deleted; nodes are never removed here.
+   */
   private async bootstrapNodes() {
-    if (this.host.state.get('nodes_bootstrapped')) return
     const configs = parseVirtualNodes(this.env.VIRTUAL_NODES)
+    const recorded = this.host.state.get('virtual_nodes_registered')
+    // State from before this record kept only a flag: the nodes it registered are the ones still there.
+    const registered = new Set<string>(
+      recorded
+        ? (JSON.parse(recorded) as string[])
+        : this.host.state.get('nodes_bootstrapped')
+          ? this.host.objects.names('nodes')
+          : [],
+    )
+    const fresh = configs.map((config, i) => ({ config, i })).filter(({ config }) => !registered.has(config.name))
+    if (fresh.length === 0 && recorded) return
     await Promise.all(
-      configs.map(async (config, i) => {
+      fresh.map(async ({ config, i }) => {
         if (this.host.objects.exists('nodes', config.name)) return
         const r = await this.host.create('nodes', virtualNode(config, i, new Date()))
         if (!r.ok && r.status.code !== 409) console.error(`virtual node ${config.name} was refused`, r.status.message)
       }),
     )
-    this.host.state.set('nodes_bootstrapped', '1')
+    for (const { config } of fresh) if (this.host.objects.exists('nodes', config.name)) registered.add(config.name)
+    this.host.state.set('virtual_nodes_registered', JSON.stringify([...registered]))
   }
 
   // ---- ClusterApi: scheduling --------------------------------------------------------------------------------

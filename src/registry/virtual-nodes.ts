@@ -1,6 +1,8 @@
 // Virtual nodes: the nodes the control plane simulates itself (KWOK-style), configured in wrangler.toml. Each gets
 // a pod CIDR 10.244.<i>.0/24, an InternalIP 10.0.0.<i+10>, Ready conditions and capacity; the simulated kubelet
 // acts only for nodes carrying the VIRTUAL_NODE_ANNOTATION, so a real node agent can register others later.
+// Past the 256th node the pod CIDRs continue in 10.245.0.0/16 and on, the addresses in 10.0.1.0 and on, so a count
+// up to MAX_VIRTUAL_NODES gets distinct, valid addresses.
 import type { KubeObject } from '../schema/meta'
 import { rfc3339 } from './time'
 
@@ -15,20 +17,32 @@ interface VirtualNodeConfig {
 
 const DEFAULT_CAPACITY = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' }
 
-/** Parses VIRTUAL_NODES: a count ("3") or a JSON array of VirtualNodeConfig. */
+/** The /24 pod CIDRs of 10.244.0.0/16 through 10.255.0.0/16: one per node. */
+export const MAX_VIRTUAL_NODES = 12 * 256
+
+/** Parses VIRTUAL_NODES: a count ("10") or a JSON array of VirtualNodeConfig. */
 export function parseVirtualNodes(raw: string | undefined): VirtualNodeConfig[] {
-  const text = (raw ?? '3').trim()
+  const text = (raw ?? '10').trim()
   if (/^\d+$/.test(text)) {
-    return Array.from({ length: Number(text) }, (_, i) => ({ name: `node-${i + 1}` }))
+    const count = Number(text)
+    if (count > MAX_VIRTUAL_NODES) throw new Error(`VIRTUAL_NODES may be at most ${MAX_VIRTUAL_NODES}, not ${count}`)
+    return Array.from({ length: count }, (_, i) => ({ name: `node-${i + 1}` }))
   }
   const parsed = JSON.parse(text) as unknown
   if (!Array.isArray(parsed)) throw new Error('VIRTUAL_NODES must be a number or a JSON array')
+  if (parsed.length > MAX_VIRTUAL_NODES) throw new Error(`VIRTUAL_NODES may list at most ${MAX_VIRTUAL_NODES} nodes`)
   return parsed.map((n, i) => {
     const c = n as VirtualNodeConfig
     if (typeof c.name !== 'string' || !c.name) throw new Error(`VIRTUAL_NODES[${i}].name is required`)
     return c
   })
 }
+
+/** The i-th node's pod CIDR: 10.244.<i>.0/24 for the first 256, then 10.245.0.0/24 and on. */
+const podCIDR = (i: number) => `10.${244 + Math.floor(i / 256)}.${i % 256}.0/24`
+
+/** The i-th node's address: 10.0.0.<i+10>, carrying on into 10.0.1.0 and beyond. */
+const internalIP = (i: number) => `10.0.${Math.floor((i + 10) / 256)}.${(i + 10) % 256}`
 
 /** The Node object for a virtual node, as its kubelet would register it. */
 export function virtualNode(config: VirtualNodeConfig, index: number, now: Date): KubeObject {
@@ -59,8 +73,8 @@ export function virtualNode(config: VirtualNodeConfig, index: number, now: Date)
       annotations: { [VIRTUAL_NODE_ANNOTATION]: 'true', 'node.alpha.kubernetes.io/ttl': '0' },
     },
     spec: {
-      podCIDR: `10.244.${index}.0/24`,
-      podCIDRs: [`10.244.${index}.0/24`],
+      podCIDR: podCIDR(index),
+      podCIDRs: [podCIDR(index)],
       ...(config.taints?.length ? { taints: config.taints } : {}),
     },
     status: {
@@ -74,7 +88,7 @@ export function virtualNode(config: VirtualNodeConfig, index: number, now: Date)
         condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
       ],
       addresses: [
-        { type: 'InternalIP', address: `10.0.0.${index + 10}` },
+        { type: 'InternalIP', address: internalIP(index) },
         { type: 'Hostname', address: config.name },
       ],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },

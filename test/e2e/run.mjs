@@ -159,9 +159,10 @@ const kubeconfigFile = join(credentialsDir, 'kubeconfig.yaml')
 const caFile = join(credentialsDir, 'ca.crt')
 
 say(`node: ${nodeBin === process.execPath ? `${nodeBin} (${process.version})` : nodeBin}; temp dir: ${tmp}`)
-say(`starting server: node scripts/start.mjs --port ${port} --persist-to ${persistDir} (log: ${logFile})`)
+// Three virtual nodes: the tests were written against them (330 pods of room), fewer than a server's default.
+say(`starting server: node scripts/start.mjs --port ${port} --persist-to ${persistDir} --nodes 3 (log: ${logFile})`)
 const logFd = openSync(logFile, 'a')
-server = spawn(nodeBin, ['scripts/start.mjs', '--port', String(port), '--persist-to', persistDir], {
+server = spawn(nodeBin, ['scripts/start.mjs', '--port', String(port), '--persist-to', persistDir, '--nodes', '3'], {
   cwd: root,
   detached: true, // own process group: wrangler's node + workerd children all go with `kill -pgid`
   stdio: ['ignore', logFd, logFd],
