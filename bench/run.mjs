@@ -23,7 +23,7 @@
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
 // BENCH_HARD_LIMIT_S (720; 3600 with a long phase), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the
 // simulated kubelet's start and stop delays; wrangler.toml's by default), BENCH_ONLY (comma list of phases:
-// base,create,seed,get,identity,list,watch,idle,http,deploy,startup,entry, and the long ones, run only when named:
+// base,create,seed,get,identity,list,watch,idle,http,deploy,crd,startup,entry, and the long ones, run only when named:
 // scale,cluster,watch10k).
 // Through `npm start` (bench/entry-phase.mjs): startup (first answer and first `kubectl get pods`, empty and existing
 // state), entry (GET /version vs GET pod vs creates, BENCH_ENTRY_ROUNDS (2) alternating rounds; create → Running end
@@ -42,6 +42,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LeanWebSocket } from './ws-client.mjs'
 import { deploymentPhase } from './deployment-phase.mjs'
+import { crdPhase, crdRows } from './crd-phase.mjs'
 import { entryPhase, entryRows, startupPhase } from './entry-phase.mjs'
 import { clusterScalePhase, namespaceScalePhase, scaleRows } from './scale-phase.mjs'
 import { watchScalePhase, watchScaleRows } from './watch-scale-phase.mjs'
@@ -953,6 +954,12 @@ async function main() {
     )
   }
 
+  // ---- 9b. a custom resource (20-field schema, 3 CEL rules) against a Pod: create, get, list (bench/crd-phase.mjs) ----
+  if (want('crd')) {
+    P.crd = await crdPhase({ request, load, sequential, say })
+    if (P.crd.error) problem(`crd: ${P.crd.error}`)
+  }
+
   // ---- 10. through `npm start`: start-up, the create rows against a Worker-only request, create → Running --------------
   if (want('startup')) P.startup = await startupPhase({ root, say })
   if (want('entry')) {
@@ -1779,6 +1786,7 @@ function renderTable() {
     ])
   }
 
+  rows.push(...crdRows(P))
   rows.push(...entryRows(P, ok), ...scaleRows(P, ok), ...watchScaleRows(P, ok))
 
   const esc = (c) => String(c).replace(/\|/g, '\\|')
