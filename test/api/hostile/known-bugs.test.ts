@@ -2,7 +2,7 @@
 // it.fails so the suite stays green while the bug is there; once fixed, the test passes, it.fails reports that,
 // and the test becomes a plain `it` (and its ids leave known-bug-ids.ts).
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, openWatch, req } from '../../helpers'
+import { makeNamespace, openWatch, req, sleep } from '../../helpers'
 
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } })
 let n = 0
@@ -344,5 +344,69 @@ describe('strategic merge patch errors in kube words (mergepatch errors; kube an
     const r = await req('PATCH', await path(), '{"metadata":{"$setElementOrder/finalizers":"x"}}', STRATEGIC)
     expect(r.status, r.text).toBe(400)
     expect(r.json.message).toBe('expected a []interface {}, but received a string')
+  })
+})
+
+describe('subresources', () => {
+  async function deployment() {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
+      metadata: { name: 'd' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'd' } },
+        template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    })
+    expect(created.status, created.text).toBe(201)
+    return `/apis/apps/v1/namespaces/${ns}/deployments/d`
+  }
+
+  it.fails('a merge patch of /status carrying a foreign metadata.uid: 409 precondition failed', async () => {
+    const path = await deployment()
+    const r = await req('PATCH', `${path}/status`, '{"metadata":{"uid":"00000000-0000-0000-0000-000000000000"}}', {
+      'content-type': 'application/merge-patch+json',
+    })
+    expect(r.status, r.text).toBe(409)
+  })
+
+  // scaleUpdatedObjectInfo copies the Scale's resourceVersion onto the object; its parse error is a 500 in kube.
+  // The project's rule for such input is a 400 with kube's message; here it is a 409 Conflict.
+  it.fails('PUT /scale with resourceVersion "garbage": 400 strconv.ParseUint, not 409', async () => {
+    const path = await deployment()
+    const r = await req('PUT', `${path}/scale`, {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'd', resourceVersion: 'garbage' },
+      spec: { replicas: 1 },
+    })
+    expect(r.status, r.text).toBe(400)
+    expect(r.json.message).toBe('strconv.ParseUint: parsing "garbage": invalid syntax')
+  })
+
+  // ScaleREST.Get hands its GetOptions to the store, which refuses a resourceVersion it cannot parse.
+  it.fails('GET /scale?resourceVersion=garbage: refused as the object GET refuses it', async () => {
+    const path = await deployment()
+    const object = await req('GET', `${path}?resourceVersion=garbage`)
+    expect(object.status).toBe(400)
+    const r = await req('GET', `${path}/scale?resourceVersion=garbage`)
+    expect(r.status, r.text).toBe(object.status)
+  })
+
+  it.fails('pods/log?tailLines past int64: 400', async () => {
+    const ns = await makeNamespace('bug')
+    await req('POST', `/api/v1/namespaces/${ns}/pods`, {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    })
+    // Once the pod runs, its log is there: tailLines=1 answers 200.
+    let ok = 0
+    for (let i = 0; i < 50 && ok !== 200; i++) {
+      ok = (await req('GET', `/api/v1/namespaces/${ns}/pods/p/log?tailLines=1`)).status
+      if (ok !== 200) await sleep(50)
+    }
+    expect(ok).toBe(200)
+    const r = await req('GET', `/api/v1/namespaces/${ns}/pods/p/log?tailLines=99999999999999999999999`)
+    expect(r.status, r.text).toBe(400)
   })
 })

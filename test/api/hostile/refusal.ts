@@ -106,9 +106,9 @@ export class Findings {
     return r
   }
 
-  /** Whether a case is a known bug: its id, or `* <case>` for every resource. */
+  // Whether a case is a known bug: its id, or its id with the resource replaced by a star (every resource).
   private isKnown(id: string) {
-    return this.known.has(id) || this.known.has(id.replace(/^\S+ /, '* '))
+    return this.known.has(id) || this.known.has(id.replace(/^[^\s/]+/, '*'))
   }
 
   /** Records the answer to a request the caller sent itself. */
