@@ -15,7 +15,7 @@ const SPAM_BURST = 25
 const SPAM_QPS = 1 / 300
 
 /** What to write for an event: nothing, a new Event, or new count, time and message for an existing one. */
-export type Correlated =
+type Correlated =
   | { skip: true }
   | { skip: false; create: KubeObject }
   | { skip: false; update: { name: string; count: number; lastTimestamp: string; message: string }; create: KubeObject }
