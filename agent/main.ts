@@ -11,6 +11,8 @@ import { PodManager } from './pod-manager.ts'
 import { serveAttach } from './tunnel/attach-server.ts'
 import { serveExec } from './tunnel/exec-server.ts'
 import { serveLog } from './tunnel/log-server.ts'
+import { servePortForward } from './tunnel/portforward-server.ts'
+import { serveProxy } from './tunnel/proxy-server.ts'
 import { streamOpener } from './tunnel/stream-opener.ts'
 import { type Opener, type SocketLike, TunnelClient, tunnelProtocols } from './tunnel/tunnel-client.ts'
 
@@ -64,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       log: (stream) => serveLog(stream, pods),
       exec: (stream) => serveExec(stream, pods),
       attach: (stream) => serveAttach(stream, pods),
+      portforward: (stream) => servePortForward(stream, pods),
+      proxy: (stream) => serveProxy(stream, pods),
     }),
   )
   log(`node ${config.nodeName} (${facts.internalIP}) serving pods from ${client.server}; data in ${config.dataDir}`)

@@ -1,14 +1,15 @@
-// exec and attach of pods on real nodes, through the node's tunnel (src/node/node-tunnel.ts): the client's WebSocket
-// (v5.channel.k8s.io for kubectl 1.30+, v4.channel.k8s.io for client-node and the python client, older channel
-// protocols too) is handed to the node object, which splices it onto a stream the agent serves. SPDY cannot cross
-// the edge (Workers upgrade only to WebSocket): those clients get a Status naming the kubectl version they need.
+// exec, attach and portforward of pods on real nodes, through the node's tunnel (src/node/node-tunnel.ts): the
+// client's WebSocket (v5.channel.k8s.io for kubectl 1.30+, v4.channel.k8s.io for client-node and the python client,
+// older channel protocols too; portforward.k8s.io; kubectl 1.31+'s SPDY/3.1+portforward.k8s.io tunnel) is handed to
+// the node object, which splices it onto a stream the agent serves. Plain SPDY cannot cross the edge (Workers upgrade
+// only to WebSocket): those clients get a Status naming the kubectl version they need.
 import type { Context } from 'hono'
 import { statuses, StatusError } from '../registry/status'
 import type { StreamRequest } from '../node/tunnel-frames'
 import type { KubeObject } from '../schema/meta'
 import { queryFlag } from './query'
 import { statusResponse } from './respond'
-import { negotiateProtocol, refusedStream } from './stream-protocols'
+import { negotiateProtocol, refusedStream, type StreamProtocol } from './stream-protocols'
 import { tunnelSocket, unreachable } from './tunnel-streams'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -24,8 +25,25 @@ function spdyRefusal(what: string, c: Ctx) {
   const spdy = /spdy/i.test(c.req.header('upgrade') ?? '') || c.req.header('x-stream-protocol-version') !== undefined
   const asked = spdy ? 'SPDY' : 'no WebSocket upgrade'
   return statuses.badRequest(
-    `${what} of pods on real nodes needs a WebSocket client (kubectl ${WEBSOCKET_KUBECTL[what]} or newer for \`kubectl ${verb}\`, or a client speaking v4.channel.k8s.io): this request asked for ${asked}, which cannot cross the edge`,
+    `${what} of pods on real nodes needs a WebSocket client (kubectl ${WEBSOCKET_KUBECTL[what]} or newer for \`kubectl ${verb}\`, or a client speaking ${what === 'portforward' ? 'portforward.k8s.io' : 'v4.channel.k8s.io'}): this request asked for ${asked}, which cannot cross the edge`,
   )
+}
+
+const SPDY_TUNNEL = 'SPDY/3.1+portforward.k8s.io'
+const splitProtocols = (header: string | undefined) => (header ?? '').split(',').map((p) => p.trim())
+
+/** The ports of a WebSocket port-forward (kubelet's checks and words). */
+function portsOf(c: Ctx): number[] {
+  const given = c.req.queries('ports') ?? []
+  if (given.length === 0) throw new StatusError(statuses.badRequest('query parameter "port" is required'))
+  return given
+    .flatMap((list) => list.split(','))
+    .map((text) => {
+      const port = Number(text)
+      if (!/^\d+$/.test(text) || port < 1 || port > 65535)
+        throw new StatusError(statuses.badRequest(`unable to parse "${text}" as a port`))
+      return port
+    })
 }
 
 export async function agentStream(
@@ -35,10 +53,16 @@ export async function agentStream(
   what: string,
   container: string | undefined,
 ): Promise<Response> {
-  const upgrade = c.req.header('upgrade')
-  const protocol =
-    upgrade?.toLowerCase() === 'websocket' ? negotiateProtocol(c.req.header('sec-websocket-protocol'), what) : null
-  if (!protocol) return statusResponse(c, spdyRefusal(what, c))
+  const upgrade = c.req.header('upgrade')?.toLowerCase() === 'websocket'
+  const offered = c.req.header('sec-websocket-protocol')
+  // kubectl 1.31+ port-forward tunnels its SPDY session through the WebSocket; the agent speaks it.
+  const spdy = what === 'portforward' && upgrade && splitProtocols(offered).includes(SPDY_TUNNEL)
+  const protocol = spdy ? SPDY_TUNNEL : upgrade ? negotiateProtocol(offered, what) : null
+  if (!protocol) {
+    // Nobody serving the node is the first thing to know, whatever the client speaks.
+    const served = await c.env.NODE_TUNNELS.getByName(node).connected()
+    return statusResponse(c, served ? spdyRefusal(what, c) : unreachable(node, what))
+  }
   const namespace = c.req.param('namespace')!
   const name = pod.metadata.name!
   const request: StreamRequest = {
@@ -56,8 +80,15 @@ export async function agentStream(
     request.command = c.req.queries('command') ?? []
     if (request.command.length === 0) throw new StatusError(statuses.badRequest('you must specify at least 1 command'))
   }
-  if (!request.stdin && !request.stdout && !request.stderr)
+  if (what === 'portforward') {
+    request.spdy = spdy || undefined
+    if (!spdy) request.ports = portsOf(c)
+  } else if (!request.stdin && !request.stdout && !request.stderr)
     throw new StatusError(statuses.badRequest('you must specify at least 1 of stdin, stdout, stderr'))
   const res = await tunnelSocket(c.env, node, request, protocol)
-  return res ?? refusedStream(protocol, unreachable(node, what))
+  if (res) return res
+  // kubectl's SPDY tunnel has no error channel to read: the refusal is the answer.
+  return spdy
+    ? statusResponse(c, unreachable(node, what))
+    : refusedStream(protocol as StreamProtocol, unreachable(node, what))
 }

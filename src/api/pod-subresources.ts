@@ -15,6 +15,7 @@ import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
 import { agentStream } from './agent-streams'
+import { agentProxy, type ProxyTarget, proxyTarget } from './agent-proxy'
 import { z } from 'zod'
 import { ObjectMeta } from '../schema/meta'
 import { ObjectReference } from '../schema/object-reference'
@@ -212,13 +213,13 @@ async function evict(c: Ctx, name: string) {
 }
 
 /** exec, attach, portforward, proxy: validated, then refused for virtual nodes with a clear Status. */
-async function streaming(c: Ctx, name: string, what: string) {
+async function streaming(c: Ctx, name: string, what: string, target?: ProxyTarget) {
   const pod = unwrap(
     await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', name)),
   ) as KubeObject & {
     spec?: {
       nodeName?: string
-      containers?: { name: string }[]
+      containers?: { name: string; ports?: { containerPort: number; name?: string }[] }[]
       initContainers?: { name: string }[]
       ephemeralContainers?: { name: string }[]
     }
@@ -238,8 +239,7 @@ async function streaming(c: Ctx, name: string, what: string) {
   const node = pod.spec?.nodeName
   if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))
   if (await isRealNode(c.env, node)) {
-    if (what === 'exec' || what === 'attach') return agentStream(c, pod, node, what, container)
-    throw new StatusError(statuses.badRequest(`${what} of pods on real nodes is not served yet`))
+    return target ? agentProxy(c, pod, node, target) : agentStream(c, pod, node, what, container)
   }
   const why = `pod ${name} runs on virtual node ${JSON.stringify(node)}, which the control plane simulates: it has no processes (a node agent serves ${what})`
   return refuseAsKubelet(c, what, why)
@@ -288,6 +288,10 @@ export function registerPodSubresources(app: App) {
   for (const what of ['exec', 'attach', 'portforward']) {
     app.on(['GET', 'POST'], `${base}/${what}`, (c) => streaming(c, c.req.param('name')!, what))
   }
-  app.all(`${base}/proxy`, (c) => streaming(c, c.req.param('name')!, 'proxy'))
-  app.all(`${base}/proxy/*`, (c) => streaming(c, c.req.param('name')!, 'proxy'))
+  const proxy = (c: Ctx) => {
+    const target = proxyTarget(c.req.param('name')!)
+    return streaming(c, target.name, 'proxy', target)
+  }
+  app.all(`${base}/proxy`, proxy)
+  app.all(`${base}/proxy/*`, proxy)
 }

@@ -14,7 +14,7 @@ const CHANNEL_PROTOCOLS = [
 ] as const
 const PORT_FORWARD_PROTOCOLS = ['v4.channel.k8s.io', 'portforward.k8s.io'] as const
 
-type StreamProtocol = (typeof CHANNEL_PROTOCOLS)[number] | (typeof PORT_FORWARD_PROTOCOLS)[number]
+export type StreamProtocol = (typeof CHANNEL_PROTOCOLS)[number] | (typeof PORT_FORWARD_PROTOCOLS)[number]
 
 /** The error channel of exec and attach (stdin 0, stdout 1, stderr 2, error 3, resize 4). */
 export const ERROR_CHANNEL = 3

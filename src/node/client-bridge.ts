@@ -1,7 +1,8 @@
 // Between a client's streaming WebSocket (kube's channel protocols of exec, attach and portforward) and the tunnel's
 // frames: a client message becomes DATA (or EOF, for v5's close signal), a DATA payload becomes a client message in
 // the client's protocol (binary channel byte + bytes; base64 protocols as digit + base64 text; the error channel's
-// Status as bare text before v4). A portforward stream starts by telling the client each channel's port.
+// Status as bare text before v4). A portforward stream starts by telling the client each channel's port. kubectl's
+// SPDY port-forward session is a channel-less byte stream both ways.
 import { dataFrame, eofFrame } from './tunnel-frames'
 
 /** What a client socket's attachment records about its stream (it survives hibernation). */
@@ -12,6 +13,8 @@ export interface ClientStream {
   ports?: number[]
   /** When the client's upgrade was answered (ms since epoch). */
   openedAt?: number
+  /** A byte stream with no channels (kubectl's SPDY port-forward session): in on channel 0, out on channel 1. */
+  raw?: boolean
 }
 
 const ERROR_CHANNEL = 3
@@ -38,6 +41,10 @@ function base64(data: Uint8Array): string {
 
 /** The frames a client message makes (none for a message that carries nothing). */
 export function fromClient(s: ClientStream, message: string | ArrayBuffer): Uint8Array[] {
+  if (s.raw) {
+    const bytes = typeof message === 'string' ? utf8.encode(message) : new Uint8Array(message)
+    return bytes.length ? [dataFrame(s.id, 0, bytes)] : []
+  }
   let channel: number
   let data: Uint8Array
   if (typeof message === 'string') {
@@ -66,6 +73,7 @@ export function fromClient(s: ClientStream, message: string | ArrayBuffer): Uint
 
 /** The client message for a DATA payload (channel byte + bytes). */
 export function toClient(s: ClientStream, payload: Uint8Array): string | Uint8Array {
+  if (s.raw) return payload.slice(1)
   const channel = payload[0]!
   let data = payload.subarray(1)
   if (channel === ERROR_CHANNEL && s.op !== 'portforward' && !/^v[45]\./.test(s.protocol)) {

@@ -107,10 +107,11 @@ export class NodeTunnel extends DurableObject<Env> {
       protocol,
       ports: req.ports,
       openedAt: Date.now(),
+      ...(req.spdy ? { raw: true } : {}),
     }
     server.serializeAttachment(stream)
     agent.send(jsonFrame(FrameType.OPEN, id, { ...req, window: INITIAL_WINDOW }))
-    if (req.op === 'portforward') for (const m of portPrefixes(req.ports ?? [])) server.send(m)
+    if (req.op === 'portforward' && !req.spdy) for (const m of portPrefixes(req.ports ?? [])) server.send(m)
     return new Response(null, { status: 101, webSocket: pair[0], headers: { 'Sec-WebSocket-Protocol': protocol } })
   }
 
@@ -238,7 +239,7 @@ export class NodeTunnel extends DurableObject<Env> {
       const stream = ws.deserializeAttachment() as ClientStream | null
       if (stream) this.forget(stream.id)
       try {
-        if (stream && stream.op !== 'portforward') ws.send(toClient(stream, errorPayload(why)))
+        if (stream && stream.op !== 'portforward' && !stream.raw) ws.send(toClient(stream, errorPayload(why)))
         ws.close(1011, why)
       } catch {
         // already closed

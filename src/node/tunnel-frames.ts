@@ -52,10 +52,12 @@ export interface StreamRequest {
   stdout?: boolean
   stderr?: boolean
   tty?: boolean
-  /** portforward: the pod ports, in channel order. */
+  /** portforward: the pod ports, in channel order; or kubectl's SPDY session as a byte stream (channel 0 in, 1 out). */
   ports?: number[]
+  spdy?: boolean
   /** proxy: the request to make against the pod. */
   method?: string
+  scheme?: string
   port?: number | string
   path?: string
   query?: string

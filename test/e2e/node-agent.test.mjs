@@ -2,10 +2,11 @@
 // back-off, confirms graceful deletions; kubectl sees it all.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createServer } from 'node:net'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { startAgent, eventually } from './agent-process.mjs'
@@ -28,6 +29,30 @@ const podOn = (name, containers, spec = {}) => ({
 const create = async (pod) => {
   const r = await api('POST', `/api/v1/namespaces/${namespace}/pods`, pod)
   assert.equal(r.status, 201, r.text)
+}
+
+/** The pod `web`: python's http.server on a free port, serving hello.txt and a 3 MB file; answers the port. */
+let webPort = 0
+async function webServer() {
+  if (webPort) return webPort
+  webPort = 20000 + Math.floor(Math.random() * 10000)
+  await create(
+    podOn('web', [
+      {
+        name: 'main',
+        image: 'python',
+        command: [
+          'sh',
+          '-c',
+          `echo 'hello from the pod' > hello.txt; head -c 3000000 /dev/zero > big.bin; exec ${PYTHON} -m http.server ${webPort} --bind 127.0.0.1`,
+        ],
+        ports: [{ name: 'http', containerPort: webPort }],
+        readinessProbe: { tcpSocket: { port: webPort }, periodSeconds: 1 },
+      },
+    ]),
+  )
+  await eventually('web to be ready', async () => (await getPod('web')).status?.containerStatuses?.[0]?.ready, 60_000)
+  return webPort
 }
 
 describe('node agent', () => {
@@ -338,6 +363,90 @@ describe('node agent', () => {
     assert.match(
       r.stderr,
       /exec of pods on real nodes needs a WebSocket client \(kubectl 1\.30 or newer for `kubectl exec`, or a client speaking v4\.channel\.k8s\.io\): this request asked for SPDY, which cannot cross the edge/,
+    )
+  })
+
+  it('kubectl port-forward (SPDY tunnelled over WebSocket) reaches the pod’s port', async () => {
+    const port = await webServer()
+    const local = 20000 + Math.floor(Math.random() * 10000)
+    const pf = spawn(KUBECTL, ['-n', namespace, 'port-forward', 'pod/web', `${local}:${port}`], {
+      env: { ...process.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    pf.stdout.on('data', (d) => (out += d))
+    pf.stderr.on('data', (d) => (out += d))
+    try {
+      await eventually('port-forward to listen', async () => out.includes('Forwarding from 127.0.0.1'))
+      const res = await fetch(`http://127.0.0.1:${local}/hello.txt`)
+      assert.equal(res.status, 200)
+      assert.equal(await res.text(), 'hello from the pod\n')
+      const big = await fetch(`http://127.0.0.1:${local}/big.bin`)
+      assert.equal((await big.arrayBuffer()).byteLength, 3_000_000)
+    } finally {
+      pf.kill()
+    }
+  })
+
+  it('client-node PortForward and the python client forward to the pod', async () => {
+    const port = await webServer()
+    const { KubeConfig, PortForward } = await import('@kubernetes/client-node')
+    const kc = new KubeConfig()
+    kc.loadFromFile(process.env.KUBECONFIG)
+    const forward = new PortForward(kc)
+    const server = createServer((socket) => {
+      forward.portForward(namespace, 'web', [port], socket, null, socket).catch(() => socket.destroy())
+    })
+    await new Promise((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.address().port}/hello.txt`)
+      assert.equal(await res.text(), 'hello from the pod\n')
+    } finally {
+      server.close()
+    }
+    const py = spawnSync(
+      PYTHON,
+      [join(import.meta.dirname, 'python', 'agent_portforward.py'), namespace, 'web', String(port)],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    )
+    assert.equal(py.status, 0, py.stderr)
+    const got = JSON.parse(py.stdout.trim().split('\n').at(-1))
+    assert.match(got.status, /^HTTP\/1\.0 200/)
+    assert.equal(got.body, 'hello from the pod\n')
+  })
+
+  it('kubectl get --raw …/pods/web/proxy/ relays HTTP to the pod', async () => {
+    const port = await webServer()
+    const r = await kubectl('1.33', [
+      'get',
+      '--raw',
+      `/api/v1/namespaces/${namespace}/pods/web:${port}/proxy/hello.txt`,
+    ])
+    assert.equal(r.stdout, 'hello from the pod\n')
+    const first = await kubectl('1.33', ['get', '--raw', `/api/v1/namespaces/${namespace}/pods/web/proxy/hello.txt`])
+    assert.equal(first.stdout, 'hello from the pod\n', 'no port: the first declared container port')
+    const closed = await kubectl('1.33', ['get', '--raw', `/api/v1/namespaces/${namespace}/pods/web:1/proxy/`], {
+      allowFail: true,
+    })
+    assert.equal(
+      closed.stderr.trim(),
+      'Error from server (ServiceUnavailable): error trying to reach service: dial tcp 127.0.0.1:1: connect: connection refused',
+    )
+  })
+
+  it('kubectl 1.27 port-forward (SPDY only) is told which kubectl to use', async () => {
+    await webServer()
+    const r = await kubectl('1.27', ['-n', namespace, 'port-forward', 'pod/web', '0:80'], {
+      allowFail: true,
+      timeout: 30_000,
+    })
+    assert.notEqual(r.code, 0)
+    assert.match(
+      r.stderr,
+      /portforward of pods on real nodes needs a WebSocket client \(kubectl 1\.31 or newer for `kubectl port-forward`, or a client speaking portforward\.k8s\.io\)/,
     )
   })
 

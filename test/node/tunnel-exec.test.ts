@@ -89,10 +89,15 @@ describe('exec on a real node', () => {
   })
 
   it('refuses SPDY naming the kubectl to use, and exec without a command or streams', async () => {
-    const { ns } = await realPod()
-    const spdy = await req('POST', `/api/v1/namespaces/${ns}/pods/web/exec?command=ls&stdout=true`, undefined, {
-      'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
-    })
+    const { node, ns } = await realPod()
+    const asSpdy = () =>
+      req('POST', `/api/v1/namespaces/${ns}/pods/web/exec?command=ls&stdout=true`, undefined, {
+        'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
+      })
+    // Nobody serving the node is said first, whatever the client speaks.
+    expect((await asSpdy()).status).toBe(500)
+    const agent = await agentFor(node, [])
+    const spdy = await asSpdy()
     expect(spdy.status).toBe(400)
     expect(spdy.json.message).toBe(
       'exec of pods on real nodes needs a WebSocket client (kubectl 1.30 or newer for `kubectl exec`, or a client speaking v4.channel.k8s.io): this request asked for SPDY, which cannot cross the edge',
@@ -103,6 +108,7 @@ describe('exec on a real node', () => {
     const quiet = await client(`/api/v1/namespaces/${ns}/pods/web/exec?command=ls`, v5)
     expect(quiet.status).toBe(400)
     expect(quiet.json.message).toBe('you must specify at least 1 of stdin, stdout, stderr')
+    agent.close(1000)
   })
 
   it('answers an unreachable kubelet’s Status on the error channel when no agent is connected', async () => {

@@ -1,0 +1,146 @@
+// kubectl port-forward's SPDY session, tunnelled over the WebSocket (subprotocol SPDY/3.1+portforward.k8s.io) and
+// over our tunnel as a byte stream (channel 0 in, channel 1 out), served as kubelet's SPDY port forwarder serves it:
+// each local connection of kubectl is a pair of streams sharing a requestid (streamtype error, then data) for one
+// port; once both are open the port is dialled, the data stream and the connection copy into each other (FIN half-
+// closes), and a failure is written on the error stream. Every stream is accepted with an empty SYN_REPLY; PINGs
+// are answered; spdystream does no flow control, so neither do we.
+import type { Socket } from 'node:net'
+import { dialError, dialPort, forwardError } from './pod-ports.ts'
+import {
+  dataFrame,
+  FLAG_FIN,
+  FrameReader,
+  GOAWAY,
+  HeaderCodec,
+  PING,
+  pingFrame,
+  RST_STREAM,
+  rstStream,
+  RST,
+  streamOf,
+  SYN_STREAM,
+  synReply,
+  synStreamBlock,
+} from './spdy.ts'
+import type { Stream, StreamHandler } from './tunnel-client.ts'
+
+interface Pair {
+  port: number
+  data?: number
+  error?: number
+  socket?: Socket
+}
+
+const IN = 0
+const OUT = 1
+
+export class SpdyPortForward {
+  readonly handler: StreamHandler
+  private readonly reader = new FrameReader()
+  private readonly codec = new HeaderCodec()
+  private readonly pairs = new Map<string, Pair>()
+  /** SPDY stream id → its request id. */
+  private readonly streams = new Map<number, string>()
+  private readonly sockets = new Set<Socket>()
+  private paused = false
+  private readonly stream: Stream
+  private readonly pod: string
+  private readonly uid: string
+  private readonly known: boolean
+
+  constructor(stream: Stream, pod: string, uid: string, known: boolean) {
+    this.stream = stream
+    this.pod = pod
+    this.uid = uid
+    this.known = known
+    this.handler = {
+      data: (channel, bytes) => {
+        if (channel === IN) this.receive(bytes)
+        else stream.grant(bytes.length)
+      },
+      eof: () => this.end(),
+      closed: () => this.end(),
+    }
+  }
+
+  private send(bytes: Buffer) {
+    this.stream.send(OUT, bytes)
+    if (this.stream.blocked && !this.paused) {
+      // One session carries every connection: all of them wait for the tunnel's credit together.
+      this.paused = true
+      for (const s of this.sockets) s.pause()
+      this.stream.onDrain(() => {
+        this.paused = false
+        for (const s of this.sockets) s.resume()
+      })
+    }
+  }
+
+  private receive(bytes: Uint8Array) {
+    const writes: Promise<void>[] = []
+    for (const frame of this.reader.push(bytes)) {
+      if (!frame.control) {
+        const pair = this.pairs.get(this.streams.get(frame.stream) ?? '')
+        if (pair?.socket && frame.stream === pair.data) {
+          const socket = pair.socket
+          if (frame.data.length) writes.push(new Promise((r) => socket.write(frame.data, () => r())))
+          if (frame.flags & FLAG_FIN) socket.end()
+        }
+        continue
+      }
+      if (frame.type === SYN_STREAM) this.open(frame.body)
+      else if (frame.type === PING) this.send(pingFrame(frame.body.readUInt32BE(0)))
+      else if (frame.type === RST_STREAM) this.reset(streamOf(frame.body))
+      else if (frame.type === GOAWAY) this.end()
+    }
+    void Promise.all(writes).then(() => this.stream.grant(bytes.length))
+  }
+
+  private open(body: Buffer) {
+    const id = streamOf(body)
+    const headers = this.codec.decode(synStreamBlock(body))
+    const type = headers.get('streamtype')
+    const port = Number(headers.get('port'))
+    const request = headers.get('requestid') ?? String(id)
+    if ((type !== 'data' && type !== 'error') || !Number.isInteger(port) || port < 1 || port > 65535) {
+      this.send(rstStream(id, RST.PROTOCOL_ERROR))
+      return
+    }
+    this.send(synReply(id, this.codec.encode(new Map())))
+    this.streams.set(id, request)
+    const pair = this.pairs.get(request) ?? { port }
+    pair[type] = id
+    this.pairs.set(request, pair)
+    if (pair.data !== undefined && pair.error !== undefined) this.dial(pair)
+  }
+
+  private dial(pair: Pair) {
+    if (!this.known) return this.fail(pair, 'the pod is not known on this node')
+    const socket = dialPort(pair.port)
+    pair.socket = socket
+    this.sockets.add(socket)
+    if (this.paused) socket.pause()
+    socket.on('data', (chunk: Buffer) => this.send(dataFrame(pair.data!, chunk)))
+    socket.on('end', () => this.send(dataFrame(pair.data!, Buffer.alloc(0), true)))
+    socket.on('error', (e) => this.fail(pair, dialError(e, pair.port)))
+    socket.on('close', () => this.sockets.delete(socket))
+  }
+
+  private fail(pair: Pair, why: string) {
+    if (pair.error === undefined) return
+    this.send(dataFrame(pair.error, Buffer.from(forwardError(pair.port, this.pod, this.uid, why)), true))
+    if (pair.data !== undefined) this.send(dataFrame(pair.data, Buffer.alloc(0), true))
+    pair.error = undefined
+  }
+
+  private reset(id: number) {
+    const pair = this.pairs.get(this.streams.get(id) ?? '')
+    pair?.socket?.destroy()
+  }
+
+  private end() {
+    for (const s of this.sockets) s.destroy()
+    this.sockets.clear()
+    this.stream.close()
+  }
+}
