@@ -18,7 +18,7 @@ const jobTemplate = {
 
 /** Everything but apiVersion, kind and metadata, per kind. */
 const BODIES: Record<string, (name: string, ns: string) => Obj> = {
-  Namespace: () => ({}),
+  Namespace: () => ({ spec: { finalizers: ['kubernetes'] } }),
   Pod: () => ({ spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } }),
   Node: () => ({ spec: { unschedulable: true } }),
   // Without an eventTime, kube wants the involved object in the event's namespace (legacyValidateEvent).
@@ -113,5 +113,6 @@ export function validObject(groupVersion: string, kind: string, name: string, ns
   if (review) return { apiVersion: groupVersion, kind, metadata: {}, ...review(ns) }
   const body = BODIES[kind]
   if (!body) return null
-  return { apiVersion: groupVersion, kind, metadata: { name }, ...body(name, ns) }
+  // A label, so every kind has metadata fields for the field sweep to replace.
+  return { apiVersion: groupVersion, kind, metadata: { name, labels: { hostile: 'example' } }, ...body(name, ns) }
 }

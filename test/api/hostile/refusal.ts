@@ -125,6 +125,8 @@ export class Findings {
   }
 
   expectNone() {
+    // A sweep that sent nothing proves nothing.
+    expect(this.sent, 'requests sent').toBeGreaterThan(0)
     expect(this.list, `${this.list.length} findings of ${this.sent} requests`).toEqual([])
   }
 }
