@@ -100,6 +100,14 @@ const CREATE_ONLY: Record<string, (ns: string) => Obj> = {
   }),
 }
 
+/** Examples of kinds only a test knows (custom resources it installs), by kind. */
+const REGISTERED = new Map<string, (name: string, ns: string) => Obj>()
+
+/** Lets the sweeps build examples of a kind a test defines (a custom resource): everything but the type and metadata. */
+export function registerExample(kind: string, body: (name: string, ns: string) => Obj) {
+  REGISTERED.set(kind, body)
+}
+
 /** A name the kind accepts, unique to the run (CRDs are named <plural>.<group>). */
 export function nameFor(kind: string, base: string): string {
   if (kind === 'CustomResourceDefinition') return `${base.replace(/[^a-z0-9]/g, '')}s.hostile.example.com`
@@ -111,7 +119,7 @@ export function validObject(groupVersion: string, kind: string, name: string, ns
   const review = CREATE_ONLY[kind]
   // Reviews carry no metadata of their own: kube refuses one with a name.
   if (review) return { apiVersion: groupVersion, kind, metadata: {}, ...review(ns) }
-  const body = BODIES[kind]
+  const body = BODIES[kind] ?? REGISTERED.get(kind)
   if (!body) return null
   // A label, so every kind has metadata fields for the field sweep to replace.
   return { apiVersion: groupVersion, kind, metadata: { name, labels: { hostile: 'example' } }, ...body(name, ns) }

@@ -44,6 +44,8 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   // and GET ignores a resourceVersion kube cannot parse (kube: as for the object's GET).
   '*/scale put resource-version-garbage',
   '*/scale get resource-version-garbage',
+  // A custom resource's /scale takes a merge patch {"spec":"x"} and sets spec.replicas to 0 (kube: 422 decoding).
+  'hostiles/scale patch spec-string',
   // tailLines past int64: kube's parameter conversion refuses it (400).
   'pods/log tail-lines-huge',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.

@@ -19,6 +19,8 @@ export interface Served {
   namespaced: boolean
   verbs: string[]
   subresources: Subresource[]
+  /** A custom resource (set by the test that installs its CRD): no strategic merge patch, schema errors are 422s. */
+  custom?: boolean
 }
 
 /** Every group-version root discovery names. */

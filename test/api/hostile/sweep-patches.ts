@@ -6,11 +6,11 @@ import type { Served } from './served'
 import { restore, settled } from './settle'
 import { expectUnchanged, storeExample } from './stored-object'
 
-/** `custom`: a custom resource, which takes no strategic merge patch (415). */
-export async function sweepPatches(s: Served, ns: string, findings: Findings, custom = false) {
+export async function sweepPatches(s: Served, ns: string, findings: Findings) {
   const { item, example, baseline } = await storeExample(s, ns, 'patch')
   let current = baseline
-  for (const c of patchCases(example, { strategic: !custom, namespaced: s.namespaced })) {
+  // A custom resource takes no strategic merge patch (415).
+  for (const c of patchCases(example, { strategic: !s.custom, namespaced: s.namespaced })) {
     const id = `${s.resource} ${c.id}`
     const headers = { 'content-type': c.contentType }
     const r = await findings.send(id, 'PATCH', item + (c.query ?? ''), c.body, headers, c.want)
