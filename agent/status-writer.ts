@@ -29,8 +29,10 @@ export class StatusWriter {
   }
 
   private async writeOnce(pod: Obj, status: Obj, answered: (pod: Obj) => void, failed: (e: Error) => void) {
-    const key = JSON.stringify(status, (k, v) => (k === 'lastTransitionTime' ? undefined : v))
-    if (key === this.written) return
+    const key = comparable(status)
+    // Unchanged since our last write, and nobody else changed what we report since (the node controller marks pods
+    // not ready while the agent is unreachable; back, the agent puts its view again).
+    if (key === this.written && essence(status) === essence(pod.status)) return
     for (const k of OWNED_BY_OTHERS) delete status[k]
     // A strategic merge patch merges conditions by type: a reason or message a condition no longer has is removed.
     status.conditions = (status.conditions as Obj[]).map((c) => ({ reason: null, message: null, ...c }))
@@ -50,3 +52,17 @@ export class StatusWriter {
     }
   }
 }
+
+/** A status as JSON for comparing: transition times and null (absent) fields left out. */
+const comparable = (status: Obj) =>
+  JSON.stringify(status, (k, v) => (k === 'lastTransitionTime' || k === 'lastProbeTime' || v === null ? undefined : v))
+
+const OURS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']
+
+/** What the agent reports that others may overwrite: phase, its conditions' statuses, its containers' states. */
+const essence = (status: Obj | undefined) =>
+  JSON.stringify([
+    status?.phase,
+    ((status?.conditions ?? []) as Obj[]).filter((c) => OURS.includes(c.type)).map((c) => [c.type, c.status]).sort(),
+    ((status?.containerStatuses ?? []) as Obj[]).map((c) => [c.name, c.ready, c.restartCount, Object.keys(c.state ?? {})]),
+  ])

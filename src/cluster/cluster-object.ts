@@ -20,6 +20,7 @@ import type { RepairResult } from './allocators/service-allocators'
 import type { ClusterApi, NamespacePhase, NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
 import { ClusterPolicy } from './cluster-policy'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
+import { NodeLifecycleController } from './node-lifecycle-controller'
 import { CrdController, type CustomResourceInstances } from './crd-controller'
 import { customKinds } from '../registry/custom/custom-kinds'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
@@ -57,7 +58,11 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       knowKind: (resource) => customKinds.know(resource, this.host),
       scope: '',
       policy,
-      controllers: [new ClusterRoleAggregationController(), new CrdController(this.customResources(env))],
+      controllers: [
+        new ClusterRoleAggregationController(),
+        new CrdController(this.customResources(env)),
+        this.nodeLifecycle(env),
+      ],
     })
     void ctx.blockConcurrencyWhile(async () => {
       await this.host.start()
@@ -209,6 +214,27 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     )
     for (const { config } of fresh) if (this.host.objects.exists('nodes', config.name)) registered.add(config.name)
     this.host.state.set('virtual_nodes_registered', JSON.stringify([...registered]))
+  }
+
+  /** Real nodes that stop heartbeating go Unknown and tainted; their pods are evicted (node-lifecycle-controller.ts). */
+  private nodeLifecycle(env: Env): NodeLifecycleController {
+    return new NodeLifecycleController({
+      graceMs: Number(env.NODE_MONITOR_GRACE_SECONDS ?? '40') * 1000,
+      leaseRenewed: async (node) => {
+        const r = (await env.NAMESPACES.getByName('kube-node-lease').get('leases', node)) as Result<KubeObject>
+        const renewed = r.ok ? (r.value as { spec?: { renewTime?: string } }).spec?.renewTime : undefined
+        return renewed ? Date.parse(renewed) : null
+      },
+      namespacesOn: (node) => [
+        ...new Set(
+          this.scheduling.ledger
+            .all()
+            .filter((b) => b.node === node)
+            .map((b) => b.ns),
+        ),
+      ],
+      evict: (ns, node, taintedAt) => namespaceApi(env, ns).evictFromNode(node, taintedAt),
+    })
   }
 
   // ---- ClusterApi: scheduling --------------------------------------------------------------------------------

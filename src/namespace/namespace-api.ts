@@ -13,6 +13,8 @@ export interface NamespaceApi {
   nodesChanged(): Promise<void>
   /** What kube keeps in this namespace exists (the `kubernetes` service in `default`). */
   bootstrap(): Promise<void>
+  /** A node went unreachable at `taintedAt`: its pods here are marked not ready and evicted by their tolerations. */
+  evictFromNode(node: string, taintedAt: number): Promise<number | null>
 }
 
 export const namespaceApi = (env: Env, name: string): NamespaceApi => env.NAMESPACES.getByName(name)

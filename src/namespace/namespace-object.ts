@@ -30,6 +30,7 @@ import { KubernetesServiceController } from './kubernetes-service-controller'
 import { LogFollowers } from './log-followers'
 import type { NamespaceApi } from './namespace-api'
 import { NamespacePolicy } from './namespace-policy'
+import { evictFromNode } from './node-eviction'
 import { PodLogStore } from './pod-log-store'
 import { DeploymentController } from './deployment-controller'
 import { replicaSetKind, replicationControllerKind } from './replica-kinds'
@@ -223,6 +224,10 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     let remaining = 0
     for (const resource of this.host.objects.resources()) remaining += this.host.objects.names(resource).length
     return remaining
+  }
+
+  async evictFromNode(node: string, taintedAt: number): Promise<number | null> {
+    return evictFromNode(this.host.controllerView, node, taintedAt)
   }
 
   async retryScheduling(): Promise<void> {

@@ -458,6 +458,61 @@ describe('node agent', () => {
     assert.equal(r.status, 404)
   })
 
+  it('a silent agent: Unknown and tainted after the grace, pods evicted by toleration; back, Ready without restarts', async () => {
+    const sleeper = [{ name: 'main', image: 'busybox', command: ['sleep', '600'] }]
+    await create(podOn('steady', sleeper))
+    const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' }
+    await create(podOn('fragile', sleeper, { tolerations: [{ ...unreachable, tolerationSeconds: 2 }] }))
+    for (const name of ['steady', 'fragile'])
+      await eventually(`${name} to be ready`, async () => (await getPod(name)).status?.containerStatuses?.[0]?.ready)
+    const readyOf = (o) => o.status?.conditions?.find((c) => c.type === 'Ready')?.status
+    agent.child.kill('SIGSTOP')
+    try {
+      const n = await eventually(
+        'the node to go Unknown',
+        async () => {
+          const got = (await api('GET', `/api/v1/nodes/${node}`)).body
+          return readyOf(got) === 'Unknown' && got.spec?.taints?.length === 2 ? got : null
+        },
+        120_000,
+      )
+      assert.deepEqual(
+        n.spec.taints.map((t) => `${t.key}:${t.effect}`),
+        ['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute'],
+      )
+      const gone = await eventually('fragile to be evicted', async () => {
+        const p = await getPod('fragile')
+        return p.metadata.deletionTimestamp ? p : null
+      })
+      assert.equal(gone.status.conditions.find((c) => c.type === 'DisruptionTarget')?.reason, 'DeletionByTaintManager')
+      const steady = await eventually('steady to be marked not ready', async () => {
+        const p = await getPod('steady')
+        return readyOf(p) === 'False' ? p : null
+      })
+      assert.equal(steady.metadata.deletionTimestamp, undefined)
+      const r = await kubectl('1.33', ['get', 'node', node, '--no-headers'])
+      assert.match(r.stdout, new RegExp(`^${node}\\s+NotReady\\s`))
+    } finally {
+      agent.child.kill('SIGCONT')
+    }
+    await eventually(
+      'the node to be Ready and untainted',
+      async () => {
+        const got = (await api('GET', `/api/v1/nodes/${node}`)).body
+        return readyOf(got) === 'True' && !got.spec?.taints
+      },
+      60_000,
+    )
+    const back = await eventually('steady to be ready again', async () => {
+      const p = await getPod('steady')
+      return readyOf(p) === 'True' ? p : null
+    })
+    assert.equal(back.status.containerStatuses[0].restartCount, 0)
+    await eventually('the evicted pod’s deletion to be confirmed', async () => {
+      return (await api('GET', `/api/v1/namespaces/${namespace}/pods/fragile`)).status === 404
+    })
+  })
+
   it('never serves a virtual node', async () => {
     const other = startAgent('node-1')
     const exit = await other.exited

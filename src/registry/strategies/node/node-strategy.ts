@@ -24,9 +24,8 @@ function validateNode(n: NodeObject): FieldError[] {
 /** READY / NotReady / Unknown, plus SchedulingDisabled when cordoned (printNode). */
 function nodeStatusCell(n: NodeObject): string {
   const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')
-  const states = [
-    ready ? (ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown') : 'Unknown',
-  ]
+  // printNode: Ready when True, NotReady otherwise (False or Unknown), Unknown without the condition.
+  const states = [ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown']
   if (n.spec?.unschedulable) states.push('SchedulingDisabled')
   return states.join(',')
 }
