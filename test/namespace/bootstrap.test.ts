@@ -37,8 +37,11 @@ describe('bootstrap objects', () => {
       `${DEFAULT}/endpoints/kubernetes`,
       '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes',
     ]) {
-      const before = await req('GET', path)
-      expect(before.status, before.text).toBe(200)
+      // Deleting the service takes its Endpoints with it until the controller puts them back: wait for each.
+      const before = await waitFor(`${path} to exist`, async () => {
+        const g = await req('GET', path)
+        return g.status === 200 ? g : undefined
+      })
       const d = await req('DELETE', path)
       expect(d.status, d.text).toBe(200)
       const again = await waitFor(`${path} to come back`, async () => {
