@@ -7,7 +7,8 @@ import { KUBECONFIG } from './helpers.mjs'
 import { nodeBin, root } from './server-process.mjs'
 
 /**
- * Starts an agent for `node` with short back-offs; answers {child, dataDir, output(), stop()}. The agent's output is
+ * Starts an agent for `node` with short back-offs and the host's own address (Endpoints refuse loopback addresses, as
+ * kube's validation does); answers {child, dataDir, output(), stop()}. The agent's output is
  * kept for failure messages.
  */
 export function startAgent(node, extra = []) {
@@ -21,8 +22,6 @@ export function startAgent(node, extra = []) {
       KUBECONFIG,
       '--node-name',
       node,
-      '--node-ip',
-      '127.0.0.1',
       '--data-dir',
       dataDir,
       '--backoff-initial',

@@ -18,6 +18,8 @@ const PYTHON = '/usr/bin/python3'
 const node = `agent-${randomBytes(3).toString('hex')}`
 const namespace = uniqueNs('agent')
 let agent
+/** The node's InternalIP, every pod's IP. */
+let nodeIP = ''
 
 const getPod = async (name) => (await api('GET', `/api/v1/namespaces/${namespace}/pods/${name}`)).body
 const podOn = (name, containers, spec = {}) => ({
@@ -74,7 +76,8 @@ describe('node agent', () => {
   it('registers a real Node kubectl lists', async () => {
     const n = (await api('GET', `/api/v1/nodes/${node}`)).body
     assert.equal(n.metadata.annotations?.['kubeflare.dev/virtual-node'], undefined)
-    assert.equal(n.status.addresses.find((a) => a.type === 'InternalIP').address, '127.0.0.1')
+    nodeIP = n.status.addresses.find((a) => a.type === 'InternalIP').address
+    assert.match(nodeIP, /^\d+\.\d+\.\d+\.\d+$/)
     assert.match(n.status.nodeInfo.kubeletVersion, /^v1\.33\./)
     assert.ok(Number(n.status.capacity.cpu) >= 1)
     const r = await kubectl('1.33', ['get', 'node', node, '--no-headers'])
@@ -101,8 +104,8 @@ describe('node agent', () => {
       const p = await getPod('hello')
       return p.status?.phase === 'Running' && p.status.containerStatuses?.[0]?.ready ? p : null
     })
-    assert.equal(pod.status.podIP, '127.0.0.1')
-    assert.equal(pod.status.hostIP, '127.0.0.1')
+    assert.equal(pod.status.podIP, nodeIP)
+    assert.equal(pod.status.hostIP, nodeIP)
     assert.ok(pod.status.startTime)
     const types = pod.status.conditions.map((c) => `${c.type}=${c.status}`).sort()
     assert.deepEqual(types, [
@@ -113,7 +116,10 @@ describe('node agent', () => {
       'Ready=True',
     ])
     const r = await kubectl('1.33', ['-n', namespace, 'get', 'pod', 'hello', '--no-headers', '-o', 'wide'])
-    assert.match(r.stdout, new RegExp(`^hello\\s+1/1\\s+Running\\s+0\\s.*127\\.0\\.0\\.1\\s+${node}\\s`))
+    assert.match(
+      r.stdout,
+      new RegExp(`^hello\\s+1/1\\s+Running\\s+0\\s.*${nodeIP.replaceAll('.', '\\.')}\\s+${node}\\s`),
+    )
   })
 
   it('places a pod whose nodeSelector names the node', async () => {
@@ -450,6 +456,39 @@ describe('node agent', () => {
     )
   })
 
+  it('an httpGet readiness probe gates the pod’s Endpoints', async () => {
+    const port = 30000 + Math.floor(Math.random() * 5000)
+    await create({
+      ...podOn('gated', [
+        {
+          name: 'main',
+          image: 'python',
+          command: [PYTHON, '-m', 'http.server', String(port), '--bind', '127.0.0.1'],
+          readinessProbe: { httpGet: { path: '/ready.txt', port }, periodSeconds: 1, failureThreshold: 1 },
+        },
+      ]),
+      metadata: { name: 'gated', namespace, labels: { app: 'gated' } },
+    })
+    const svc = await api('POST', `/api/v1/namespaces/${namespace}/services`, {
+      metadata: { name: 'gated' },
+      spec: { selector: { app: 'gated' }, ports: [{ port: 80, targetPort: port }] },
+    })
+    assert.equal(svc.status, 201, svc.text)
+    const endpoints = async () => (await api('GET', `/api/v1/namespaces/${namespace}/endpoints/gated`)).body
+    const waiting = await eventually('a not-ready address', async () => {
+      const e = await endpoints()
+      return e?.subsets?.[0]?.notReadyAddresses?.length ? e : null
+    })
+    assert.equal(waiting.subsets[0].notReadyAddresses[0].ip, nodeIP)
+    await kubectl('1.33', ['-n', namespace, 'exec', 'gated', '--', 'touch', 'ready.txt'])
+    const ready = await eventually('a ready address', async () => {
+      const e = await endpoints()
+      return e?.subsets?.[0]?.addresses?.length ? e : null
+    })
+    assert.equal(ready.subsets[0].addresses[0].targetRef.name, 'gated')
+    assert.equal(ready.subsets[0].ports[0].port, port)
+  })
+
   it('stops a deleted pod and confirms the deletion (kubectl delete returns)', async () => {
     const t0 = Date.now()
     await kubectl('1.33', ['-n', namespace, 'delete', 'pod', 'hello', '--timeout=30s'])
@@ -511,6 +550,45 @@ describe('node agent', () => {
     await eventually('the evicted pod’s deletion to be confirmed', async () => {
       return (await api('GET', `/api/v1/namespaces/${namespace}/pods/fragile`)).status === 404
     })
+  })
+
+  it('kubectl cordon and drain empty the node; uncordon opens it again', async () => {
+    await kubectl('1.33', ['cordon', node])
+    assert.equal((await api('GET', `/api/v1/nodes/${node}`)).body.spec.unschedulable, true)
+    const drained = await kubectl('1.33', ['drain', node, '--force', '--ignore-daemonsets', '--timeout=90s'], {
+      timeout: 120_000,
+    })
+    assert.match(drained.stdout, new RegExp(`node/${node} drained`))
+    const left = (await api('GET', `/api/v1/pods?fieldSelector=spec.nodeName%3D${node}`)).body.items
+    assert.deepEqual(
+      left.map((p) => p.metadata.name),
+      [],
+    )
+    await kubectl('1.33', ['uncordon', node])
+    assert.equal((await api('GET', `/api/v1/nodes/${node}`)).body.spec.unschedulable, undefined)
+  })
+
+  it('an agent killed mid-exec: the client gets an error, the server stays healthy, a new agent serves again', async () => {
+    await create(podOn('survivor', [{ name: 'main', image: 'busybox', command: ['sleep', '600'] }]))
+    await eventually('survivor to run', async () => (await getPod('survivor')).status?.containerStatuses?.[0]?.ready)
+    const running = kubectl('1.33', ['-n', namespace, 'exec', 'survivor', '--', 'sleep', '30'], {
+      allowFail: true,
+      timeout: 60_000,
+    })
+    await new Promise((r) => setTimeout(r, 1500))
+    await agent.stop('SIGKILL')
+    const r = await running
+    assert.notEqual(r.code, 0)
+    assert.match(r.stderr, /the tunnel to the node was lost/)
+    assert.equal((await api('GET', '/version')).status, 200)
+    agent = startAgent(node, ['--data-dir', agent.dataDir])
+    await eventually(
+      'exec through the new agent',
+      async () =>
+        (await kubectl('1.33', ['-n', namespace, 'exec', 'survivor', '--', 'echo', 'back'], { allowFail: true }))
+          .stdout === 'back\n',
+      60_000,
+    )
   })
 
   it('never serves a virtual node', async () => {

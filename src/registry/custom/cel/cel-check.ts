@@ -7,7 +7,6 @@ import type { parse } from '@bufbuild/cel'
 import type { Structural } from '../../crd/structural'
 import { KUBERNETES_FUNC_NAMES } from './cel-libs'
 import { type CelTypeInfo, typeOf } from './cel-model'
-import { MAX_REQUEST_BYTES, maxStringSize, minSerializedSize } from './cel-sizes'
 
 type Parsed = ReturnType<typeof parse>
 type Expr = Parsed['expr']
@@ -100,12 +99,12 @@ const STRING_RESULT = new Set([
   'getEscapedPath',
 ])
 const INT_RESULT = new Set(['size', 'int', 'indexOf', 'lastIndexOf', 'compareTo', 'sign', 'asInteger'])
-const LOGICAL = new Set(['_&&_', '_||_', '_?_:_'])
 const COMPARISONS = new Set(['_<_', '_<=_', '_>_', '_>=_', '_==_', '_!=_'])
 const ARITHMETIC = new Set(['_+_', '_-_', '_*_', '_/_', '_%_'])
 
 /** kube's StaticEstimatedCostLimit (per expression) and the size it assumes for unbounded values. */
 export const EXPRESSION_COST_LIMIT = 10_000_000
+const MAX_REQUEST_BYTES = 3 * 1024 * 1024
 
 interface Typed {
   type: CelTypeInfo
@@ -121,17 +120,29 @@ const scalar = (kind: 'int' | 'double' | 'string' | 'bool' | 'null' | 'bytes' | 
   size,
 })
 
+/** The JSON size a value needs at least: what bounds an unbounded list's length (estimateMaxArrayItemsFromMinSize). */
+function minSize(s: Structural | undefined): number {
+  switch (s?.type) {
+    case 'string':
+      return 2 + (s.valueValidation?.minLength ?? 0)
+    case 'integer':
+    case 'number':
+      return 1
+    case 'boolean':
+      return 4
+    default:
+      return 2
+  }
+}
+
 function typedOf(s: Structural | undefined, root = false): Typed {
   const type = typeOf(s, root)
   let size = 1
-  if (type.kind === 'string') size = maxStringSize(s)
+  if (type.kind === 'string') size = s?.valueValidation?.maxLength ?? MAX_REQUEST_BYTES
   else if (type.kind === 'list')
-    size = s?.valueValidation?.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(s?.items) + 1))
-  else if (type.kind === 'map')
-    size =
-      s?.valueValidation?.maxProperties ??
-      Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(s?.additionalProperties?.structural) + 6))
-  else if (type.kind === 'dyn') size = MAX_REQUEST_BYTES - 2
+    size = s?.valueValidation?.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSize(s?.items) + 1))
+  else if (type.kind === 'map') size = s?.valueValidation?.maxProperties ?? Math.floor((MAX_REQUEST_BYTES - 2) / 4)
+  else if (type.kind === 'dyn') size = MAX_REQUEST_BYTES
   return { type, size, schema: s }
 }
 
@@ -185,12 +196,8 @@ export function checkExpr(parsed: Parsed, self: Structural, isRoot: boolean, opt
   }
 
   function visit(e: Expr, multiplier: number): Typed {
+    cost += multiplier
     const k = e.exprKind
-    // cel-go's estimate: 1 per identifier, selection and call, 10 per list and 30 per map created, nothing for
-    // constants and the logical operators themselves.
-    if (k.case === 'listExpr') cost += multiplier * 10
-    else if (k.case === 'structExpr') cost += multiplier * 30
-    else if (k.case !== 'constExpr' && !(k.case === 'callExpr' && LOGICAL.has(k.value.function))) cost += multiplier
     switch (k.case) {
       case 'constExpr': {
         const c = k.value.constantKind
@@ -310,9 +317,7 @@ export function checkExpr(parsed: Parsed, self: Structural, isRoot: boolean, opt
         'trim',
       ].includes(fn)
     )
-      // (in place of the call's unit cost)
-      cost +=
-        multiplier * (Math.ceil(Math.max(...operands.map((o) => (o.type.kind === 'string' ? o.size : 1))) * 0.1) - 1)
+      cost += multiplier * Math.ceil(Math.max(...operands.map((o) => (o.type.kind === 'string' ? o.size : 1))) * 0.1)
     const [a, b] = operands
     if (a && b && (COMPARISONS.has(fn) || ARITHMETIC.has(fn)) && !compatible(fn, a.type, b.type)) {
       errors.push({
