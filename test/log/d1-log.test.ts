@@ -121,7 +121,8 @@ describe('D1Log.commit', () => {
       { object: encodeStored(next), prev: encodeStored(first) },
     ])
     // The same text an encode of the read-back objects gives (they carry their resourceVersions, which it leaves out).
-    for (const e of entries) expect(e.text).toEqual(storedText({ resource: e.resource, object: e.object, prev: e.prev }))
+    for (const e of entries)
+      expect(e.text).toEqual(storedText({ resource: e.resource, object: e.object, prev: e.prev }))
   })
 
   it('splits a batch bigger than a chunk into several statements of one transaction, and sends an oversized change alone', async () => {
