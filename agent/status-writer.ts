@@ -63,6 +63,14 @@ const OURS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersRe
 const essence = (status: Obj | undefined) =>
   JSON.stringify([
     status?.phase,
-    ((status?.conditions ?? []) as Obj[]).filter((c) => OURS.includes(c.type)).map((c) => [c.type, c.status]).sort(),
-    ((status?.containerStatuses ?? []) as Obj[]).map((c) => [c.name, c.ready, c.restartCount, Object.keys(c.state ?? {})]),
+    ((status?.conditions ?? []) as Obj[])
+      .filter((c) => OURS.includes(c.type))
+      .map((c) => [c.type, c.status])
+      .sort(),
+    ((status?.containerStatuses ?? []) as Obj[]).map((c) => [
+      c.name,
+      c.ready,
+      c.restartCount,
+      Object.keys(c.state ?? {}),
+    ]),
   ])

@@ -72,11 +72,12 @@ function treeJiffies(rootPid) {
 
 /** One `npm start` on a state directory; answers once the process is spawned. */
 function launch(root, stateDir, port, extra = [], extraEnv = {}) {
-  const child = spawn(
-    'npm',
-    ['start', '--silent', '--', '--port', String(port), '--persist-to', stateDir, ...extra],
-    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...extraEnv } },
-  )
+  const child = spawn('npm', ['start', '--silent', '--', '--port', String(port), '--persist-to', stateDir, ...extra], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...extraEnv },
+  })
   // npm start's own output, as a user sees it (the audit log included); only the tail is kept.
   let log = ''
   const keep = (d) => {
