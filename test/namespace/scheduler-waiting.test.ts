@@ -67,7 +67,7 @@ function setup(room: { left: number }) {
   })
   const nodeOf = (name: string) => (host.objects.get('pods', name)?.object as Obj | undefined)?.spec?.nodeName
   const condition = (name: string) =>
-    ((host.objects.get('pods', name)?.object as Obj).status?.conditions ?? []).find(
+    ((host.objects.get('pods', name)?.object as Obj | undefined)?.status?.conditions ?? []).find(
       (c: Obj) => c.type === 'PodScheduled',
     )
   return { ...cluster, scheduler, host, log, idle, pod, nodeOf, condition }

@@ -72,7 +72,11 @@ function validateNodeAffinity(na: NodeAffinity, path: FieldPath): FieldError[] {
 }
 
 /** ValidateNodeSelector. */
-export function validateNodeSelector(selector: NodeSelector, allowInvalidLabelValue: boolean, path: FieldPath): FieldError[] {
+export function validateNodeSelector(
+  selector: NodeSelector,
+  allowInvalidLabelValue: boolean,
+  path: FieldPath,
+): FieldError[] {
   const termsPath = path.child('nodeSelectorTerms')
   const terms = list(selector.nodeSelectorTerms)
   if (terms.length === 0)
