@@ -41,7 +41,7 @@ function unwrap<T>(r: Result<T>): T {
  */
 function inVersion(def: ResourceDef, obj: KubeObject): KubeObject {
   if (!def.unstructured) return obj
-  def.strategy.applyDefaults(obj)
+  if (def.unstructured.defaultsOnRead) def.strategy.applyDefaults(obj)
   if (def.storage === false && obj.kind === def.kind) obj.apiVersion = apiVersionOf(def)
   return obj
 }

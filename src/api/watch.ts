@@ -71,8 +71,11 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   }
   const table = wantsTable(c.req.header('accept'))
   const websocketClient = c.req.header('upgrade')?.toLowerCase() === 'websocket'
-  // A version served but not stored needs its events' apiVersion rewritten: no pass-through then.
-  const rewrite = def.storage === false
+  // A version served but not stored needs its events' apiVersion rewritten, and a custom resource whose schema has
+  // defaults gets them on every event's object (kube's decoder defaults what it reads: a DELETED object, the initial
+  // events and replayed history may predate a default): no pass-through then. Built-in kinds never rewrite.
+  const defaults = def.unstructured?.defaultsOnRead === true
+  const rewrite = def.storage === false || defaults
   if (websocketClient && !table && !opts.timeoutSeconds && !rewrite) {
     // Nothing to transform and no deadline to keep: hand the host's socket to the client, so each event goes from
     // the Durable Object to the client with no Worker code in between (about half the CPU per event).
@@ -92,7 +95,10 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     const rv = ev.object?.metadata?.resourceVersion
     if (rv) lastRv = rv
     if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') return line
-    if (rewrite && ev.object?.kind === def.kind) ev.object.apiVersion = apiVersionOf(def)
+    if (rewrite && ev.object?.kind === def.kind) {
+      if (defaults) def.strategy.applyDefaults(ev.object)
+      if (def.storage === false) ev.object.apiVersion = apiVersionOf(def)
+    }
     if (!table) return rewrite ? encodeWatchEvent(ev) : line
     const t = toTable(def, [ev.object], { resourceVersion: rv }, include, new Date(), first)
     first = false

@@ -85,6 +85,8 @@ export interface ScalePaths {
 export interface UnstructuredCodec {
   /** Prunes and defaults `doc` in place; answers unknown-field findings (for fieldValidation) or a 400 message. */
   decode(doc: Record<string, unknown>): { strict: string[] } | { error: string }
+  /** The schema declares defaults: what is read (gets, lists, watch events) is defaulted, as kube's decoder does. */
+  defaultsOnRead: boolean
 }
 
 /** What hosts are asked for when they serve `def` (see ResourceDef.resource). */

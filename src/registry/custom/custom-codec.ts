@@ -8,7 +8,7 @@ import { goTypeOf } from '../decoding/go-types'
 import { goUnmarshal, RawNumber } from '../decoding/go-unmarshal'
 import type { Structural } from '../crd/structural'
 import type { UnstructuredCodec } from '../resource'
-import { prune, pruneNulls } from './prune-default'
+import { hasDefaults, prune, pruneNulls } from './prune-default'
 
 const OBJECT_META = goTypeOf(ObjectMeta, 'v1.ObjectMeta')
 
@@ -30,6 +30,7 @@ const jsonKind = (v: unknown) =>
 /** The codec of one version of a custom resource (structural null: a schema that is not structural keeps all). */
 export function customCodec(schema: Structural | null): UnstructuredCodec {
   return {
+    defaultsOnRead: hasDefaults(schema ?? undefined),
     decode(doc) {
       const strict: string[] = []
       if (doc.metadata !== undefined && doc.metadata !== null) {

@@ -100,3 +100,14 @@ export function applyDefaults(x: unknown, s: Structural | undefined) {
     })
   }
 }
+
+/** Whether any node of the schema declares a default (else defaulting a value read changes nothing). */
+export function hasDefaults(s: Structural | undefined): boolean {
+  if (!s) return false
+  if (s.default !== undefined) return true
+  return (
+    Object.values(s.properties ?? {}).some(hasDefaults) ||
+    hasDefaults(s.additionalProperties?.structural) ||
+    hasDefaults(s.items)
+  )
+}

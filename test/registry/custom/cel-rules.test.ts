@@ -2,7 +2,8 @@
 // overloads, result types, oldSelf where it cannot correlate, optionalOldSelf, cost) and write-time results
 // (message, messageExpression, reason, fieldPath, transition rules, ratcheting, the Kubernetes libraries).
 import { describe, expect, it } from 'vitest'
-import { checkRules, ruleValidator } from '../../../src/registry/custom/cel/cel-rules'
+import { checkRules } from '../../../src/registry/custom/cel/cel-rules'
+import { ruleValidator } from '../../../src/registry/custom/cel/cel-validator'
 import type { JSONSchemaProps } from '../../../src/registry/crd/json-schema'
 import { newStructural } from '../../../src/registry/crd/structural'
 import { FieldPath, renderFieldError } from '../../../src/registry/field-errors'

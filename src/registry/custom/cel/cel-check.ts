@@ -7,104 +7,18 @@ import type { parse } from '@bufbuild/cel'
 import type { Structural } from '../../crd/structural'
 import { KUBERNETES_FUNC_NAMES } from './cel-libs'
 import { type CelTypeInfo, typeOf } from './cel-model'
+import { BOOL_RESULT, INT_RESULT, STANDARD, STRING_RESULT } from './cel-functions'
+import { MAX_REQUEST_BYTES, maxStringSize, minSerializedSize } from './cel-sizes'
 
 type Parsed = ReturnType<typeof parse>
 type Expr = Parsed['expr']
 
-const STANDARD = new Set([
-  '_+_',
-  '_-_',
-  '_*_',
-  '_/_',
-  '_%_',
-  '_<_',
-  '_<=_',
-  '_>_',
-  '_>=_',
-  '_==_',
-  '_!=_',
-  '_&&_',
-  '_||_',
-  '!_',
-  '-_',
-  '_?_:_',
-  '_[_]',
-  '@in',
-  '@not_strictly_false',
-  'size',
-  'contains',
-  'startsWith',
-  'endsWith',
-  'matches',
-  'int',
-  'uint',
-  'double',
-  'string',
-  'bytes',
-  'bool',
-  'duration',
-  'timestamp',
-  'type',
-  'dyn',
-  'getDate',
-  'getDayOfMonth',
-  'getDayOfWeek',
-  'getDayOfYear',
-  'getFullYear',
-  'getHours',
-  'getMilliseconds',
-  'getMinutes',
-  'getMonth',
-  'getSeconds',
-])
-const BOOL_RESULT = new Set([
-  '_<_',
-  '_<=_',
-  '_>_',
-  '_>=_',
-  '_==_',
-  '_!=_',
-  '_&&_',
-  '_||_',
-  '!_',
-  '@in',
-  '@not_strictly_false',
-  'contains',
-  'startsWith',
-  'endsWith',
-  'matches',
-  'isSorted',
-  'isURL',
-  'isQuantity',
-  'isLessThan',
-  'isGreaterThan',
-  'isInteger',
-  'hasValue',
-])
-const STRING_RESULT = new Set([
-  'string',
-  'lowerAscii',
-  'upperAscii',
-  'trim',
-  'replace',
-  'substring',
-  'charAt',
-  'format',
-  'join',
-  'find',
-  'getScheme',
-  'getHost',
-  'getHostname',
-  'getPort',
-  'getEscapedPath',
-])
-const INT_RESULT = new Set(['size', 'int', 'indexOf', 'lastIndexOf', 'compareTo', 'sign', 'asInteger'])
+const LOGICAL = new Set(['_&&_', '_||_', '_?_:_'])
 const COMPARISONS = new Set(['_<_', '_<=_', '_>_', '_>=_', '_==_', '_!=_'])
 const ARITHMETIC = new Set(['_+_', '_-_', '_*_', '_/_', '_%_'])
 
 /** kube's StaticEstimatedCostLimit (per expression) and the size it assumes for unbounded values. */
 export const EXPRESSION_COST_LIMIT = 10_000_000
-const MAX_REQUEST_BYTES = 3 * 1024 * 1024
 
 interface Typed {
   type: CelTypeInfo
@@ -120,29 +34,17 @@ const scalar = (kind: 'int' | 'double' | 'string' | 'bool' | 'null' | 'bytes' | 
   size,
 })
 
-/** The JSON size a value needs at least: what bounds an unbounded list's length (estimateMaxArrayItemsFromMinSize). */
-function minSize(s: Structural | undefined): number {
-  switch (s?.type) {
-    case 'string':
-      return 2 + (s.valueValidation?.minLength ?? 0)
-    case 'integer':
-    case 'number':
-      return 1
-    case 'boolean':
-      return 4
-    default:
-      return 2
-  }
-}
-
 function typedOf(s: Structural | undefined, root = false): Typed {
   const type = typeOf(s, root)
   let size = 1
-  if (type.kind === 'string') size = s?.valueValidation?.maxLength ?? MAX_REQUEST_BYTES
+  if (type.kind === 'string') size = maxStringSize(s)
   else if (type.kind === 'list')
-    size = s?.valueValidation?.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSize(s?.items) + 1))
-  else if (type.kind === 'map') size = s?.valueValidation?.maxProperties ?? Math.floor((MAX_REQUEST_BYTES - 2) / 4)
-  else if (type.kind === 'dyn') size = MAX_REQUEST_BYTES
+    size = s?.valueValidation?.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(s?.items) + 1))
+  else if (type.kind === 'map')
+    size =
+      s?.valueValidation?.maxProperties ??
+      Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(s?.additionalProperties?.structural) + 6))
+  else if (type.kind === 'dyn') size = MAX_REQUEST_BYTES - 2
   return { type, size, schema: s }
 }
 
@@ -196,8 +98,12 @@ export function checkExpr(parsed: Parsed, self: Structural, isRoot: boolean, opt
   }
 
   function visit(e: Expr, multiplier: number): Typed {
-    cost += multiplier
     const k = e.exprKind
+    // cel-go's estimate: 1 per identifier, selection and call, 10 per list and 30 per map created, nothing for
+    // constants and the logical operators themselves.
+    if (k.case === 'listExpr') cost += multiplier * 10
+    else if (k.case === 'structExpr') cost += multiplier * 30
+    else if (k.case !== 'constExpr' && !(k.case === 'callExpr' && LOGICAL.has(k.value.function))) cost += multiplier
     switch (k.case) {
       case 'constExpr': {
         const c = k.value.constantKind
@@ -246,12 +152,23 @@ export function checkExpr(parsed: Parsed, self: Structural, isRoot: boolean, opt
         return k.value.testOnly ? scalar('bool') : out
       }
       case 'callExpr': {
+        const t = k.value.target
+        // A call qualified by a namespace (ip.isCanonical, format.named, format.dns1123Label) is a global function.
+        const qualified =
+          t?.exprKind.case === 'identExpr' && !lookup(t.exprKind.value.name)
+            ? `${t.exprKind.value.name}.${k.value.function}`
+            : null
+        if (qualified && KUBERNETES_FUNC_NAMES.has(qualified)) {
+          cost += multiplier
+          const args = k.value.args.map((a) => visit(a, multiplier))
+          return callType(e, qualified, undefined, args, multiplier)
+        }
         const fn = k.value.function
-        const target = k.value.target ? visit(k.value.target, multiplier) : undefined
+        const target = t ? visit(t, multiplier) : undefined
         const args = k.value.args.map((a) => visit(a, multiplier))
         if (!STANDARD.has(fn) && !KUBERNETES_FUNC_NAMES.has(fn)) {
-          // cel-go places a member call at its '(' (the parser here records the '.').
-          const offset = k.value.target ? at(e) + 1 + fn.length : at(e)
+          // cel-go places a call at its '(' (the parser here records a member call's '.', a global call's name).
+          const offset = k.value.target ? at(e) + 1 + fn.length : at(e) + fn.length
           errors.push({ offset, message: `undeclared reference to '${fn}' (in container '')` })
           return DYN
         }
@@ -315,9 +232,21 @@ export function checkExpr(parsed: Parsed, self: Structural, isRoot: boolean, opt
         'indexOf',
         'lastIndexOf',
         'trim',
+        'url',
+        'quantity',
+        'isQuantity',
+        'ip',
+        'isIP',
+        'cidr',
+        'isCIDR',
       ].includes(fn)
     )
-      cost += multiplier * Math.ceil(Math.max(...operands.map((o) => (o.type.kind === 'string' ? o.size : 1))) * 0.1)
+      // (in place of the call's unit cost)
+      cost +=
+        multiplier * (Math.ceil(Math.max(...operands.map((o) => (o.type.kind === 'string' ? o.size : 1))) * 0.1) - 1)
+    // A format's check: the string's traversal times the longest name-format regex (kube's EstimateCallCost).
+    if (fn === 'validate' && target && args[0])
+      cost += multiplier * (Math.ceil(Math.ceil(args[0].size * 0.1) * 128 * 0.25) - 1)
     const [a, b] = operands
     if (a && b && (COMPARISONS.has(fn) || ARITHMETIC.has(fn)) && !compatible(fn, a.type, b.type)) {
       errors.push({

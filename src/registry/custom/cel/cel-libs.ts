@@ -1,7 +1,7 @@
 // The Kubernetes CEL libraries rules commonly use (k8s.io/apiserver pkg/cel/library), on top of @bufbuild/cel's
 // standard functions and its strings extension: lists (isSorted, sum, min, max, indexOf, lastIndexOf), regex
 // (find, findAll), url (url, isURL and its accessors), quantity (quantity, isQuantity, comparisons, arithmetic,
-// conversions), and optional oldSelf (hasValue, value, orValue) for transition rules with optionalOldSelf.
+// conversions), ip and cidr (cel-net.ts), format (cel-format.ts), and optionals (cel-optional.ts).
 import {
   CelScalar,
   celError,
@@ -16,6 +16,9 @@ import {
 import { strings } from '@bufbuild/cel/ext'
 import { compareQuantities, formatQuantity, parseQuantity, quantityScaledValue } from '../../../schema/quantity'
 import { compileGoRegexp } from '../../crd/go-regexp'
+import { FORMAT_FUNCS } from './cel-format'
+import { NET_FUNCS } from './cel-net'
+import { OPTIONAL_FUNCS } from './cel-optional'
 
 const { BOOL, DOUBLE, DYN, INT, STRING } = CelScalar
 const LIST = listType(DYN)
@@ -215,27 +218,17 @@ const quantities: CelFunc[] = [
   }),
 ]
 
-const OPTIONAL_KEY = '@optional'
-
-/** oldSelf of a rule with optionalOldSelf: an optional, present when the object had an old value. */
-export const optionalOf = (v: unknown, present: boolean) =>
-  celMap(new Map<string, never>(present ? [[OPTIONAL_KEY, v as never]] : []))
-
-const optionals: CelFunc[] = [
-  celMethod('hasValue', MAP, [], BOOL, function () {
-    return this.has(OPTIONAL_KEY)
-  }),
-  celMethod('value', MAP, [], DYN, function () {
-    if (!this.has(OPTIONAL_KEY)) throw celError('optional.none() dereference')
-    return this.get(OPTIONAL_KEY) as never
-  }),
-  celMethod('orValue', MAP, [DYN], DYN, function (d) {
-    return (this.has(OPTIONAL_KEY) ? this.get(OPTIONAL_KEY) : d) as never
-  }),
-]
-
 /** Every function rules may call beyond CEL's standard ones. */
-export const KUBERNETES_FUNCS: CelFunc[] = [...strings, ...lists, ...regexes, ...urls, ...quantities, ...optionals]
+export const KUBERNETES_FUNCS: CelFunc[] = [
+  ...strings,
+  ...lists,
+  ...regexes,
+  ...urls,
+  ...quantities,
+  ...OPTIONAL_FUNCS,
+  ...NET_FUNCS,
+  ...FORMAT_FUNCS,
+]
 
 /** Their names, for the compile-time check of calls (with the standard ones in cel-check.ts). */
 export const KUBERNETES_FUNC_NAMES = new Set(KUBERNETES_FUNCS.map((f) => f.name))

@@ -1,29 +1,26 @@
-// x-kubernetes-validations (apiextensions pkg/apiserver/schema/cel compilation.go, validation.go), compiled with
-// @bufbuild/cel: at CRD create/update every rule of a schema is checked (syntax, types, oldSelf where it cannot be
-// correlated, optionalOldSelf, cost) and refused with kube's field errors; at write time each rule runs on every
-// value its schema node applies to, oldSelf bound to the correlated old value (transition rules run only when there
-// is one, unless optionalOldSelf), and a false result is a field error with the rule's message, messageExpression,
-// reason and fieldPath as kube makes it.
-import { celEnv, parse, plan } from '@bufbuild/cel'
-import { isCelError } from '@bufbuild/cel'
-import { deepEqual } from '../../deep-equal'
+// x-kubernetes-validations compiled with @bufbuild/cel (apiextensions pkg/apiserver/schema/cel compilation.go and
+// pkg/apis/apiextensions/validation's CEL checks): at CRD create/update every rule of a schema is checked (syntax,
+// types, oldSelf where it cannot be correlated, optionalOldSelf, the estimated cost of the rule times how often its
+// node can occur, of its messageExpression, and of the whole schema) and refused with kube's field errors. The
+// compiled rules are what the write-time validator runs (cel-validator.ts).
+import { parse } from '@bufbuild/cel'
 import type { ValidationRule } from '../../crd/json-schema'
 import type { Structural } from '../../crd/structural'
 import { validFieldPath } from '../../crd/field-path'
-import { fieldError, type FieldError, FieldPath } from '../../field-errors'
-import type { RuleValidator } from '../custom-strategy'
+import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { EXPRESSION_COST_LIMIT, checkExpr, formatCelError } from './cel-check'
-import { KUBERNETES_FUNCS, optionalOf } from './cel-libs'
-import { toCel } from './cel-model'
+import { type MeteredProgram, meteredEnv, planMetered } from './cel-cost'
+import { KUBERNETES_FUNCS } from './cel-libs'
+import { MAX_REQUEST_BYTES, minSerializedSize } from './cel-sizes'
 
 /** kube's StaticEstimatedCRDCostLimit: every rule of a schema together. */
 const CRD_COST_LIMIT = 100_000_000
 
-const env = celEnv({ funcs: KUBERNETES_FUNCS })
+const env = meteredEnv(KUBERNETES_FUNCS)
 
-type Program = (vars: Record<string, unknown>) => unknown
+type Program = MeteredProgram
 
-interface CompiledRule {
+export interface CompiledRule {
   rule: ValidationRule
   program?: Program
   message?: Program
@@ -37,6 +34,7 @@ interface Compiled {
   error?: string
   messageError?: string
   cost: number
+  messageCost: number
 }
 
 const programs = new Map<string, Program>()
@@ -44,14 +42,14 @@ const programs = new Map<string, Program>()
 function programOf(source: string, parsed: ReturnType<typeof parse>): Program {
   let p = programs.get(source)
   if (!p) {
-    p = plan(env, parsed) as unknown as Program
+    p = planMetered(env, parsed)
     if (programs.size > 5000) programs.clear()
     programs.set(source, p)
   }
   return p
 }
 
-function compileOne(rule: ValidationRule, self: Structural, isRoot: boolean): Compiled {
+export function compileRule(rule: ValidationRule, self: Structural, isRoot: boolean): Compiled {
   const source = rule.rule ?? ''
   let parsed: ReturnType<typeof parse>
   try {
@@ -63,21 +61,23 @@ function compileOne(rule: ValidationRule, self: Structural, isRoot: boolean): Co
     return {
       error: `compilation failed: ${formatCelError(source, offset, `Syntax error: ${m ? m[3] : text}`)}`,
       cost: 0,
+      messageCost: 0,
     }
   }
   const checked = checkExpr(parsed, self, isRoot, rule.optionalOldSelf === true)
   if (checked.errors.length > 0) {
     const issues = checked.errors.map((x) => formatCelError(source, x.offset, x.message)).join('\n')
-    return { error: `compilation failed: ${issues}`, cost: checked.cost }
+    return { error: `compilation failed: ${issues}`, cost: checked.cost, messageCost: 0 }
   }
   if (checked.result.kind !== 'bool' && checked.result.kind !== 'dyn')
-    return { error: 'cel expression must evaluate to a bool', cost: checked.cost }
+    return { error: 'cel expression must evaluate to a bool', cost: checked.cost, messageCost: 0 }
   const compiled: CompiledRule = { rule, program: programOf(source, parsed), usesOldSelf: checked.usesOldSelf }
-  const result: Compiled = { rule: compiled, cost: checked.cost }
+  const result: Compiled = { rule: compiled, cost: checked.cost, messageCost: 0 }
   if (rule.messageExpression) {
     try {
       const m = parse(rule.messageExpression)
       const mc = checkExpr(m, self, isRoot, rule.optionalOldSelf === true)
+      result.messageCost = mc.cost
       if (mc.errors.length > 0)
         result.messageError = `messageExpression compilation failed: ${mc.errors.map((x) => formatCelError(rule.messageExpression!, x.offset, x.message)).join('\n')}`
       else if (mc.result.kind !== 'string' && mc.result.kind !== 'dyn')
@@ -132,14 +132,25 @@ export function checkRules(root: Structural, path: FieldPath): FieldError[] {
   const errs: FieldError[] = []
   let total = 0
   const expensive: { field: string; cost: number }[] = []
-  const visit = (s: Structural, at: FieldPath, isRoot: boolean, uncorrelatable: string | null) => {
+  const observe = (field: string, cost: number) => {
+    total += cost
+    // Only rules worth 1 % of the schema's limit are named (TotalCost.ObserveExpressionCost).
+    if (cost >= CRD_COST_LIMIT / 100) expensive.push({ field, cost })
+  }
+  /** `cardinality`: how often the node can occur (null: under an unbounded list or map). */
+  const visit = (
+    s: Structural,
+    at: FieldPath,
+    isRoot: boolean,
+    uncorrelatable: string | null,
+    cardinality: number | null,
+  ) => {
     ;(s.validations ?? []).forEach((rule, i) => {
       const field = at.child('x-kubernetes-validations').index(i)
-      const c = compileOne(rule, s, isRoot)
-      const cardinality = 1
-      const cost = c.cost * cardinality
-      total += cost
-      expensive.push({ field: field.child('rule').path, cost })
+      const c = compileRule(rule, s, isRoot)
+      // getExpressionCost: the rule's cost times the node's cardinality, or, unbounded, the most times a value of
+      // the node's least serialized size fits in a request.
+      const cost = c.cost * (cardinality ?? Math.floor(MAX_REQUEST_BYTES / (minSerializedSize(s) + 1)))
       if (cost > EXPRESSION_COST_LIMIT)
         errs.push(
           fieldError.forbidden(
@@ -147,8 +158,19 @@ export function checkRules(root: Structural, path: FieldPath): FieldError[] {
             costMessage('estimated rule cost', cost, EXPRESSION_COST_LIMIT),
           ),
         )
+      observe(field.child('rule').path, cost)
       if (c.error) errs.push(invalidRule(field.child('rule').path, rule, c.error))
       if (c.messageError) errs.push(invalidRule(field.child('messageExpression').path, rule, c.messageError))
+      else if (c.rule?.message) {
+        if (c.messageCost > EXPRESSION_COST_LIMIT)
+          errs.push(
+            fieldError.forbidden(
+              field.child('messageExpression').path,
+              costMessage('estimated messageExpression cost', c.messageCost, EXPRESSION_COST_LIMIT),
+            ),
+          )
+        observe(field.child('messageExpression').path, c.messageCost)
+      }
       if (c.rule?.usesOldSelf) {
         if (uncorrelatable !== null)
           errs.push(
@@ -169,18 +191,35 @@ export function checkRules(root: Structural, path: FieldPath): FieldError[] {
       }
     })
     const mapCorrelatable = s.mapType === undefined || s.mapType === 'granular'
+    const inMap = uncorrelatable ?? (mapCorrelatable ? null : at.path)
+    const times = (max: number | undefined) =>
+      cardinality === null || max === undefined ? null : cardinality * Math.max(0, max)
     for (const [k, p] of Object.entries(s.properties ?? {}))
-      visit(p, at.child('properties').key(k), false, uncorrelatable ?? (mapCorrelatable ? null : at.path))
+      visit(
+        p,
+        at.child('properties').key(k),
+        false,
+        inMap,
+        s.additionalProperties ? times(s.valueValidation?.maxProperties) : cardinality,
+      )
     if (s.additionalProperties?.structural)
       visit(
         s.additionalProperties.structural,
         at.child('additionalProperties'),
         false,
-        uncorrelatable ?? (mapCorrelatable ? null : at.path),
+        inMap,
+        times(s.valueValidation?.maxProperties),
       )
-    if (s.items) visit(s.items, at.child('items'), false, uncorrelatable ?? (s.listType === 'map' ? null : at.path))
+    if (s.items)
+      visit(
+        s.items,
+        at.child('items'),
+        false,
+        uncorrelatable ?? (s.listType === 'map' ? null : at.path),
+        times(s.valueValidation?.maxItems),
+      )
   }
-  visit(root, path, true, null)
+  visit(root, path, true, null, 1)
   if (total > CRD_COST_LIMIT) {
     for (const e of expensive.sort((a, b) => b.cost - a.cost).slice(0, 4))
       errs.push(
@@ -201,130 +240,4 @@ export function checkRules(root: Structural, path: FieldPath): FieldError[] {
     )
   }
   return errs
-}
-
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** The rules of a version, compiled once: what runs on every write (null when the schema has none). */
-export function ruleValidator(root: Structural | null): RuleValidator | undefined {
-  if (!root) return undefined
-  const compiled = new WeakMap<Structural, CompiledRule[]>()
-  let any = false
-  const prepare = (s: Structural, isRoot: boolean) => {
-    const rules = (s.validations ?? []).map((r) => compileOne(r, s, isRoot).rule).filter((r): r is CompiledRule => !!r)
-    if (rules.length > 0) {
-      compiled.set(s, rules)
-      any = true
-    }
-    for (const p of Object.values(s.properties ?? {})) prepare(p, false)
-    if (s.additionalProperties?.structural) prepare(s.additionalProperties.structural, false)
-    if (s.items) prepare(s.items, false)
-  }
-  prepare(root, true)
-  if (!any) return undefined
-  return {
-    validate(obj, old) {
-      const errs: FieldError[] = []
-      walk(root, obj, old ?? undefined, old !== null && old !== undefined, new FieldPath(), true, errs, compiled)
-      return errs
-    },
-  }
-}
-
-function walk(
-  s: Structural,
-  value: unknown,
-  old: unknown,
-  hasOld: boolean,
-  path: FieldPath,
-  isRoot: boolean,
-  errs: FieldError[],
-  compiled: WeakMap<Structural, CompiledRule[]>,
-) {
-  if (value === undefined || value === null) return
-  const rules = compiled.get(s)
-  if (rules) evaluate(s, rules, value, old, hasOld, path, isRoot, errs)
-  if (isMap(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      const prop = s.properties?.[k]
-      const oldMap = hasOld && isMap(old) ? old : null
-      const hasChildOld = oldMap !== null && k in oldMap
-      if (prop) walk(prop, v, hasChildOld ? oldMap![k] : undefined, hasChildOld, path.child(k), false, errs, compiled)
-      else if (s.additionalProperties?.structural)
-        walk(
-          s.additionalProperties.structural,
-          v,
-          hasChildOld ? oldMap![k] : undefined,
-          hasChildOld,
-          path.key(k),
-          false,
-          errs,
-          compiled,
-        )
-    }
-  } else if (Array.isArray(value) && s.items) {
-    // Old items correlate only in map lists, by their keys.
-    const keys = s.listType === 'map' ? (s.listMapKeys ?? []) : null
-    const oldItems = hasOld && Array.isArray(old) && keys ? old : []
-    value.forEach((item, i) => {
-      const match = keys
-        ? oldItems.find((o) => isMap(o) && isMap(item) && keys.every((k) => deepEqual(o[k], item[k])))
-        : undefined
-      walk(s.items!, item, match, match !== undefined, path.index(i), false, errs, compiled)
-    })
-  }
-}
-
-function evaluate(
-  s: Structural,
-  rules: CompiledRule[],
-  value: unknown,
-  old: unknown,
-  hasOld: boolean,
-  path: FieldPath,
-  isRoot: boolean,
-  errs: FieldError[],
-) {
-  const type = s.type ?? ''
-  const self = toCel(value, s, isRoot)
-  // Ratcheting: an unchanged value's failing rules are not the update's fault (kube only warns about them).
-  const unchanged = hasOld && deepEqual(value, old)
-  for (const c of rules) {
-    const optional = c.rule.optionalOldSelf === true
-    if (c.usesOldSelf && !hasOld && !optional) continue
-    const vars: Record<string, unknown> = { self }
-    if (c.usesOldSelf)
-      vars.oldSelf = optional ? optionalOf(hasOld ? toCel(old, s, isRoot) : null, hasOld) : toCel(old, s, isRoot)
-    const result = c.program!(vars)
-    const ruleText = c.rule.message?.trim() || c.rule.rule.trim()
-    if (isCelError(result)) {
-      errs.push(fieldError.invalid(path.path, type, `${(result as Error).message} evaluating rule: ${ruleText}`))
-      continue
-    }
-    if (result === true) continue
-    if (!c.usesOldSelf && unchanged) continue
-    const at = c.fieldPath
-      ? new FieldPath(path.path ? `${path.path}${c.fieldPath.startsWith('[') ? '' : '.'}${c.fieldPath}` : c.fieldPath)
-      : path
-    let message = c.rule.message?.trim() ? c.rule.message.trim() : `failed rule: ${c.rule.rule.trim()}`
-    if (c.message) {
-      const m = c.message(vars)
-      if (typeof m === 'string' && m.trim() !== '') message = m
-    }
-    errs.push(errorForReason(at.path, type, message, c.rule.reason))
-  }
-}
-
-/** fieldErrorForReason. */
-function errorForReason(field: string, value: string, detail: string, reason: string | undefined): FieldError {
-  switch (reason) {
-    case 'FieldValueForbidden':
-      return fieldError.forbidden(field, detail)
-    case 'FieldValueRequired':
-      return fieldError.required(field, detail)
-    case 'FieldValueDuplicate':
-      return fieldError.duplicate(field, value)
-    default:
-      return fieldError.invalid(field, value, detail)
-  }
 }
