@@ -1,8 +1,10 @@
 // kube-apiextensions' CRD controllers, run in the cluster object where CRDs live, writing through the verbs like any
 // client: the naming controller (status.acceptedNames, NamesAccepted, conflicts within a group), the establishing
-// controller (Established once the names are accepted) and the finalizer (customresourcecleanup): a CRD being
+// controller (Established once the names are accepted), the API approval controller (KubernetesAPIApprovalPolicy-
+// Conformant for *.k8s.io and *.kubernetes.io groups) and the finalizer (customresourcecleanup): a CRD being
 // deleted first loses every custom resource it defines, in every namespace, then its finalizer, then itself.
 import type { Controller, ControllerHost } from '../host/controller'
+import { approvalCondition } from '../registry/crd/crd-approval'
 import { CLEANUP_FINALIZER } from '../registry/crd/crd-strategy'
 import { setCondition } from '../registry/crd/crd-conditions'
 import { acceptNames, establish, isConditionTrue } from '../registry/crd/crd-naming'
@@ -74,6 +76,7 @@ export class CrdController implements Controller {
         ),
       )
       await this.status(host, name, (current) => establish(current, now()))
+      await this.status(host, name, (current) => approvalCondition(current, now()))
     }
   }
 

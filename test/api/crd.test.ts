@@ -140,4 +140,41 @@ describe('CustomResourceDefinition', () => {
       },
     ])
   })
+
+  it.each([
+    [
+      'an approved protected group',
+      'https://github.com/kubernetes/enhancements/pull/1111',
+      ['True', 'ApprovedAnnotation', 'approved in https://github.com/kubernetes/enhancements/pull/1111'],
+    ],
+    [
+      'an unapproved protected group',
+      'unapproved, experimental-only',
+      ['False', 'UnapprovedAnnotation', 'not approved: "unapproved, experimental-only"'],
+    ],
+  ])('sets KubernetesAPIApprovalPolicyConformant for %s', async (_name, annotation, want) => {
+    const body: any = crdBody({ group: `t${Date.now().toString(36)}${n++}.k8s.io` })
+    body.metadata.annotations = { 'api-approved.kubernetes.io': annotation }
+    const r = await req('POST', CRDS, body)
+    expect(r.status, r.text).toBe(201)
+    let cond: any
+    for (let i = 0; i < 100 && !cond; i++) {
+      const got = (await req('GET', `${CRDS}/${body.metadata.name}`)).json
+      cond = got.status?.conditions?.find((c: any) => c.type === 'KubernetesAPIApprovalPolicyConformant')
+      if (!cond) await new Promise((res) => setTimeout(res, 50))
+    }
+    expect([cond?.status, cond?.reason, cond?.message]).toEqual(want)
+    expect(cond.lastTransitionTime).toMatch(/Z$/)
+  })
+
+  it('sets no approval condition outside the protected groups', async () => {
+    const body: any = crdBody()
+    expect((await req('POST', CRDS, body)).status).toBe(201)
+    let conditions: any[] = []
+    for (let i = 0; i < 100 && !conditions.some((c) => c.type === 'Established'); i++) {
+      conditions = (await req('GET', `${CRDS}/${body.metadata.name}`)).json.status?.conditions ?? []
+      if (!conditions.some((c) => c.type === 'Established')) await new Promise((res) => setTimeout(res, 50))
+    }
+    expect(conditions.map((c) => c.type)).toEqual(['NamesAccepted', 'Established'])
+  })
 })

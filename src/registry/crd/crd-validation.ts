@@ -6,6 +6,7 @@
 import { fieldError, type FieldError, FieldPath } from '../field-errors'
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names'
 import { deepEqual } from '../deep-equal'
+import { APPROVAL_ANNOTATION, approvalOf, isProtectedGroup } from './crd-approval'
 import { type InternalSpec, internalSpec, schemaOf, subresourcesOf } from './crd-internal'
 import type { ColumnDefinition, Crd, CrdNames, JSONSchemaProps, Subresources } from './json-schema'
 import { type RuleChecker, schemaHasDefaults, validateSchema } from './schema-validation'
@@ -13,8 +14,6 @@ import { validateSelectableFields } from './selectable-fields-validation'
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password']
-const APPROVAL_ANNOTATION = 'api-approved.kubernetes.io'
-const APPROVAL_PR = 'https://github.com/kubernetes/enhancements/pull/1111'
 
 /** What validation needs besides the CRD: the checkers of defaults and CEL rules (src/registry/custom/). */
 export interface CrdCheckers {
@@ -378,23 +377,6 @@ function validateStoredVersions(crd: Crd): FieldError[] {
     )
   }
   return errs
-}
-
-const isProtectedGroup = (g: string) =>
-  g === 'k8s.io' || g.endsWith('.k8s.io') || g === 'kubernetes.io' || g.endsWith('.kubernetes.io')
-
-type Approval = 'invalid' | 'approved' | 'bypassed' | 'missing'
-
-function approvalOf(annotations: Record<string, string> | undefined): [Approval, string] {
-  const value = annotations?.[APPROVAL_ANNOTATION] ?? ''
-  if (value.length === 0)
-    return ['missing', `protected groups must have approval annotation "${APPROVAL_ANNOTATION}", see ${APPROVAL_PR}`]
-  if (value.startsWith('unapproved')) return ['bypassed', '']
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\s]+/.test(value)) return ['approved', '']
-  return [
-    'invalid',
-    `protected groups must have approval annotation "${APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved", see ${APPROVAL_PR}`,
-  ]
 }
 
 function validateApproval(crd: Crd, old: Crd | null): FieldError[] {
