@@ -32,8 +32,11 @@ export function content(o: any) {
 /** Puts the object's first stored state back (retrying while a controller writes in between). */
 export async function restore(item: string, baseline: any) {
   for (let i = 0; i < 10; i++) {
-    const rv = (await send('GET', item)).json.metadata.resourceVersion
-    const back = await send('PUT', item, { ...baseline, metadata: { ...baseline.metadata, resourceVersion: rv } })
+    const now = (await send('GET', item)).json
+    const metadata = { ...baseline.metadata, resourceVersion: now.metadata.resourceVersion }
+    // A pod bound since keeps its node: that is the scheduler's field, not the hostile write's.
+    const spec = now.kind === 'Pod' ? { ...baseline.spec, nodeName: now.spec.nodeName } : baseline.spec
+    const back = await send('PUT', item, { ...baseline, metadata, spec })
     if (back.status === 200) return
     if (back.status !== 409) throw new Error(`restoring ${item}: ${back.status} ${back.text}`)
   }

@@ -4,6 +4,7 @@
 import { nested } from './bodies'
 import { patchCases } from './patch-cases'
 import type { Expect, Findings } from './refusal'
+import { send } from './refusal'
 import type { Served, Subresource } from './served'
 import { restore, settled } from './settle'
 import { expectUnchanged, type Target } from './stored-object'
@@ -290,11 +291,18 @@ export async function sweepSubresources(s: Served, first: Target, findings: Find
   for (const sub of order) {
     const count = (subresourceCases(s, sub, t) ?? []).length
     for (let i = 0; i < count; i++) {
-      // Built from the object now stored: a renewed one has another name.
-      const c = subresourceCases(s, sub, t)![i]!
+      // Built from the object as now stored (a renewed one has another name; the kubelet moves a pod's
+      // resourceVersion on): a replace that still meets a conflict is built again from a fresh read.
+      let c = subresourceCases(s, sub, { ...t, baseline: current })![i]!
       const id = `${s.resource}/${sub.name} ${c.id}`
       const path = `${t.item}/${sub.name}${c.query ?? ''}`
-      const r = await findings.send(id, c.method, path, c.body, c.headers ?? {}, c.want)
+      let r = await send(c.method, path, c.body, c.headers ?? {})
+      for (let attempt = 0; attempt < 4 && r.status === 409 && c.method === 'PUT'; attempt++) {
+        current = (await send('GET', t.item)).json
+        c = subresourceCases(s, sub, { ...t, baseline: current })![i]!
+        r = await send(c.method, path, c.body, c.headers ?? {})
+      }
+      findings.note(id, `${c.method} ${path}`, r, c.want)
       const taken = r.status >= 200 && r.status < 300
       if (taken && c.writes) {
         await restore(t.item, t.baseline)
