@@ -27,6 +27,11 @@ const methodNotAllowed = (c: Ctx) =>
     details: {},
   })
 const notFound = (c: Ctx) => statusResponse(c, statuses.pathNotFound())
+const terminatingCreate = (c: Ctx, def: ResourceDef) =>
+  statusResponse(c, {
+    ...statuses.methodNotSupported({ group: def.group, resource: def.plural }, 'create'),
+    message: 'create not allowed while custom resource definition is terminating',
+  })
 
 /** Subresources every kind that declares them gets: planned with a wrapping strategy, served like the object. */
 const GENERIC_SUBRESOURCES = new Set(['status', 'ephemeralcontainers'])
@@ -59,6 +64,8 @@ export async function dispatch(c: Ctx): Promise<Response> {
     if (method === 'GET') return handleList(c, def, def.namespaced && info.namespace === '' ? null : ns)
     if (method === 'POST' && def.verbs.includes('create') && (ns !== '' || !def.namespaced))
       return handleCreate(c, def, ns)
+    // A custom resource's create is gone only while its CRD terminates: kube's crdHandler says so.
+    if (method === 'POST' && def.unstructured && !def.verbs.includes('create')) return terminatingCreate(c, def)
     if (method === 'DELETE' && def.verbs.includes('deletecollection') && (ns !== '' || !def.namespaced))
       return handleDeleteCollection(c, def, ns)
     return methodNotAllowed(c)

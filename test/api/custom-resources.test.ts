@@ -227,6 +227,37 @@ describe('custom resources', () => {
     )
   })
 
+  it("while a CRD terminates, creates are refused in kube's words and its objects can still be updated", async () => {
+    const { group } = await installCronTab()
+    const ns = await makeNamespace('crterm')
+    const root = `/apis/${group}/v1/namespaces/${ns}/crontabs`
+    const held = cronTab(group, 'held', {})
+    expect(
+      (await req('POST', root, { ...held, metadata: { name: 'held', finalizers: ['example.com/hold'] } })).status,
+    ).toBe(201)
+    expect((await req('DELETE', `${CRDS}/crontabs.${group}`)).status).toBe(200)
+    let refused: Awaited<ReturnType<typeof req>> | undefined
+    for (let i = 0; i < 60; i++) {
+      refused = await req('POST', root, cronTab(group, `late${i}`, {}))
+      if (refused.status !== 201) break
+      await sleep(50)
+    }
+    expect(refused!.status, refused!.text).toBe(405)
+    expect(refused!.json).toMatchObject({
+      reason: 'MethodNotAllowed',
+      message: 'create not allowed while custom resource definition is terminating',
+      details: { group, kind: 'crontabs' },
+      code: 405,
+    })
+    // Updates go on (controllers must be able to take their finalizers off).
+    const current = (await req('GET', `${root}/held`)).json
+    current.metadata.finalizers = []
+    const updated = await req('PUT', `${root}/held`, current)
+    expect(updated.status, updated.text).toBe(200)
+    for (let i = 0; i < 100 && (await req('GET', `${CRDS}/crontabs.${group}`)).status !== 404; i++) await sleep(50)
+    expect((await req('GET', `${CRDS}/crontabs.${group}`)).status).toBe(404)
+  })
+
   it('deleting the CRD removes its objects first, then the CRD and its routes', async () => {
     const { group } = await installCronTab()
     const ns = await makeNamespace('cr')
