@@ -27,7 +27,7 @@ export interface PodNeeds {
   requests: Resources
 }
 
-export type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
+type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
 
 const milli = (q: unknown) =>
   q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), -3))
