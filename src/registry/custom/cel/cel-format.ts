@@ -20,10 +20,19 @@ const { DYN, STRING } = CelScalar
 const MAP = mapType(STRING, DYN)
 const FORMAT_KEY = '@format'
 
+/** Go's stringContainsCTLByte: a byte below 0x20, or DEL. */
+function hasControlByte(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c === 0x7f) return true
+  }
+  return false
+}
+
 /** url.ParseRequestURI's refusals, as its *url.Error prints them (`parse "<url>": <why>`). */
 function requestURIErrors(s: string): string[] {
   const fail = (why: string) => [`parse ${goQuote(s)}: ${why}`]
-  if (/[\x00-\x1f\x7f]/.test(s)) return fail('net/url: invalid control character in URL')
+  if (hasControlByte(s)) return fail('net/url: invalid control character in URL')
   if (s === '') return fail('empty url')
   if (s === '*') return []
   const bad = /%(?![0-9a-fA-F]{2})(.{0,2})/.exec(s)
