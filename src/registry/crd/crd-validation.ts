@@ -45,7 +45,12 @@ export function validateCrd(crd: Crd, checkers: CrdCheckers): FieldError[] {
 export function validateCrdUpdate(crd: Crd, old: Crd, checkers: CrdCheckers): FieldError[] {
   const s = internalSpec(crd.spec)
   const o = internalSpec(old.spec)
-  const errs = validateSpec(s, checkers)
+  // A version whose schema the update leaves as it was keeps rules over kube's per-expression cost limit
+  // (findVersionsWithUnchangedSchemas): they were accepted before the limit or its estimates changed.
+  const unchanged = new Set(
+    s.versions.filter((v) => deepEqual(schemaOf(s, v.name), schemaOf(o, v.name))).map((v) => v.name),
+  )
+  const errs = validateSpec(s, checkers, unchanged)
   if (isConditionTrue(old, 'Established')) {
     if (s.scope !== o.scope) errs.push(fieldError.invalid('spec.scope', s.scope, 'field is immutable'))
     if (s.names.kind !== o.names.kind)
@@ -69,7 +74,11 @@ export const validateCrdStatusUpdate = (crd: Crd): FieldError[] => validateStatu
 const isConditionTrue = (crd: Crd, type: string) =>
   crd.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false
 
-function validateSpec(s: InternalSpec, checkers: CrdCheckers): FieldError[] {
+function validateSpec(
+  s: InternalSpec,
+  checkers: CrdCheckers,
+  unchanged: ReadonlySet<string> = new Set(),
+): FieldError[] {
   const errs: FieldError[] = []
   if (!s.group) errs.push(fieldError.required('spec.group'))
   else {
@@ -107,7 +116,7 @@ function validateSpec(s: InternalSpec, checkers: CrdCheckers): FieldError[] {
     const bad = isDNS1035Label(v.name ?? '')
     if (bad.length > 0) errs.push(fieldError.invalid(at.child('name').path, v.name ?? '', bad.join(',')))
     const status = subresourcesOf(s, v.name)?.status !== undefined
-    errs.push(...validateVersion(s, v, at, status, checkers))
+    errs.push(...validateVersion(s, v, at, status, { ...checkers, suppressPerExpressionCost: unchanged.has(v.name) }))
   })
   if (s.validation && s.versions.some((v) => v.schema !== undefined))
     errs.push(fieldError.forbidden('spec.validation', 'top-level and per-version schemas are mutually exclusive'))
@@ -139,6 +148,7 @@ function validateSpec(s: InternalSpec, checkers: CrdCheckers): FieldError[] {
     ...validateSchema(s.validation?.openAPIV3Schema, spec.child('validation'), {
       statusEnabled: statusAnywhere,
       ...checkers,
+      suppressPerExpressionCost: unchanged.has(s.version),
     }),
   )
   errs.push(...validateSubresources(s.subresources, spec.child('subresources')))
@@ -165,7 +175,7 @@ function validateVersion(
   v: InternalSpec['versions'][number],
   at: FieldPath,
   statusEnabled: boolean,
-  checkers: CrdCheckers,
+  checkers: CrdCheckers & { suppressPerExpressionCost: boolean },
 ): FieldError[] {
   const errs: FieldError[] = []
   for (const detail of deprecationWarningErrors(v.deprecated ?? false, v.deprecationWarning))

@@ -53,8 +53,11 @@ interface Walk {
   insideResourceMeta: boolean
 }
 
-/** Checks of a schema's CEL rules, run once the schema itself is sound (src/registry/custom/cel/). */
-export type RuleChecker = (schema: Structural, path: FieldPath) => FieldError[]
+/**
+ * Checks of a schema's CEL rules, run once the schema itself is sound (src/registry/custom/cel/);
+ * `suppressPerExpressionCost`: the schema is unchanged by an update, so rules over the per-expression limit stay.
+ */
+export type RuleChecker = (schema: Structural, path: FieldPath, suppressPerExpressionCost?: boolean) => FieldError[]
 
 interface SchemaCheckOptions {
   /** Whether /status is enabled for the version(s) this schema serves. */
@@ -62,6 +65,8 @@ interface SchemaCheckOptions {
   /** Default values must be pruned and valid (src/registry/custom/defaults-validation.ts). */
   checkDefaults?: (schema: JSONSchemaProps, path: FieldPath) => FieldError[]
   checkRules?: RuleChecker
+  /** An update leaves this schema as it was (kube's suppressPerExpressionCost). */
+  suppressPerExpressionCost?: boolean
 }
 
 /** validateCustomResourceDefinitionValidation for one schema (`path` ends in `.validation` or `.schema`). */
@@ -121,7 +126,8 @@ export function validateSchema(
   const schemaErrs = openAPISchema(schema, root, { allowDefaults: true, insideResourceMeta: false }, true)
   errs.push(...schemaErrs)
   // CEL is compiled only over a sound schema: rules over a broken one give errors no one can act on.
-  if (schemaErrs.length === 0 && structural && opts.checkRules) errs.push(...opts.checkRules(structural, root))
+  if (schemaErrs.length === 0 && structural && opts.checkRules)
+    errs.push(...opts.checkRules(structural, root, opts.suppressPerExpressionCost))
   if (errs.length === 0 && structuralInitErrs.length > 0) errs.push(...structuralInitErrs)
   return errs
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { validateCrd, validateCrdUpdate } from '../../../src/registry/crd/crd-validation'
 import type { Crd, JSONSchemaProps } from '../../../src/registry/crd/json-schema'
 import { renderFieldError } from '../../../src/registry/field-errors'
+import { checkRules } from '../../../src/registry/custom/cel/cel-rules'
 
 const base = (): Crd => ({
   metadata: { name: 'crontabs.stable.example.com' },
@@ -299,5 +300,29 @@ describe('ValidateCustomResourceDefinition', () => {
       'spec.names.kind: Invalid value: "Cron": field is immutable',
       'spec.names.plural: Invalid value: "crons": field is immutable',
     ])
+  })
+
+  it("an update leaving a version's schema as it was keeps rules over the per-expression cost limit", () => {
+    const expensive = (crd: Crd) => {
+      const spec = specSchema(crd)
+      spec.properties!.names = { type: 'array', items: { type: 'string' } }
+      spec['x-kubernetes-validations'] = [{ rule: "self.names.all(n, n.startsWith('a'))" }]
+    }
+    const perExpression = `${V}.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`
+    const old = base()
+    expensive(old)
+    const renamed = base()
+    expensive(renamed)
+    renamed.spec.names.shortNames = ['ct']
+    const errs = validateCrdUpdate(renamed, old, { checkRules }).map(renderFieldError)
+    // The schema's total is still judged; the rule's own limit is not.
+    expect(errs).not.toContain(perExpression)
+    expect(errs.at(-1)).toMatch(
+      /^spec\.validation\.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total/,
+    )
+    const changed = base()
+    expensive(changed)
+    specSchema(changed).properties!.replicas = { type: 'integer', minimum: 0 }
+    expect(validateCrdUpdate(changed, old, { checkRules }).map(renderFieldError)).toContain(perExpression)
   })
 })
