@@ -70,6 +70,13 @@ export class ObjectHost {
   private wokeAtRv = 0
   /** When the commit now in flight (commits never overlap) began: watch events are timed from it. */
   private commitStartedAt = 0
+  /**
+   * Each controller's own view (its wake-ups are its own) and the earliest time it asked to be woken at: an alarm
+   * resyncs only the controllers whose time has come, so a kubelet start or an event's expiry does not make every
+   * controller walk its objects. Wake-ups asked through the shared controllerView are everyone's.
+   */
+  private readonly views = new Map<Controller, ControllerHost>()
+  private readonly dueAt = new Map<Controller | 'all', number>()
 
   constructor(private readonly parts: HostParts) {
     const { local, log, policy } = parts
@@ -104,7 +111,8 @@ export class ObjectHost {
         )
       },
     })
-    this.controllerView = this.viewForControllers()
+    this.controllerView = this.viewForControllers('all')
+    for (const c of parts.controllers) this.views.set(c, this.viewForControllers(c))
   }
 
   get objects() {
@@ -131,9 +139,7 @@ export class ObjectHost {
     const now = Date.now()
     // Level-triggered controllers reconcile on every wake-up; nothing they owe is lost with the process.
     for (const c of this.parts.controllers) {
-      void c
-        .resync?.(this.controllerView, now)
-        .catch((e: unknown) => console.error(`controller ${c.name} resync failed`, e))
+      void c.resync?.(this.viewOf(c), now).catch((e: unknown) => console.error(`controller ${c.name} resync failed`, e))
     }
   }
 
@@ -318,7 +324,13 @@ export class ObjectHost {
   async alarm(now = Date.now()): Promise<void> {
     for (const { resource, name } of this.expiries.due(now)) await this.removeDue(resource, name)
     await this.parts.policy.onAlarm?.(now)
-    for (const c of this.parts.controllers) await c.resync?.(this.controllerView, now)
+    const everyone = (this.dueAt.get('all') ?? Number.POSITIVE_INFINITY) <= now
+    if (everyone) this.dueAt.delete('all')
+    for (const c of this.parts.controllers) {
+      if (!everyone && (this.dueAt.get(c) ?? Number.POSITIVE_INFINITY) > now) continue
+      this.dueAt.delete(c)
+      await c.resync?.(this.viewOf(c), now)
+    }
     await this.scheduleAlarm()
   }
 
@@ -348,9 +360,7 @@ export class ObjectHost {
     if (hadExpiry || this.parts.policy.nextAlarmAt?.() != null) await this.scheduleAlarm()
     for (const c of this.parts.controllers) {
       // Not awaited: controllers queue their own writes behind this commit.
-      c.onCommitted?.(entries, this.controllerView)?.catch((e: unknown) =>
-        console.error(`controller ${c.name} failed`, e),
-      )
+      c.onCommitted?.(entries, this.viewOf(c))?.catch((e: unknown) => console.error(`controller ${c.name} failed`, e))
     }
   }
 
@@ -389,7 +399,17 @@ export class ObjectHost {
     if (times.length > 0) await this.parts.alarms.wakeAt(Math.min(...times))
   }
 
-  private viewForControllers(): ControllerHost {
+  private viewOf(c: Controller): ControllerHost {
+    return this.views.get(c) ?? this.controllerView
+  }
+
+  /** Records a wake-up `who` asked for, then sets the alarm (which keeps the earliest time). */
+  private async wakeFor(who: Controller | 'all', at: number): Promise<void> {
+    this.dueAt.set(who, Math.min(this.dueAt.get(who) ?? Number.POSITIVE_INFINITY, at))
+    await this.parts.alarms.wakeAt(at)
+  }
+
+  private viewForControllers(who: Controller | 'all'): ControllerHost {
     const objects = () => this.objects
     const declinedAsNull = (r: Result<WriteAnswer>): Result<WriteAnswer | null> =>
       r.ok && r.value.declined ? ok(null) : r
@@ -406,7 +426,7 @@ export class ObjectHost {
       reconcile: async (resource, name, decide, opts) =>
         declinedAsNull(await this.reconcile(resource, name, decide, opts)),
       delete: (resource, name, options, opts) => this.delete(resource, name, options, opts),
-      wakeAt: (at) => this.parts.alarms.wakeAt(at),
+      wakeAt: (at) => this.wakeFor(who, at),
     }
   }
 }

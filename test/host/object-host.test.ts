@@ -2,6 +2,7 @@
 // a controller's mutation runs against the newest object; a failed commit leaves nothing behind; catch-up applies
 // what the log holds.
 import { describe, expect, it } from 'vitest'
+import type { Controller } from '../../src/host/controller'
 import { MemoryChangeLog } from '../../src/host/memory-change-log'
 import type { KubeObject } from '../../src/schema/meta'
 import { memoryHost } from '../support/memory-host'
@@ -106,5 +107,31 @@ describe('ObjectHost', () => {
     const second = memoryHost({ log }).host
     await second.start()
     expect(second.objects.names('pods')).toEqual(['a', 'b'])
+  })
+
+  it("an alarm resyncs the controllers whose wake-up is due, not every controller; a shared wake-up is everyone's", async () => {
+    const resyncs: string[] = []
+    const controller = (name: string, wakeIn: number | null): Controller => ({
+      name,
+      async onCommitted(_entries, host) {
+        if (wakeIn !== null) await host.wakeAt(1_000 + wakeIn)
+      },
+      async resync() {
+        resyncs.push(name)
+      },
+    })
+    const { host } = memoryHost({ controllers: [controller('timed', 10), controller('idle', null)] })
+    await host.create('pods', pod('p'))
+    await new Promise((r) => setTimeout(r, 20))
+    await host.alarm(1_005)
+    expect(resyncs).toEqual([])
+    await host.alarm(1_010)
+    expect(resyncs).toEqual(['timed'])
+    await host.alarm(1_020)
+    expect(resyncs).toEqual(['timed'])
+    // A wake-up asked through the host's shared view (not a controller's own) brings every controller back.
+    await host.controllerView.wakeAt(1_030)
+    await host.alarm(1_030)
+    expect(resyncs).toEqual(['timed', 'timed', 'idle'])
   })
 })
