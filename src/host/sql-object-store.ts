@@ -9,6 +9,9 @@ import { sqlListSource } from './sql-list-source'
 
 type Row = Record<string, SqlStorageValue>
 
+/** Two label maps or owner lists with the same content (keys in the same order, as a rewrite of one keeps them). */
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
 export class SqlObjectStore implements ObjectStore {
   private appliedRv: number
   private floorRv: number
@@ -142,11 +145,16 @@ export class SqlObjectStore implements ObjectStore {
           e.prevRv,
         )
         this.historyCount++
-        // A create has no index rows to clear (each statement costs; creates are the hot path).
+        // Index rows change only when what they index changed: most updates (a status, a binding) leave an object's
+        // labels and owners as they were, and rewriting them cost statements on every write. A create has none to
+        // clear (each statement costs; creates are the hot path).
+        const labelsChanged =
+          e.type !== 'MODIFIED' || !e.prev || !same(e.prev.metadata.labels, e.object.metadata.labels)
+        const ownersChanged =
+          e.type !== 'MODIFIED' || !e.prev || !same(e.prev.metadata.ownerReferences, e.object.metadata.ownerReferences)
         if (e.type !== 'ADDED') {
-          this.sql.exec('DELETE FROM labels WHERE resource = ? AND name = ?', e.resource, e.name)
-          this.sql.exec('DELETE FROM owner_refs WHERE resource = ? AND name = ?', e.resource, e.name)
-          this.sql.exec('DELETE FROM attention WHERE resource = ? AND name = ?', e.resource, e.name)
+          if (labelsChanged) this.sql.exec('DELETE FROM labels WHERE resource = ? AND name = ?', e.resource, e.name)
+          if (ownersChanged) this.sql.exec('DELETE FROM owner_refs WHERE resource = ? AND name = ?', e.resource, e.name)
         }
         if (e.type !== 'DELETED' && this.attend(e.resource, e.object)) {
           this.sql.exec(
@@ -154,8 +162,10 @@ export class SqlObjectStore implements ObjectStore {
             e.resource,
             e.name,
           )
+        } else if (e.type !== 'ADDED') {
+          this.sql.exec('DELETE FROM attention WHERE resource = ? AND name = ?', e.resource, e.name)
         }
-        if (e.type !== 'DELETED') {
+        if (e.type !== 'DELETED' && ownersChanged) {
           for (const ref of e.object.metadata.ownerReferences ?? []) {
             this.sql.exec(
               'INSERT INTO owner_refs (owner_uid, owner_kind, owner_name, resource, name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -180,7 +190,7 @@ export class SqlObjectStore implements ObjectStore {
             JSON.stringify(labels),
             json,
           )
-          for (const [k, v] of Object.entries(labels)) {
+          for (const [k, v] of labelsChanged ? Object.entries(labels) : []) {
             this.sql.exec(
               'INSERT INTO labels (resource, key, value, name) VALUES (?, ?, ?, ?)',
               e.resource,

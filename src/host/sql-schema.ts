@@ -17,6 +17,8 @@ CREATE TABLE IF NOT EXISTS labels (
   resource TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (resource, key, value, name)
 ) WITHOUT ROWID;
+-- An object's label rows, found without scanning every label of its resource (a delete, a relabel).
+CREATE INDEX IF NOT EXISTS labels_by_object ON labels (resource, name);
 CREATE TABLE IF NOT EXISTS history (
   rv INTEGER PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
   object TEXT NOT NULL, prev TEXT, prev_rv INTEGER

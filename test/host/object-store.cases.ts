@@ -146,6 +146,38 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         expect(objects.attending('pods').map((s) => s.object.metadata.name)).toEqual(['b'])
       }))
 
+    it('updates that keep labels and owners keep their index rows; attention follows every state', () =>
+      withLocal(async (open) => {
+        const { objects } = open((_r, o) => o.metadata.annotations?.busy === 'yes')
+        const ref = { apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', uid: 'u9' }
+        const a = entry('ADDED', pod('a', { app: 'web' }, { ownerReferences: [ref] }))
+        objects.apply([a])
+        const busy = entry(
+          'MODIFIED',
+          pod('a', { app: 'web' }, { ownerReferences: [ref], annotations: { busy: 'yes' } }),
+          a.object,
+          a.rv,
+        )
+        objects.apply([busy])
+        expect(objects.attending('pods').map((s) => s.object.metadata.name)).toEqual(['a'])
+        const idle = entry('MODIFIED', pod('a', { app: 'web' }, { ownerReferences: [ref] }), busy.object, busy.rv)
+        objects.apply([idle])
+        expect(objects.attending('pods')).toEqual([])
+        expect(objects.dependents('u9')).toEqual([{ resource: 'pods', name: 'a' }])
+        const sel = parseLabelSelector('app=web')
+        if (!sel.ok) throw new Error(sel.message)
+        const query = { mode: { kind: 'latest' as const }, labelSelector: sel.selector }
+        const web = await listObjects(objects.listSource('pods'), resourceByPlural('pods')!.strategy, query)
+        expect(web.ok && web.value.items.map((o) => o.metadata.name)).toEqual(['a'])
+        // A relabel moves the object in the index; a delete takes it out.
+        const moved = entry('MODIFIED', pod('a', { app: 'db' }, { ownerReferences: [ref] }), idle.object, idle.rv)
+        objects.apply([moved])
+        const after = await listObjects(objects.listSource('pods'), resourceByPlural('pods')!.strategy, query)
+        expect(after.ok && after.value.items).toEqual([])
+        objects.apply([entry('DELETED', moved.object, moved.object, moved.rv)])
+        expect(objects.dependents('u9')).toEqual([])
+      }))
+
     it('reset replaces every object and starts history at the given resourceVersion', () =>
       withLocal((open) => {
         const { objects } = open()
