@@ -12,9 +12,9 @@ const served = (await servedResources()).filter((s) => s.verbs.includes('create'
 const ns = await makeNamespace('hostile-create')
 
 describe.concurrent('hostile create bodies, every resource with a create verb', () => {
-  it.each(served.map((s) => [`${s.groupVersion} ${s.resource}`, s] as const))('%s', async (_, s) => {
+  it.each(served.map((s, i) => [`${s.groupVersion} ${s.resource}`, s, i] as const))('%s', async (_, s, slot) => {
     const findings = new Findings(KNOWN_BUGS)
-    await sweepCreates(s, ns, findings)
+    await sweepCreates(s, ns, findings, slot)
     findings.expectNone()
   })
 })

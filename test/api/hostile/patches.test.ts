@@ -14,9 +14,9 @@ const served = (await servedResources()).filter(
 const ns = await makeNamespace('hostile-patch')
 
 describe.concurrent('hostile patches of every type, every resource with a patch verb', () => {
-  it.each(served.map((s) => [`${s.groupVersion} ${s.resource}`, s] as const))('%s', async (_, s) => {
+  it.each(served.map((s, i) => [`${s.groupVersion} ${s.resource}`, s, i] as const))('%s', async (_, s, slot) => {
     const findings = new Findings(KNOWN_BUGS)
-    await sweepPatches(s, ns, findings)
+    await sweepPatches(s, ns, findings, slot)
     findings.expectNone()
   })
 })

@@ -69,3 +69,13 @@ export function collection(s: Served, ns: string): string {
 
 /** Whether objects of the resource are stored (reviews and other create-only kinds are not). */
 export const stored = (s: Served) => s.verbs.includes('get')
+
+/**
+ * The cases one kind of many runs: every kind-specific case, and a third of the generic ones (by `slot`, the kind's
+ * place in the sweep), so each generic case still meets a third of the kinds. A null slot runs them all.
+ */
+export function share<T extends { generic?: boolean }>(cases: T[], slot: number | null): T[] {
+  if (slot === null) return cases
+  let g = 0
+  return cases.filter((c) => !c.generic || (g++ + slot) % 3 === 0)
+}

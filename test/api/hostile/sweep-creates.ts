@@ -4,14 +4,15 @@ import { createCases } from './bodies'
 import { nameFor, validObject } from './fixtures'
 import type { Findings } from './refusal'
 import { send } from './refusal'
-import { collection, type Served, stored } from './served'
+import { collection, type Served, share, stored } from './served'
 
 /** Kinds whose names kube checks only as path segments (ValidateRBACName; the generic registry's BeforeCreate). */
 const PATH_SEGMENT_NAMES = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'PodDisruptionBudget'])
 
 let serial = 0
 
-export async function sweepCreates(s: Served, ns: string, findings: Findings) {
+/** `slot`: the kind's place in a sweep of many (a share of the generic cases), null for all of them. */
+export async function sweepCreates(s: Served, ns: string, findings: Findings, slot: number | null = null) {
   const path = collection(s, ns)
   const refusedNames: string[] = []
   const named = stored(s)
@@ -21,7 +22,7 @@ export async function sweepCreates(s: Served, ns: string, findings: Findings) {
     metadata: named ? { name: 'x' } : {},
   }
   const traits = { named, namespaced: s.namespaced, pathSegmentNames: PATH_SEGMENT_NAMES.has(s.kind) }
-  for (const c of createCases(example, traits)) {
+  for (const c of share(createCases(example, traits), slot)) {
     // Each case under a name of its own, so what a refused create might leave behind is told apart.
     const name = nameFor(s.kind, `hostile-${(serial++).toString(36)}-${Date.now().toString(36)}`)
     let body = c.body
