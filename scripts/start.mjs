@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start [-- <wrangler dev args>]`: apply the D1 migrations locally (skipped when the database records them all:
-// scripts/migrations-state.mjs), then run `wrangler dev` on 127.0.0.1:8787,
+// scripts/migrations-state.mjs; a fresh state directory gets them from the Worker's first request instead of a
+// second wrangler launch), then run `wrangler dev` on 127.0.0.1:8787,
 // serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key, the key Secrets are
 // encrypted with at rest and a kubeconfig are made on first start and kept in `<state>/kubeflare/`
 // (scripts/local-credentials.mjs); the CA is also handed to the Worker (KUBEFLARE_ROOT_CA, the kube-root-ca.crt
@@ -21,7 +22,7 @@ import { request as httpsRequest } from 'node:https'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureLocalCredentials } from './local-credentials.mjs'
-import { migrationsApplied } from './migrations-state.mjs'
+import { databaseExists, migrationsApplied, writeMigrationsEnv } from './migrations-state.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const wranglerJs = join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
@@ -156,7 +157,13 @@ if (!creds.adminToken) say('the token file has no system:masters token: the kube
 // 1. Migrations, unless the database already records every one (read directly: no wrangler launch); another config
 // or environment may name another database, so then wrangler decides. CI=1: "Using fallback value in
 // non-interactive context: yes" instead of a prompt.
-if (!configOpt && !envOpt && (await migrationsApplied(stateDir, join(root, 'migrations')))) {
+// A fresh state directory (no database yet) needs no wrangler launch at all: the Worker applies the migrations on
+// its first request (src/api/local-migrations-gate.ts), handed over in an env file of their own.
+let migrationsEnvFile = null
+if (!configOpt && !envOpt && !databaseExists(stateDir)) {
+  migrationsEnvFile = writeMigrationsEnv(join(stateDir, 'kubeflare'), join(root, 'migrations'))
+  say('migrations: the server applies them on its first request (fresh state)')
+} else if (!configOpt && !envOpt && (await migrationsApplied(stateDir, join(root, 'migrations')))) {
   say('migrations already up to date')
 } else {
   const migrateArgs = [
@@ -191,6 +198,7 @@ const devArgs = [
   ...(https ? ['--https-key-path', creds.tls.key, '--https-cert-path', creds.tls.cert] : []),
   '--env-file',
   creds.envFile,
+  ...(migrationsEnvFile ? ['--env-file', migrationsEnvFile] : []),
   ...userArgs,
 ]
 say(`starting: wrangler ${devArgs.join(' ')}`)

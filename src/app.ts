@@ -10,6 +10,7 @@ import { registerPodSubresources } from './api/pod-subresources'
 import { registerNodeTunnel } from './api/node-tunnel-routes'
 import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
+import { localMigrationsGate } from './api/local-migrations-gate'
 import { access } from './identity/access'
 import { registerIdentityApis } from './api/identity-apis'
 import { customKindsGate } from './api/custom-kinds-gate'
@@ -29,6 +30,8 @@ export function buildApp() {
     return statusResponse(c, statuses.internal(err instanceof Error ? err.message : String(err)))
   })
   app.notFound((c) => statusResponse(c, statuses.pathNotFound()))
+  // A fresh local state gets its D1 schema from the first request (src/api/local-migrations-gate.ts).
+  app.use('*', localMigrationsGate)
   // Secrets are stored encrypted (src/registry/at-rest.ts); the Worker reads them from D1 for cluster-wide lists. A
   // key kube-apiserver would refuse to start with (wrong length, not base64) is a 503 naming the setting.
   app.use('*', async (c, next) => {

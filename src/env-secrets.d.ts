@@ -14,6 +14,8 @@ interface KubeflareSecrets {
   KUBEFLARE_ROOT_CA?: string
   /** Comma-separated host names a local server answers to. */
   KUBEFLARE_ALLOWED_HOSTS?: string
+  /** The D1 migrations `npm start` hands a fresh local state (src/log/local-migrations.ts): base64 JSON. */
+  KUBEFLARE_LOCAL_MIGRATIONS?: string
 }
 
 // Both Env interfaces wrangler types declares (the global one and Cloudflare.Env) carry them.

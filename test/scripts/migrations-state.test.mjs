@@ -47,3 +47,23 @@ test('a database without the migrations table, no database, or several: apply', 
   assert.equal(await migrationsApplied(empty.state, empty.migrations), false)
   assert.equal(await migrationsApplied(join(tmpdir(), 'no-such-state-dir'), none.migrations), false)
 })
+
+test('a fresh state has no database; the migrations env file carries every migration file, in order', async () => {
+  const { databaseExists, writeMigrationsEnv } = await import('../../scripts/migrations-state.mjs')
+  const fresh = setUp({ databases: 0 })
+  assert.equal(databaseExists(fresh.state), false)
+  assert.equal(databaseExists(join(tmpdir(), 'no-such-state-dir')), false)
+  const made = setUp({ recorded: ['0001_init.sql'] })
+  assert.equal(databaseExists(made.state), true)
+  writeFileSync(join(fresh.migrations, '0003_quote.sql'), "INSERT INTO t VALUES ('it''s');\n-- a comment\n")
+  const file = writeMigrationsEnv(join(fresh.state, 'kubeflare'), fresh.migrations)
+  const [key, value, ...rest] = (await import('node:fs')).readFileSync(file, 'utf8').trim().split('=')
+  assert.equal(key, 'KUBEFLARE_LOCAL_MIGRATIONS')
+  assert.equal(rest.filter(Boolean).length, 0, 'base64 padding only')
+  const decoded = JSON.parse(Buffer.from(`${value}${'='.repeat(rest.length)}`, 'base64').toString('utf8'))
+  assert.deepEqual(
+    decoded.map((m) => m.name),
+    ['0001_init.sql', '0002_next.sql', '0003_quote.sql'],
+  )
+  assert.equal(decoded[2].sql, "INSERT INTO t VALUES ('it''s');\n-- a comment\n")
+})
