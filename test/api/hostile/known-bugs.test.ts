@@ -461,3 +461,81 @@ describe('content negotiation', () => {
     expect(r.json).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 })
   })
 })
+
+describe('keys named like Object.prototype members ("__proto__" is a valid ConfigMap key)', () => {
+  async function configMap() {
+    const ns = await makeNamespace('bug')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    expect(created.status).toBe(201)
+    return `/api/v1/namespaces/${ns}/configmaps/a`
+  }
+
+  // A create or a replace keeps the key; the patch engines drop it without a word (200, nothing changed).
+  it.fails('a merge patch adding data.__proto__ stores it', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '{"data":{"__proto__":"m"}}', { 'content-type': 'application/merge-patch+json' })
+    expect(r.status, r.text).toBe(200)
+    expect(r.json.data).toEqual(JSON.parse('{"a":"b","__proto__":"m"}'))
+  })
+
+  it.fails('a strategic merge patch adding data.__proto__ stores it', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '{"data":{"__proto__":"s"}}', {
+      'content-type': 'application/strategic-merge-patch+json',
+    })
+    expect(r.status, r.text).toBe(200)
+    expect(r.json.data).toEqual(JSON.parse('{"a":"b","__proto__":"s"}'))
+  })
+
+  it.fails('an apply setting data.__proto__ stores it', async () => {
+    const path = await configMap()
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  __proto__: applied\n'
+    const r = await req('PATCH', `${path}?fieldManager=m`, yaml, { 'content-type': 'application/apply-patch+yaml' })
+    expect(r.status, r.text).toBe(200)
+    expect(r.json.data).toEqual(JSON.parse('{"a":"b","__proto__":"applied"}'))
+  })
+
+  // fast-json-patch bans the path; the 422 carries no kube wording ("the server rejected our request ...").
+  it.fails('a JSON patch adding /data/__proto__ stores it', async () => {
+    const path = await configMap()
+    const r = await req('PATCH', path, '[{"op":"add","path":"/data/__proto__","value":"j"}]', {
+      'content-type': 'application/json-patch+json',
+    })
+    expect(r.status, r.text).toBe(200)
+    expect(r.json.data).toEqual(JSON.parse('{"a":"b","__proto__":"j"}'))
+  })
+})
+
+// kube reads YAML bodies with sigs.k8s.io/yaml over go.yaml.in/yaml/v2: YAML 1.1 (0644 is octal, yes is a bool,
+// << merges). The `yaml` package here reads YAML 1.2.
+describe('YAML bodies read as kube reads them (YAML 1.1)', () => {
+  const YAML = { 'content-type': 'application/yaml' }
+
+  it.fails('defaultMode: 0644 is octal (420), so the pod is valid', async () => {
+    const ns = await makeNamespace('bug')
+    const body =
+      'metadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: nginx\n  volumes:\n  - name: v\n    configMap:\n      name: x\n      defaultMode: 0644\n'
+    const r = await req('POST', `/api/v1/namespaces/${ns}/pods`, body, YAML)
+    expect(r.status, r.text).toBe(201)
+    expect(r.json.spec.volumes[0].configMap.defaultMode).toBe(420)
+  })
+
+  it.fails('a merge key (<<: *anchor) merges the anchored map', async () => {
+    const ns = await makeNamespace('bug')
+    const body = 'metadata:\n  name: z\nbase: &b {a: merged}\ndata:\n  <<: *b\n  c: d\n'
+    const r = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, body, YAML)
+    expect(r.status, r.text).toBe(201)
+    expect(r.json.data).toEqual({ a: 'merged', c: 'd' })
+  })
+
+  it.fails('an unquoted yes is a bool: a label value of yes is refused (400)', async () => {
+    const ns = await makeNamespace('bug')
+    const r = await req(
+      'POST',
+      `/api/v1/namespaces/${ns}/configmaps`,
+      'metadata:\n  name: w\n  labels:\n    a: yes\n',
+      YAML,
+    )
+    expect(r.status, r.text).toBe(400)
+  })
+})
