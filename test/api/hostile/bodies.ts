@@ -19,6 +19,7 @@ export interface BodyCase {
 
 const JSON_CT = { 'content-type': 'application/json' }
 const YAML_CT = { 'content-type': 'application/yaml' }
+const PROTOBUF_CT = { 'content-type': 'application/vnd.kubernetes.protobuf' }
 const BAD = { codes: [400] }
 const INVALID = { codes: [422] }
 
@@ -74,6 +75,19 @@ function unreadable(valid: Obj): BodyCase[] {
       'json-depth-20000',
       `{"apiVersion":${JSON.stringify(valid.apiVersion)},"kind":${JSON.stringify(valid.kind)},"x":${nested(20000)}}`,
     ),
+    // Protobuf bodies (what kubectl's generators send): no magic, the magic and a length past the end, the magic
+    // alone, a raw message whose length varint never ends. 415 where the kind has no protobuf form (custom resources).
+    ...[
+      ['protobuf-no-magic', [1, 2, 3, 4]],
+      ['protobuf-length-past-end', [0x6b, 0x38, 0x73, 0x00, 0x0a, 0xff, 0xff, 0xff, 0xff, 0x07, 0x01]],
+      ['protobuf-magic-only', [0x6b, 0x38, 0x73, 0x00]],
+      ['protobuf-endless-varint', [0x6b, 0x38, 0x73, 0x00, 0x12, ...Array(64).fill(0xff)]],
+    ].map(([id, bytes]) => ({
+      id: id as string,
+      body: new Uint8Array(bytes as number[]),
+      headers: PROTOBUF_CT,
+      want: { codes: [400, 415] },
+    })),
     t('yaml-unclosed', 'apiVersion: v1\nkind: [\n', YAML_CT),
     t('yaml-tab-indent', `apiVersion: ${valid.apiVersion}\nkind: ${valid.kind}\nmetadata:\n\tname: x\n`, YAML_CT),
     t('yaml-billion-laughs', `${LAUGHS}\napiVersion: ${valid.apiVersion}\nkind: ${valid.kind}\n`, YAML_CT),

@@ -539,3 +539,24 @@ describe('YAML bodies read as kube reads them (YAML 1.1)', () => {
     expect(r.status, r.text).toBe(400)
   })
 })
+
+// A request carrying Upgrade: websocket reaches the Worker as a GET whatever its method (seen through the test worker
+// and through `npm start` over HTTPS alike): a POST is answered with the list, a DELETE or PUT with the object, 200
+// and nothing done. kube serves the method that was sent (an upgrade header on a write means nothing to it).
+describe('writes carrying Upgrade: websocket', () => {
+  const WS = { upgrade: 'websocket', connection: 'Upgrade', 'content-type': 'application/json' }
+
+  it.fails('a POST of an unreadable body with Upgrade: websocket: 400, not the list', async () => {
+    const ns = await makeNamespace('bug')
+    const r = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, '{', WS)
+    expect(r.status, r.text.slice(0, 200)).toBe(400)
+  })
+
+  it.fails('a DELETE with Upgrade: websocket deletes the object', async () => {
+    const ns = await makeNamespace('bug')
+    await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    const r = await req('DELETE', `/api/v1/namespaces/${ns}/configmaps/a`, undefined, WS)
+    expect(r.status, r.text.slice(0, 200)).toBe(200)
+    expect((await req('GET', `/api/v1/namespaces/${ns}/configmaps/a`)).status).toBe(404)
+  })
+})
