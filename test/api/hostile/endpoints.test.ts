@@ -158,6 +158,33 @@ describe.concurrent('hostile requests outside the kinds', () => {
     findings.expectNone()
   })
 
+  // NamespaceLifecycle: system namespaces are not deleted (403); nothing is created where no namespace is (404).
+  it('namespaces that refuse: system ones, missing ones, badly named ones', async () => {
+    const findings = new Findings(KNOWN_BUGS)
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      await findings.send(
+        `delete namespace ${name}`,
+        'DELETE',
+        `/api/v1/namespaces/${name}`,
+        undefined,
+        {},
+        { codes: [403] },
+      )
+    }
+    for (const name of ['nope-nope', 'Bad_NS', 'a'.repeat(300)]) {
+      const path = `/api/v1/namespaces/${name}/configmaps`
+      await findings.send(
+        `create in ${name.slice(0, 20)}`,
+        'POST',
+        path,
+        { metadata: { name: 'a' } },
+        JSON_CT,
+        NOT_FOUND,
+      )
+    }
+    findings.expectNone()
+  })
+
   // The 2014 API, converted at the edge to the v1 objects.
   it('the original v1beta1 API: unreadable bodies, odd ids and queries', async () => {
     const findings = new Findings(KNOWN_BUGS)
