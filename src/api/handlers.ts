@@ -145,12 +145,14 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   if (idempotencyKey && idempotencyKey.length > 256) {
     throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
   }
+  // Judged here, not inside call(): a refusal thrown there would read as an unreachable host (503).
+  const manager = fieldManager(c, 'CreateOptions')
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).create(resourceKey(def), obj, {
         ...versionOption(def),
         dryRun: isDryRun,
-        fieldManager: fieldManager(c),
+        fieldManager: manager,
         idempotencyKey,
         ...requester,
       }),
@@ -165,12 +167,13 @@ export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: s
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
   const requester = await requesterOption(c, def)
+  const manager = fieldManager(c, 'UpdateOptions')
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).update(resourceKey(def), name, obj, {
         ...versionOption(def),
         dryRun: isDryRun,
-        fieldManager: fieldManager(c),
+        fieldManager: manager,
         subresource,
         ...requester,
       }),

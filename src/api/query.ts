@@ -181,23 +181,27 @@ export function fieldValidation(c: Context): FieldValidation {
 }
 
 /** The manager a write is recorded under: fieldManager (at most 128 printable characters), else the User-Agent's name. */
-export function fieldManager(c: Context): string {
+/**
+ * The `fieldManager` query parameter, judged as kube's ValidateFieldManager judges it (at most 128 bytes, every rune
+ * printable), refused as an invalid `options` (CreateOptions, UpdateOptions, PatchOptions); absent: the user agent's.
+ */
+export function fieldManager(
+  c: Context,
+  options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' = 'PatchOptions',
+): string {
   const v = c.req.query('fieldManager')
   if (v === undefined || v === '') return defaultManager(c.req.header('user-agent'))
-  if (v.length > 128) {
-    throw new StatusError(
-      statuses.invalid('PatchOptions', '', [fieldError.tooLong('fieldManager', 128)], 'meta.k8s.io'),
-    )
+  const errors = []
+  if (new TextEncoder().encode(v).length > 128) errors.push(fieldError.tooLong('fieldManager', 128))
+  let position = 0
+  for (const ch of v) {
+    // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+    if (ch !== ' ' && !/^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
+      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+      errors.push(fieldError.invalid('fieldManager', v, `invalid character U+${code} (at position ${position})`))
+    }
+    position += new TextEncoder().encode(ch).length
   }
-  if (!/^[\x20-\x7e]*$/.test(v)) {
-    throw new StatusError(
-      statuses.invalid(
-        'PatchOptions',
-        '',
-        [fieldError.invalid('fieldManager', v, 'must be a printable string')],
-        'meta.k8s.io',
-      ),
-    )
-  }
+  if (errors.length > 0) throw new StatusError(statuses.invalid(options, '', errors, 'meta.k8s.io'))
   return v
 }

@@ -1,4 +1,5 @@
 // Field errors: the equivalent of apimachinery's field.ErrorList, rendered with kube's exact wording.
+import { goQuote } from './go-strings'
 
 /** A cause's machine-readable reason, as kube puts it in Status.details.causes[].reason. */
 type FieldErrorType =
@@ -21,13 +22,13 @@ export interface FieldError {
   message: string
 }
 
-/** Renders a value the way Go's %v/%q does in field errors: strings quoted, numbers and booleans bare. */
+/** Renders a value the way Go's %v/%q does in field errors: strings quoted (Go's escapes), numbers and booleans bare. */
 export function formatValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'string') return goQuote(value)
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
   if (value === null || value === undefined) return 'null'
   if (Array.isArray(value)) {
-    if (value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`
+    if (value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => goQuote(v)).join(', ')}}`
     return `[${value.map(formatValue).join(' ')}]`
   }
   return JSON.stringify(value)

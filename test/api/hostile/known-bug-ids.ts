@@ -3,11 +3,6 @@
 // fixed (known-bugs.test.ts then fails too, as it.fails does once the test passes).
 // A known id is `<resource> <case>`, `<resource>/<subresource> <case>`, or the same with `*` for the resource.
 export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
-  // A fieldManager kube refuses (422 CreateOptions/UpdateOptions) is a 503 on create and update.
-  '* create field-manager-129-chars',
-  '* create field-manager-control-chars',
-  '* update field-manager-129',
-  '* status-update field-manager-129',
   // dryRun and fieldValidation values kube does not know: 400 here, 422 (…Options.meta.k8s.io "" is invalid) in kube.
   '* create dry-run-bogus',
   '* create field-validation-bogus',
