@@ -24,6 +24,10 @@ export interface ControllerHost {
   readonly scope: string
   get(resource: string, name: string): Stored | null
   all(resource: string): Stored[]
+  /** Every object's name and labels, in name order (matching a selector without reading whole objects). */
+  labelsOf(resource: string): { name: string; labels: Record<string, string> }[]
+  /** The names of the objects labelled key=value (the label index). */
+  namesWithLabel(resource: string, key: string, value: string): string[]
   /** The objects of a resource a controller still has work with (see HostPolicy.needsAttention). */
   attending(resource: string): Stored[]
   /** Objects whose ownerReferences name this uid. */

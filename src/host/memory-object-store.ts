@@ -81,6 +81,16 @@ export class MemoryObjectStore implements ObjectStore {
     return this.sorted(resource).map(([, r]) => ({ rv: r.rv, object: materialize(r.text, r.rv) }))
   }
 
+  labelsOf(resource: string): { name: string; labels: Record<string, string> }[] {
+    return this.sorted(resource).map(([name, r]) => ({ name, labels: { ...r.labels } }))
+  }
+
+  namesWithLabel(resource: string, key: string, value: string): string[] {
+    return this.sorted(resource)
+      .filter(([, r]) => r.labels[key] === value)
+      .map(([name]) => name)
+  }
+
   names(resource: string): string[] {
     return this.sorted(resource).map(([name]) => name)
   }

@@ -417,6 +417,8 @@ export class ObjectHost {
       scope: this.scope,
       get: (resource, name) => objects().get(resource, name),
       all: (resource) => objects().all(resource),
+      labelsOf: (resource) => objects().labelsOf(resource),
+      namesWithLabel: (resource, key, value) => objects().namesWithLabel(resource, key, value),
       attending: (resource) => objects().attending(resource),
       dependents: (uid) => objects().dependents(uid),
       owners: () => objects().owners(),

@@ -17,6 +17,10 @@ export interface ObjectStore {
   exists(resource: string, name: string): boolean
   /** Every object of a resource, in name order. */
   all(resource: string): Stored[]
+  /** Every object's name and labels, in name order: what a selector is matched against, without reading objects. */
+  labelsOf(resource: string): { name: string; labels: Record<string, string> }[]
+  /** The names of the objects carrying the label key=value, in name order (through the label index). */
+  namesWithLabel(resource: string, key: string, value: string): string[]
   names(resource: string): string[]
   /** Resources with at least one object here. */
   resources(): string[]

@@ -60,6 +60,28 @@ export class SqlObjectStore implements ObjectStore {
       .map((r) => ({ rv: r.rv, object: materialize(r.object, r.rv) }))
   }
 
+  labelsOf(resource: string): { name: string; labels: Record<string, string> }[] {
+    return this.sql
+      .exec<{ name: string; labels: string }>(
+        'SELECT name, labels FROM objects WHERE resource = ? ORDER BY name',
+        resource,
+      )
+      .toArray()
+      .map((r) => ({ name: r.name, labels: JSON.parse(r.labels) as Record<string, string> }))
+  }
+
+  namesWithLabel(resource: string, key: string, value: string): string[] {
+    return this.sql
+      .exec<{ name: string }>(
+        'SELECT name FROM labels WHERE resource = ? AND key = ? AND value = ? ORDER BY name',
+        resource,
+        key,
+        value,
+      )
+      .toArray()
+      .map((r) => r.name)
+  }
+
   /** Objects a controller still has work with (what a wake-up must look at; the rest are settled). */
   attending(resource: string): Stored[] {
     return this.sql

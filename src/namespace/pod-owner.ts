@@ -62,9 +62,18 @@ export function ownerReference(owner: KubeObject, apiVersion: string, kind: stri
   }
 }
 
-/** The active pods a controller owns (by its uid), as committed now. */
+/**
+ * The active pods a controller owns (by its uid), as committed now, in name order. Found through the owner index
+ * (host.dependents), so a sync costs what the controller owns, not what the namespace holds.
+ */
 export function ownedActivePods(host: ControllerHost, uid: string): Stored[] {
-  return host.all('pods').filter((s) => controllerRef(s.object)?.uid === uid && isActive(s.object))
+  const out: Stored[] = []
+  for (const d of host.dependents(uid)) {
+    if (d.resource !== 'pods') continue
+    const s = host.get('pods', d.name)
+    if (s && controllerRef(s.object)?.uid === uid && isActive(s.object)) out.push(s)
+  }
+  return out.sort((a, b) => (a.object.metadata.name! < b.object.metadata.name! ? -1 : 1))
 }
 
 /** getPodsFromTemplate: the template's labels, annotations and finalizers, owned through `ref`, named `name`. */
@@ -103,6 +112,18 @@ export function deletionRank(a: KubeObject, b: KubeObject): number {
   )
 }
 
+/**
+ * A label every object the owner's selector matches must carry (the first of its matchLabels, or of a
+ * ReplicationController's plain selector), so the label index can find the candidates; null when it has none.
+ */
+function requiredLabel(owner: KubeObject): [string, string] | null {
+  const selector = (owner as { spec?: { selector?: unknown } }).spec?.selector as Record<string, unknown> | undefined
+  if (!selector || typeof selector !== 'object') return null
+  const plain = 'matchLabels' in selector || 'matchExpressions' in selector ? selector.matchLabels : selector
+  const first = Object.entries((plain ?? {}) as Record<string, unknown>)[0]
+  return first && typeof first[1] === 'string' ? [first[0], first[1]] : null
+}
+
 /** How a claim sees its owner when a write is planned: the owner as stored now and its selector, or null if gone. */
 type OwnerLookup = () => { owner: KubeObject; matches: LabelMatcher } | null
 
@@ -121,12 +142,26 @@ export async function claim(
   const now = lookup()
   if (!now || now.owner.metadata.deletionTimestamp) return
   const writes: Promise<unknown>[] = []
-  for (const { object } of host.all(resource)) {
-    if (!eligible(object)) continue
-    const owned = controllerRef(object)
-    const matches = now.matches(object.metadata.labels)
-    if (owned?.uid === ref.uid && !matches) writes.push(release(host, resource, object.metadata.name!, ref.uid, lookup))
-    else if (!owned && matches) writes.push(adopt(host, resource, object.metadata.name!, ref, lookup, eligible))
+  // What it controls that stopped matching, found through the owner index; then the orphans that match, found by
+  // their labels (a whole object is read only when they match): a claim costs what the selector and the owner
+  // touch, not the whole namespace, as kube's informer cache makes it cost there.
+  for (const d of host.dependents(ref.uid)) {
+    if (d.resource !== resource) continue
+    const object = host.get(resource, d.name)?.object
+    if (!object || !eligible(object) || controllerRef(object)?.uid !== ref.uid) continue
+    if (!now.matches(object.metadata.labels)) writes.push(release(host, resource, d.name, ref.uid, lookup))
+  }
+  const required = requiredLabel(now.owner)
+  const candidates = required
+    ? host.namesWithLabel(resource, required[0], required[1])
+    : host
+        .labelsOf(resource)
+        .filter(({ labels }) => now.matches(labels))
+        .map(({ name }) => name)
+  for (const name of candidates) {
+    const object = host.get(resource, name)?.object
+    if (object && eligible(object) && !controllerRef(object) && now.matches(object.metadata.labels))
+      writes.push(adopt(host, resource, name, ref, lookup, eligible))
   }
   await Promise.all(writes)
 }

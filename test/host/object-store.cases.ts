@@ -174,8 +174,12 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         objects.apply([moved])
         const after = await listObjects(objects.listSource('pods'), resourceByPlural('pods')!.strategy, query)
         expect(after.ok && after.value.items).toEqual([])
+        expect(objects.labelsOf('pods')).toEqual([{ name: 'a', labels: { app: 'db' } }])
+        expect(objects.namesWithLabel('pods', 'app', 'db')).toEqual(['a'])
+        expect(objects.namesWithLabel('pods', 'app', 'web')).toEqual([])
         objects.apply([entry('DELETED', moved.object, moved.object, moved.rv)])
         expect(objects.dependents('u9')).toEqual([])
+        expect(objects.labelsOf('pods')).toEqual([])
       }))
 
     it('reset replaces every object and starts history at the given resourceVersion', () =>
