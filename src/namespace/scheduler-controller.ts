@@ -45,6 +45,7 @@ export class SchedulerController implements Controller {
   ) {}
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    const fresh = new Set<string>()
     for (const e of entries) {
       if (e.resource !== 'pods') continue
       const pod = e.object as Obj
@@ -61,15 +62,19 @@ export class SchedulerController implements Controller {
         await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
         continue
       }
-      if (e.type === 'ADDED' && wantsScheduling(pod)) await this.schedule(host, e.object.metadata.name!)
-      else if (
-        e.type === 'MODIFIED' &&
-        wantsScheduling(pod) &&
-        ((e.prev as Obj | null)?.spec?.schedulingGates?.length > 0 || this.changedWhileWaiting(e.object))
-      ) {
-        await this.schedule(host, e.object.metadata.name!)
-      }
+      if (
+        (e.type === 'ADDED' && wantsScheduling(pod)) ||
+        (e.type === 'MODIFIED' &&
+          wantsScheduling(pod) &&
+          ((e.prev as Obj | null)?.spec?.schedulingGates?.length > 0 || this.changedWhileWaiting(e.object)))
+      )
+        fresh.add(e.object.metadata.name!)
     }
+    // The commit's new pods are asked for together: one call for all of them, and their bindings share commits.
+    const pods = [...fresh]
+      .map((name) => host.get('pods', name))
+      .filter((s): s is Stored => !!s && wantsScheduling(s.object))
+    await this.attempt(host, pods)
   }
 
   /**
@@ -97,11 +102,6 @@ export class SchedulerController implements Controller {
   private changedWhileWaiting(pod: KubeObject): boolean {
     const was = this.waiting.get(podKey(pod))
     return was !== undefined && was !== JSON.stringify((pod as Obj).spec)
-  }
-
-  async schedule(host: ControllerHost, name: string): Promise<void> {
-    const current = host.get('pods', name)
-    if (current && wantsScheduling(current.object)) await this.attempt(host, [current])
   }
 
   /**

@@ -137,4 +137,37 @@ describe('pods that fit nowhere', () => {
     await t.idle()
     expect(t.calls.single).toBe(4)
   })
+
+  it("asks for a commit's new pods in one call, and binds them all", async () => {
+    const room = { left: 10 }
+    const cluster = fakeCluster(room)
+    // A host without a scheduler holds three unbound pods, as one commit would have brought them.
+    const { host } = memoryHost({ policy })
+    const entries = []
+    for (const name of ['a', 'b', 'c']) {
+      const r = await host.create('pods', {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name },
+        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+      })
+      if (!r.ok) throw new Error(r.status.message)
+      const stored = host.objects.get('pods', name)!
+      entries.push({
+        type: 'ADDED' as const,
+        resource: 'pods',
+        namespace: 'ns',
+        name,
+        object: stored.object,
+        prev: null,
+        prevRv: null,
+        rv: stored.rv,
+      })
+    }
+    const scheduler = new SchedulerController(() => cluster.api, new PodAddressBook())
+    await scheduler.onCommitted(entries, host.controllerView)
+    expect(cluster.calls).toEqual({ single: 0, batches: [3] })
+    for (const name of ['a', 'b', 'c'])
+      expect((host.objects.get('pods', name)!.object as Obj).spec.nodeName).toBe('node-1')
+  })
 })
