@@ -21,7 +21,7 @@
 // Knobs (environment): BENCH_WARM_S (5), BENCH_MEASURE_S (8), BENCH_CONC (32), BENCH_SEED_PODS (10000),
 // BENCH_SEED_BUDGET_S (150), BENCH_WS_WATCHERS (1000), BENCH_HTTP_WATCHERS (100), BENCH_WRITES (100),
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
-// BENCH_HARD_LIMIT_S (720; 3600 with a long phase), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the
+// BENCH_HARD_LIMIT_S (900; 3600 with a long phase), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the
 // simulated kubelet's start and stop delays; wrangler.toml's by default), BENCH_ONLY (comma list of phases:
 // base,create,seed,get,identity,list,watch,idle,http,deploy,crd,startup,entry, and the long ones, run only when named:
 // scale,cluster,watch10k).
@@ -81,7 +81,7 @@ const LONG_PHASES = ['scale', 'cluster', 'watch10k']
 const want = (phase) => (ONLY ? ONLY.has(phase) : !LONG_PHASES.includes(phase))
 
 // ---- the whole run is bounded --------------------------------------------------------------------------------------
-const HARD_LIMIT_MS = env('BENCH_HARD_LIMIT_S', LONG_PHASES.some(want) ? 3600 : 720) * 1000
+const HARD_LIMIT_MS = env('BENCH_HARD_LIMIT_S', LONG_PHASES.some(want) ? 3600 : 900) * 1000
 let mf = null
 const watchdog = setTimeout(async () => {
   say(`hard time limit (${HARD_LIMIT_MS / 1000}s) reached: giving up`)
@@ -1139,7 +1139,17 @@ async function openWebSockets(n, url, col, { batch = 50, client = 'lean' } = {})
       Array.from({ length: Math.min(batch, n - i) }, (_, j) => {
         const idx = i + j
         return new Promise((resolve) => {
-          const ws = client === 'node' ? new WebSocket(url) : new LeanWebSocket(url)
+          // Watchers carry the admin's token: as a header, or in kube's bearer subprotocol where the client
+          // (Node's WebSocket) cannot send headers.
+          const token = BENCH_TOKENS.admin
+          const ws =
+            client === 'node'
+              ? // kube's authenticator wants a protocol beside the token's to echo back.
+                new WebSocket(url, [
+                  'bench',
+                  `base64url.bearer.authorization.k8s.io.${Buffer.from(token).toString('base64url')}`,
+                ])
+              : new LeanWebSocket(url, { headers: { authorization: `Bearer ${token}` } })
           sockets[idx] = ws
           const timer = setTimeout(() => {
             failed++
@@ -1428,7 +1438,7 @@ function probeTemplate() {
 }
 
 /** Opens n streamed-HTTP watchers (fetch, body read as lines). */
-async function openStreams(n, path, col, headers = {}) {
+async function openStreams(n, path, col, headers = { authorization: `Bearer ${BENCH_TOKENS.admin}` }) {
   const controllers = []
   let failed = 0,
     firstError = ''
