@@ -202,13 +202,7 @@ async function evict(c: Ctx, name: string) {
   }
   const isDryRun = [...query, ...inBody].includes('All')
   const answer = await call(() => nsStub(c).evict(name, options, isDryRun))
-  if (!answer.ok) {
-    const res = statusResponse(c, answer.status)
-    const retry = answer.status.details?.retryAfterSeconds
-    // kube's error writer tells clients when to come back (client-go waits that long and retries on its own).
-    if (retry) res.headers.set('Retry-After', String(retry))
-    return res
-  }
+  if (!answer.ok) return statusResponse(c, answer.status)
   return json(c, answer.value, 201)
 }
 

@@ -15,8 +15,15 @@ export function rawJson(c: Context, body: unknown): Response {
   return respond(c, encodeBody(body, true), 200, 'application/json')
 }
 
+/**
+ * A Status error as kube's ErrorNegotiated writes it: a Status carrying retryAfterSeconds also sets Retry-After,
+ * which client-go honours on its own (it waits that long and retries 429s and 5xx).
+ */
 export function statusResponse(c: Context, status: Status): Response {
-  return json(c, status, status.code)
+  const res = json(c, status, status.code)
+  const retry = status.details?.retryAfterSeconds
+  if (retry && retry > 0) res.headers.set('Retry-After', String(retry))
+  return res
 }
 
 function respond(c: Context, text: string, code: number, contentType: string): Response {
