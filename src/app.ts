@@ -7,6 +7,7 @@ import { serveVersion } from './api/version'
 import { serveOpenApiV2, serveOpenApiV3, serveOpenApiV3Index } from './api/openapi'
 import { dispatch } from './api/dispatch'
 import { registerPodSubresources } from './api/pod-subresources'
+import { registerServiceProxy } from './api/service-proxy'
 import { registerNodeTunnel } from './api/node-tunnel-routes'
 import { registerV1beta1 } from './api/v1beta1/routes'
 import { bootstrapGate } from './api/bootstrap-gate'
@@ -75,6 +76,7 @@ export function buildApp() {
   app.use('/apis/*', bootstrapGate)
   registerIdentityApis(app)
   registerPodSubresources(app)
+  registerServiceProxy(app)
   registerNodeTunnel(app)
   registerV1beta1(app)
   // Everything else under /api and /apis: read as kube reads it, served for whatever kind the table holds now.

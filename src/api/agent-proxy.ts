@@ -1,35 +1,84 @@
-// pods/{name}/proxy and /proxy/{path} for pods on real nodes, relayed through the node's tunnel as kube's apiserver
-// proxies to a pod: `name`, `name:port` or `scheme:name:port` (no port: the pod's first declared container port, else
-// 80), the path after /proxy and the query, the method, headers (not the caller's credentials) and body; the pod's
-// answer streamed back with its status and headers.
+// The apiserver's HTTP proxy to a pod, shared by pods/{name}/proxy and services/{name}/proxy: reading the
+// `[scheme:]name[:port]` id (utilnet.SplitSchemeNamePort), the path kube proxies to (JoinPreservingTrailingSlash of
+// what follows /proxy, and UpgradeAwareHandler's redirect of an empty GET path), and the relay itself: a pod on a real
+// node is reached through its node's tunnel (method, path and query, headers without the caller's credentials, body;
+// the pod's status, headers and body streamed back), a pod on a virtual node is refused as its kubelet would.
 import type { Context } from 'hono'
 import { statuses, StatusError } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
-import { tunnelHttp, unreachable } from './tunnel-streams'
+import { refuseAsKubelet } from './kubelet-refusal'
+import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
 
 type Ctx = Context<{ Bindings: Env }>
-type PodObject = KubeObject & {
-  spec?: { containers?: { name: string; ports?: { containerPort: number; name?: string }[] }[] }
+export type ProxiedPod = KubeObject & {
+  spec?: { nodeName?: string; containers?: { name: string; ports?: { containerPort: number; name?: string }[] }[] }
 }
 
-export interface ProxyTarget {
+interface ProxyTarget {
   name: string
+  /** `http` or `https` (none given: http). */
   scheme: string
+  /** As given: a number, a port name, or empty. */
   port: string
 }
 
-/** utilnet.SplitSchemeNamePort: "name", "name:port" or "scheme:name:port" (scheme http or https). */
-export function proxyTarget(id: string): ProxyTarget {
+/** Where a proxied request goes on the pod. */
+interface ProxyLocation {
+  scheme: string
+  port: string
+  path: string
+}
+
+/**
+ * utilnet.SplitSchemeNamePort: "name", "name:port" or "scheme:name:port" (scheme http or https, name not empty);
+ * anything else is kube's `invalid pod request` / `invalid service request`.
+ */
+export function proxyTarget(id: string, what: 'pod' | 'service'): ProxyTarget {
   const parts = id.split(':')
   const [scheme, name, port] = parts.length === 3 ? parts : ['', parts[0]!, parts[1] ?? '']
-  if (
-    parts.length > 3 ||
-    !name ||
-    (scheme !== '' && scheme !== 'http' && scheme !== 'https') ||
-    (parts.length === 2 && !port)
-  )
-    throw new StatusError(statuses.badRequest(`invalid pod request ${JSON.stringify(id)}`))
+  if (parts.length > 3 || !name || (scheme !== '' && scheme !== 'http' && scheme !== 'https'))
+    throw new StatusError(statuses.badRequest(`invalid ${what} request ${JSON.stringify(id)}`))
   return { name: name!, scheme: scheme || 'http', port: port! }
+}
+
+/** Go's path.Clean of a rooted path: no empty, `.` or `..` segments. */
+function cleanPath(path: string): string {
+  const out: string[] = []
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue
+    if (seg === '..') out.pop()
+    else out.push(seg)
+  }
+  return `/${out.join('/')}`
+}
+
+/**
+ * The path the proxy asks the pod for, as kube builds it: what follows `/{resource}/{id}/proxy` (leading slash added,
+ * trailing slash kept), cleaned by JoinPreservingTrailingSlash. An empty one is a 301 to the same URL with a slash
+ * for GET and HEAD (UpgradeAwareHandler's proxyRedirectsforRootPath); other methods go to `/`.
+ */
+export function proxyPath(c: Ctx, resource: 'pods' | 'services'): string | Response {
+  const url = new URL(c.req.url)
+  const head = new RegExp(`^/api/v1/namespaces/[^/]+/${resource}/[^/]+/proxy`).exec(url.pathname)
+  const rest = url.pathname.slice(head?.[0].length ?? url.pathname.length)
+  if (rest === '') {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD')
+      return new Response(null, { status: 301, headers: { Location: `${url.pathname}/${url.search}` } })
+    return '/'
+  }
+  const cleaned = cleanPath(rest)
+  return rest.endsWith('/') && !cleaned.endsWith('/') ? `${cleaned}/` : cleaned
+}
+
+/** A pod's port for a proxy id's port: a number as it is; none, the first declared container port (else 80). */
+export function podPort(pod: ProxiedPod, given: string, scheme: string): string {
+  const declared = (pod.spec?.containers ?? []).flatMap((x) => x.ports ?? [])
+  if (!given) return String(declared[0]?.containerPort ?? (scheme === 'https' ? 443 : 80))
+  if (/^\d+$/.test(given)) return given
+  const named = declared.find((p) => p.name === given)?.containerPort
+  if (named === undefined)
+    throw new StatusError(statuses.badRequest(`no port named ${JSON.stringify(given)} in pod ${pod.metadata.name}`))
+  return String(named)
 }
 
 /** Headers a proxy does not pass on (hop-by-hop, and the caller's credentials for the API). */
@@ -47,20 +96,20 @@ const DROPPED = new Set([
   'content-length',
 ])
 
-export async function agentProxy(c: Ctx, pod: PodObject, node: string, target: ProxyTarget): Promise<Response> {
-  const declared = (pod.spec?.containers ?? []).flatMap((x) => x.ports ?? [])
-  // A named port is looked up among the containers' ports; none given is the first declared one, else 80.
-  const port = !target.port
-    ? String(declared[0]?.containerPort ?? 80)
-    : /^\d+$/.test(target.port)
-      ? target.port
-      : String(declared.find((p) => p.name === target.port)?.containerPort ?? '')
-  if (!port)
-    throw new StatusError(statuses.badRequest(`no port named ${JSON.stringify(target.port)} in pod ${target.name}`))
-  const url = new URL(c.req.url)
-  const marker = '/proxy'
-  const at = url.pathname.indexOf(marker, url.pathname.indexOf(`/pods/`))
-  const path = url.pathname.slice(at + marker.length) || '/'
+/**
+ * Proxies the request to `pod` at `location`: through its node's tunnel when an agent serves the node, else refused
+ * as the kubelet of a virtual node (or a pod nobody placed) would.
+ */
+export async function proxyToPod(c: Ctx, pod: ProxiedPod, location: ProxyLocation): Promise<Response> {
+  const name = pod.metadata.name!
+  const node = pod.spec?.nodeName
+  if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))
+  if (!(await isRealNode(c.env, node)))
+    return refuseAsKubelet(
+      c,
+      'proxy',
+      `pod ${name} runs on virtual node ${JSON.stringify(node)}, which the control plane simulates: it has no processes (a node agent serves proxy)`,
+    )
   const headers: [string, string][] = []
   c.req.raw.headers.forEach((v, k) => {
     if (!DROPPED.has(k.toLowerCase()) && !k.toLowerCase().startsWith('cf-')) headers.push([k, v])
@@ -71,14 +120,14 @@ export async function agentProxy(c: Ctx, pod: PodObject, node: string, target: P
     node,
     {
       op: 'proxy',
-      namespace: c.req.param('namespace')!,
-      pod: target.name,
+      namespace: pod.metadata.namespace ?? c.req.param('namespace')!,
+      pod: name,
       uid: pod.metadata.uid ?? '',
       method: c.req.method,
-      port,
-      scheme: target.scheme,
-      path,
-      query: url.search.slice(1),
+      port: location.port,
+      scheme: location.scheme,
+      path: location.path,
+      query: new URL(c.req.url).search.slice(1),
       headers,
     },
     body,

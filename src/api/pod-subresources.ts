@@ -8,14 +8,15 @@ import { DeleteOptions } from '../schema/meta'
 import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody } from './body'
 import { json, statusResponse } from './respond'
-import { dryRun, queryFlag } from './query'
-import { negotiateProtocol, refusedStream } from './stream-protocols'
+import { int64Param, queryFlag } from './query'
+import { createOptions } from './write-options'
 import { call, hostFor } from './hosts'
 import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
 import { agentStream } from './agent-streams'
-import { agentProxy, type ProxyTarget, proxyTarget } from './agent-proxy'
+import { podPort, type ProxiedPod, proxyPath, proxyTarget, proxyToPod } from './agent-proxy'
+import { refuseAsKubelet } from './kubelet-refusal'
 import { z } from 'zod'
 import { ObjectMeta } from '../schema/meta'
 import { ObjectReference } from '../schema/object-reference'
@@ -70,10 +71,8 @@ function logOptions(c: Ctx, pod: string): PodLogOptions {
   const q = (k: string) => c.req.query(k)
   const int = (k: string, min: number) => {
     const v = q(k)
-    if (v === undefined || v === '') return undefined
-    if (!/^-?\d+$/.test(v))
-      throw new StatusError(statuses.badRequest(`${k}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
-    const n = Number(v)
+    if (v === undefined) return undefined
+    const n = int64Param(v)
     if (n < min)
       throw new StatusError(
         statuses.invalid('PodLogOptions', pod, [
@@ -189,7 +188,7 @@ async function evict(c: Ctx, name: string) {
     throw new StatusError(statuses.badRequest(`name in URL does not match name in Eviction object`))
   }
   const query = c.req.queries('dryRun') ?? []
-  dryRun(c)
+  createOptions(c)
   const options = eviction.deleteOptions ?? {}
   // propagateDryRun: the request's dryRun goes into the eviction's options unless they name their own, which must agree.
   const inBody = options.dryRun ?? []
@@ -206,8 +205,8 @@ async function evict(c: Ctx, name: string) {
   return json(c, answer.value, 201)
 }
 
-/** exec, attach, portforward, proxy: validated, then refused for virtual nodes with a clear Status. */
-async function streaming(c: Ctx, name: string, what: string, target?: ProxyTarget) {
+/** exec, attach, portforward: validated, then refused for virtual nodes with a clear Status. */
+async function streaming(c: Ctx, name: string, what: string) {
   const pod = unwrap(
     await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', name)),
   ) as KubeObject & {
@@ -233,31 +232,10 @@ async function streaming(c: Ctx, name: string, what: string, target?: ProxyTarge
   const node = pod.spec?.nodeName
   if (!node) throw new StatusError(statuses.badRequest(`pod ${name} does not have a host assigned`))
   if (await isRealNode(c.env, node)) {
-    return target ? agentProxy(c, pod, node, target) : agentStream(c, pod, node, what, container)
+    return agentStream(c, pod, node, what, container)
   }
   const why = `pod ${name} runs on virtual node ${JSON.stringify(node)}, which the control plane simulates: it has no processes (a node agent serves ${what})`
   return refuseAsKubelet(c, what, why)
-}
-
-/** How the kubelet words a refused stream, per subresource (kubelet's cri/streaming server). */
-const KUBELET_ERRORS: Record<string, string> = {
-  exec: 'error executing command in container',
-  attach: 'error attaching to container',
-  portforward: 'error forwarding port',
-  proxy: 'error trying to reach service',
-}
-
-/**
- * Refuses as a kubelet does once the stream is set up: a WebSocket client gets its upgrade and then the Status on the
- * error channel, which every client prints (a failed handshake is only "Handshake status 400" to the python client,
- * and an unhandled error event to client-node); anything else gets the Status as the HTTP answer.
- */
-function refuseAsKubelet(c: Ctx, what: string, why: string): Response {
-  const upgrade = c.req.header('upgrade')?.toLowerCase() === 'websocket'
-  const protocol = upgrade ? negotiateProtocol(c.req.header('sec-websocket-protocol'), what) : null
-  // SPDY (kubectl before 1.30) and plain requests cannot get a stream from the edge: the refusal is the answer.
-  if (!protocol) return statusResponse(c, statuses.badRequest(`${what} is not available: ${why}`))
-  return refusedStream(protocol, statuses.internal(`${KUBELET_ERRORS[what] ?? what}: ${why}`))
 }
 
 export function registerPodSubresources(app: App) {
@@ -282,9 +260,15 @@ export function registerPodSubresources(app: App) {
   for (const what of ['exec', 'attach', 'portforward']) {
     app.on(['GET', 'POST'], `${base}/${what}`, (c) => streaming(c, c.req.param('name')!, what))
   }
-  const proxy = (c: Ctx) => {
-    const target = proxyTarget(c.req.param('name')!)
-    return streaming(c, target.name, 'proxy', target)
+  // kube's pod ResourceLocation: the pod, then its port (none given: the first declared container port).
+  const proxy = async (c: Ctx) => {
+    const target = proxyTarget(c.req.param('name')!, 'pod')
+    const pod = unwrap(
+      await call(() => hostFor(c.env, pods(), c.req.param('namespace')!).get('pods', target.name)),
+    ) as ProxiedPod
+    const path = proxyPath(c, 'pods')
+    if (path instanceof Response) return path
+    return proxyToPod(c, pod, { scheme: target.scheme, port: podPort(pod, target.port, target.scheme), path })
   }
   app.all(`${base}/proxy`, proxy)
   app.all(`${base}/proxy/*`, proxy)

@@ -118,7 +118,10 @@ const BUILT_INS: ResourceDef[] = [
     strategy: serviceStrategy as unknown as ResourceDef['strategy'],
     returnDeletedObject: true,
     storageVersionHash: '0/CO1lhkEBI=',
-    subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
+    subresources: [
+      { name: 'proxy', kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+      { name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] },
+    ],
   }),
   row({
     kind: 'Endpoints',

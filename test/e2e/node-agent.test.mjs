@@ -38,8 +38,8 @@ let webPort = 0
 async function webServer() {
   if (webPort) return webPort
   webPort = 20000 + Math.floor(Math.random() * 10000)
-  await create(
-    podOn('web', [
+  await create({
+    ...podOn('web', [
       {
         name: 'main',
         image: 'python',
@@ -52,7 +52,8 @@ async function webServer() {
         readinessProbe: { tcpSocket: { port: webPort }, periodSeconds: 1 },
       },
     ]),
-  )
+    metadata: { name: 'web', namespace, labels: { app: 'web' } },
+  })
   await eventually('web to be ready', async () => (await getPod('web')).status?.containerStatuses?.[0]?.ready, 60_000)
   return webPort
 }
@@ -440,6 +441,56 @@ describe('node agent', () => {
     assert.equal(
       closed.stderr.trim(),
       'Error from server (ServiceUnavailable): error trying to reach service: dial tcp 127.0.0.1:1: connect: connection refused',
+    )
+  })
+
+  it('services/{name}/proxy reaches a ready endpoint: kubectl get --raw, client-node, the python client', async () => {
+    const port = await webServer()
+    const svc = await api('POST', `/api/v1/namespaces/${namespace}/services`, {
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: port }] },
+    })
+    assert.equal(svc.status, 201, svc.text)
+    await eventually('a ready endpoint', async () => {
+      const e = (await api('GET', `/api/v1/namespaces/${namespace}/endpoints/web`)).body
+      return e?.subsets?.[0]?.addresses?.length
+    })
+    for (const id of ['web:80', 'web:http', 'http:web:80']) {
+      const r = await kubectl('1.33', [
+        'get',
+        '--raw',
+        `/api/v1/namespaces/${namespace}/services/${id}/proxy/hello.txt`,
+      ])
+      assert.equal(r.stdout, 'hello from the pod\n', id)
+    }
+    const { CoreV1Api, KubeConfig } = await import('@kubernetes/client-node')
+    const kc = new KubeConfig()
+    kc.loadFromFile(process.env.KUBECONFIG)
+    const text = await kc
+      .makeApiClient(CoreV1Api)
+      .connectGetNamespacedServiceProxyWithPath({ name: 'web:80', namespace, path: 'hello.txt' })
+    assert.equal(text, 'hello from the pod\n')
+    const py = spawnSync(
+      PYTHON,
+      [join(import.meta.dirname, 'python', 'agent_service_proxy.py'), namespace, 'web:80', 'hello.txt'],
+      { encoding: 'utf8', timeout: 60_000 },
+    )
+    assert.equal(py.status, 0, py.stderr)
+    // http.server answers the relayed POST itself: 501, its own refusal.
+    assert.deepEqual(JSON.parse(py.stdout.trim()), { get: 'hello from the pod\n', post: 501 })
+    await api('POST', `/api/v1/namespaces/${namespace}/services`, {
+      metadata: { name: 'nobody' },
+      spec: { selector: { app: 'nobody' }, ports: [{ port: 80 }] },
+    })
+    const none = await eventually('the empty service to be refused', async () => {
+      const r = await kubectl('1.33', ['get', '--raw', `/api/v1/namespaces/${namespace}/services/nobody:80/proxy/`], {
+        allowFail: true,
+      })
+      return /ServiceUnavailable/.test(r.stderr) ? r : null
+    })
+    assert.equal(
+      none.stderr.trim(),
+      'Error from server (ServiceUnavailable): no endpoints available for service "nobody"',
     )
   })
 

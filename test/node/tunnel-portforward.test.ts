@@ -148,8 +148,14 @@ describe('proxy to a pod on a real node', () => {
     const names = (asked.headers as [string, string][]).map(([k]) => k.toLowerCase())
     expect(names).toContain('x-custom')
     expect(names).not.toContain('authorization')
-    const named = await req('GET', `/api/v1/namespaces/${ns}/pods/https:web:http/proxy`)
+    const named = await req('GET', `/api/v1/namespaces/${ns}/pods/https:web:http/proxy/`)
     expect(JSON.parse(named.text)).toMatchObject({ port: '8000', scheme: 'https', path: '/' })
+    // No path at all: kube redirects a GET to the URL with a slash.
+    const bare = await exports.default.fetch(
+      new Request(`${BASE}/api/v1/namespaces/${ns}/pods/web/proxy?a=b`, { headers: withToken(), redirect: 'manual' }),
+    )
+    expect(bare.status).toBe(301)
+    expect(bare.headers.get('location')).toBe(`/api/v1/namespaces/${ns}/pods/web/proxy/?a=b`)
     agent.ws.close(1000)
   })
 
