@@ -20,6 +20,7 @@ import { observe } from './api/observe'
 import { captureAuditBody } from './api/audit-log'
 import { serveMetrics } from './api/metrics-endpoint'
 import { configureEncryptionAtRest } from './registry/at-rest-config'
+import { configureDefaultTolerationSeconds } from './registry/strategies/pod/default-toleration-seconds'
 
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>({ strict: false })
@@ -41,6 +42,12 @@ export function buildApp() {
       return statusResponse(
         c,
         statuses.serviceUnavailable(`the server's encryption configuration is invalid: ${problem}`),
+      )
+    const admission = configureDefaultTolerationSeconds(c.env)
+    if (admission)
+      return statusResponse(
+        c,
+        statuses.serviceUnavailable(`the server's admission configuration is invalid: ${admission}`),
       )
     await next()
   })

@@ -4,6 +4,7 @@
 import { D1Log } from '../log/d1-log'
 import { configureEncryptionAtRest } from '../registry/at-rest-config'
 import { customKinds } from '../registry/custom/custom-kinds'
+import { configureDefaultTolerationSeconds } from '../registry/strategies/pod/default-toleration-seconds'
 import { DurableAlarms } from './alarms'
 import { DurableMetrics } from './durable-metrics'
 import { HubPoke } from './hub-poke'
@@ -24,6 +25,9 @@ export function durableParts(
   // Before anything reads stored objects: Secrets are stored encrypted.
   const problem = configureEncryptionAtRest(env)
   if (problem) console.error(problem)
+  // Pods are admitted here: DefaultTolerationSeconds' settings (a bad one keeps kube's 300; the Worker refuses it).
+  const tolerations = configureDefaultTolerationSeconds(env)
+  if (tolerations) console.error(tolerations)
   const sql = ctx.storage.sql
   prepareSqlSchema(sql, ctx.storage)
   const state = new SqlHostState(sql)

@@ -9,6 +9,7 @@
 // stored pod. Every step therefore leaves an already-defaulted pod unchanged.
 import { canonicalQuantity, formatQuantity, parseQuantity, type ParsedQuantity } from '../../../schema/quantity'
 import { addQuantities, cmpQuantity, ZERO } from './pod-validation-formats'
+import { defaultTolerationSeconds } from './default-toleration-seconds'
 import type {
   AnyContainer,
   Container,
@@ -199,10 +200,12 @@ function defaultVolume(v: Volume) {
 
 const NOT_READY = 'node.kubernetes.io/not-ready'
 const UNREACHABLE = 'node.kubernetes.io/unreachable'
-const DEFAULT_TOLERATION_SECONDS = 300
-
-/** DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for 5 minutes unless the pod already does. */
+/**
+ * DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for the plugin's seconds (300 unless configured:
+ * ./default-toleration-seconds.ts) unless the pod already does.
+ */
 function addDefaultTolerations(spec: PodSpec) {
+  const seconds = defaultTolerationSeconds()
   const tolerations: Toleration[] = (spec.tolerations ??= [])
   const tolerates = (key: string) =>
     tolerations.some((t) => (t.key === key || unset(t.key)) && (t.effect === 'NoExecute' || unset(t.effect)))
@@ -213,14 +216,14 @@ function addDefaultTolerations(spec: PodSpec) {
       key: NOT_READY,
       operator: 'Exists',
       effect: 'NoExecute',
-      tolerationSeconds: DEFAULT_TOLERATION_SECONDS,
+      tolerationSeconds: seconds.notReady,
     })
   if (!unreachable) {
     tolerations.push({
       key: UNREACHABLE,
       operator: 'Exists',
       effect: 'NoExecute',
-      tolerationSeconds: DEFAULT_TOLERATION_SECONDS,
+      tolerationSeconds: seconds.unreachable,
     })
   }
 }
