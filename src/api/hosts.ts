@@ -1,5 +1,6 @@
 // Reaching the Durable Object that owns a kind's objects, through the one typed interface both hosts serve, with
 // infrastructure failures turned into 503 Status.
+import type { GraphEdgeRow } from '../host/object-store'
 import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
 import type { ListPage } from '../registry/list'
 import type { ResourceDef } from '../registry/resource'
@@ -11,6 +12,8 @@ export interface HostApi {
   get(resource: string, name: string, minRv?: number): Promise<Result<KubeObject>>
   list(resource: string, q: ListQuery): Promise<Result<ListPage>>
   snapshot(resources: string[], since?: number): Promise<Snapshot>
+  /** The Node authorizer's graph edges leaving a vertex (src/identity/node-graph.ts). */
+  graphEdgesFrom(type: string, namespace: string, name: string, node?: string): Promise<GraphEdgeRow[]>
   create(resource: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   update(resource: string, name: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
   patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>>

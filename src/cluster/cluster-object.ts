@@ -5,6 +5,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
 import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import type { GraphEdgeRow } from '../host/object-store'
 import { closeQuietly } from '../host/watchers'
 import { D1Log } from '../log/d1-log'
 import { namespaceApi } from '../namespace/namespace-api'
@@ -101,6 +102,11 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   async snapshot(resources: string[], since?: number): Promise<Snapshot> {
     return this.host.snapshot(resources, since)
+  }
+
+  /** The Node authorizer's graph edges leaving a vertex (src/identity/node-graph.ts asks). */
+  async graphEdgesFrom(type: string, namespace: string, name: string, node?: string): Promise<GraphEdgeRow[]> {
+    return this.host.objects.graphEdgesFrom(type, namespace, name, node)
   }
 
   async create(resource: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {

@@ -5,10 +5,12 @@ import { pastStates, type IndexHint, type ListItem, type ListSource } from '../r
 import type { LogEntry, Stored } from '../registry/store'
 import { encodeStored, materialize, storedText } from '../registry/stored-json'
 import type { KubeObject } from '../schema/meta'
+import { type GraphEdge, graphEdgesChanged, graphEdgesOf } from '../registry/node-graph/graph-edges'
 import {
   CREATION_TOKEN_TTL_MS,
   type Attend,
   type ExpiryStore,
+  type GraphEdgeRow,
   type HostState,
   type ObjectStore,
   type TokenStore,
@@ -38,6 +40,8 @@ export class MemoryObjectStore implements ObjectStore {
   private readonly attention = new Set<string>()
   /** `resource/name` → the owners it names. */
   private readonly ownerRefs = new Map<string, { uid: string; kind: string; name: string }[]>()
+  /** `resource/name` → the Node authorizer's graph edges it holds. */
+  private readonly edges = new Map<string, GraphEdge[]>()
   private appliedRv: number
   private floorRv: number
 
@@ -129,6 +133,27 @@ export class MemoryObjectStore implements ObjectStore {
     return [...seen.values()]
   }
 
+  graphEdgesFrom(type: string, namespace: string, name: string, node?: string): GraphEdgeRow[] {
+    const out: GraphEdgeRow[] = []
+    for (const [key, edges] of [...this.edges].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      const i = key.indexOf('/')
+      for (const e of edges) {
+        if (e.type !== type || e.namespace !== namespace || e.name !== name) continue
+        if (node !== undefined && e.node !== node) continue
+        out.push({ resource: key.slice(0, i), name: key.slice(i + 1), node: e.node })
+        if (node !== undefined) return out
+      }
+    }
+    return out
+  }
+
+  /** Replaces the graph edges an object holds (none: it left the graph, or holds none). */
+  private setEdges(resource: string, name: string, obj: KubeObject | null) {
+    const edges = obj ? graphEdgesOf(resource, obj) : []
+    if (edges.length > 0) this.edges.set(`${resource}/${name}`, edges)
+    else this.edges.delete(`${resource}/${name}`)
+  }
+
   private index(resource: string, name: string, obj: KubeObject | null) {
     const key = `${resource}/${name}`
     this.attention.delete(key)
@@ -152,6 +177,8 @@ export class MemoryObjectStore implements ObjectStore {
         prev: text.prev,
         prevRv: e.prevRv,
       })
+      if (e.type !== 'MODIFIED' || !e.prev || graphEdgesChanged(e.resource, e.prev, e.object))
+        this.setEdges(e.resource, e.name, e.type === 'DELETED' ? null : e.object)
       if (e.type === 'DELETED') {
         this.rows(e.resource).delete(e.name)
         this.index(e.resource, e.name, null)
@@ -173,8 +200,10 @@ export class MemoryObjectStore implements ObjectStore {
     this.objects.clear()
     this.attention.clear()
     this.ownerRefs.clear()
+    this.edges.clear()
     this.history = []
     for (const o of objects) {
+      this.setEdges(o.resource, o.name, o.object)
       this.rows(o.resource).set(o.name, {
         rv: o.rv,
         labels: { ...(o.object.metadata.labels ?? {}) },

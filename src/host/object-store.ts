@@ -33,6 +33,11 @@ export interface ObjectStore {
   /** Every owner (uid, kind, name) some object here names. */
   owners(): { uid: string; kind: string; name: string }[]
   /**
+   * The Node authorizer's graph edges leaving vertex (type, namespace, name) ('' namespace: this scope's own), held by
+   * objects here (src/registry/node-graph/graph-edges.ts); with `node`, only one bound to that node, if any.
+   */
+  graphEdgesFrom(type: string, namespace: string, name: string, node?: string): GraphEdgeRow[]
+  /**
    * Applies committed changes (in rv order) atomically. Entries at or below the applied mark are skipped, so
    * applying the same commit twice (catch-up after a crash) is harmless.
    */
@@ -45,6 +50,13 @@ export interface ObjectStore {
   historySince(afterRv: number, limit?: number): LogEntry[]
   /** A consistent-snapshot list source over one resource. */
   listSource(resource: string): ListSource
+}
+
+/** A graph edge as the store answers it: the object holding it and the node it is bound to ('' for none). */
+export interface GraphEdgeRow {
+  resource: string
+  name: string
+  node: string
 }
 
 /** Small durable key/value bookkeeping (phase, flags, counters). */

@@ -6,6 +6,8 @@ import type { ListSource } from '../registry/list'
 import { encodeStored as encode, materialize, storedText } from '../registry/stored-json'
 import type { Attend, HostState, ObjectStore } from './object-store'
 import { sqlListSource } from './sql-list-source'
+import { graphEdgesChanged, graphEdgesOf, GRAPH_RESOURCES } from '../registry/node-graph/graph-edges'
+import { graphEdgesFrom, writeGraphEdges } from './sql-graph-edges'
 
 type Row = Record<string, SqlStorageValue>
 
@@ -129,6 +131,10 @@ export class SqlObjectStore implements ObjectStore {
       .toArray()
   }
 
+  graphEdgesFrom(type: string, namespace: string, name: string, node?: string) {
+    return graphEdgesFrom(this.sql, type, namespace, name, node)
+  }
+
   exists(resource: string, name: string): boolean {
     return this.sql.exec('SELECT 1 FROM objects WHERE resource = ? AND name = ?', resource, name).toArray().length > 0
   }
@@ -199,6 +205,14 @@ export class SqlObjectStore implements ObjectStore {
             )
           }
         }
+        // The graph's edges change only when what they hang on does (a pod's binding; not its status).
+        if (
+          GRAPH_RESOURCES.includes(e.resource) &&
+          (e.type !== 'MODIFIED' || !e.prev || graphEdgesChanged(e.resource, e.prev, e.object))
+        ) {
+          const edges = e.type === 'DELETED' ? [] : graphEdgesOf(e.resource, e.object)
+          writeGraphEdges(this.sql, e.resource, e.name, edges, e.type === 'ADDED')
+        }
         if (e.type === 'DELETED') {
           this.sql.exec('DELETE FROM objects WHERE resource = ? AND name = ?', e.resource, e.name)
         } else {
@@ -235,6 +249,7 @@ export class SqlObjectStore implements ObjectStore {
       this.sql.exec(
         'DELETE FROM objects; DELETE FROM labels; DELETE FROM history; DELETE FROM owner_refs; DELETE FROM attention;',
       )
+      this.sql.exec('DELETE FROM graph_edges')
       for (const o of objects) {
         const labels = (o.object.metadata.labels ?? {}) as Record<string, string>
         this.sql.exec(
@@ -265,6 +280,7 @@ export class SqlObjectStore implements ObjectStore {
             o.name,
           )
         }
+        writeGraphEdges(this.sql, o.resource, o.name, graphEdgesOf(o.resource, o.object), true)
       }
       this.appliedRv = atRv
       this.floorRv = atRv

@@ -1,5 +1,6 @@
 // The tables of a Durable Object's own SQLite (src/host/sql-object-store.ts, sql-host-records.ts), and bringing an
 // older object's tables to the current layout when it starts.
+import { rebuildGraphEdges } from './sql-graph-edges'
 
 // An ordinary rowid table: its rows are whole objects, too big for WITHOUT ROWID (which SQLite advises only for rows
 // under about a twentieth of a page); the (resource, name) key is a unique index.
@@ -9,7 +10,7 @@ const objectsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
 );`
 
 /** The layout below; an object whose `state` records an older one is upgraded when it starts (see upgrade()). */
-const LAYOUT = '2'
+const LAYOUT = '3'
 
 const SCHEMA = `
 ${objectsTable('objects')}
@@ -34,6 +35,14 @@ CREATE TABLE IF NOT EXISTS owner_refs (
   PRIMARY KEY (owner_uid, resource, name)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS owner_refs_by_dependent ON owner_refs (resource, name);
+-- The Node authorizer's graph (src/registry/node-graph/graph-edges.ts): an edge from (type, ref_namespace, ref_name)
+-- to the object (resource, name), bound to \`node\`; looked up by what the edge leaves, dropped by the object holding it.
+CREATE TABLE IF NOT EXISTS graph_edges (
+  type TEXT NOT NULL, ref_namespace TEXT NOT NULL, ref_name TEXT NOT NULL, node TEXT NOT NULL,
+  resource TEXT NOT NULL, name TEXT NOT NULL,
+  PRIMARY KEY (type, ref_namespace, ref_name, node, resource, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS graph_edges_by_object ON graph_edges (resource, name);
 CREATE TABLE IF NOT EXISTS creation_tokens (
   token TEXT PRIMARY KEY, resource TEXT NOT NULL, name TEXT NOT NULL, uid TEXT NOT NULL, at INTEGER NOT NULL
 ) WITHOUT ROWID;
@@ -59,16 +68,21 @@ export function prepareSqlSchema(sql: SqlStorage, storage: DurableObjectStorage)
 
 /**
  * Brings tables written by an older kubeflare to the current layout. Layout 1 kept `objects` WITHOUT ROWID; its rows
- * move to a rowid table. (A new object is created at the current layout and never runs this.)
+ * move to a rowid table. Layout 3 added the Node authorizer's graph edges: the objects already stored get theirs.
+ * (A new object is created at the current layout and never runs this.)
  */
 function upgrade(sql: SqlStorage, storage: DurableObjectStorage) {
+  const layout = stateOf(sql, 'layout')
   storage.transactionSync(() => {
-    sql.exec(objectsTable('objects_upgraded'))
-    sql.exec(
-      'INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects',
-    )
-    sql.exec('DROP TABLE objects')
-    sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
+    if (layout !== '2') {
+      sql.exec(objectsTable('objects_upgraded'))
+      sql.exec(
+        'INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects',
+      )
+      sql.exec('DROP TABLE objects')
+      sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
+    }
+    rebuildGraphEdges(sql)
     setLayout(sql)
   })
 }

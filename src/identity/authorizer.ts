@@ -1,6 +1,7 @@
 // The authorization decision for a request, in one place: AlwaysAllow when configured so, else kube's chain
-// (system:masters, then RBAC over compiled rules from this isolate's RBAC cache). A refusal is looked at once more
-// with RBAC objects read after the request arrived, so a grant made a moment ago anywhere is honoured.
+// (system:masters, then the Node authorizer, then RBAC over compiled rules from this isolate's RBAC cache), as
+// kube-apiserver --authorization-mode=Node,RBAC. A refusal is looked at once more with RBAC objects read after the
+// request arrived, so a grant made a moment ago anywhere is honoured; its reason is every authorizer's, one a line.
 import type { Requester } from '../host/rpc-types'
 import type { Attributes } from '../registry/rbac/attributes'
 import { authorize } from '../registry/rbac/authorizer'
@@ -9,7 +10,8 @@ import { type NotFoundWording, rulesFor } from '../registry/rbac/rule-resolver'
 import type { PolicyRule } from '../schema/rbac'
 import type { ResourceDef } from '../registry/resource'
 import { MASTERS_GROUP, type UserInfo } from '../registry/user-info'
-import { nodeAuthorize } from './node-authorizer'
+import { type NodeGraph, nodeAuthorize } from './node-authorizer'
+import { DurableNodeGraph } from './node-graph'
 import { RbacCache } from './rbac-cache'
 
 export interface Decision {
@@ -22,6 +24,7 @@ export interface Decision {
 interface IsolateState {
   cache: RbacCache
   compiled: CompiledRulesCache
+  graph: NodeGraph
 }
 
 const isolates = new WeakMap<object, IsolateState>()
@@ -34,6 +37,7 @@ function isolateState(env: Env): IsolateState {
         (scope === '' ? env.CLUSTER.getByName('cluster') : env.NAMESPACES.getByName(scope)).snapshot(resources, since),
       ),
       compiled: new CompiledRulesCache(),
+      graph: DurableNodeGraph.of(env),
     }
     isolates.set(env.CLUSTER, state)
   }
@@ -53,16 +57,18 @@ export class Authorizer {
   /** kube's authorizer chain for these attributes; `arrivedAt` is when the request arrived (ms since epoch). */
   async authorize(attrs: Attributes, arrivedAt: number): Promise<Decision> {
     if (this.alwaysAllow || attrs.user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: '' }
-    // kube's chain is Node, then RBAC: a node agent's own identity is judged first (src/identity/node-authorizer.ts).
-    const byNode = nodeAuthorize(attrs)
-    if (byNode) return byNode
+    // kube's chain is Node, then RBAC: a node's own identity is judged first (src/identity/node-authorizer.ts).
+    const byNode = await nodeAuthorize(attrs, this.state.graph)
+    if (byNode.allowed) return byNode
     let view = await this.state.cache.view(attrs.namespace)
     let decision = authorize(attrs, this.state.compiled.get(attrs.user, attrs.namespace, view.version, view.source))
     if (!decision.allowed && view.checkedAt < arrivedAt) {
       view = await this.state.cache.view(attrs.namespace, arrivedAt)
       decision = authorize(attrs, this.state.compiled.get(attrs.user, attrs.namespace, view.version, view.source))
     }
-    return decision
+    if (decision.allowed || !byNode.reason) return decision
+    // kube's union authorizer: no one allowed, so the reasons of all are given, one a line.
+    return { allowed: false, reason: decision.reason ? `${byNode.reason}\n${decision.reason}` : byNode.reason }
   }
 
   /** Every rule the user holds in a namespace ('' for cluster scope), and the lookups that failed. */

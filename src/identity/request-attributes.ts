@@ -2,11 +2,13 @@
 // it: the one RequestInfo reading (src/api/request-info.ts) for every path, with the v1beta1 API's own shape (its
 // namespace rides in the query, its resource names are camelCase) mapped to the v1 resources it serves.
 import { requestInfo } from '../api/request-info'
+import { parseFieldSelector } from '../registry/field-selector'
 import type { Attributes } from '../registry/rbac/attributes'
 import type { UserInfo } from '../registry/user-info'
 import { BETA_KINDS } from '../registry/v1beta1/kinds'
 
 const BETA_RESOURCES = new Map(BETA_KINDS.map((k) => [k.path, k.plural]))
+const SELECTOR_VERBS = new Set(['list', 'watch', 'deletecollection'])
 
 /**
  * The attributes of a request by `user`. `pathname` is the URL's path after URL parsing (dot segments, `%2e%2e`
@@ -45,6 +47,12 @@ export function requestAttributes(
     name: info.name,
     resourceRequest: true,
     path: info.path,
+  }
+  // kube reads selectors for these verbs only, and not from the deprecated /watch/ paths (requestinfo.go).
+  const selector = query('fieldSelector')
+  if (selector && !info.verbViaPathPrefix && SELECTOR_VERBS.has(info.verb)) {
+    const parsed = parseFieldSelector(selector)
+    if (parsed.ok && parsed.selector.requirements.length > 0) attrs.fieldSelector = parsed.selector.requirements
   }
   if (info.apiPrefix === 'api' && info.apiVersion === 'v1beta1') {
     // /api/v1beta1/<kind>[/<id>]?namespace=<ns>: the routes serve `default` when the query names none.

@@ -8,6 +8,7 @@ import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import type { GraphEdgeRow } from '../host/object-store'
 import { closeQuietly } from '../host/watchers'
 import { bindPod } from '../registry/binding-subresource'
 import type { ListPage } from '../registry/list'
@@ -126,6 +127,11 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
 
   async snapshot(resources: string[], since?: number): Promise<Snapshot> {
     return this.host.snapshot(resources, since)
+  }
+
+  /** The Node authorizer's graph edges leaving a vertex (src/identity/node-graph.ts asks). */
+  async graphEdgesFrom(type: string, namespace: string, name: string, node?: string): Promise<GraphEdgeRow[]> {
+    return this.host.objects.graphEdgesFrom(type, namespace, name, node)
   }
 
   async create(resource: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {

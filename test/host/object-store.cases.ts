@@ -182,6 +182,44 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         expect(objects.labelsOf('pods')).toEqual([])
       }))
 
+    it('indexes the Node authorizer’s graph edges of bound pods, kept across status writes, gone with the pod', () =>
+      withLocal((open) => {
+        const { objects } = open()
+        const spec = (nodeName?: string) => ({
+          ...(nodeName ? { nodeName } : {}),
+          serviceAccountName: 'sa',
+          containers: [{ name: 'c', image: 'nginx', envFrom: [{ secretRef: { name: 'env' } }] }],
+          volumes: [{ name: 'v', configMap: { name: 'cm' } }],
+        })
+        const unbound = entry('ADDED', { ...pod('p'), spec: spec() })
+        objects.apply([unbound])
+        // Not in the graph until bound.
+        expect(objects.graphEdgesFrom('secret', '', 'env')).toEqual([])
+        const bound = entry('MODIFIED', { ...pod('p'), spec: spec('n1') }, unbound.object, unbound.rv)
+        objects.apply([bound])
+        const row = [{ resource: 'pods', name: 'p', node: 'n1' }]
+        expect(objects.graphEdgesFrom('secret', '', 'env')).toEqual(row)
+        expect(objects.graphEdgesFrom('configmap', '', 'cm', 'n1')).toEqual(row)
+        expect(objects.graphEdgesFrom('serviceAccount', '', 'sa', 'n1')).toEqual(row)
+        expect(objects.graphEdgesFrom('configmap', '', 'cm', 'n2')).toEqual([])
+        expect(objects.graphEdgesFrom('secret', '', 'cm')).toEqual([])
+        // A status write keeps the rows (kube's graph populator skips it).
+        const running = entry(
+          'MODIFIED',
+          { ...pod('p'), spec: spec('n1'), status: { phase: 'Running' } },
+          bound.object,
+          bound.rv,
+        )
+        objects.apply([running])
+        expect(objects.graphEdgesFrom('secret', '', 'env', 'n1')).toEqual(row)
+        objects.apply([entry('DELETED', running.object, running.object, running.rv)])
+        expect(objects.graphEdgesFrom('secret', '', 'env')).toEqual([])
+        expect(objects.graphEdgesFrom('serviceAccount', '', 'sa')).toEqual([])
+        // reset rebuilds them from the objects it is given.
+        objects.reset([{ resource: 'pods', name: 'q', rv: 700, object: { ...pod('q'), spec: spec('n3') } }], 800)
+        expect(objects.graphEdgesFrom('configmap', '', 'cm')).toEqual([{ resource: 'pods', name: 'q', node: 'n3' }])
+      }))
+
     it('reset replaces every object and starts history at the given resourceVersion', () =>
       withLocal((open) => {
         const { objects } = open()

@@ -48,7 +48,7 @@ describe('SqlObjectStore layout upgrade', () => {
       expect(
         sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'objects_upgraded'").one().n,
       ).toBe(0)
-      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('2')
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('3')
       expect(store.names('pods')).toEqual(['a', 'b'])
       expect(store.get('pods', 'b')).toEqual({
         rv: 10,
@@ -84,11 +84,36 @@ describe('SqlObjectStore layout upgrade', () => {
     })
   })
 
+  it('gives the pods a layout-2 object stored the Node authorizer’s graph edges', async () => {
+    const stub = env.NAMESPACES.getByName(`layout-edges-${Date.now().toString(36)}`)
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql
+      // Layout 2 had no graph_edges table: its pods were stored without rows.
+      sql.exec('DROP TABLE graph_edges')
+      sql.exec("UPDATE state SET value = '2' WHERE key = 'layout'")
+      const bound = {
+        ...pod('bound', {}),
+        spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }], imagePullSecrets: [{ name: 'pull' }] },
+      }
+      sql.exec(
+        "INSERT INTO objects (resource, name, rv, labels, object) VALUES ('pods', 'bound', 30, '{}', ?)",
+        encodeStored(bound),
+      )
+      prepareSqlSchema(sql, state.storage)
+      const store = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('3')
+      expect(store.graphEdgesFrom('secret', '', 'pull', 'n1')).toEqual([
+        { resource: 'pods', name: 'bound', node: 'n1' },
+      ])
+      expect(store.get('pods', 'bound')?.rv).toBe(30)
+    })
+  })
+
   it('creates a new object at the current layout', async () => {
     const stub = env.NAMESPACES.getByName(`layout-new-${Date.now().toString(36)}`)
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql
-      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('2')
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('3')
       expect(
         sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql,
       ).not.toMatch(/WITHOUT ROWID/i)

@@ -41,7 +41,27 @@ describe('requestAttributes', () => {
     [
       'GET',
       '/api/v1/namespaces/a/pods?fieldSelector=metadata.name%3Dx',
-      resource('list', { namespace: 'a', name: 'x', path: '/api/v1/namespaces/a/pods' }),
+      {
+        ...resource('list', { namespace: 'a', name: 'x', path: '/api/v1/namespaces/a/pods' }),
+        fieldSelector: [{ field: 'metadata.name', operator: '=', value: 'x' }],
+      },
+    ],
+    // The field selector is judged for lists, watches and deletecollections (kube's AuthorizeWithSelectors), not for
+    // the deprecated /watch/ paths, and not when it does not parse.
+    [
+      'GET',
+      '/api/v1/pods?watch=1&fieldSelector=spec.nodeName%3D%3Dn1',
+      {
+        ...resource('watch', { path: '/api/v1/pods' }),
+        fieldSelector: [{ field: 'spec.nodeName', operator: '==', value: 'n1' }],
+      },
+    ],
+    ['GET', '/api/v1/watch/pods?fieldSelector=spec.nodeName%3Dn1', resource('watch', { path: '/api/v1/watch/pods' })],
+    ['GET', '/api/v1/pods?fieldSelector=spec.nodeName', resource('list', { path: '/api/v1/pods' })],
+    [
+      'GET',
+      '/api/v1/namespaces/a/pods/x?fieldSelector=spec.nodeName%3Dn1',
+      resource('get', { namespace: 'a', name: 'x', path: '/api/v1/namespaces/a/pods/x' }),
     ],
     [
       'GET',

@@ -3,6 +3,7 @@
 // only {"creationTimestamp":null}.
 import type { Context } from 'hono'
 import { selfSubjectRules } from '../../registry/rbac/rules-review'
+import { nodeIdentity } from '../../identity/node-authorizer'
 import { StatusError, statuses } from '../../registry/status'
 import { SelfSubjectRulesReview } from '../../schema/authorization'
 import { field } from './go-values'
@@ -30,7 +31,10 @@ export async function createSelfSubjectRulesReview(c: Ctx): Promise<Response> {
   let status: object = ALLOW_ALL
   if (!access.config.alwaysAllow) {
     const { rules, errors } = await access.authorizer.rulesFor(access.user, namespace)
-    status = selfSubjectRules(rules, errors)
+    // kube's Node authorizer cannot list a node's rules: it says so, and the answer is incomplete.
+    status = nodeIdentity(access.user).isNode
+      ? selfSubjectRules(rules, ['node authorizer does not support user rule resolution', ...errors], true)
+      : selfSubjectRules(rules, errors)
   }
   // A new object: the request's metadata (and its managedFields) are not part of the answer.
   return created(c, { ...r, meta: {} }, undefined, { spec: {}, status })

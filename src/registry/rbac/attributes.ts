@@ -1,5 +1,6 @@
 // What authorization judges about a request (k8s.io/apiserver authorizer.Attributes): who asks, and the verb and
 // object (a resource request) or path (a non-resource request) that src/api/request-info.ts read from it.
+import type { FieldRequirement } from '../field-selector'
 import type { UserInfo } from '../user-info'
 
 export interface Attributes {
@@ -16,4 +17,9 @@ export interface Attributes {
   resourceRequest: boolean
   /** The URL path; what non-resource rules match. */
   path: string
+  /**
+   * A list's, watch's or deletecollection's field selector, parsed (kube's AuthorizeWithSelectors, on by default in
+   * 1.33); absent when none was given or it did not parse. The Node authorizer reads it; RBAC does not.
+   */
+  fieldSelector?: FieldRequirement[]
 }

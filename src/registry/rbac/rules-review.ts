@@ -35,6 +35,7 @@ const some = <K extends string>(key: K, list: string[] | undefined) =>
 export function selfSubjectRules(
   rules: readonly PolicyRule[],
   errors: readonly string[] = [],
+  incomplete = false,
 ): SubjectRulesReviewStatus {
   const resourceRules: ResourceRule[] = []
   const nonResourceRules: NonResourceRule[] = []
@@ -50,7 +51,7 @@ export function selfSubjectRules(
     if (rule.nonResourceURLs?.length)
       nonResourceRules.push({ verbs: rule.verbs, ...some('nonResourceURLs', rule.nonResourceURLs) })
   }
-  const status: SubjectRulesReviewStatus = { resourceRules, nonResourceRules, incomplete: false }
+  const status: SubjectRulesReviewStatus = { resourceRules, nonResourceRules, incomplete }
   if (errors.length) status.evaluationError = aggregateMessage(errors)
   return status
 }
