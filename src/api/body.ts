@@ -4,9 +4,9 @@ import type { Context } from 'hono'
 import { statuses, StatusError } from '../registry/status'
 import { MAX_BODY_BYTES, type BodyInput } from '../registry/decode'
 import { decodeKubeProtobuf } from './protobuf/decode'
+import { negotiateInput } from './negotiation'
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
-const OBJECT_TYPES = ['application/json', 'application/yaml', PROTOBUF]
 
 /** The media type without parameters, lowercased; '' when absent. */
 export const mediaType = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
@@ -32,19 +32,17 @@ export async function readBodyText(c: Context): Promise<string> {
   return utf8(await readBodyBytes(c))
 }
 
-/** The content type of a create/update body; missing means JSON, as curl users expect. */
-export function objectContentType(c: Context): string {
-  const t = mediaType(c)
-  if (t === '') return 'application/json'
-  if (
-    t === 'application/json' ||
-    t === 'application/yaml' ||
-    t === 'text/yaml' ||
-    t === 'application/x-yaml' ||
-    t === PROTOBUF
-  )
-    return t
-  throw new StatusError(statuses.unsupportedMediaType(OBJECT_TYPES))
+/** The serializer that reads a create/update body (kube's NegotiateInputSerializer): none named means JSON, 415 else. */
+export const objectContentType = (c: Context): string => negotiateInput(c.req.header('content-type') ?? '')
+
+/**
+ * The patch type a PATCH names, read as kube's patch handler reads it: the Content-Type up to its first `;` (one at
+ * the very start is kept), neither trimmed nor lowercased, matched exactly against the patch types.
+ */
+export function patchContentType(c: Context): string {
+  const header = c.req.header('content-type') ?? ''
+  const semi = header.indexOf(';')
+  return semi > 0 ? header.slice(0, semi) : header
 }
 
 /** A create or update body as the decoder takes it (`prefix` opens protobuf decoding errors). */

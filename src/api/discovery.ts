@@ -1,9 +1,10 @@
-// Discovery, generated from the resource table: /api, /apis, /api/v1 (legacy) and aggregated discovery (v2, v2beta1).
+// Discovery, generated from the resource table: /api, /apis, /api/v1 (legacy) and aggregated discovery (v2).
 import type { Context } from 'hono'
 import { kinds } from '../registry/resources'
 import { statuses } from '../registry/status'
 import { apiVersionOf, type ResourceDef } from '../registry/resource'
-import { json } from './respond'
+import { json, negotiate } from './respond'
+import { DISCOVERY_ENDPOINT, isAggregatedDiscovery, negotiateMediaType } from './negotiation'
 
 /** Subresources a kind serves, with their verbs and response kind (filled in as features land). */
 export interface SubresourceDef {
@@ -102,14 +103,14 @@ function aggregatedVersion(gv: GroupVersion) {
 }
 
 /** /api (core: one nameless group) or /apis (every named group) as an APIGroupDiscoveryList. */
-function aggregated(version: 'v2' | 'v2beta1', core: boolean) {
+function aggregated(core: boolean) {
   const items = core
     ? [{ metadata: { creationTimestamp: null }, versions: [aggregatedVersion({ group: '', version: 'v1' })] }]
     : namedGroups().map((g) => ({
         metadata: { name: g.name, creationTimestamp: null },
         versions: g.versions.map((v) => aggregatedVersion({ group: g.name, version: v })),
       }))
-  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items }
+  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items }
 }
 
 /** The legacy APIGroup of a named group: its versions, the first preferred. */
@@ -118,22 +119,23 @@ function apiGroup(g: { name: string; versions: string[] }) {
   return { name: g.name, versions, preferredVersion: versions[0] }
 }
 
-/** Which aggregated discovery version (if any) the Accept header asks for, in the client's order of preference. */
-function requestedAggregation(accept: string | undefined): 'v2' | 'v2beta1' | null {
-  for (const part of (accept ?? '').split(',')) {
-    const params = part.split(';').map((s) => s.trim())
-    if (!params.includes('g=apidiscovery.k8s.io') || !params.includes('as=APIGroupDiscoveryList')) continue
-    if (params.includes('v=v2')) return 'v2'
-    if (params.includes('v=v2beta1')) return 'v2beta1'
-  }
-  return null
+/**
+ * Whether the Accept header asks for the aggregated document (kube's WrappedHandler negotiates with
+ * DiscoveryEndpointRestrictions): apidiscovery.k8s.io/v2 only, as 1.33 removed v2beta1; anything else is answered
+ * by the legacy document, negotiated as every answer is.
+ */
+function wantsAggregated(c: Context): boolean {
+  const options = negotiateMediaType(c.req.header('accept') ?? '', DISCOVERY_ENDPOINT)
+  if (options === null || !isAggregatedDiscovery(options.convert)) return false
+  negotiate(c, DISCOVERY_ENDPOINT)
+  return true
 }
 
+/** The aggregated document, with the GVK in its Content-Type (kubectl parses the body by it). */
+const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'
+
 export function serveApi(c: Context) {
-  const v = requestedAggregation(c.req.header('accept'))
-  // kubectl parses the body by this exact Content-Type; plain application/json would be read as APIVersions.
-  if (v)
-    return json(c, aggregated(v, true), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
+  if (wantsAggregated(c)) return json(c, aggregated(true), 200, AGGREGATED_CONTENT_TYPE)
   const host = c.req.header('host') ?? '127.0.0.1:8787'
   return json(c, {
     kind: 'APIVersions',
@@ -143,9 +145,7 @@ export function serveApi(c: Context) {
 }
 
 export function serveApis(c: Context) {
-  const v = requestedAggregation(c.req.header('accept'))
-  if (v)
-    return json(c, aggregated(v, false), 200, `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`)
+  if (wantsAggregated(c)) return json(c, aggregated(false), 200, AGGREGATED_CONTENT_TYPE)
   return json(c, { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups().map(apiGroup) })
 }
 

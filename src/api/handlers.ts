@@ -9,7 +9,7 @@ import { listObjects } from '../registry/list'
 import { selectorsFrom } from '../registry/selectors'
 import { D1Log } from '../log/d1-log'
 import { decodeObject, handlingPrefix } from '../registry/decode'
-import { readBody, readBodyText, mediaType } from './body'
+import { objectContentType, patchContentType, readBody, readBodyText } from './body'
 import {
   dryRun,
   fieldManager,
@@ -20,8 +20,9 @@ import {
   queryFlag,
   type ListOptions,
 } from './query'
-import { addWarnings, json } from './respond'
-import { includeObjectOption, TABLE_CONTENT_TYPE, toTable, wantsTable } from './table'
+import { addWarnings, json, negotiate, negotiated } from './respond'
+import { resourceEndpoint } from './negotiation'
+import { tableOptions, toTable } from './table'
 import { call, hostFor } from './hosts'
 import { apiVersionOf, resourceKey } from '../registry/resource'
 import { serveWatch } from './watch'
@@ -49,17 +50,26 @@ function inVersion(def: ResourceDef, obj: KubeObject): KubeObject {
 /** Writes through a version served but not stored are planned with that version's row. */
 const versionOption = (def: ResourceDef) => (def.storage === false ? { version: def.version } : {})
 
+/**
+ * What a resource's handlers negotiate against (kube's RequestScope): every kind converts to a Table; a custom
+ * resource is never answered as protobuf. Called before a handler does anything, so a 406 leaves nothing done.
+ */
+const negotiateFor = (c: Ctx, def: ResourceDef) =>
+  negotiate(c, resourceEndpoint({ table: true, custom: def.unstructured !== undefined }))
+
+/** The version of the Table the negotiated Accept clause asks for (kubectl's human output does), if it asks. */
+const tableVersion = (c: Ctx) => {
+  const convert = negotiated(c)?.convert
+  return convert?.kind === 'Table' ? convert.version : undefined
+}
+
 /** One object, as JSON or as a one-row Table. */
 function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
   inVersion(def, obj)
-  if (wantsTable(c.req.header('accept'))) {
-    const include = includeObjectOption(c.req.query('includeObject'))
-    return json(
-      c,
-      toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include),
-      code,
-      TABLE_CONTENT_TYPE,
-    )
+  const table = tableVersion(c)
+  if (table) {
+    const include = tableOptions(c.req.query('includeObject'))
+    return json(c, toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, table), code)
   }
   return json(c, obj, code)
 }
@@ -69,14 +79,16 @@ function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
   const meta: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) }
   if (page.continue) meta.continue = page.continue
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount
-  if (wantsTable(c.req.header('accept'))) {
-    const include = includeObjectOption(c.req.query('includeObject'))
-    return json(c, toTable(def, page.items, meta, include), 200, TABLE_CONTENT_TYPE)
+  const table = tableVersion(c)
+  if (table) {
+    const include = tableOptions(c.req.query('includeObject'))
+    return json(c, toTable(def, page.items, meta, include, table))
   }
   return json(c, { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: meta, items: page.items })
 }
 
 export async function handleGet(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  negotiateFor(c, def)
   const minRv = getResourceVersion(c)
   const obj = unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name, minRv)))
   return renderObject(c, def, obj)
@@ -84,6 +96,7 @@ export async function handleGet(c: Ctx, def: ResourceDef, ns: string, name: stri
 
 /** GET on a collection: a list, or a watch with watch=true. ns null = across all namespaces (served by D1). */
 export async function handleList(c: Ctx, def: ResourceDef, ns: string | null, forcedWatch = false) {
+  negotiateFor(c, def)
   const opts = listOptions(c, def, forcedWatch)
   if (opts.watch) return serveWatch(c, def, ns, opts)
   const page =
@@ -138,6 +151,7 @@ async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
 }
 
 export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
+  negotiateFor(c, def)
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
   const requester = await requesterOption(c, def)
@@ -164,6 +178,7 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
 
 /** PUT on an item, or on its subresource (`status`) when `subresource` is given. */
 export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
+  negotiateFor(c, def)
   const isDryRun = dryRun(c)
   const obj = await decodeBody(c, def)
   const requester = await requesterOption(c, def)
@@ -206,10 +221,11 @@ const CUSTOM_PATCH_TYPES = [
 
 /** PATCH on an item, or on its subresource (`status`) when `subresource` is given. */
 export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
-  const type = PATCH_TYPES[mediaType(c)]
+  const type = PATCH_TYPES[patchContentType(c)]
   // Custom resources have no Go type to take strategic merge metadata from: kube lists what they accept.
   const accepted = def.unstructured ? CUSTOM_PATCH_TYPES : ACCEPTED_PATCH_TYPES
-  if (!type || !accepted.includes(mediaType(c))) throw new StatusError(statuses.unsupportedMediaType(accepted))
+  if (!type || !accepted.includes(patchContentType(c))) throw new StatusError(statuses.unsupportedMediaType(accepted))
+  negotiateFor(c, def)
   const manager = fieldManager(c)
   const force = c.req.query('force')
   if (type === 'apply' && !c.req.query('fieldManager')) {
@@ -265,7 +281,7 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
   let opts: DeleteOptions = {}
   const text = await readBodyText(c)
   if (text.trim() !== '') {
-    const t = mediaType(c)
+    const t = objectContentType(c)
     const target = { schema: DeleteOptions, group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' }
     opts = decodeObject<DeleteOptions>(target, { format: t.includes('yaml') ? 'yaml' : 'json', text }, 'Ignore').value
   }
@@ -317,6 +333,7 @@ function withDefaultPropagation(c: Ctx, def: ResourceDef, opts: DeleteOptions): 
 }
 
 export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  negotiateFor(c, def)
   const opts = withDefaultPropagation(c, def, await deleteOptions(c))
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(
@@ -337,6 +354,7 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
 }
 
 export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: string) {
+  negotiateFor(c, def)
   const opts = listOptions(c, def)
   const del = withDefaultPropagation(c, def, await deleteOptions(c))
   const isDryRun = dryRun(c) || (del.dryRun?.length ?? 0) > 0

@@ -1,7 +1,7 @@
 // The OpenAPI endpoints: /openapi/v3 (index), /openapi/v3/<group-version> (documents generated in ./openapi/ from
 // the zod schemas and the resource table) and /openapi/v2 (the empty protobuf document kubectl 1.27/1.28 need).
 import type { Context } from 'hono'
-import { NO_CACHE, json, statusResponse } from './respond'
+import { NO_CACHE, statusResponse, unnegotiatedJson } from './respond'
 import { statuses } from '../registry/status'
 import { servedDocuments, servedSwaggerV2 } from './openapi/document'
 
@@ -9,7 +9,8 @@ export async function serveOpenApiV3Index(c: Context) {
   const paths: Record<string, { serverRelativeURL: string }> = {}
   for (const [key, doc] of await servedDocuments())
     paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` }
-  return json(c, { paths })
+  // kube-openapi's handler3 writes the index whatever the Accept header says.
+  return unnegotiatedJson(c, { paths })
 }
 
 /** One group-version document; the path after /openapi/v3/ names it (`api/v1`, `apis/<group>/<version>`). */

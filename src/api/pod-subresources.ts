@@ -7,7 +7,8 @@ import type { KubeObject } from '../schema/meta'
 import { DeleteOptions } from '../schema/meta'
 import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody } from './body'
-import { json, statusResponse } from './respond'
+import { json, negotiate, statusResponse } from './respond'
+import { resourceEndpoint } from './negotiation'
 import { int64Param, queryFlag } from './query'
 import { createOptions } from './write-options'
 import { call, hostFor } from './hosts'
@@ -41,6 +42,12 @@ const Eviction = z.strictObject({
 const pods = () => resourceByPlural('pods')!
 const nsStub = (c: Ctx) => c.env.NAMESPACES.getByName(c.req.param('namespace')!)
 
+/**
+ * binding, eviction and log negotiate their answer first, as kube's create and get handlers do (none of their
+ * storages converts to a Table): an Accept nothing answers, text/plain for a log included, is a 406.
+ */
+const negotiateFor = (c: Ctx) => negotiate(c, resourceEndpoint({ table: false, custom: false }))
+
 function unwrap<T>(r: Result<T>): T {
   if (!r.ok) throw new StatusError(r.status)
   return r.value
@@ -52,6 +59,7 @@ async function decodeSmall<T>(c: Ctx, schema: z.ZodType, group: string, kind: st
 }
 
 async function bindPod(c: Ctx, name: string) {
+  negotiateFor(c)
   const binding = await decodeSmall<z.infer<typeof Binding>>(c, Binding, '', 'Binding')
   if (binding.metadata?.name && binding.metadata.name !== name) {
     throw new StatusError(
@@ -143,6 +151,7 @@ async function tunnelLog(c: Ctx, name: string, opts: PodLogOptions, real: { pod:
 }
 
 async function podLog(c: Ctx, name: string) {
+  negotiateFor(c)
   const opts = logOptions(c, name)
   const real = await onRealNode(c, name)
   if (real) return tunnelLog(c, name, opts, real)
@@ -182,6 +191,7 @@ async function podLog(c: Ctx, name: string) {
 }
 
 async function evict(c: Ctx, name: string) {
+  negotiateFor(c)
   const eviction = await decodeSmall<z.infer<typeof Eviction>>(c, Eviction, 'policy', 'Eviction', ['policy/v1beta1'])
   // kube compares the names as they are: an Eviction without a name does not name this pod either.
   if ((eviction.metadata?.name ?? '') !== name) {

@@ -1,13 +1,52 @@
-// Rendering: JSON bodies with kube's bytes and headers, Status errors, and Warning headers.
+// Rendering: JSON bodies with kube's bytes and headers, negotiated as kube negotiates them (406 for an Accept no
+// serializer answers; errors written whatever the Accept), Status errors, and Warning headers.
 import type { Context } from 'hono'
 import type { Status } from '../registry/status'
 import { encodeBody } from '../registry/wire-json'
+import {
+  DEFAULT_ENDPOINT,
+  negotiateMediaType,
+  negotiateOutput,
+  type EndpointRestrictions,
+  type MediaTypeOptions,
+} from './negotiation'
 
 export const NO_CACHE = 'no-cache, private'
 
-/** Writes an API body as kube's negotiated serializer does: Go's field order, compact with a newline, or indented. */
+const OUTPUT = 'negotiatedOutput' as never
+
+/**
+ * Negotiates the answer for an endpoint (kube's NegotiateOutputMediaType; a 406 StatusError when nothing fits) and
+ * remembers it for json(). Handlers call it before they do anything, as kube's do; a response nobody negotiated
+ * for is negotiated by json() with the default restrictions.
+ */
+export function negotiate(c: Context, endpoint: EndpointRestrictions): MediaTypeOptions {
+  const options = negotiateOutput(c.req.header('accept') ?? '', endpoint)
+  c.set(OUTPUT, options as never)
+  return options
+}
+
+/** What negotiate() chose for this request, if it ran. */
+export const negotiated = (c: Context) => c.get(OUTPUT) as MediaTypeOptions | undefined
+
+/**
+ * Writes an API body as kube's negotiated serializer does: Go's field order, compact with a newline, or indented.
+ * An error is written as responsewriters.WriteObjectNegotiated writes one: negotiated with the default restrictions,
+ * and when the Accept header allows nothing, indented (WriteRawJSON) with its own code, never hidden behind a 406.
+ */
 export function json(c: Context, body: unknown, code = 200, contentType = 'application/json'): Response {
-  return respond(c, encodeBody(body, isPrettyPrint(c)), code, contentType)
+  if (code < 200 || code >= 400) {
+    const options = negotiateMediaType(c.req.header('accept') ?? '', DEFAULT_ENDPOINT)
+    const pretty = options === null || options.pretty || isPrettyPrint(c)
+    return respond(c, encodeBody(body, pretty), code, options === null ? 'application/json' : contentType)
+  }
+  const options = negotiated(c) ?? negotiate(c, DEFAULT_ENDPOINT)
+  return respond(c, encodeBody(body, options.pretty || isPrettyPrint(c)), code, contentType)
+}
+
+/** A body written whatever the Accept header asks, by handlers outside kube's negotiation (kube-openapi's). */
+export function unnegotiatedJson(c: Context, body: unknown): Response {
+  return respond(c, encodeBody(body, isPrettyPrint(c)), 200, 'application/json')
 }
 
 /** A body kube writes with WriteRawJSON (/version): always indented, whatever the request asked. */

@@ -9,10 +9,11 @@ import { scaleOf } from '../registry/scale-subresource'
 import { statuses, StatusError, type Result } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
-import { mediaType, objectContentType, readBodyText } from './body'
+import { objectContentType, patchContentType, readBodyText } from './body'
 import { call, hostFor } from './hosts'
 import { dryRun, fieldManager, fieldValidation } from './query'
-import { addWarnings, json } from './respond'
+import { addWarnings, json, negotiate } from './respond'
+import { resourceEndpoint } from './negotiation'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -22,16 +23,22 @@ const PATCH_TYPES: Record<string, PatchType> = {
   'application/strategic-merge-patch+json': 'strategic',
 }
 
+/** Negotiated before anything is done, as for the object (a Scale is never answered as a Table here). */
+const negotiateFor = (c: Ctx, def: ResourceDef) =>
+  negotiate(c, resourceEndpoint({ table: true, custom: def.unstructured !== undefined }))
+
 function unwrap<T>(r: Result<T>): T {
   if (!r.ok) throw new StatusError(r.status)
   return r.value
 }
 
 export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  negotiateFor(c, def)
   return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name))), def))
 }
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
+  negotiateFor(c, def)
   const body = { format: objectContentType(c).includes('yaml') ? 'yaml' : 'json', text: await readBodyText(c) } as const
   const decoded = decodeObject<KubeObject>(
     { schema: Scale, group: 'autoscaling', version: 'v1', kind: 'Scale' },
@@ -45,8 +52,9 @@ export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: strin
 }
 
 export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
-  const type = PATCH_TYPES[mediaType(c)]
+  const type = PATCH_TYPES[patchContentType(c)]
   if (!type) throw new StatusError(statuses.unsupportedMediaType(Object.keys(PATCH_TYPES)))
+  negotiateFor(c, def)
   const body = await readBodyText(c)
   const opts = {
     dryRun: dryRun(c),

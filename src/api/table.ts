@@ -1,39 +1,29 @@
-// Server-side printing: Table responses for `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`.
+// Server-side printing: Table responses for `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (negotiated in
+// negotiation.ts; kube writes them as plain application/json).
 import type { KubeObject } from '../schema/meta'
 import type { ResourceDef } from '../registry/resource'
 import { StatusError, statuses } from '../registry/status'
 
-export const TABLE_CONTENT_TYPE = 'application/json;as=Table;v=v1;g=meta.k8s.io'
-
-/** Whether the Accept header asks for a Table (kubectl's human output does; it lists plain JSON as a fallback). */
-export function wantsTable(accept: string | undefined): boolean {
-  if (!accept) return false
-  return accept.split(',').some((part) => {
-    const params = part.split(';').map((s) => s.trim())
-    return (
-      params.includes('as=Table') &&
-      params.includes('g=meta.k8s.io') &&
-      (params.includes('v=v1') || params.includes('v=v1beta1'))
-    )
-  })
-}
-
 type IncludeObject = 'None' | 'Metadata' | 'Object'
 
-export function includeObjectOption(v: string | undefined): IncludeObject {
+/**
+ * TableOptions as optionsForTransform reads them from the query (handlers/response.go): includeObject, validated by
+ * ValidateTableOptions, a 400 in kube's words.
+ */
+export function tableOptions(v: string | undefined): IncludeObject {
   if (v === undefined || v === '' || v === 'Metadata') return 'Metadata'
   if (v === 'None' || v === 'Object') return v
   throw new StatusError(
     statuses.badRequest(
-      `includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`,
+      `Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(v)}: must be 'Metadata', 'Object', 'None', or empty`,
     ),
   )
 }
 
-function rowObject(obj: KubeObject, include: IncludeObject) {
+function rowObject(obj: KubeObject, include: IncludeObject, version: string) {
   if (include === 'None') return undefined
   if (include === 'Object') return obj
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata }
 }
 
 interface TableMeta {
@@ -42,19 +32,23 @@ interface TableMeta {
   remainingItemCount?: number
 }
 
-/** A Table of objects; headers=false leaves columnDefinitions null (every watch event after the first). */
+/**
+ * A Table of objects in meta.k8s.io `version` (v1 or v1beta1, as the Accept clause named it); headers=false leaves
+ * columnDefinitions null (every watch event after the first).
+ */
 export function toTable(
   def: ResourceDef,
   items: KubeObject[],
   meta: TableMeta,
   include: IncludeObject,
+  version: string,
   now = new Date(),
   headers = true,
 ) {
   const t = def.strategy.table
   return {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion: `meta.k8s.io/${version}`,
     metadata: meta,
     columnDefinitions: headers ? t.columns : null,
     rows: items.map((obj) => {
@@ -63,7 +57,7 @@ export function toTable(
       if (def.kind === 'Pod' && (phase === 'Succeeded' || phase === 'Failed')) {
         row.conditions = [{ type: 'Completed', status: 'True' }]
       }
-      const o = rowObject(obj, include)
+      const o = rowObject(obj, include, version)
       if (o) row.object = o
       return row
     }),

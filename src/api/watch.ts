@@ -11,8 +11,9 @@ import { encodeWatchEvent } from '../registry/wire-json'
 import type { ListOptions } from './query'
 import { hostFor, type HostApi } from './hosts'
 import { watchUrl } from '../registry/watch-request'
-import { NO_CACHE, json } from './respond'
-import { includeObjectOption, toTable, wantsTable } from './table'
+import { NO_CACHE, json, negotiate, negotiated } from './respond'
+import { negotiateOutputStream, resourceEndpoint } from './negotiation'
+import { tableOptions, toTable } from './table'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -38,6 +39,13 @@ function subprotocolHeader(c: Ctx): Record<string, string> {
 }
 
 export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, opts: ListOptions): Promise<Response> {
+  // kube's serveWatchHandler: the Table options the list handler's negotiation asked for, then a serializer that
+  // writes streams (YAML does not: 406).
+  const endpoint = resourceEndpoint({ table: true, custom: def.unstructured !== undefined })
+  const convert = (negotiated(c) ?? negotiate(c, endpoint)).convert
+  const tableVersion = convert?.kind === 'Table' ? convert.version : undefined
+  const include = tableVersion ? tableOptions(c.req.query('includeObject')) : 'Metadata'
+  negotiateOutputStream(c.req.header('accept') ?? '', endpoint)
   const url = watchUrl({
     resource: resourceKey(def),
     ask: { resourceVersion: opts.resourceVersion ?? '', sendInitialEvents: opts.sendInitialEvents },
@@ -69,7 +77,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     }
     return json(c, status, upstream.status)
   }
-  const table = wantsTable(c.req.header('accept'))
+  const table = tableVersion !== undefined
   const websocketClient = c.req.header('upgrade')?.toLowerCase() === 'websocket'
   // A version served but not stored needs its events' apiVersion rewritten, and a custom resource whose schema has
   // defaults gets them on every event's object (kube's decoder defaults what it reads: a DELETED object, the initial
@@ -83,7 +91,6 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   }
   source.accept()
 
-  const include = table ? includeObjectOption(c.req.query('includeObject')) : 'Metadata'
   let first = true
   let lastRv: string | undefined =
     opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : undefined
@@ -100,7 +107,7 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
       if (def.storage === false) ev.object.apiVersion = apiVersionOf(def)
     }
     if (!table) return rewrite ? encodeWatchEvent(ev) : line
-    const t = toTable(def, [ev.object], { resourceVersion: rv }, include, new Date(), first)
+    const t = toTable(def, [ev.object], { resourceVersion: rv }, include, tableVersion!, new Date(), first)
     first = false
     return encodeWatchEvent({ type: ev.type, object: t })
   }

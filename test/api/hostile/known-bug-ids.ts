@@ -6,8 +6,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   // dryRun and fieldValidation values kube does not know: 400 here, 422 (…Options.meta.k8s.io "" is invalid) in kube.
   '* create dry-run-bogus',
   '* create field-validation-bogus',
-  // A Content-Type Go's mime.ParseMediaType cannot read is decoded as JSON here; kube answers 415.
-  '* create content-type-garbage',
   // metadata.namespace on a cluster-scoped object is cleared by kube's create handler; 422 here.
   '* create namespace-mismatch',
   '* merge other-namespace-cluster-scoped',
@@ -41,11 +39,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '*/scale get resource-version-garbage',
   // A custom resource's /scale takes a merge patch {"spec":"x"} and sets spec.replicas to 0 (kube: 422 decoding).
   'hostiles/scale patch spec-string',
-  // No Accept negotiation: a media type no serializer writes is answered in JSON (kube: 406 NotAcceptable).
-  'edge accept application/garbage',
-  'edge accept text/html;q=1',
-  'edge accept ;;;',
-  'edge accept application/json;as=Table;g=nope;v=v9',
   // tailLines past int64: kube's parameter conversion refuses it (400).
   'pods/log tail-lines-huge',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.

@@ -5,7 +5,7 @@ import { expect } from 'vitest'
 import { BASE, req, withToken } from '../../helpers'
 
 /** The statuses bad input may earn (the house rule); anything else, 5xx above all, is a finding. */
-export const REFUSALS = new Set([400, 401, 403, 404, 405, 409, 413, 415, 422, 429])
+export const REFUSALS = new Set([400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429])
 
 export interface Answer {
   status: number
