@@ -449,6 +449,9 @@ function intake(def: ResourceDef, ctx: StrategyContext, input: KubeObject): Resu
 function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {
   const meta = obj.metadata
   if (!def.namespaced) {
+    // rest.EnsureObjectNamespaceMatchesRequestNamespace: a cluster-scoped object's namespace is cleared, not refused
+    // (charts often give every object one).
+    delete meta.namespace
     return undefined
   }
   if (meta.namespace && meta.namespace !== ctx.namespace) {

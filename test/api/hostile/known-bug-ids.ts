@@ -6,9 +6,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   // dryRun and fieldValidation values kube does not know: 400 here, 422 (…Options.meta.k8s.io "" is invalid) in kube.
   '* create dry-run-bogus',
   '* create field-validation-bogus',
-  // metadata.namespace on a cluster-scoped object is cleared by kube's create handler; 422 here.
-  '* create namespace-mismatch',
-  '* merge other-namespace-cluster-scoped',
   // Patch bodies nested a few thousand deep overflow the stack in the namespace object: 503.
   '* json-patch depth-20000',
   '* json-patch depth-3000',

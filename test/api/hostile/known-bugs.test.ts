@@ -54,7 +54,7 @@ describe('create and update options kube validates (metav1 validation.ValidateCr
 describe('bodies kube reads otherwise', () => {
   // create.go: rest.EnsureObjectNamespaceMatchesRequestNamespace clears the namespace of a cluster-scoped object
   // (charts often carry one); kube creates it.
-  it.fails('a cluster-scoped object carrying metadata.namespace: created with the namespace cleared', async () => {
+  it('a cluster-scoped object carrying metadata.namespace: created with the namespace cleared', async () => {
     const name = unique('bug-role')
     const r = await req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
