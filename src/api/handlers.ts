@@ -337,7 +337,12 @@ export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: s
   const opts = withDefaultPropagation(c, def, await deleteOptions(c))
   const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(
-    await call(() => hostFor(c.env, def, ns).delete(resourceKey(def), name, opts, { dryRun: isDryRun })),
+    await call(async () =>
+      hostFor(c.env, def, ns).delete(resourceKey(def), name, opts, {
+        dryRun: isDryRun,
+        ...(await requesterOption(c, def)),
+      }),
+    ),
   )
   noteWrite(c, def, ns, name)
   // A deletion left pending (finalizers, a grace period) answers the object with its deletionTimestamp, as kube does.
@@ -359,12 +364,12 @@ export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: strin
   const del = withDefaultPropagation(c, def, await deleteOptions(c))
   const isDryRun = dryRun(c) || (del.dryRun?.length ?? 0) > 0
   const page = unwrap(
-    await call(() =>
+    await call(async () =>
       hostFor(c.env, def, ns).deleteCollection(
         resourceKey(def),
         { mode: { kind: 'latest' }, selectors: opts.selectors },
         del,
-        { dryRun: isDryRun },
+        { dryRun: isDryRun, ...(await requesterOption(c, def)) },
       ),
     ),
   )

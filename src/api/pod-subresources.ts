@@ -12,6 +12,7 @@ import { resourceEndpoint } from './negotiation'
 import { int64Param, queryFlag } from './query'
 import { createOptions } from './write-options'
 import { call, hostFor } from './hosts'
+import { admitEviction } from './node-admission'
 import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
@@ -193,6 +194,7 @@ async function podLog(c: Ctx, name: string) {
 async function evict(c: Ctx, name: string) {
   negotiateFor(c)
   const eviction = await decodeSmall<z.infer<typeof Eviction>>(c, Eviction, 'policy', 'Eviction', ['policy/v1beta1'])
+  await admitEviction(c, c.req.param('namespace')!, name, eviction)
   // kube compares the names as they are: an Eviction without a name does not name this pod either.
   if ((eviction.metadata?.name ?? '') !== name) {
     throw new StatusError(statuses.badRequest(`name in URL does not match name in Eviction object`))

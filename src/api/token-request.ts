@@ -11,6 +11,7 @@ import { rfc3339 } from '../registry/time'
 import type { KubeObject } from '../schema/meta'
 import { TokenRequest } from '../schema/authentication'
 import { call, hostFor } from './hosts'
+import { admitTokenRequest } from './node-admission'
 import { field, isObject, type Json, omitEmpty, stringsOf } from './reviews/go-values'
 import { created, invalid, managedFieldsOf, readReview, type ReviewKind } from './reviews/review-request'
 import { statusResponse } from './respond'
@@ -117,6 +118,8 @@ async function createToken(c: Ctx): Promise<Response> {
   const name = c.req.param('name') ?? ''
   const r = await readReview(c, KIND, namespace)
   const spec = goSpec(r.object.spec)
+  // NodeRestriction (a node's request) runs before the token storage judges anything, as kube's admission does.
+  await admitTokenRequest(c, namespace, name, { ...r.object, spec })
   const managed = managedFieldsOf(r, { spec, status: goStatus(r.object.status) }, ZERO)
 
   const sent = field(r.meta, 'name')

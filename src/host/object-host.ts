@@ -269,7 +269,7 @@ export class ObjectHost {
     await this.parts.knowKind?.(resource)
     const def = resourceByPlural(resource)
     if (!def) return fail(statuses.pathNotFound())
-    return this.write(def, () => planDeleteVerb(this.planning, def, resource, name, options), opts)
+    return this.write(def, () => planDeleteVerb(this.planning, def, resource, name, options, opts), opts)
   }
 
   /** Deletes every object the query selects (as of now), each as its own DELETE. Answers the deleted objects. */

@@ -4,6 +4,7 @@ import type { Selectors } from '../registry/selectors'
 import type { KubeObject } from '../schema/meta'
 import type { FieldValidation } from '../registry/decode'
 import type { UserInfo } from '../registry/user-info'
+import type { RequestingNode } from '../registry/admission/node-restriction'
 
 /** A list request as it crosses RPC: selectors travel parsed (src/registry/selectors.ts). */
 export interface ListQuery {
@@ -29,6 +30,8 @@ export interface WriteOptions {
   codec?: 'v1beta1'
   /** Who asks, for kinds whose strategy judges the writer (RBAC's escalation prevention); absent: the server's own. */
   requester?: Requester
+  /** The node a node's own identity writes as, for NodeRestriction (src/registry/admission/node-restriction.ts). */
+  node?: RequestingNode
   /**
    * The version a custom resource is written in when it is not the stored one: that version's row (its schema,
    * defaults and rules) plans the write; the object is stored in the storage version.

@@ -50,6 +50,8 @@ export interface PlanningHost {
 /** The strategy context a write plans with: the host's, and the writer when the request names one. */
 function contextOf(host: PlanningHost, opts: WriteOptions): StrategyContext {
   const ctx = host.strategyContext()
+  // A node's writes carry it, and the subresource they go through, for NodeRestriction.
+  if (opts.node) Object.assign(ctx, { requestingNode: opts.node, subresource: opts.subresource })
   return opts.requester ? { ...ctx, writer: host.writer(opts.requester) } : ctx
 }
 
@@ -290,8 +292,9 @@ export function planDeleteVerb(
   resource: string,
   name: string,
   options: DeleteOptions,
+  opts: WriteOptions = {},
 ): VerbPlan {
-  const plan = planDelete(def, host.strategyContext(), name, host.get(resource, name), options)
+  const plan = planDelete(def, contextOf(host, opts), name, host.get(resource, name), options)
   if (!plan.ok) return { plan }
   const { change, object } = plan.value
   const pending = change?.type !== 'DELETED'

@@ -14,6 +14,7 @@ import { rfc3339 } from './time'
 import { recordUpdate } from './managed-fields/managers'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
+import { nodeRestriction, storeWrite } from './admission/node-restriction'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
 export interface Manager {
@@ -90,6 +91,11 @@ export function planCreate(
   def.strategy.applyDefaults(obj)
   const refused = ctx.writer ? def.strategy.authorizeWrite?.(obj, null, ctx) : null
   if (refused) return fail(refused)
+  // Admission of writes by nodes (NodeRestriction); a create's name is the one the request gave.
+  const denied =
+    ctx.requestingNode &&
+    nodeRestriction(ctx.requestingNode, storeWrite('CREATE', def, ctx, generated ? '' : (meta.name ?? ''), obj, null))
+  if (denied) return fail(denied)
   track(def, ctx, obj, null, manager)
   def.strategy.admit?.(obj)
   def.strategy.prepareForCreate(obj, ctx)
@@ -174,6 +180,9 @@ export function planUpdate(
   def.strategy.applyDefaults(obj)
   const refused = ctx.writer ? def.strategy.authorizeWrite?.(obj, old, ctx) : null
   if (refused) return fail(refused)
+  const denied =
+    ctx.requestingNode && nodeRestriction(ctx.requestingNode, storeWrite('UPDATE', def, ctx, name, obj, old))
+  if (denied) return fail(denied)
   def.strategy.admit?.(obj)
   def.strategy.prepareForUpdate(obj, old, ctx)
   track(def, ctx, obj, old, manager)
@@ -235,6 +244,11 @@ export function planDelete(
   options: DeleteOptions,
 ): Result<DeletePlan> {
   const res = resourceOf(def)
+  // NodeRestriction judges a node's delete before the store reads anything, as kube's admission runs first.
+  const denied =
+    ctx.requestingNode &&
+    nodeRestriction(ctx.requestingNode, storeWrite('DELETE', def, ctx, name, null, current?.object ?? null))
+  if (denied) return fail(denied)
   if (!current) return fail(statuses.notFound(res, name))
   const old = current.object
   const pre = options.preconditions

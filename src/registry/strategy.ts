@@ -5,6 +5,7 @@ import type { DeleteOptions } from '../schema/meta'
 import type { Status } from './status'
 import type { EscalationContext } from './rbac/escalation'
 import type { RbacSource } from './rbac/rule-resolver'
+import type { RequestingNode } from './admission/node-restriction'
 
 /** What a strategy hook may know about the request besides the objects. */
 export interface StrategyContext {
@@ -16,6 +17,10 @@ export interface StrategyContext {
    * the server's own writes (controllers, bootstrap), which kube's loopback client makes as system:masters.
    */
   writer?: Writer
+  /** The node a write comes from (a node's own identity), for NodeRestriction (registry/admission/node-restriction.ts). */
+  requestingNode?: RequestingNode
+  /** The subresource a write goes through (`status`, ...), for admission; absent for the object itself. */
+  subresource?: string
 }
 
 /** A writer as kinds that judge writers see it: its authorizer, its rules, and the RBAC objects roleRefs name. */

@@ -10,6 +10,7 @@ import { selectorsOf } from '../query'
 import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
 import { call, hostFor } from '../hosts'
+import { requesterOption } from '../request-writer'
 import { fieldManager } from '../query'
 import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, type BetaKind } from '../../registry/v1beta1/kinds'
 import { convertedBeta } from '../../registry/v1beta1/replace'
@@ -88,8 +89,12 @@ async function create(c: Ctx, kind: BetaKind) {
     throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
   const answer = unwrap(
     kind,
-    await call(() =>
-      hostFor(c.env, def, ns).create(def.plural, obj, { fieldManager: fieldManager(c), idempotencyKey }),
+    await call(async () =>
+      hostFor(c.env, def, ns).create(def.plural, obj, {
+        fieldManager: fieldManager(c),
+        idempotencyKey,
+        ...(await requesterOption(c, def)),
+      }),
     ),
   )
   return json(c, toBetaObject(kind, answer.object), 201)
@@ -103,7 +108,7 @@ async function create(c: Ctx, kind: BetaKind) {
 async function replace(c: Ctx, kind: BetaKind, name: string) {
   const def = defOf(kind)
   const beta = await decodeBeta(c, kind)
-  const opts = { fieldManager: fieldManager(c), codec: 'v1beta1' as const }
+  const opts = { fieldManager: fieldManager(c), codec: 'v1beta1' as const, ...(await requesterOption(c, def)) }
   const answer = unwrap(
     kind,
     await call(() => hostFor(c.env, def, namespaceOf(c)).update(def.plural, name, beta as KubeObject, opts)),
@@ -125,7 +130,8 @@ async function remove(c: Ctx, kind: BetaKind, name: string) {
     }
     options.propagationPolicy = policy
   }
-  unwrap(kind, await call(() => hostFor(c.env, def, namespaceOf(c)).delete(def.plural, name, options, {})))
+  const writer = await requesterOption(c, def)
+  unwrap(kind, await call(() => hostFor(c.env, def, namespaceOf(c)).delete(def.plural, name, options, writer)))
   return json(c, DELETED)
 }
 

@@ -6,6 +6,7 @@
 // A row here is the reverse reading of one such edge: (type, namespace, name) is the vertex an edge leaves, the row's
 // object the vertex it reaches, `node` the node a pod edge ends at ('' for the PV's edges, which reach no node).
 import type { KubeObject } from '../../schema/meta'
+import { MIRROR_POD_ANNOTATION } from '../strategies/pod/pod-validation-annotations'
 import { podClaimNames, podConfigMapNames, podResourceClaimNames, podSecretNames } from './pod-references'
 
 /** One edge toward the object holding it: from the vertex `type` `namespace`/`name` ('' namespace: the holder's own). */
@@ -19,8 +20,6 @@ export interface GraphEdge {
 }
 
 type Obj = Record<string, any>
-
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror'
 
 /**
  * AddPod: a pod bound to a node gets edges from its service account, secrets, configmaps, claims and resource claims;

@@ -79,3 +79,13 @@ export function podResourceClaimNames(pod: Obj): string[] {
   }
   return names
 }
+
+/** Whether a projected volume of the pod carries a ClusterTrustBundle source. */
+export function podProjectsClusterTrustBundle(pod: Obj): boolean {
+  return list(pod.spec?.volumes).some((v) => list(v.projected?.sources).some((s) => s.clusterTrustBundle))
+}
+
+/** Whether a volume of the pod names a PersistentVolumeClaim (ephemeral volumes do not count, as in kube). */
+export function podHasClaimVolume(pod: Obj): boolean {
+  return list(pod.spec?.volumes).some((v) => v.persistentVolumeClaim)
+}
