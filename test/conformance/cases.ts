@@ -14,6 +14,8 @@ export interface KindUnderTest {
   namespaced: boolean
   /** A valid object named `name` carrying these labels. */
   valid(name: string, labels?: Record<string, string>): Obj
+  /** Told each test's namespace before the test builds bodies (an Event must name its object's namespace). */
+  enterScope?(namespace: string): void
   /** An object the strategy rejects (422), the field the first cause names and that cause's reason. */
   invalid(name: string): { body: Obj; field: string; reason: string }
   /** Changes something an update may change; returns a new object. */
@@ -65,6 +67,7 @@ export function conformanceSuite(k: KindUnderTest) {
   const foreignCoreKind = k.kind === 'Secret' ? 'ConfigMap' : 'Secret'
   const scope = async (): Promise<Scope> => {
     const ns = k.namespaced ? await makeNamespace('cf') : ''
+    k.enterScope?.(ns)
     const run = uniq()
     const collection = k.namespaced ? `${root}/namespaces/${ns}/${k.plural}` : `${root}/${k.plural}`
     return {

@@ -1,15 +1,21 @@
 // core/v1 Events run the shared conformance suite.
 import { conformanceSuite } from './cases'
 
+/** The test's namespace: an Event without an eventTime must be in its involved object's (legacyValidateEvent). */
+let namespace = ''
+
 conformanceSuite({
   plural: 'events',
   kind: 'Event',
   namespaced: true,
+  enterScope: (ns) => {
+    namespace = ns
+  },
   valid: (name, labels = {}) => ({
     apiVersion: 'v1',
     kind: 'Event',
     metadata: { name, labels },
-    involvedObject: { kind: 'Pod', name: 'somebody', apiVersion: 'v1' },
+    involvedObject: { kind: 'Pod', name: 'somebody', namespace, apiVersion: 'v1' },
     reason: 'Tested',
     message: 'first',
     type: 'Normal',
@@ -19,11 +25,10 @@ conformanceSuite({
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name },
-      involvedObject: { kind: 'Pod', name: 'x' },
-      type: 'Odd',
+      involvedObject: { kind: 'Pod', name: 'x', namespace: 'elsewhere' },
     },
-    field: 'type',
-    reason: 'FieldValueNotSupported',
+    field: 'involvedObject.namespace',
+    reason: 'FieldValueInvalid',
   }),
   mutate: (obj) => ({ ...structuredClone(obj), message: obj.message === 'second' ? 'third' : 'second' }),
   mutated: (obj) => obj.message !== 'first',

@@ -4,11 +4,11 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, req } from '../helpers'
 
-const event = (name: string) => ({
+const event = (name: string, namespace: string) => ({
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name },
-  involvedObject: { kind: 'Pod', name: 'p' },
+  involvedObject: { kind: 'Pod', name: 'p', namespace },
   reason: 'Testing',
   message: 'hello',
   type: 'Normal',
@@ -18,7 +18,7 @@ describe('event time to live', () => {
   it('an event is scheduled to go an hour after its write, and goes when that time has come', async () => {
     const ns = await makeNamespace('ttl')
     const before = Date.now()
-    expect((await req('POST', `/api/v1/namespaces/${ns}/events`, event('e1'))).status).toBe(201)
+    expect((await req('POST', `/api/v1/namespaces/${ns}/events`, event('e1', ns))).status).toBe(201)
     const stub = env.NAMESPACES.getByName(ns)
     const at = await runInDurableObject(
       stub,

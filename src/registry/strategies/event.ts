@@ -1,9 +1,10 @@
-// The Event strategy: involvedObject required, kube's event field selectors and the `kubectl get events` table.
+// The Event strategy: kube's validation of core/v1 Events (legacyValidateEvent, names as path segments), its event
+// field selectors and the `kubectl get events` table.
 import type { Event } from '../../schema/event'
 import type { ObjectMeta } from '../../schema/meta'
 import type { Strategy } from '../strategy'
 import { fieldError, type FieldError } from '../field-errors'
-import { nameIsDNSSubdomain } from '../validation/names'
+import { byteLength, isQualifiedName, type ValidateNameFunc } from '../validation/names'
 import { age } from '../human-duration'
 
 type EventObject = Omit<Event, 'metadata'> & { metadata: ObjectMeta }
@@ -24,16 +25,50 @@ const FIELDS = [
   'type',
 ] as const
 
+/**
+ * The generic store's name check, path.ValidatePathSegmentName: core/v1 Events get no other (the DNS subdomain rule
+ * is events.k8s.io/v1's), so `Bad_Name!` is a fine Event name; a generateName may even be `.`.
+ */
+const nameIsPathSegment: ValidateNameFunc = (name, prefix) => {
+  const errs: string[] = []
+  if (!prefix && (name === '.' || name === '..')) errs.push(`may not be '${name}'`)
+  if (name.includes('/')) errs.push("may not contain '/'")
+  if (name.includes('%')) errs.push("may not contain '%'")
+  return errs
+}
+
+/** The length limits of events.go, in bytes as Go's len counts them. */
+const LIMIT = { reportingInstance: 128, action: 128, reason: 128, message: 1024 }
+
+/**
+ * legacyValidateEvent (pkg/apis/core/validation/events.go), all kube checks of a core/v1 Event: an event without an
+ * eventTime must sit in its involved object's namespace (one without a namespace only in "" or "default"); one with
+ * an eventTime (a new-style event) may leave the namespace out only in default or kube-system and must name its
+ * reporting controller, instance, action and reason. Errors name the Go fields (`reportingController`). The type and
+ * count are not checked through this API.
+ */
 function validateEvent(e: EventObject): FieldError[] {
   const errs: FieldError[] = []
-  const io = e.involvedObject
-  if (io?.namespace && e.metadata.namespace && io.namespace !== e.metadata.namespace) {
-    errs.push(fieldError.invalid('involvedObject.namespace', io.namespace, 'does not match event.namespace'))
+  const ns = e.metadata.namespace ?? ''
+  const involved = e.involvedObject?.namespace ?? ''
+  const mismatch = () =>
+    errs.push(fieldError.invalid('involvedObject.namespace', involved, 'does not match event.namespace'))
+  if (!e.eventTime) {
+    if (involved === '' ? ns !== '' && ns !== 'default' : ns !== involved) mismatch()
+    return errs
   }
-  if (e.type && e.type !== 'Normal' && e.type !== 'Warning')
-    errs.push(fieldError.notSupported('type', e.type, ['Normal', 'Warning']))
-  if (e.count !== undefined && e.count < 0)
-    errs.push(fieldError.invalid('count', e.count, 'must be greater than or equal to 0'))
+  if (involved === '' && ns !== 'default' && ns !== 'kube-system') mismatch()
+  const controller = e.reportingComponent ?? ''
+  if (controller === '') errs.push(fieldError.required('reportingController'))
+  for (const msg of isQualifiedName(controller)) errs.push(fieldError.invalid('reportingController', controller, msg))
+  const tooLong = (field: keyof typeof LIMIT) =>
+    errs.push(fieldError.invalid(field, '', `can have at most ${LIMIT[field]} characters`))
+  for (const field of ['reportingInstance', 'action', 'reason'] as const) {
+    const value = e[field] ?? ''
+    if (value === '') errs.push(fieldError.required(field))
+    if (byteLength(value) > LIMIT[field]) tooLong(field)
+  }
+  if (byteLength(e.message ?? '') > LIMIT.message) tooLong('message')
   return errs
 }
 
@@ -41,7 +76,7 @@ function validateEvent(e: EventObject): FieldError[] {
 const objectCell = (e: EventObject) => `${(e.involvedObject?.kind ?? '').toLowerCase()}/${e.involvedObject?.name ?? ''}`
 
 export const eventStrategy: Strategy<EventObject> = {
-  validateName: nameIsDNSSubdomain,
+  validateName: nameIsPathSegment,
   applyDefaults(e) {
     e.type ??= 'Normal'
   },

@@ -70,7 +70,7 @@ describe('bodies kube reads otherwise', () => {
 describe('validation kube does that is missing', () => {
   // pkg/apis/core/validation/events.go legacyValidateEvent (core/v1 events without an eventTime): an involved object
   // without a namespace is allowed only for events in "" or "default".
-  it.fails('a core/v1 Event outside default whose involvedObject has no namespace: 422', async () => {
+  it('a core/v1 Event outside default whose involvedObject has no namespace: 422', async () => {
     const ns = await makeNamespace('bug')
     const r = await req('POST', `/api/v1/namespaces/${ns}/events`, {
       apiVersion: 'v1',

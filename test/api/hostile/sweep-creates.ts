@@ -6,8 +6,18 @@ import type { Findings } from './refusal'
 import { send } from './refusal'
 import { collection, type Served, share, stored } from './served'
 
-/** Kinds whose names kube checks only as path segments (ValidateRBACName; the generic registry's BeforeCreate). */
-const PATH_SEGMENT_NAMES = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'PodDisruptionBudget'])
+/**
+ * Kinds whose names kube checks only as path segments (ValidateRBACName; the generic registry's BeforeCreate, all a
+ * core/v1 Event gets).
+ */
+const PATH_SEGMENT_NAMES = new Set([
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'PodDisruptionBudget',
+  'Event',
+])
 
 let serial = 0
 
