@@ -15,6 +15,7 @@ import {
   fieldManager,
   getResourceVersion,
   fieldValidation,
+  int64Param,
   listOptions,
   optionalQueryFlag,
   queryFlag,
@@ -286,13 +287,7 @@ async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
     opts = decodeObject<DeleteOptions>(target, { format: t.includes('yaml') ? 'yaml' : 'json', text }, 'Ignore').value
   }
   const grace = c.req.query('gracePeriodSeconds')
-  if (grace !== undefined && grace !== '') {
-    if (!/^-?\d+$/.test(grace))
-      throw new StatusError(
-        statuses.badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(grace)}: must be an integer`),
-      )
-    opts.gracePeriodSeconds = Number(grace)
-  }
+  if (grace !== undefined) opts.gracePeriodSeconds = int64Param(grace)
   const policy = c.req.query('propagationPolicy')
   if (policy) {
     if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {

@@ -8,6 +8,7 @@ import { parseSelectors, type Selectors } from '../registry/selectors'
 import type { ResourceDef } from '../registry/resource'
 import { defaultManager } from '../registry/managed-fields/managers'
 import { parseResourceVersion } from '../registry/resource-version'
+import { goQuote } from '../registry/go-strings'
 
 export interface ListOptions {
   mode: ListMode
@@ -49,11 +50,25 @@ function parseRv(v: string): number {
   return parsed.value
 }
 
+const INT64_MAX = 2n ** 63n - 1n
+const INT64_MIN = -(2n ** 63n)
+
+/**
+ * An int64 query parameter as kube's parameter codec converts it (runtime.Convert_Slice_string_To_int64 over
+ * strconv.ParseInt): a parameter present with an empty value is a parse error too. 400 with strconv's text.
+ */
+export function int64Param(value: string): number {
+  const bad = (why: string) =>
+    new StatusError(statuses.badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: ${why}`))
+  if (!/^[+-]?[0-9]+$/.test(value)) throw bad('invalid syntax')
+  const n = BigInt(value)
+  if (n > INT64_MAX || n < INT64_MIN) throw bad('value out of range')
+  return Number(n)
+}
+
 function parseNonNegative(v: string | undefined, name: string): number | undefined {
-  if (v === undefined || v === '') return undefined
-  if (!/^-?\d+$/.test(v))
-    throw new StatusError(statuses.badRequest(`${name}: Invalid value: ${JSON.stringify(v)}: must be an integer`))
-  const n = Number(v)
+  if (v === undefined) return undefined
+  const n = int64Param(v)
   if (n < 0) invalidListOptions([fieldError.invalid(name, n, 'must be greater than or equal to 0')])
   return n
 }

@@ -36,8 +36,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '*/scale get resource-version-garbage',
   // A custom resource's /scale takes a merge patch {"spec":"x"} and sets spec.replicas to 0 (kube: 422 decoding).
   'hostiles/scale patch spec-string',
-  // tailLines past int64: kube's parameter conversion refuses it (400).
-  'pods/log tail-lines-huge',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.
   '* json-patch op-missing',
   '* json-patch op-unknown',
@@ -47,14 +45,10 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '* status-update dry-run-bogus',
   // PUT of /status with a foreign metadata.uid is taken; kube's update makes the body's uid a precondition (409).
   '* status-update uid-foreign',
-  // DeleteOptions: the body's propagationPolicy is not validated, nor orphanDependents beside a propagationPolicy, nor
-  // gracePeriodSeconds past int64 (kube: 422, 422, 400); the delete goes ahead (a Pod's huge grace: 503).
+  // DeleteOptions: the body's propagationPolicy is not validated, nor orphanDependents beside a propagationPolicy
+  // (kube: 422, 422); the delete goes ahead (a Pod's huge grace: 503).
   '* delete body-propagation-garbage',
   '* delete orphan-and-propagation',
-  '* delete grace-period-huge',
-  // limit past int64: kube's parameter conversion refuses it (400); taken here.
-  '* list limit-huge',
-  '* watch limit-huge',
   // A watch whose selectors do not fit a 16 KiB WebSocket attachment: 503 here; kube watches.
   '* watch label-selector-100kb',
 ])
