@@ -3,24 +3,16 @@
 import type { Context } from 'hono'
 import type { ResourceDef } from '../registry/resource'
 import { statuses, StatusError, type Result } from '../registry/status'
-import { DeleteOptions, type KubeObject } from '../schema/meta'
+import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { ListPage } from '../registry/list'
 import { listObjects } from '../registry/list'
 import { selectorsFrom } from '../registry/selectors'
 import { D1Log } from '../log/d1-log'
 import { decodeObject, handlingPrefix } from '../registry/decode'
-import { objectContentType, patchContentType, readBody, readBodyText } from './body'
-import {
-  dryRun,
-  fieldManager,
-  getResourceVersion,
-  fieldValidation,
-  int64Param,
-  listOptions,
-  optionalQueryFlag,
-  queryFlag,
-  type ListOptions,
-} from './query'
+import { patchContentType, readBody, readBodyText } from './body'
+import { getResourceVersion, listOptions, type ListOptions } from './query'
+import { createOptions, deleteOptions, patchOptions, updateOptions } from './write-options'
+import type { FieldValidation } from '../registry/decode'
 import { addWarnings, json, negotiate, negotiated } from './respond'
 import { resourceEndpoint } from './negotiation'
 import { tableOptions, toTable } from './table'
@@ -137,9 +129,15 @@ async function listAcrossNamespaces(env: Env, def: ResourceDef, opts: ListOption
   return page
 }
 
-async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
-  const validation = fieldValidation(c)
+/** Reads and decodes a create or update body; `options` judges the request's options between the two, as kube does. */
+async function decodeBody<O extends { fieldValidation: FieldValidation }>(
+  c: Ctx,
+  def: ResourceDef,
+  options: (c: Ctx) => O,
+): Promise<{ obj: KubeObject; options: O }> {
   const body = await readBody(c, handlingPrefix(def.kind, def.version))
+  const opts = options(c)
+  const validation = opts.fieldValidation
   const decoded = decodeObject<KubeObject>(
     { schema: def.schema, group: def.group, version: def.version, kind: def.kind, custom: def.unstructured },
     body,
@@ -148,26 +146,23 @@ async function decodeBody(c: Ctx, def: ResourceDef): Promise<KubeObject> {
   addWarnings(c, decoded.warnings)
   const obj = decoded.value
   obj.metadata ??= {}
-  return obj
+  return { obj, options: opts }
 }
 
 export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   negotiateFor(c, def)
-  const isDryRun = dryRun(c)
-  const obj = await decodeBody(c, def)
+  const { obj, options } = await decodeBody(c, def, createOptions)
   const requester = await requesterOption(c, def)
   const idempotencyKey = c.req.header('idempotency-key') || undefined
   if (idempotencyKey && idempotencyKey.length > 256) {
     throw new StatusError(statuses.badRequest('Idempotency-Key must be at most 256 characters'))
   }
-  // Judged here, not inside call(): a refusal thrown there would read as an unreachable host (503).
-  const manager = fieldManager(c, 'CreateOptions')
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).create(resourceKey(def), obj, {
         ...versionOption(def),
-        dryRun: isDryRun,
-        fieldManager: manager,
+        dryRun: options.dryRun,
+        fieldManager: options.fieldManager,
         idempotencyKey,
         ...requester,
       }),
@@ -180,16 +175,14 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
 /** PUT on an item, or on its subresource (`status`) when `subresource` is given. */
 export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: string, subresource?: string) {
   negotiateFor(c, def)
-  const isDryRun = dryRun(c)
-  const obj = await decodeBody(c, def)
+  const { obj, options } = await decodeBody(c, def, updateOptions)
   const requester = await requesterOption(c, def)
-  const manager = fieldManager(c, 'UpdateOptions')
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).update(resourceKey(def), name, obj, {
         ...versionOption(def),
-        dryRun: isDryRun,
-        fieldManager: manager,
+        dryRun: options.dryRun,
+        fieldManager: options.fieldManager,
         subresource,
         ...requester,
       }),
@@ -227,47 +220,18 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   const accepted = def.unstructured ? CUSTOM_PATCH_TYPES : ACCEPTED_PATCH_TYPES
   if (!type || !accepted.includes(patchContentType(c))) throw new StatusError(statuses.unsupportedMediaType(accepted))
   negotiateFor(c, def)
-  const manager = fieldManager(c)
-  const force = c.req.query('force')
-  if (type === 'apply' && !c.req.query('fieldManager')) {
-    throw new StatusError(
-      statuses.invalid(
-        'PatchOptions',
-        '',
-        [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }],
-        'meta.k8s.io',
-      ),
-    )
-  }
-  if (type !== 'apply' && force !== undefined) {
-    throw new StatusError(
-      statuses.invalid(
-        'PatchOptions',
-        '',
-        [
-          {
-            type: 'FieldValueForbidden',
-            field: 'force',
-            message: 'Forbidden: may not be specified for non-apply patch',
-          },
-        ],
-        'meta.k8s.io',
-      ),
-    )
-  }
-  const isDryRun = dryRun(c)
-  const validation = fieldValidation(c)
   const body = await readBodyText(c)
+  const options = patchOptions(c, type === 'apply')
   const requester = await requesterOption(c, def)
   const answer = unwrap(
     await call(() =>
       hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, {
         ...versionOption(def),
-        dryRun: isDryRun,
-        fieldValidation: validation,
-        fieldManager: manager,
+        dryRun: options.dryRun,
+        fieldValidation: options.fieldValidation,
+        fieldManager: options.fieldManager,
         subresource,
-        force: queryFlag(c, 'force'),
+        force: options.force,
         ...requester,
       }),
     ),
@@ -275,48 +239,6 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
   noteWrite(c, def, ns, name)
   addWarnings(c, answer.warnings ?? [])
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
-}
-
-/** DeleteOptions come from the body (what kubectl sends) and from query parameters (what curl users send). */
-async function deleteOptions(c: Ctx): Promise<DeleteOptions> {
-  let opts: DeleteOptions = {}
-  const text = await readBodyText(c)
-  if (text.trim() !== '') {
-    const t = objectContentType(c)
-    const target = { schema: DeleteOptions, group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions' }
-    opts = decodeObject<DeleteOptions>(target, { format: t.includes('yaml') ? 'yaml' : 'json', text }, 'Ignore').value
-  }
-  const grace = c.req.query('gracePeriodSeconds')
-  if (grace !== undefined) opts.gracePeriodSeconds = int64Param(grace)
-  const policy = c.req.query('propagationPolicy')
-  if (policy) {
-    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw new StatusError(
-        statuses.invalid(
-          'DeleteOptions',
-          '',
-          [
-            {
-              type: 'FieldValueNotSupported',
-              field: 'propagationPolicy',
-              message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
-            },
-          ],
-          'meta.k8s.io',
-        ),
-      )
-    }
-    opts.propagationPolicy = policy
-  }
-  const orphan = optionalQueryFlag(c, 'orphanDependents')
-  if (orphan !== undefined) opts.orphanDependents = orphan
-  for (const v of opts.dryRun ?? []) {
-    if (v !== 'All')
-      throw new StatusError(
-        statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`),
-      )
-  }
-  return opts
 }
 
 /** The kind's default propagation, when the options name none (kube's DefaultGarbageCollectionPolicy), warned. */
@@ -330,7 +252,7 @@ function withDefaultPropagation(c: Ctx, def: ResourceDef, opts: DeleteOptions): 
 export async function handleDelete(c: Ctx, def: ResourceDef, ns: string, name: string) {
   negotiateFor(c, def)
   const opts = withDefaultPropagation(c, def, await deleteOptions(c))
-  const isDryRun = dryRun(c) || (opts.dryRun?.length ?? 0) > 0
+  const isDryRun = (opts.dryRun?.length ?? 0) > 0
   const answer = unwrap(
     await call(async () =>
       hostFor(c.env, def, ns).delete(resourceKey(def), name, opts, {
@@ -357,7 +279,7 @@ export async function handleDeleteCollection(c: Ctx, def: ResourceDef, ns: strin
   negotiateFor(c, def)
   const opts = listOptions(c, def)
   const del = withDefaultPropagation(c, def, await deleteOptions(c))
-  const isDryRun = dryRun(c) || (del.dryRun?.length ?? 0) > 0
+  const isDryRun = (del.dryRun?.length ?? 0) > 0
   const page = unwrap(
     await call(async () =>
       hostFor(c.env, def, ns).deleteCollection(

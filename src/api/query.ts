@@ -1,12 +1,11 @@
-// Query parameters shared by the verbs: list options (with kube's ListOptions validation), dryRun, fieldValidation.
+// Query parameters shared by the verbs: list options (with kube's ListOptions validation), get options, and the
+// parameter codec's conversions (booleans, int64s). The options of writes are read in write-options.ts.
 import type { Context } from 'hono'
 import { fieldError, type FieldError } from '../registry/field-errors'
 import { statuses, StatusError } from '../registry/status'
 import type { ListMode } from '../registry/list'
-import type { FieldValidation } from '../registry/decode'
 import { parseSelectors, type Selectors } from '../registry/selectors'
 import type { ResourceDef } from '../registry/resource'
-import { defaultManager } from '../registry/managed-fields/managers'
 import { parseResourceVersion } from '../registry/resource-version'
 import { goQuote } from '../registry/go-strings'
 
@@ -169,54 +168,4 @@ export function getResourceVersion(c: Context): number | undefined {
   if (rv === undefined) return undefined
   const n = parseRv(rv)
   return n === 0 ? undefined : n
-}
-
-/** dryRun=All, or 400 for anything else kube does not know. */
-export function dryRun(c: Context): boolean {
-  const values = c.req.queries('dryRun') ?? []
-  for (const v of values) {
-    if (v !== 'All') {
-      throw new StatusError(
-        statuses.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`),
-      )
-    }
-  }
-  return values.length > 0
-}
-
-export function fieldValidation(c: Context): FieldValidation {
-  const v = c.req.query('fieldValidation')
-  if (v === undefined || v === '') return 'Warn'
-  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v
-  throw new StatusError(
-    statuses.badRequest(
-      `fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`,
-    ),
-  )
-}
-
-/** The manager a write is recorded under: fieldManager (at most 128 printable characters), else the User-Agent's name. */
-/**
- * The `fieldManager` query parameter, judged as kube's ValidateFieldManager judges it (at most 128 bytes, every rune
- * printable), refused as an invalid `options` (CreateOptions, UpdateOptions, PatchOptions); absent: the user agent's.
- */
-export function fieldManager(
-  c: Context,
-  options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' = 'PatchOptions',
-): string {
-  const v = c.req.query('fieldManager')
-  if (v === undefined || v === '') return defaultManager(c.req.header('user-agent'))
-  const errors = []
-  if (new TextEncoder().encode(v).length > 128) errors.push(fieldError.tooLong('fieldManager', 128))
-  let position = 0
-  for (const ch of v) {
-    // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-    if (ch !== ' ' && !/^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
-      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
-      errors.push(fieldError.invalid('fieldManager', v, `invalid character U+${code} (at position ${position})`))
-    }
-    position += new TextEncoder().encode(ch).length
-  }
-  if (errors.length > 0) throw new StatusError(statuses.invalid(options, '', errors, 'meta.k8s.io'))
-  return v
 }

@@ -11,7 +11,7 @@ import type { KubeObject } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
 import { objectContentType, patchContentType, readBodyText } from './body'
 import { call, hostFor } from './hosts'
-import { dryRun, fieldManager, fieldValidation } from './query'
+import { patchOptions, updateOptions } from './write-options'
 import { addWarnings, json, negotiate } from './respond'
 import { resourceEndpoint } from './negotiation'
 
@@ -40,13 +40,14 @@ export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: strin
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
   negotiateFor(c, def)
   const body = { format: objectContentType(c).includes('yaml') ? 'yaml' : 'json', text: await readBodyText(c) } as const
+  const options = updateOptions(c)
   const decoded = decodeObject<KubeObject>(
     { schema: Scale, group: 'autoscaling', version: 'v1', kind: 'Scale' },
     body,
-    fieldValidation(c),
+    options.fieldValidation,
   )
   addWarnings(c, decoded.warnings)
-  const opts = { dryRun: dryRun(c), fieldManager: fieldManager(c), subresource: 'scale' }
+  const opts = { dryRun: options.dryRun, fieldManager: options.fieldManager, subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(resourceKey(def), name, decoded.value, opts)))
   return json(c, scaleOf(answer.object, def))
 }
@@ -56,12 +57,8 @@ export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: str
   if (!type) throw new StatusError(statuses.unsupportedMediaType(Object.keys(PATCH_TYPES)))
   negotiateFor(c, def)
   const body = await readBodyText(c)
-  const opts = {
-    dryRun: dryRun(c),
-    fieldManager: fieldManager(c),
-    fieldValidation: fieldValidation(c),
-    subresource: 'scale',
-  }
+  const { dryRun, fieldManager, fieldValidation } = patchOptions(c, false)
+  const opts = { dryRun, fieldManager, fieldValidation, subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, opts)))
   addWarnings(c, answer.warnings ?? [])
   return json(c, scaleOf(answer.object, def))

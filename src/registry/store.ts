@@ -15,6 +15,7 @@ import { recordUpdate } from './managed-fields/managers'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
+import { invalidOptions, validateDeleteOptions } from './validation/meta-options'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
 export interface Manager {
@@ -250,6 +251,9 @@ export function planDelete(
     nodeRestriction(ctx.requestingNode, storeWrite('DELETE', def, ctx, name, null, current?.object ?? null))
   if (denied) return fail(denied)
   if (!current) return fail(statuses.notFound(res, name))
+  // rest.BeforeDelete validates the options first, whoever deletes (an eviction's, a controller's).
+  const invalid = validateDeleteOptions(options)
+  if (invalid.length > 0) return fail(invalidOptions('DeleteOptions', invalid))
   const old = current.object
   const pre = options.preconditions
   if (pre?.uid && pre.uid !== old.metadata.uid) {
@@ -270,12 +274,9 @@ export function planDelete(
       ),
     )
   }
+  // rest.BeforeDelete: "Negative values will be treated as the value `1s` on the delete path."
   if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) {
-    return fail(
-      statuses.invalid('DeleteOptions', '', [
-        fieldError.invalid('gracePeriodSeconds', options.gracePeriodSeconds, 'must be >= 0'),
-      ]),
-    )
+    options = { ...options, gracePeriodSeconds: 1 }
   }
   const prev = stripRv(old)
   const begun = def.strategy.beginDelete?.(clone(prev), ctx)

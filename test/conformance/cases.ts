@@ -584,10 +584,15 @@ export function conformanceSuite(k: KindUnderTest) {
         expect((await req('GET', s.item(other))).status).toBe(404)
       })
 
-      it('an unknown dryRun value is 400', async () => {
+      it('an unknown dryRun value is 422 CreateOptions', async () => {
         const s = await scope()
         const r = await req('POST', `${s.collection}?dryRun=Maybe`, k.valid(s.name('dryx'), s.labels()))
-        expectStatus(r, 400, 'BadRequest', 'dryRun: Unsupported value: "Maybe": supported values: "All"')
+        expectStatus(
+          r,
+          422,
+          'Invalid',
+          'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Maybe"}: supported values: "All"',
+        )
       })
     })
 
@@ -658,14 +663,14 @@ export function conformanceSuite(k: KindUnderTest) {
         }
       })
 
-      it('an unknown fieldValidation value is 400', async () => {
+      it('an unknown fieldValidation value is 422 CreateOptions', async () => {
         const s = await scope()
         const r = await req('POST', `${s.collection}?fieldValidation=Loose`, k.valid(s.name('fvx'), s.labels()))
         expectStatus(
           r,
-          400,
-          'BadRequest',
-          'fieldValidation: Unsupported value: "Loose": supported values: "Ignore", "Strict", "Warn"',
+          422,
+          'Invalid',
+          'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"',
         )
       })
 

@@ -8,7 +8,7 @@ import { decodeObject, handlingPrefix } from '../../registry/decode'
 import type { FieldError } from '../../registry/field-errors'
 import { type Status, StatusError, statuses } from '../../registry/status'
 import { readBody } from '../body'
-import { dryRun, fieldManager, fieldValidation } from '../query'
+import { createOptions } from '../write-options'
 import { addWarnings, json } from '../respond'
 import { createdFields, field, goObjectMeta, isObject, type Json, type ManagedEntry } from './go-values'
 
@@ -38,11 +38,9 @@ const apiVersionOf = (k: ReviewKind) => `${k.group}/v1`
 
 /** Reads a review's body for a request under `namespace` ('' for cluster-scoped endpoints). */
 export async function readReview(c: Ctx, kind: ReviewKind, namespace: string): Promise<ReviewRequest> {
-  // CreateOptions are checked as for any create; a review stores nothing, so a dry run changes nothing.
-  dryRun(c)
-  const manager = fieldManager(c)
-  const validation = fieldValidation(c)
   const body = await readBody(c, handlingPrefix(kind.kind, 'v1'))
+  // CreateOptions are checked as for any create; a review stores nothing, so a dry run changes nothing.
+  const { fieldManager: manager, fieldValidation: validation } = createOptions(c)
   const decoded = decodeObject<Json>(
     { schema: kind.schema, group: kind.group, version: 'v1', kind: kind.kind },
     body,

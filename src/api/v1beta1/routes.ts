@@ -11,7 +11,7 @@ import { mediaType, readBodyText } from '../body'
 import { json, statusResponse } from '../respond'
 import { call, hostFor } from '../hosts'
 import { requesterOption } from '../request-writer'
-import { fieldManager } from '../query'
+import { createOptions, updateOptions } from '../write-options'
 import { BETA_KINDS, betaStatus, toBetaList, toBetaObject, type BetaKind } from '../../registry/v1beta1/kinds'
 import { convertedBeta } from '../../registry/v1beta1/replace'
 
@@ -91,7 +91,7 @@ async function create(c: Ctx, kind: BetaKind) {
     kind,
     await call(async () =>
       hostFor(c.env, def, ns).create(def.plural, obj, {
-        fieldManager: fieldManager(c),
+        fieldManager: createOptions(c).fieldManager,
         idempotencyKey,
         ...(await requesterOption(c, def)),
       }),
@@ -108,7 +108,11 @@ async function create(c: Ctx, kind: BetaKind) {
 async function replace(c: Ctx, kind: BetaKind, name: string) {
   const def = defOf(kind)
   const beta = await decodeBeta(c, kind)
-  const opts = { fieldManager: fieldManager(c), codec: 'v1beta1' as const, ...(await requesterOption(c, def)) }
+  const opts = {
+    fieldManager: updateOptions(c).fieldManager,
+    codec: 'v1beta1' as const,
+    ...(await requesterOption(c, def)),
+  }
   const answer = unwrap(
     kind,
     await call(() => hostFor(c.env, def, namespaceOf(c)).update(def.plural, name, beta as KubeObject, opts)),

@@ -3,9 +3,6 @@
 // fixed (known-bugs.test.ts then fails too, as it.fails does once the test passes).
 // A known id is `<resource> <case>`, `<resource>/<subresource> <case>`, or the same with `*` for the resource.
 export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
-  // dryRun and fieldValidation values kube does not know: 400 here, 422 (…Options.meta.k8s.io "" is invalid) in kube.
-  '* create dry-run-bogus',
-  '* create field-validation-bogus',
   // Patch bodies nested a few thousand deep overflow the stack in the namespace object: 503.
   '* json-patch depth-20000',
   '* json-patch depth-3000',
@@ -27,7 +24,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '*/status merge null-name',
   '*/status strategic metadata-patch-delete',
   '*/status json-patch op-missing',
-  '*/status merge dry-run-bogus',
   // A /status patch carrying a foreign metadata.uid is taken (kube: 409 precondition failed).
   '*/status merge uid-mismatch',
   // /scale: PUT with a resourceVersion kube cannot parse is a 409 (kube: 500; the rule: 400 with strconv's message),
@@ -39,16 +35,8 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.
   '* json-patch op-missing',
   '* json-patch op-unknown',
-  '* merge dry-run-bogus',
-  '* delete dry-run-bogus',
-  '* update dry-run-bogus',
-  '* status-update dry-run-bogus',
   // PUT of /status with a foreign metadata.uid is taken; kube's update makes the body's uid a precondition (409).
   '* status-update uid-foreign',
-  // DeleteOptions: the body's propagationPolicy is not validated, nor orphanDependents beside a propagationPolicy
-  // (kube: 422, 422); the delete goes ahead (a Pod's huge grace: 503).
-  '* delete body-propagation-garbage',
-  '* delete orphan-and-propagation',
   // A watch whose selectors do not fit a 16 KiB WebSocket attachment: 503 here; kube watches.
   '* watch label-selector-100kb',
 ])

@@ -35,7 +35,8 @@ export const podStrategy: Strategy<PodObject> = {
     if (!pod.spec?.nodeName) return 0
     if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0
     const grace = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30
-    return Math.max(0, grace)
+    // CheckGracefulDelete: a negative period is the shortest graceful one.
+    return grace < 0 ? 1 : grace
   },
   table: podTable,
 }

@@ -1,0 +1,106 @@
+// The options every write carries, validated as kube validates them (k8s.io/apimachinery pkg/apis/meta/v1/validation:
+// ValidateCreateOptions, ValidateUpdateOptions, ValidatePatchOptions, ValidateDeleteOptions), and the 422 that refuses
+// them: `CreateOptions.meta.k8s.io "" is invalid: ...`, every error of the options at once.
+import { fieldError, type FieldError } from '../field-errors'
+import { statuses, type Status } from '../status'
+
+/** The kind an options refusal names (in meta.k8s.io, with the name ""). */
+export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'
+
+/** Create, update and patch options as the parameter codec reads them: every dryRun value, the first of the others. */
+export interface WriteOptionValues {
+  dryRun: readonly string[]
+  /** '' when absent (the user agent's name is then recorded, or an apply is refused). */
+  fieldManager: string
+  /** '' when absent (Warn). */
+  fieldValidation: string
+}
+
+/** DeleteOptions as decoded (body) or converted (query): any string may arrive where Go has a string type. */
+interface DeleteOptionValues {
+  propagationPolicy?: string
+  orphanDependents?: boolean
+  dryRun?: readonly string[]
+}
+
+const FIELD_MANAGER_MAX_LENGTH = 128
+const DRY_RUN_VALUES = ['All']
+// sets.NewString(...).List(): sorted, the empty string first.
+const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn']
+const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan']
+
+/** ValidateFieldManager: at most 128 bytes, every rune printable (Go's unicode.IsPrint). */
+function validateFieldManager(manager: string): FieldError[] {
+  const errors: FieldError[] = []
+  const utf8 = new TextEncoder()
+  if (utf8.encode(manager).length > FIELD_MANAGER_MAX_LENGTH) {
+    errors.push(fieldError.tooLong('fieldManager', FIELD_MANAGER_MAX_LENGTH))
+  }
+  let position = 0
+  for (const ch of manager) {
+    // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+    if (ch !== ' ' && !/^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
+      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+      errors.push(fieldError.invalid('fieldManager', manager, `invalid character U+${code} (at position ${position})`))
+    }
+    position += utf8.encode(ch).length
+  }
+  return errors
+}
+
+/** ValidateDryRun: every value must be "All"; the whole list is the bad value (`[]string{"All", "Nope"}`). */
+function validateDryRun(values: readonly string[]): FieldError[] {
+  return values.every((v) => DRY_RUN_VALUES.includes(v))
+    ? []
+    : [fieldError.notSupported('dryRun', [...values], DRY_RUN_VALUES)]
+}
+
+function validateFieldValidation(value: string): FieldError[] {
+  return FIELD_VALIDATION_VALUES.includes(value)
+    ? []
+    : [fieldError.notSupported('fieldValidation', value, FIELD_VALIDATION_VALUES)]
+}
+
+/** ValidateCreateOptions and ValidateUpdateOptions (the same rules). */
+export function validateWriteOptions(o: WriteOptionValues): FieldError[] {
+  return [
+    ...validateFieldManager(o.fieldManager),
+    ...validateDryRun(o.dryRun),
+    ...validateFieldValidation(o.fieldValidation),
+  ]
+}
+
+/** ValidatePatchOptions: an apply names its manager; `force` belongs to applies alone. */
+export function validatePatchOptions(o: WriteOptionValues & { force?: boolean }, apply: boolean): FieldError[] {
+  const errors: FieldError[] = []
+  if (apply && o.fieldManager === '') errors.push(fieldError.required('fieldManager', 'is required for apply patch'))
+  if (!apply && o.force !== undefined) {
+    errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'))
+  }
+  return [...errors, ...validateWriteOptions(o)]
+}
+
+/**
+ * ValidateDeleteOptions (ignoreStoreReadErrorWithClusterBreakingPotential is dropped before, as kube drops it while
+ * its feature gate, alpha in 1.33, is off).
+ */
+export function validateDeleteOptions(o: DeleteOptionValues): FieldError[] {
+  const errors: FieldError[] = []
+  if (o.orphanDependents !== undefined && o.propagationPolicy !== undefined) {
+    errors.push(
+      fieldError.invalid(
+        'propagationPolicy',
+        o.propagationPolicy,
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    )
+  }
+  if (o.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(o.propagationPolicy)) {
+    errors.push(fieldError.notSupported('propagationPolicy', o.propagationPolicy, [...PROPAGATION_POLICIES, 'nil']))
+  }
+  return [...errors, ...validateDryRun(o.dryRun ?? [])]
+}
+
+/** kube's refusal of invalid options: `<kind>.meta.k8s.io "" is invalid: ...`. */
+export const invalidOptions = (kind: OptionsKind, errors: FieldError[]): Status =>
+  statuses.invalid(kind, '', errors, 'meta.k8s.io')
