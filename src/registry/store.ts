@@ -10,7 +10,7 @@ import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta'
 import { generateName } from './generate-name'
 import { deepEqual, clone } from './deep-equal'
-import { rfc3339 } from './time'
+import { addGoSeconds, rfc3339 } from './time'
 import { recordUpdate } from './managed-fields/managers'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
@@ -308,7 +308,7 @@ export function planDelete(
         : null
   if (gcFinalizer && !meta.finalizers?.includes(gcFinalizer))
     meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer]
-  const grace = def.strategy.gracePeriod ? def.strategy.gracePeriod(old, options) : 0
+  let grace = def.strategy.gracePeriod ? def.strategy.gracePeriod(old, options) : 0
   const hasFinalizers = (meta.finalizers?.length ?? 0) > 0
   if (grace > 0 || hasFinalizers) {
     const already = old.metadata.deletionTimestamp !== undefined
@@ -321,14 +321,22 @@ export function planDelete(
     ) {
       return ok({ change: null, object: old })
     }
-    // A shorter grace period counts from the first deletion request (kube's BeforeDelete), not from this one.
-    const removeAt =
-      already && oldGrace !== undefined
-        ? Math.min(
-            Date.parse(old.metadata.deletionTimestamp!) - oldGrace * 1000 + grace * 1000,
-            Date.parse(old.metadata.deletionTimestamp!),
-          )
-        : ctx.now.getTime() + grace * 1000
+    // Go's time arithmetic (addGoSeconds): a huge grace period wraps around as kube's deletionTimestamp does.
+    let removeAt = addGoSeconds(ctx.now.getTime(), grace)
+    if (already && oldGrace !== undefined) {
+      // A shorter grace period counts from the first deletion request (kube's BeforeDelete), not from this one, and
+      // never moves the deletion into the past: then it is now, with the shortest grace period that is still one.
+      const since = Date.parse(old.metadata.deletionTimestamp!)
+      if (grace >= oldGrace) {
+        // Pending: only the finalizers change.
+        removeAt = since
+        grace = oldGrace
+      } else removeAt = addGoSeconds(addGoSeconds(since, oldGrace, true), grace)
+      if (removeAt < ctx.now.getTime()) {
+        removeAt = ctx.now.getTime()
+        if (grace !== 0) grace = 1
+      }
+    }
     meta.deletionTimestamp = rfc3339(new Date(removeAt))
     meta.deletionGracePeriodSeconds = grace
     if (grace === 0 && !hasFinalizers) {

@@ -3,7 +3,7 @@
 // parameters its codec cannot convert, a DeleteOptions body read instead of the query, and a refused delete leaving
 // the object where it was.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, req } from '../helpers'
+import { makeNamespace, req, sleep } from '../helpers'
 
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } })
 const MERGE = { 'content-type': 'application/merge-patch+json' }
@@ -176,4 +176,27 @@ describe('delete options (ValidateDeleteOptions, the parameter codec, rest.Befor
     expect((await req('GET', path)).status).toBe(200)
   })
 
+  it('a scheduled Pod deleted with gracePeriodSeconds=9223372036854775807: its deletionTimestamp wraps as Go time does', async () => {
+    const ns = await makeNamespace('opts')
+    const base = `/api/v1/namespaces/${ns}/pods`
+    const created = await req('POST', base, {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    })
+    expect(created.status, created.text).toBe(201)
+    // A pod not yet on a node goes at once whatever the grace period: wait for the scheduler.
+    let nodeName: string | undefined
+    for (let i = 0; i < 50 && !nodeName; i++) {
+      nodeName = (await req('GET', `${base}/p`)).json.spec?.nodeName
+      if (!nodeName) await sleep(50)
+    }
+    expect(nodeName).toBeTruthy()
+    const before = Date.now()
+    const r = await req('DELETE', `${base}/p?gracePeriodSeconds=9223372036854775807`)
+    expect(r.status, r.text).toBe(200)
+    // time.Second * time.Duration(2^63-1) wraps to -1 s: the deletion is already due.
+    const at = Date.parse(r.json.metadata.deletionTimestamp)
+    expect(at).toBeLessThanOrEqual(before)
+    expect(at).toBeGreaterThan(before - 5000)
+  })
 })

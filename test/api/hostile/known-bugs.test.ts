@@ -157,20 +157,6 @@ describe('patches', () => {
   })
 })
 
-describe('delete options (metav1 validation.ValidateDeleteOptions, the parameter codec)', () => {
-  // A Pod's deletionTimestamp overflows JS Date in the namespace object ("Invalid time value"): 503.
-  it.fails('a Pod deleted with gracePeriodSeconds=9223372036854775807 (an int64): not a 503', async () => {
-    const ns = await makeNamespace('bug')
-    const created = await req('POST', `/api/v1/namespaces/${ns}/pods`, {
-      metadata: { name: 'p' },
-      spec: { containers: [{ name: 'c', image: 'nginx' }] },
-    })
-    expect(created.status).toBe(201)
-    const r = await req('DELETE', `/api/v1/namespaces/${ns}/pods/p?gracePeriodSeconds=9223372036854775807`)
-    expect(r.status, r.text).toBeLessThan(500)
-  })
-})
-
 describe('lists and watches', () => {
   // The watch's selectors ride in the hibernating WebSocket's attachment, which workerd caps at 16 KiB.
   it.fails('a watch with a 500-requirement label selector is served (kube watches), not a 503', async () => {
