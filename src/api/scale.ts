@@ -12,6 +12,7 @@ import { Scale } from '../schema/replication-controller'
 import { objectContentType, patchContentType, readBodyText } from './body'
 import { call, hostFor } from './hosts'
 import { patchOptions, updateOptions } from './write-options'
+import { getResourceVersion } from './query'
 import { addWarnings, json, negotiate } from './respond'
 import { resourceEndpoint } from './negotiation'
 
@@ -32,9 +33,11 @@ function unwrap<T>(r: Result<T>): T {
   return r.value
 }
 
+/** GET: the object's GetOptions apply (ScaleREST.Get hands them to the store), resourceVersion included. */
 export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
   negotiateFor(c, def)
-  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name))), def))
+  const minRv = getResourceVersion(c)
+  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name, minRv))), def))
 }
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {

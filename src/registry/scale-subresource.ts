@@ -7,6 +7,7 @@ import { labelSelectorFromMatchLabels, labelSelectorFromMetaV1 } from './label-s
 import { customScaleParts, setCustomReplicas } from './custom/custom-scale'
 import type { ResourceDef } from './resource'
 import { fail, ok, statuses, type Result } from './status'
+import { parseObjectResourceVersion } from './resource-version'
 import type { KubeObject } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
 
@@ -63,7 +64,7 @@ export const scaleRow = (def: ResourceDef): ResourceDef => ({
 
 /**
  * The object `scale` makes of `current` (its replicas set), or kube's refusal: a name that does not match the URL
- * (400), negative replicas (422 on the Scale), a stale resourceVersion (409).
+ * (400), negative replicas (422 on the Scale), a resourceVersion that does not parse (400) or is stale (409).
  */
 export function applyScale(
   def: ResourceDef,
@@ -89,8 +90,10 @@ export function applyScale(
       ),
     )
   }
-  const wanted = s.metadata?.resourceVersion
-  if (wanted && wanted !== String(currentRv))
+  // The Scale's resourceVersion goes onto the object and is parsed there as any update's (0: none).
+  const wanted = parseObjectResourceVersion(s.metadata?.resourceVersion)
+  if (!wanted.ok) return fail(wanted.status)
+  if (wanted.value !== 0 && wanted.value !== currentRv)
     return fail(statuses.modified({ resource: def.plural, group: def.group || undefined }, name))
   const next = clone(current) as Obj
   if (def.scale) setCustomReplicas(next, def.scale, replicas)

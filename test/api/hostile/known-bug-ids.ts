@@ -26,10 +26,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '*/status json-patch op-missing',
   // A /status patch carrying a foreign metadata.uid is taken (kube: 409 precondition failed).
   '*/status merge uid-mismatch',
-  // /scale: PUT with a resourceVersion kube cannot parse is a 409 (kube: 500; the rule: 400 with strconv's message),
-  // and GET ignores a resourceVersion kube cannot parse (kube: as for the object's GET).
-  '*/scale put resource-version-garbage',
-  '*/scale get resource-version-garbage',
   // A custom resource's /scale takes a merge patch {"spec":"x"} and sets spec.replicas to 0 (kube: 422 decoding).
   'hostiles/scale patch spec-string',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.

@@ -272,29 +272,6 @@ describe('subresources', () => {
     })
     expect(r.status, r.text).toBe(409)
   })
-
-  // scaleUpdatedObjectInfo copies the Scale's resourceVersion onto the object; its parse error is a 500 in kube.
-  // The project's rule for such input is a 400 with kube's message; here it is a 409 Conflict.
-  it.fails('PUT /scale with resourceVersion "garbage": 400 strconv.ParseUint, not 409', async () => {
-    const path = await deployment()
-    const r = await req('PUT', `${path}/scale`, {
-      apiVersion: 'autoscaling/v1',
-      kind: 'Scale',
-      metadata: { name: 'd', resourceVersion: 'garbage' },
-      spec: { replicas: 1 },
-    })
-    expect(r.status, r.text).toBe(400)
-    expect(r.json.message).toBe('strconv.ParseUint: parsing "garbage": invalid syntax')
-  })
-
-  // ScaleREST.Get hands its GetOptions to the store, which refuses a resourceVersion it cannot parse.
-  it.fails('GET /scale?resourceVersion=garbage: refused as the object GET refuses it', async () => {
-    const path = await deployment()
-    const object = await req('GET', `${path}?resourceVersion=garbage`)
-    expect(object.status).toBe(400)
-    const r = await req('GET', `${path}/scale?resourceVersion=garbage`)
-    expect(r.status, r.text).toBe(object.status)
-  })
 })
 
 describe('custom resources', () => {
