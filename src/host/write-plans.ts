@@ -16,6 +16,7 @@ import type { StrategyContext, Writer } from '../registry/strategy'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { kinds, resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
+import { updatePrecondition } from '../registry/preconditions'
 import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import { bindingDefOf } from '../registry/binding-subresource'
 import { clone } from '../registry/deep-equal'
@@ -125,7 +126,8 @@ export function planUpdateVerb(
     return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts)
   if (opts.codec === 'v1beta1')
     return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
-  const plan = planUpdate(def, contextOf(host, opts), name, input, host.get(resource, name), managerOf(opts))
+  const current = host.get(resource, name)
+  const plan = planUpdate(def, contextOf(host, opts), name, input, current, managerOf(opts), updatePrecondition(input))
   return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
 }
 

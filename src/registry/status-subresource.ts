@@ -8,8 +8,12 @@ import { clone } from './deep-equal'
 
 /** Top-level fields a status write may change besides status (the envelope and metadata are handled apart). */
 const ENVELOPE = new Set(['apiVersion', 'kind', 'metadata', 'status'])
-/** Metadata a status write may change (labels, annotations), plus what the store itself manages on every update. */
-const KEPT_META = new Set(['labels', 'annotations', 'resourceVersion', 'managedFields'])
+/**
+ * Metadata a status write may change (labels, annotations), plus what the store itself manages on every update, and
+ * the uid: kube's status strategies never reset it (metav1.ResetObjectMetaForStatus leaves it), so a foreign one is
+ * refused as on the main resource (a PUT's body uid is its precondition, 409; a patch's, immutable, 422).
+ */
+const KEPT_META = new Set(['labels', 'annotations', 'resourceVersion', 'managedFields', 'uid'])
 
 function statusStrategy<T extends KubeObject>(base: Strategy<T>): Strategy<T> {
   return {

@@ -15,6 +15,7 @@ import { recordUpdate } from './managed-fields/managers'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
+import { uidPreconditionFailure } from './preconditions'
 import { invalidOptions, validateDeleteOptions } from './validation/meta-options'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
@@ -128,7 +129,10 @@ interface UpdatePlan {
   object: KubeObject
 }
 
-/** Plans a PUT of `input` over `current` (the object named in the URL). */
+/**
+ * Plans a PUT of `input` over `current` (the object named in the URL). `uidPrecondition` is the uid the stored object
+ * must have (a PUT's body names one; see preconditions.ts).
+ */
 export function planUpdate(
   def: ResourceDef,
   ctx: StrategyContext,
@@ -136,6 +140,7 @@ export function planUpdate(
   input: KubeObject,
   current: Stored | null,
   manager?: Manager,
+  uidPrecondition?: string,
 ): Result<UpdatePlan> {
   const res = resourceOf(def)
   const incoming = intake(def, ctx, input)
@@ -150,6 +155,8 @@ export function planUpdate(
   meta.name = name
   if (!current) return fail(statuses.notFound(res, name))
   const old = current.object
+  const failed = uidPreconditionFailure(def, ctx.namespace, name, uidPrecondition, old)
+  if (failed) return fail(failed)
   // A resourceVersion that parses to 0 ("0" included) is no precondition: the update is unconditional where the
   // kind allows it (kube's Store.Update).
   const rv = parseObjectResourceVersion(meta.resourceVersion)

@@ -24,15 +24,11 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '*/status merge null-name',
   '*/status strategic metadata-patch-delete',
   '*/status json-patch op-missing',
-  // A /status patch carrying a foreign metadata.uid is taken (kube: 409 precondition failed).
-  '*/status merge uid-mismatch',
   // A custom resource's /scale takes a merge patch {"spec":"x"} and sets spec.replicas to 0 (kube: 422 decoding).
   'hostiles/scale patch spec-string',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.
   '* json-patch op-missing',
   '* json-patch op-unknown',
-  // PUT of /status with a foreign metadata.uid is taken; kube's update makes the body's uid a precondition (409).
-  '* status-update uid-foreign',
   // A watch whose selectors do not fit a 16 KiB WebSocket attachment: 503 here; kube watches.
   '* watch label-selector-100kb',
 ])
