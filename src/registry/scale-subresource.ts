@@ -60,6 +60,8 @@ export const scaleRow = (def: ResourceDef): ResourceDef => ({
   version: 'v1',
   kind: 'Scale',
   schema: Scale,
+  // A Scale is decoded as its Go type even for a custom resource (a string spec is a decoding error, not replicas 0).
+  unstructured: undefined,
 })
 
 /**

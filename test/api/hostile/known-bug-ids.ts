@@ -24,8 +24,6 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '*/status merge null-name',
   '*/status strategic metadata-patch-delete',
   '*/status json-patch op-missing',
-  // A custom resource's /scale takes a merge patch {"spec":"x"} and sets spec.replicas to 0 (kube: 422 decoding).
-  'hostiles/scale patch spec-string',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.
   '* json-patch op-missing',
   '* json-patch op-unknown',
