@@ -54,6 +54,24 @@ export function applyPatch(
   body: string,
   validation: FieldValidation,
 ): Patched {
+  const patched = patchObject(def, current, type, body, validation)
+  if (!patched.ok) return patched
+  // patcher.applyPatch ends with checkName: the patched object must still carry the name on the URL (one the patch
+  // removed is no name: a JSON patch removing /metadata, a merge patch nulling it, a $patch: delete).
+  const url = current.metadata.name ?? ''
+  const named = patched.value.object.metadata.name ?? ''
+  if (named !== url)
+    return fail(statuses.badRequest(`the name of the object (${named}) does not match the name on the URL (${url})`))
+  return patched
+}
+
+function patchObject(
+  def: ResourceDef,
+  current: KubeObject,
+  type: PatchType,
+  body: string,
+  validation: FieldValidation,
+): Patched {
   if (type === 'apply') return fail(statuses.badRequest('apply patches are not applied here'))
   const read = readPatch(type, body, validation)
   if (!read.ok) return fail(read.status)

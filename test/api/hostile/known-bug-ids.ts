@@ -10,19 +10,10 @@ export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
   '* merge depth-3000',
   '* strategic depth-20000',
   '* strategic depth-3000',
-  // A patch whose result has no name is stored under the URL's name (labels, data, spec dropped); kube: 400 checkName.
-  '* json-patch remove-metadata',
-  '* json-patch remove-name',
-  '* merge null-name',
-  '* strategic top-patch-delete',
-  '* strategic metadata-patch-delete',
   // The same patches of /status.
   '*/status merge depth-3000',
   '*/status strategic depth-3000',
   '*/status strategic depth-20000',
-  '*/status json-patch remove-name',
-  '*/status merge null-name',
-  '*/status strategic metadata-patch-delete',
   '*/status json-patch op-missing',
   // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.
   '* json-patch op-missing',
