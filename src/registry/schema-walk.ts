@@ -63,7 +63,9 @@ export function field(n: Node | null, key: string): Node | null {
   if (!n) return null
   if (n.kind === 'record') return node(defOf(n.schema).valueType!)
   if (n.kind !== 'object') return null
-  const f = defOf(n.schema).shape?.[key]
+  // An own property only: a key such as "constructor" or "__proto__" is no field of any schema.
+  const shape = defOf(n.schema).shape
+  const f = shape && Object.hasOwn(shape, key) ? shape[key] : undefined
   return f ? node(f) : null
 }
 

@@ -6,6 +6,7 @@
 import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
 import { deepEqual, clone } from '../deep-equal'
+import { own, setOwn } from '../own-fields'
 import { element, field, node, type Node } from '../schema-walk'
 import { rfc3339 } from '../time'
 import {
@@ -167,18 +168,19 @@ function stripManaged(o: KubeObject) {
 /** Structural merge of an applied configuration over a live value, by list type. */
 function merge(live: unknown, applied: unknown, n: Node | null, root = false): unknown {
   if (isObj(applied)) {
+    // Own fields only: "__proto__" is a key like any other (a ConfigMap's data may have it).
     const out: Record<string, unknown> = isObj(live) ? { ...live } : {}
     for (const [k, v] of Object.entries(applied)) {
       if (root && k === 'metadata' && isObj(v)) {
         const meta = { ...(out.metadata as Record<string, unknown>) }
         for (const [mk, mv] of Object.entries(v)) {
           if (mk === 'managedFields') continue
-          meta[mk] = merge(meta[mk], mv, field(field(n, 'metadata'), mk))
+          setOwn(meta, mk, merge(own(meta, mk), mv, field(field(n, 'metadata'), mk)))
         }
         out.metadata = meta
         continue
       }
-      out[k] = merge(out[k], v, field(n, k))
+      setOwn(out, k, merge(own(out, k), v, field(n, k)))
     }
     return out
   }

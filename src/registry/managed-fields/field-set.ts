@@ -1,6 +1,7 @@
 // Field sets, as server-side apply tracks ownership: the set of field paths an object (or an applied configuration)
 // sets, in the FieldsV1 vocabulary (`f:name` for fields and map keys, `k:{...}` for keyed list items, `v:...` for
 // set members). Paths are strings of segments joined by '\u0001' so sets are plain Set<string>.
+import { own, setOwn } from '../own-fields'
 import { element, field, node, type Node } from '../schema-walk'
 import type { z } from 'zod'
 
@@ -84,7 +85,7 @@ export function withKeyDefaults(v: Json, n: Node | null): Json {
   }
   if (isObj(v)) {
     const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) out[k] = withKeyDefaults(x, field(n, k))
+    for (const [k, x] of Object.entries(v)) setOwn(out, k, withKeyDefaults(x, field(n, k)))
     return out
   }
   return v
@@ -181,7 +182,7 @@ export function valueAt(obj: Json, path: string[]): Json {
   for (const seg of path) {
     if (cur === undefined) return undefined
     if (seg.startsWith('f:')) {
-      cur = isObj(cur) ? cur[seg.slice(2)] : undefined
+      cur = isObj(cur) ? own(cur, seg.slice(2)) : undefined
     } else if (seg.startsWith('k:')) {
       const key = JSON.parse(seg.slice(2)) as Record<string, unknown>
       cur = Array.isArray(cur)
@@ -203,7 +204,7 @@ export function removeAt(obj: Json, path: string[]): boolean {
   const parent = valueAt(obj, path.slice(0, -1))
   const last = path[path.length - 1]!
   if (last.startsWith('f:') && isObj(parent)) {
-    if (!(last.slice(2) in parent)) return false
+    if (!Object.hasOwn(parent, last.slice(2))) return false
     delete parent[last.slice(2)]
     return true
   }

@@ -295,7 +295,7 @@ describe('keys named like Object.prototype members ("__proto__" is a valid Confi
     expect(r.json.data).toEqual(JSON.parse('{"a":"b","__proto__":"s"}'))
   })
 
-  it.fails('an apply setting data.__proto__ stores it', async () => {
+  it('an apply setting data.__proto__ stores it', async () => {
     const path = await configMap()
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  __proto__: applied\n'
     const r = await req('PATCH', `${path}?fieldManager=m`, yaml, { 'content-type': 'application/apply-patch+yaml' })
