@@ -1,7 +1,7 @@
-// A real node: the agent registers its Node, runs pods bound to it as host processes, restarts crashing ones with
-// back-off, confirms graceful deletions; kubectl sees it all.
+// A real node: the agent, as the node's own identity (system:node:e2e-agent, judged by the Node authorizer and
+// NodeRestriction as a kubelet is), registers its Node, runs pods bound to it as host processes, restarts crashing
+// ones with back-off, confirms graceful deletions; kubectl sees it all.
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,12 +10,19 @@ import { createServer } from 'node:net'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { startAgent, eventually } from './agent-process.mjs'
-import { api, KUBECTL_DIR, kubectl, uniqueNs } from './helpers.mjs'
+import { api, KUBECTL_DIR, kubectl, TEST_TOKENS, uniqueNs } from './helpers.mjs'
+import { kubeconfigFor, kubectlWith } from './identity-helpers.mjs'
 
 const KUBECTL = join(KUBECTL_DIR, 'kubectl.1.33')
 const PYTHON = '/usr/bin/python3'
 
-const node = `agent-${randomBytes(3).toString('hex')}`
+// The node the harness's token file gives an identity of its own (test/e2e/run.mjs).
+const node = 'e2e-agent'
+const nodeKubeconfig = kubeconfigFor('e2e-agent', TEST_TOKENS.node)
+/** The agent, with the node's own credentials. */
+const startNodeAgent = (extra = []) => startAgent(node, [...extra, '--kubeconfig', nodeKubeconfig])
+/** What agents stopped during the tests printed. */
+let earlierOutput = ''
 const namespace = uniqueNs('agent')
 let agent
 /** The node's InternalIP, every pod's IP. */
@@ -60,7 +67,7 @@ async function webServer() {
 
 describe('node agent', () => {
   before(async () => {
-    agent = startAgent(node)
+    agent = startNodeAgent()
     await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
     await eventually('the node to register Ready', async () => {
       const n = (await api('GET', `/api/v1/nodes/${node}`)).body
@@ -120,6 +127,55 @@ describe('node agent', () => {
     assert.match(
       r.stdout,
       new RegExp(`^hello\\s+1/1\\s+Running\\s+0\\s.*${nodeIP.replaceAll('.', '\\.')}\\s+${node}\\s`),
+    )
+  })
+
+  it('as its own identity the node reads only what its pods use, and writes only its own Node', async () => {
+    for (const name of ['app-secret', 'other-secret']) {
+      const r = await api('POST', `/api/v1/namespaces/${namespace}/secrets`, {
+        metadata: { name },
+        stringData: { GREETING: `greetings from ${name}` },
+      })
+      assert.equal(r.status, 201, r.text)
+    }
+    const script = 'echo "$GREETING"; sleep 600'
+    const container = { name: 'main', image: 'busybox', command: ['sh', '-c', script] }
+    await create(podOn('secret-user', [{ ...container, envFrom: [{ secretRef: { name: 'app-secret' } }] }]))
+    // The agent read the secret with the node's credentials: the process got it.
+    await eventually('secret-user to print its secret', async () => {
+      const r = await kubectl('1.33', ['-n', namespace, 'logs', 'secret-user'], { allowFail: true })
+      return r.stdout === 'greetings from app-secret\n'
+    })
+    const asNode = (args) => kubectlWith('1.33', nodeKubeconfig, args, { allowFail: true })
+    assert.equal(
+      (await asNode(['-n', namespace, 'get', 'secret', 'app-secret', '-o', 'name'])).stdout,
+      'secret/app-secret\n',
+    )
+    const other = await asNode(['-n', namespace, 'get', 'secret', 'other-secret'])
+    assert.equal(
+      other.stderr,
+      `Error from server (Forbidden): secrets "other-secret" is forbidden: User "system:node:${node}" cannot get resource "secrets" in API group "" in the namespace "${namespace}": no relationship found between node '${node}' and this object\n`,
+    )
+    const nodes = await asNode(['get', 'nodes'])
+    assert.match(
+      nodes.stderr,
+      new RegExp(
+        `cannot list resource "nodes" in API group "" at the cluster scope: node '${node}' cannot read all nodes, only its own Node object`,
+      ),
+    )
+    const bearer = { authorization: `Bearer ${TEST_TOKENS.node}`, 'content-type': 'application/merge-patch+json' }
+    const theirs = await api('PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { stolen: 'yes' } } }, bearer)
+    assert.equal(theirs.status, 403)
+    assert.equal(
+      theirs.body.message,
+      `nodes "node-1" is forbidden: node "${node}" is not allowed to modify node "node-1"`,
+    )
+    const role = { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } } }
+    const mine = await api('PATCH', `/api/v1/nodes/${node}`, role, bearer)
+    assert.equal(mine.status, 403)
+    assert.equal(
+      mine.body.message,
+      `nodes "${node}" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/control-plane`,
     )
   })
 
@@ -632,7 +688,8 @@ describe('node agent', () => {
     assert.notEqual(r.code, 0)
     assert.match(r.stderr, /the tunnel to the node was lost/)
     assert.equal((await api('GET', '/version')).status, 200)
-    agent = startAgent(node, ['--data-dir', agent.dataDir])
+    earlierOutput += agent.output()
+    agent = startNodeAgent(['--data-dir', agent.dataDir])
     await eventually(
       'exec through the new agent',
       async () =>
@@ -642,7 +699,12 @@ describe('node agent', () => {
     )
   })
 
+  it('the agent, as its node’s own identity, was refused nothing a kubelet may do', async () => {
+    assert.doesNotMatch(earlierOutput + agent.output(), /forbidden/i)
+  })
+
   it('never serves a virtual node', async () => {
+    // With the harness's admin credentials: a node's own identity could not even read another node.
     const other = startAgent('node-1')
     const exit = await other.exited
     assert.equal(exit.code, 1, other.output())

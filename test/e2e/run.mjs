@@ -143,6 +143,8 @@ const tokens = {
   admin: randomBytes(18).toString('base64url'),
   alice: randomBytes(18).toString('base64url'),
   bob: randomBytes(18).toString('base64url'),
+  // The node agent's own identity (kube's Node authorizer and NodeRestriction judge it): node e2e-agent.
+  node: randomBytes(18).toString('base64url'),
 }
 const tokensFile = join(tmp, 'tokens.csv')
 writeFileSync(
@@ -151,6 +153,7 @@ writeFileSync(
     `${tokens.admin},e2e-admin,uid-e2e-admin,"system:masters"`,
     `${tokens.alice},alice,uid-alice,"team-a-devs"`,
     `${tokens.bob},bob,uid-bob`,
+    `${tokens.node},system:node:e2e-agent,uid-e2e-agent,"system:nodes"`,
     '',
   ].join('\n'),
 )
