@@ -1,6 +1,7 @@
-// The precondition of an update, judged and refused in kube's words: the uid of a PUT's body (kube's
+// Preconditions of writes, judged and refused in kube's words: an update's, the uid of a PUT's body (kube's
 // rest.DefaultUpdatedObjectInfo.Preconditions), checked as its storage checks it (storage.Preconditions.Check inside
-// GuaranteedUpdate: a StorageError naming the etcd key, which the store wraps in a Conflict).
+// GuaranteedUpdate: a StorageError naming the etcd key, which the store wraps in a Conflict); a delete's, as
+// rest.BeforeDelete checks them first.
 import type { ResourceDef } from './resource'
 import { statuses, type Status } from './status'
 import type { KubeObject } from '../schema/meta'
@@ -51,4 +52,32 @@ export function uidPreconditionFailure(
     name,
     `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${why}`,
   )
+}
+
+/**
+ * A delete's preconditions as rest.BeforeDelete checks them, before anything else is decided: a Conflict on the
+ * kind (its ObjectKinds, not the resource) in BeforeDelete's words; or null.
+ */
+export function deletePreconditionFailure(
+  def: ResourceDef,
+  name: string,
+  pre: { uid?: string; resourceVersion?: string } | undefined,
+  record: { uid: string; resourceVersion: string },
+): Status | null {
+  const kind = { resource: def.kind, group: def.group || undefined }
+  if (pre?.uid !== undefined && pre.uid !== record.uid) {
+    return statuses.conflict(
+      kind,
+      name,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${record.uid}). The object might have been deleted and then recreated`,
+    )
+  }
+  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== record.resourceVersion) {
+    return statuses.conflict(
+      kind,
+      name,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${record.resourceVersion}). The object might have been modified`,
+    )
+  }
+  return null
 }

@@ -15,7 +15,7 @@ import { recordUpdate } from './managed-fields/managers'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
-import { uidPreconditionFailure } from './preconditions'
+import { deletePreconditionFailure, uidPreconditionFailure } from './preconditions'
 import { invalidOptions, validateDeleteOptions } from './validation/meta-options'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
@@ -262,25 +262,9 @@ export function planDelete(
   const invalid = validateDeleteOptions(options)
   if (invalid.length > 0) return fail(invalidOptions('DeleteOptions', invalid))
   const old = current.object
-  const pre = options.preconditions
-  if (pre?.uid && pre.uid !== old.metadata.uid) {
-    return fail(
-      statuses.conflict(
-        res,
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`,
-      ),
-    )
-  }
-  if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv)) {
-    return fail(
-      statuses.conflict(
-        res,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.rv}`,
-      ),
-    )
-  }
+  const record = { uid: old.metadata.uid ?? '', resourceVersion: String(current.rv) }
+  const unmet = deletePreconditionFailure(def, name, options.preconditions, record)
+  if (unmet) return fail(unmet)
   // rest.BeforeDelete: "Negative values will be treated as the value `1s` on the delete path."
   if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) {
     options = { ...options, gracePeriodSeconds: 1 }

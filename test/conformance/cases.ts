@@ -469,6 +469,7 @@ export function conformanceSuite(k: KindUnderTest) {
         expectStatus(again, 404, 'NotFound', `${qualified} "${name}" not found`)
       })
 
+      // rest.BeforeDelete checks them first, naming the kind (the strategy's ObjectKinds), not the resource.
       it('DELETE preconditions: uid and resourceVersion mismatches are 409 Conflict', async () => {
         const s = await scope()
         const name = s.name('pre')
@@ -479,14 +480,15 @@ export function conformanceSuite(k: KindUnderTest) {
           byUid,
           409,
           'Conflict',
-          `Operation cannot be fulfilled on ${qualified} "${name}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${c.metadata.uid}`,
+          `Operation cannot be fulfilled on ${qualifiedKind} "${name}": the UID in the precondition (${uid}) does not match the UID in record (${c.metadata.uid}). The object might have been deleted and then recreated`,
         )
+        expect(byUid.json.details).toEqual({ name, ...groupDetail, kind: k.kind })
         const byRv = await req('DELETE', s.item(name), { preconditions: { resourceVersion: '1' } })
         expectStatus(
           byRv,
           409,
           'Conflict',
-          `Operation cannot be fulfilled on ${qualified} "${name}": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${c.metadata.resourceVersion}`,
+          `Operation cannot be fulfilled on ${qualifiedKind} "${name}": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${c.metadata.resourceVersion}). The object might have been modified`,
         )
         const g = await req('GET', s.item(name))
         expect(g.json).toEqual(c)

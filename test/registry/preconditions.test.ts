@@ -1,9 +1,9 @@
-// The uid a PUT's body names is the update's precondition (src/registry/preconditions.ts), /status included, refused
-// as kube's storage refuses it (a Conflict wrapping a StorageError that names the etcd key); a patch has none, so a
-// foreign uid there is an immutable field (422), through /status too.
+// Preconditions of writes (src/registry/preconditions.ts). The uid a PUT's body names is the update's, /status
+// included, refused as kube's storage refuses it (a Conflict wrapping a StorageError that names the etcd key); a patch
+// has none, so a foreign uid there is an immutable field (422), through /status too. A delete's are rest.BeforeDelete's.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, req } from '../helpers'
-import { uidPreconditionFailure } from '../../src/registry/preconditions'
+import { deletePreconditionFailure, uidPreconditionFailure } from '../../src/registry/preconditions'
 import type { ResourceDef } from '../../src/registry/resource'
 import { resourceByPlural } from '../../src/registry/resources'
 
@@ -102,5 +102,32 @@ describe('the etcd key a failed precondition names', () => {
     const current = { metadata: { name: 'x', uid: 'u' } }
     expect(uidPreconditionFailure(def, 'ns', 'x', undefined, current)).toBeNull()
     expect(uidPreconditionFailure(def, 'ns', 'x', 'u', current)).toBeNull()
+  })
+})
+
+describe('delete preconditions (rest.BeforeDelete)', () => {
+  const record = { uid: 'u', resourceVersion: '7' }
+
+  it('a uid that differs, the empty one included, names the kind and its group', () => {
+    const failed = deletePreconditionFailure(resourceByPlural('deployments')!, 'd', { uid: '' }, record)
+    expect(failed).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message:
+        'Operation cannot be fulfilled on Deployment.apps "d": the UID in the precondition () does not match the UID in record (u). The object might have been deleted and then recreated',
+      details: { name: 'd', group: 'apps', kind: 'Deployment' },
+    })
+  })
+
+  it('the uid first, then the resourceVersion; none set or both matching: no refusal', () => {
+    const def = resourceByPlural('configmaps')!
+    expect(deletePreconditionFailure(def, 'c', { resourceVersion: '6' }, record)?.message).toBe(
+      'Operation cannot be fulfilled on ConfigMap "c": the ResourceVersion in the precondition (6) does not match the ResourceVersion in record (7). The object might have been modified',
+    )
+    expect(deletePreconditionFailure(def, 'c', { uid: 'x', resourceVersion: '6' }, record)?.message).toContain(
+      'the UID in the precondition (x)',
+    )
+    expect(deletePreconditionFailure(def, 'c', undefined, record)).toBeNull()
+    expect(deletePreconditionFailure(def, 'c', { uid: 'u', resourceVersion: '7' }, record)).toBeNull()
   })
 })
