@@ -125,6 +125,31 @@ describe('the Node authorizer over the indexed graph', () => {
     expect((await req('GET', `/api/v1/namespaces/${ns}/secrets/unused`, undefined, edgeC)).status).toBe(403)
   })
 
+  it('a SubjectAccessReview asks the Node authorizer too, field selector included', async () => {
+    const review = async (fieldSelector?: object) => {
+      const resourceAttributes = {
+        verb: 'list',
+        resource: 'pods',
+        version: 'v1',
+        ...(fieldSelector ? { fieldSelector } : {}),
+      }
+      const r = await req('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: 'system:node:edge-a', groups: ['system:nodes'], resourceAttributes },
+      })
+      expect(r.status).toBe(201)
+      return r.json.status
+    }
+    expect((await review({ rawSelector: 'spec.nodeName=edge-a' })).allowed).toBe(true)
+    const requirements = [{ key: 'spec.nodeName', operator: 'In', values: ['edge-a'] }]
+    expect((await review({ requirements })).allowed).toBe(true)
+    expect(await review()).toEqual({
+      allowed: false,
+      reason: 'can only list/watch pods with spec.nodeName field selector',
+    })
+  })
+
   it('a node’s SelfSubjectRulesReview is incomplete, as kube’s Node authorizer cannot list rules', async () => {
     const r = await req(
       'POST',

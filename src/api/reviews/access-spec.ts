@@ -175,6 +175,7 @@ export function accessAttributes(user: UserInfo, spec: Json): Attributes {
       name: field(r, 'name'),
       resourceRequest: true,
       path: '',
+      ...fieldRequirementsOf(r.fieldSelector),
     }
   }
   const n = isObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {}
@@ -231,6 +232,26 @@ function fieldSelectorOf(sel: Json): Parsed {
     else failed = true
   }
   return { requirements, failed }
+}
+
+/**
+ * ResourceAttributesFrom's field selector, for the authorizers that read one (the Node authorizer): the raw selector
+ * parsed, or the requirements an In or NotIn of one value expresses (as = and !=); what cannot be read is left out.
+ */
+function fieldRequirementsOf(sel: unknown): Pick<Attributes, 'fieldSelector'> {
+  if (!isObject(sel)) return {}
+  const reqs = Array.isArray(sel.requirements) ? sel.requirements : []
+  if (reqs.length === 0) {
+    const parsed = parseFieldSelector(field(sel, 'rawSelector'))
+    return parsed.ok && parsed.selector.requirements.length > 0 ? { fieldSelector: parsed.selector.requirements } : {}
+  }
+  const fieldSelector = reqs.flatMap((r) => {
+    const values = isObject(r) ? stringsOf(r.values) : []
+    const op = field(r, 'operator')
+    if (!IN.has(op) || values.length !== 1) return []
+    return [{ field: field(r, 'key'), operator: op === 'In' ? ('=' as const) : ('!=' as const), value: values[0]! }]
+  })
+  return fieldSelector.length > 0 ? { fieldSelector } : {}
 }
 
 /** BuildEvaluationError's selector notes (RBAC itself never errs), joined with "; ". */
