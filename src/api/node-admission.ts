@@ -5,7 +5,7 @@
 import type { Context } from 'hono'
 import { nodeIdentity } from '../identity/node-authorizer'
 import { admitNodeEviction, admitNodeTokenRequest, tokenRequestPod } from '../registry/admission/node-requests'
-import type { RequestingNode } from '../registry/admission/node-restriction'
+import { type NodeWrite, nodeRestriction, type RequestingNode } from '../registry/admission/node-restriction'
 import { resourceByPlural } from '../registry/resources'
 import { type Status, StatusError } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
@@ -30,8 +30,26 @@ async function podOf(c: Ctx, namespace: string, name: string): Promise<KubeObjec
   throw new StatusError(got.status)
 }
 
+const podCreate = (subresource: string, namespace: string, name: string, object: Obj): NodeWrite => ({
+  operation: 'CREATE',
+  group: '',
+  resource: 'pods',
+  subresource,
+  namespace,
+  name,
+  object: object as KubeObject,
+  old: null,
+})
+
 const refuse = (s: Status | null) => {
   if (s) throw new StatusError(s)
+}
+
+/** POST pods/{name}/binding by a node (the authorizer lets only RBAC grant it): never, as kube's plugin says. */
+export function admitBinding(c: Ctx, name: string, binding: Obj): void {
+  const node = requestingNode(c)
+  if (!node) return
+  refuse(nodeRestriction(node, podCreate('binding', c.req.param('namespace') ?? '', name, binding)))
 }
 
 /** POST pods/{name}/eviction by a node: only of a pod bound to it. */

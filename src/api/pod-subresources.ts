@@ -12,7 +12,7 @@ import { resourceEndpoint } from './negotiation'
 import { int64Param, queryFlag } from './query'
 import { createOptions } from './write-options'
 import { call, hostFor } from './hosts'
-import { admitEviction } from './node-admission'
+import { admitBinding, admitEviction } from './node-admission'
 import { resourceByPlural } from '../registry/resources'
 import { chooseContainer, podLogRequest, type PodLogOptions } from '../registry/pod-log-request'
 import { isRealNode, tunnelHttp, unreachable } from './tunnel-streams'
@@ -62,6 +62,7 @@ async function decodeSmall<T>(c: Ctx, schema: z.ZodType, group: string, kind: st
 async function bindPod(c: Ctx, name: string) {
   negotiateFor(c)
   const binding = await decodeSmall<z.infer<typeof Binding>>(c, Binding, '', 'Binding')
+  admitBinding(c, name, binding)
   if (binding.metadata?.name && binding.metadata.name !== name) {
     throw new StatusError(
       statuses.badRequest(

@@ -13,7 +13,7 @@ export function writeGraphEdges(
   edges: readonly GraphEdge[],
   fresh = false,
 ) {
-  // A created object has no rows to clear (each statement costs; creates are the hot path).
+  // An object that held no edges has no rows to clear (each statement costs; creates and bindings are hot paths).
   if (!fresh) sql.exec('DELETE FROM graph_edges WHERE resource = ? AND name = ?', resource, name)
   for (const e of edges) {
     sql.exec(

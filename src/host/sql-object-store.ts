@@ -211,7 +211,9 @@ export class SqlObjectStore implements ObjectStore {
           (e.type !== 'MODIFIED' || !e.prev || graphEdgesChanged(e.resource, e.prev, e.object))
         ) {
           const edges = e.type === 'DELETED' ? [] : graphEdgesOf(e.resource, e.object)
-          writeGraphEdges(this.sql, e.resource, e.name, edges, e.type === 'ADDED')
+          // Nothing to clear when the object held no edges (a pod being bound, an unbound pod deleted).
+          const heldNone = e.type === 'ADDED' || (e.prev !== null && graphEdgesOf(e.resource, e.prev).length === 0)
+          writeGraphEdges(this.sql, e.resource, e.name, edges, heldNone)
         }
         if (e.type === 'DELETED') {
           this.sql.exec('DELETE FROM objects WHERE resource = ? AND name = ?', e.resource, e.name)

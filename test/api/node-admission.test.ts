@@ -139,6 +139,36 @@ describe('NodeRestriction through the Worker', () => {
     expect((await req('POST', `/api/v1beta1/pods?namespace=${ns}`, beta, n2)).status).toBe(403)
   })
 
+  it('a node binds no pod, even when RBAC lets it', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1'
+    const rule = { apiGroups: [''], resources: ['pods/binding'], verbs: ['create'] }
+    expect(
+      (await req('POST', `${rbac}/clusterroles`, { metadata: { name: `binder-${suffix}` }, rules: [rule] })).status,
+    ).toBe(201)
+    const subjects = [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: `system:node:${node2}` }]
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `binder-${suffix}` }
+    const granted = await req('POST', `${rbac}/clusterrolebindings`, {
+      metadata: { name: `binder-${suffix}` },
+      subjects,
+      roleRef,
+    })
+    expect(granted.status).toBe(201)
+    const pod = {
+      metadata: { name: 'unbound' },
+      spec: { schedulerName: 'none', containers: [{ name: 'c', image: 'x' }] },
+    }
+    expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod)).status).toBe(201)
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'unbound' },
+      target: { kind: 'Node', name: node2 },
+    }
+    expect(message(await req('POST', `/api/v1/namespaces/${ns}/pods/unbound/binding`, binding, n2))).toBe(
+      `pods "unbound" is forbidden: unexpected pod subresource "binding", only 'status' and 'eviction' are allowed`,
+    )
+  })
+
   it('a node uses only its own Lease', async () => {
     const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'
     const lease = (name: string) => ({ metadata: { name }, spec: { holderIdentity: name, leaseDurationSeconds: 40 } })
