@@ -10,7 +10,7 @@ import { goQuote } from './go-strings'
 import { decodeDocument, type DecodeTarget } from './decoding/decode-document'
 import { goJsonSyntaxError } from './decoding/go-json-syntax'
 import { goTypeOf } from './decoding/go-types'
-import { goUnmarshal, RawNumber } from './decoding/go-unmarshal'
+import { goUnmarshal, RawNumber, unwrapRawNumbers } from './decoding/go-unmarshal'
 
 export type { DecodeTarget } from './decoding/decode-document'
 
@@ -24,8 +24,8 @@ interface Decoded<T> {
 /** Kubernetes objects are capped near etcd's request limit; bigger bodies are refused before parsing. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024
 
-/** Kubernetes objects are shallow; deeper bodies are refused before any recursive walk can overflow the stack. */
-const MAX_DEPTH = 100
+/** kube's JSON decoders (encoding/json, sigs.k8s.io/json) refuse text nested deeper than this (maxNestingDepth). */
+const MAX_DEPTH = 10000
 
 /** A request body as read: JSON or YAML text, or the object a protobuf body decoded to. */
 export type BodyInput = { format: 'json' | 'yaml'; text: string } | { format: 'object'; object: unknown }
@@ -118,6 +118,8 @@ function hasTellingNumber(text: string): boolean {
 
 /** Parses JSON text as Go reads it; its syntax errors are Go's (`invalid character 'x' looking for beginning of value`). */
 export function parseGoJson(text: string): { value: unknown } | { error: string } {
+  // JSON.parse reads any depth; Go's scanner stops past MAX_DEPTH ("invalid character '[' exceeded max depth").
+  if (jsonDepthExceeds(text, MAX_DEPTH)) return { error: goJsonSyntaxError(utf8(text)) ?? 'exceeded max depth' }
   try {
     if (!hasTellingNumber(text)) return { value: JSON.parse(text) as unknown }
     return {
@@ -141,16 +143,13 @@ function parseYamlText(text: string): { value: unknown } | { error: string } {
   }
 }
 
-/** Parses a body for `target`. Bodies too deep or self-referencing (YAML aliases) are refused here, before any walk. */
+/** Parses a body for `target`. Bodies too deep (parseGoJson) or self-referencing (YAML aliases) are refused here. */
 function parseBody(target: DecodeTarget, body: BodyInput): unknown {
   const prefix = handlingPrefix(target.kind, target.version)
   if (body.format === 'object') {
     const bad = checkTree(body.object)
     if (bad) throw new StatusError(statuses.badRequest(`${prefix}: ${bad}`))
     return body.object
-  }
-  if (body.format === 'json' && jsonDepthExceeds(body.text, MAX_DEPTH)) {
-    throw new StatusError(statuses.badRequest(`${prefix}: json: exceeded max depth of ${MAX_DEPTH}`))
   }
   const parsed = body.format === 'json' ? parseGoJson(body.text) : parseYamlText(body.text)
   if ('error' in parsed) {
@@ -222,9 +221,6 @@ export function checkShape<T>(
 
 /** Parses JSON or YAML text for decoders of their own (v1beta1); errors open with `prefix`. */
 export function parseBodyText(text: string, contentType: string, what: string): unknown {
-  if (!contentType.includes('yaml') && jsonDepthExceeds(text, MAX_DEPTH)) {
-    throw new StatusError(statuses.badRequest(`${what}: json: exceeded max depth of ${MAX_DEPTH}`))
-  }
   const parsed = contentType.includes('yaml') ? parseYamlText(text) : parseGoJson(text)
   if ('error' in parsed) {
     throw new StatusError(
@@ -235,33 +231,38 @@ export function parseBodyText(text: string, contentType: string, what: string): 
   }
   const bad = checkTree(parsed.value)
   if (bad) throw new StatusError(statuses.badRequest(`${what}: ${bad}`))
-  return unwrapNumbers(parsed.value)
+  return unwrapRawNumbers(parsed.value)
 }
 
-/** Replaces the RawNumbers parseGoJson leaves for telling literals by their values. */
-function unwrapNumbers(v: unknown): unknown {
-  if (v instanceof RawNumber) return v.value
-  if (Array.isArray(v)) return v.map(unwrapNumbers)
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>
-    for (const k in o) o[k] = unwrapNumbers(o[k])
-  }
-  return v
-}
-
-/** Removes null-valued object keys, recursively: Go decodes null into a zero value, which is what absence means. */
-export function stripNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stripNulls)
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) {
-      if (x === null) continue
-      // defineProperty, not assignment: a "__proto__" key must stay a plain (unknown) field, not a prototype.
-      Object.defineProperty(out, k, { value: stripNulls(x), enumerable: true, writable: true, configurable: true })
+/**
+ * A copy of a value without its null-valued object keys, at every level: Go decodes null into a zero value, which is
+ * what absence means. Iterative, for values nested as deep as Go's decoder reads.
+ */
+export function stripNulls(root: unknown): unknown {
+  const copy = (v: unknown): unknown =>
+    v === null || typeof v !== 'object' || v instanceof RawNumber ? v : Array.isArray(v) ? [] : {}
+  const out = copy(root)
+  const pending: [from: unknown, to: unknown][] = [[root, out]]
+  while (pending.length > 0) {
+    const [from, to] = pending.pop()!
+    if (from === to) continue
+    if (Array.isArray(from)) {
+      for (const x of from) {
+        const y = copy(x)
+        ;(to as unknown[]).push(y)
+        pending.push([x, y])
+      }
+      continue
     }
-    return out
+    for (const [k, x] of Object.entries(from as Record<string, unknown>)) {
+      if (x === null) continue
+      const y = copy(x)
+      // defineProperty, not assignment: a "__proto__" key must stay a plain (unknown) field, not a prototype.
+      Object.defineProperty(to, k, { value: y, enumerable: true, writable: true, configurable: true })
+      pending.push([x, y])
+    }
   }
-  return v
+  return out
 }
 
 /**

@@ -34,49 +34,59 @@ export function duplicateFields(text: string): string[] {
     for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${p}` : p
     return s ? `${s}.${key}` : key
   }
-  const value = () => {
+  // Containers open and close through an explicit stack (bodies nest as deep as Go's 10000 levels, past what
+  // recursion can take here): each frame is an object's keys seen so far, or an array's next index.
+  type Frame = { obj: true; first: string | null; seen: Set<string> | null } | { obj: false; n: number }
+  const frames: Frame[] = []
+  /** After a value: closes every container that ends here; answers whether the scan is done. */
+  const close = (): boolean => {
+    for (;;) {
+      const top = frames[frames.length - 1]
+      // The end of the text ends the scan whatever is open (the text is valid JSON; this only guards the loop).
+      if (!top || i >= text.length) return true
+      path.pop()
+      ws()
+      const c = text.charCodeAt(i++)
+      if (c === (top.obj ? 125 : 93)) {
+        frames.pop()
+        continue
+      }
+      // A comma: the container's next member.
+      if (top.obj) key(top)
+      else path.push(++top.n)
+      return false
+    }
+  }
+  const key = (frame: Extract<Frame, { obj: true }>) => {
+    ws()
+    const k = str(true)
+    // Most objects have a handful of keys; a Set is made only for the second one on.
+    if (frame.first === null) frame.first = k
+    else {
+      frame.seen ??= new Set([frame.first])
+      if (frame.seen.has(k)) dups.push(printed(k))
+      frame.seen.add(k)
+    }
+    ws()
+    i++ // colon
+    path.push(k)
+  }
+  for (;;) {
     ws()
     const c = text.charCodeAt(i)
-    if (c === 123 /* { */) {
+    if (c === 123 /* { */ || c === 91 /* [ */) {
       i++
       ws()
-      if (text.charCodeAt(i) === 125) {
-        i++
-        return
-      }
-      let seen: Set<string> | null = null
-      let first: string | null = null
-      for (;;) {
-        ws()
-        const key = str(true)
-        // Most objects have a handful of keys; a Set is made only for the second one on.
-        if (first === null) first = key
-        else {
-          seen ??= new Set([first])
-          if (seen.has(key)) dups.push(printed(key))
-          seen.add(key)
-        }
-        ws()
-        i++ // colon
-        path.push(key)
-        value()
-        path.pop()
-        ws()
-        if (text.charCodeAt(i++) === 125) return
-      }
-    } else if (c === 91 /* [ */) {
-      i++
-      ws()
-      if (text.charCodeAt(i) === 93) {
-        i++
-        return
-      }
-      for (let n = 0; ; n++) {
-        path.push(n)
-        value()
-        path.pop()
-        ws()
-        if (text.charCodeAt(i++) === 93) return
+      if (text.charCodeAt(i) === (c === 123 ? 125 : 93)) i++
+      else if (c === 123) {
+        const frame: Frame = { obj: true, first: null, seen: null }
+        frames.push(frame)
+        key(frame)
+        continue
+      } else {
+        frames.push({ obj: false, n: 0 })
+        path.push(0)
+        continue
       }
     } else if (c === 34) {
       str(false)
@@ -88,7 +98,7 @@ export function duplicateFields(text: string): string[] {
         d = text.charCodeAt(++i)
       );
     }
+    if (close()) break
   }
-  value()
   return dups
 }

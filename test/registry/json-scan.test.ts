@@ -25,4 +25,11 @@ describe('duplicateFields', () => {
   it('answers nothing for scalars and empty containers', () => {
     for (const t of ['1', '"s"', 'null', '[]', '{}', '[{}, []]']) expect(duplicateFields(t)).toEqual([])
   })
+
+  it('scans text nested as deep as Go decodes (10000 levels) without recursion', () => {
+    const deep = (n: number) => `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`
+    expect(duplicateFields(deep(10000))).toEqual([])
+    const dup = `${'['.repeat(9998)}{"k":1,"k":2}${']'.repeat(9998)}`
+    expect(duplicateFields(dup)).toEqual([`${'[0]'.repeat(9998)}.k`])
+  })
 })

@@ -5,24 +5,12 @@
 // merge included, as kube's defaulter runs on the patched object.
 import { ObjectMeta } from '../../schema/meta'
 import { goTypeOf } from '../decoding/go-types'
-import { goUnmarshal, RawNumber } from '../decoding/go-unmarshal'
+import { goUnmarshal, RawNumber, unwrapRawNumbers } from '../decoding/go-unmarshal'
 import type { Structural } from '../crd/structural'
 import type { UnstructuredCodec } from '../resource'
 import { hasDefaults, prune, pruneNulls } from './prune-default'
 
 const OBJECT_META = goTypeOf(ObjectMeta, 'v1.ObjectMeta')
-
-/** Numbers whose text mattered to Go's decoder (1.0, big ints) become plain numbers for the schema's checks. */
-function unwrapNumbers(v: unknown): unknown {
-  if (v instanceof RawNumber) return v.value
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = unwrapNumbers(v[i])
-  } else if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>
-    for (const k of Object.keys(o)) o[k] = unwrapNumbers(o[k])
-  }
-  return v
-}
 
 const jsonKind = (v: unknown) =>
   Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'number'
@@ -41,7 +29,8 @@ export function customCodec(schema: Structural | null): UnstructuredCodec {
         if (decoded.error !== null) return { error: decoded.error }
         for (const s of decoded.strict) strict.push(s.replace(/^unknown field "/, 'unknown field "metadata.'))
       } else delete doc.metadata
-      for (const k of Object.keys(doc)) if (k !== 'metadata') doc[k] = unwrapNumbers(doc[k])
+      // Numbers whose text mattered to Go's decoder (1.0, big ints) become plain numbers for the schema's checks.
+      for (const k of Object.keys(doc)) if (k !== 'metadata') doc[k] = unwrapRawNumbers(doc[k])
       if (schema) {
         for (const path of prune(doc, schema, true)) strict.push(`unknown field "${path}"`)
         pruneNulls(doc, schema)

@@ -16,6 +16,7 @@ import { ReplicaSet } from '../../schema/replica-set'
 import type { UnstructuredCodec } from '../resource'
 import { goTypeOf } from './go-types'
 import { goUnmarshal, RawNumber } from './go-unmarshal'
+import { TOO_DEEP, tooDeep } from '../nesting'
 import {
   convertsTo,
   goTypeOfKind,
@@ -140,6 +141,8 @@ export function decodeDocument(target: DecodeTarget, doc: unknown, original: () 
     const decoded = goUnmarshal(value, goTypeOf(schema, isTarget ? `v1.${target.kind}` : goTypeOfKind(gvk)))
     if (decoded.error !== null) return fail(decoded.error)
     strict = decoded.strict
+    // What the type keeps whole (RawExtension, JSON) may still nest past what the rest of the code can walk.
+    if (tooDeep(value)) return fail(TOO_DEEP)
   }
   if (!isTarget) {
     if (convertsTo(gvk, target)) {
@@ -178,6 +181,8 @@ function decodeCustom(
   }
   if (gvk.kind !== target.kind) return fail(`kind: Invalid value: ${JSON.stringify(gvk.kind)}: must be ${target.kind}`)
   const value = doc as Record<string, unknown>
+  // Without a Go type, nothing bounds the depth: the codec's walks and everything after it get at most this.
+  if (tooDeep(value)) return { ok: false, error: TOO_DEEP, gvk }
   const decoded = codec.decode(value)
   if ('error' in decoded) return { ok: false, error: decoded.error, gvk }
   return { ok: true, value, strict: decoded.strict, gvk }

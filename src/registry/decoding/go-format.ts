@@ -37,30 +37,84 @@ function goNumber(n: number, model: NumberModel): string {
 
 const sortedKeys = (o: Record<string, unknown>) => Object.keys(o).sort(compareUtf8)
 
+/** How a container prints: its opening, the text before each key (maps), the separator and the closing. */
+interface Brackets {
+  open: string
+  key: ((k: string) => string) | null
+  sep: string
+  close: string
+}
+
+/** Punctuation queued between the values `render` still has to print. */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Prints a decoded JSON value, containers by `brackets` and map keys sorted as Go's fmt sorts them, scalars by
+ * `scalar`; iterative, as a patch may nest as deep as Go's decoder reads.
+ */
+function render(
+  root: unknown,
+  scalar: (v: unknown, top: boolean) => string,
+  brackets: (array: boolean) => Brackets,
+): string {
+  let out = ''
+  const todo: unknown[] = [root]
+  let top = true
+  while (todo.length > 0) {
+    const v = todo.pop()
+    if (v instanceof Text) out += v.text
+    else if (v !== null && typeof v === 'object') {
+      const b = brackets(Array.isArray(v))
+      out += b.open
+      todo.push(new Text(b.close))
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) todo.push(v[i], ...(i > 0 ? [new Text(b.sep)] : []))
+      } else {
+        const o = v as Record<string, unknown>
+        const keys = sortedKeys(o)
+        for (let i = keys.length - 1; i >= 0; i--)
+          todo.push(o[keys[i]!], new Text((i > 0 ? b.sep : '') + b.key!(keys[i]!)))
+      }
+    } else out += scalar(v, top)
+    top = false
+  }
+  return out
+}
+
 /** %v (and %+v, the same for maps and slices) of a decoded JSON value. */
 export function goV(v: unknown, model: NumberModel): string {
-  if (v === null || v === undefined) return '<nil>'
-  if (typeof v === 'string') return v
-  if (typeof v === 'boolean') return String(v)
-  if (typeof v === 'number') return goNumber(v, model)
-  if (Array.isArray(v)) return `[${v.map((x) => goV(x, model)).join(' ')}]`
-  const o = v as Record<string, unknown>
-  return `map[${sortedKeys(o)
-    .map((k) => `${k}:${goV(o[k], model)}`)
-    .join(' ')}]`
+  return render(
+    v,
+    (x) => {
+      if (x === null || x === undefined) return '<nil>'
+      if (typeof x === 'string') return x
+      if (typeof x === 'number') return goNumber(x, model)
+      return String(x)
+    },
+    (array) =>
+      array
+        ? { open: '[', key: null, sep: ' ', close: ']' }
+        : { open: 'map[', key: (k) => `${k}:`, sep: ' ', close: ']' },
+  )
 }
 
 /** %#v of a decoded JSON value held in an interface{}: Go syntax, with the dynamic types spelled out. */
 export function goSharpV(v: unknown, model: NumberModel, inInterface = true): string {
-  if (v === null || v === undefined) return inInterface ? 'interface {}(nil)' : 'nil'
-  if (typeof v === 'string') return goQuote(v)
-  if (typeof v === 'boolean') return String(v)
-  if (typeof v === 'number') return goNumber(v, model)
-  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharpV(x, model)).join(', ')}}`
-  const o = v as Record<string, unknown>
-  return `map[string]interface {}{${sortedKeys(o)
-    .map((k) => `${goQuote(k)}:${goSharpV(o[k], model)}`)
-    .join(', ')}}`
+  return render(
+    v,
+    (x, top) => {
+      if (x === null || x === undefined) return inInterface || !top ? 'interface {}(nil)' : 'nil'
+      if (typeof x === 'string') return goQuote(x)
+      if (typeof x === 'number') return goNumber(x, model)
+      return String(x)
+    },
+    (array) =>
+      array
+        ? { open: '[]interface {}{', key: null, sep: ', ', close: '}' }
+        : { open: 'map[string]interface {}{', key: (k) => `${goQuote(k)}:`, sep: ', ', close: '}' },
+  )
 }
 
 /** %T of a decoded JSON value. */

@@ -5,6 +5,7 @@ import { quantityError } from '../../schema/quantity'
 import { base64Error, decodeBase64, encodeBase64 } from '../go-base64'
 import { goTimeCanonical, goTimeError } from './go-time'
 import type { GoType } from './go-types'
+import { MAX_OBJECT_DEPTH, TOO_DEEP } from '../nesting'
 
 /** A JSON number whose literal text matters (1.0, 1e3, 20 digits): Go reads ints from the text, not the value. */
 export class RawNumber {
@@ -107,16 +108,33 @@ function filled(t: GoType): unknown {
   }
 }
 
-/** Replaces RawNumbers under an opaque value (interface{}, raw JSON) by their numbers. */
-function plain(v: unknown): unknown {
-  if (v instanceof RawNumber) return v.value
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = plain(v[i])
-  } else if (typeof v === 'object' && v !== null) {
+/**
+ * Replaces RawNumbers under a value by their numbers, in place (an opaque value: interface{}, raw JSON). Iterative:
+ * such values may nest as deep as Go's decoder reads (10000 levels).
+ */
+export function unwrapRawNumbers(root: unknown): unknown {
+  if (root instanceof RawNumber) return root.value
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (v === null || typeof v !== 'object') continue
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i]
+        if (x instanceof RawNumber) v[i] = x.value
+        else stack.push(x)
+      }
+      continue
+    }
     const o = v as Record<string, unknown>
-    for (const k in o) o[k] = plain(o[k])
+    // An own "__proto__" key is assigned as the own data property it is, never the prototype.
+    for (const k of Object.keys(o)) {
+      const x = o[k]
+      if (x instanceof RawNumber) o[k] = x.value
+      else stack.push(x)
+    }
   }
-  return v
+  return root
 }
 
 /**
@@ -152,7 +170,18 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
     strict.push(message)
   }
 
+  // Only a recursive type (a CRD's JSONSchemaProps) nests with its document; past MAX_OBJECT_DEPTH it stops here.
+  let depth = 0
   function walk(v: unknown, t: GoType): unknown {
+    if (++depth > MAX_OBJECT_DEPTH) throw new Abort(TOO_DEEP)
+    try {
+      return walkType(v, t)
+    } finally {
+      depth--
+    }
+  }
+
+  function walkType(v: unknown, t: GoType): unknown {
     switch (t.kind) {
       case 'struct': {
         if (!isObject(v)) {
@@ -263,7 +292,7 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
             ? v
             : typeof v === 'number' || v instanceof RawNumber
               ? numberText(v)
-              : JSON.stringify(plain(v))
+              : JSON.stringify(unwrapRawNumbers(v))
         const problem = quantityError(source)
         if (problem !== null) throw new Abort(problem)
         return v instanceof RawNumber ? v.value : v
@@ -280,7 +309,7 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
         return goTimeCanonical(v, layout)
       }
       default:
-        return plain(v)
+        return unwrapRawNumbers(v)
     }
   }
 
