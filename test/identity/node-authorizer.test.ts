@@ -10,6 +10,7 @@ import {
 } from '../../src/identity/node-authorizer'
 import type { Attributes } from '../../src/registry/rbac/attributes'
 import { parseFieldSelector } from '../../src/registry/field-selector'
+import { bootstrapPolicy } from '../../src/registry/rbac/bootstrap-policy'
 
 const node0 = { name: 'system:node:node0', groups: ['system:nodes', 'system:authenticated'] }
 const unregistered = { name: 'system:node:nodeunregistered', groups: ['system:nodes'] }
@@ -291,5 +292,16 @@ describe('everything else', () => {
     await decide({ verb: 'list', resource: 'secrets', namespace: 'ns0' })
     await decide({ verb: 'watch', resource: 'services' })
     expect(asked).toEqual(['secret/ns0/secret0-pod0-node0'])
+  })
+})
+
+describe('the bootstrap policy a node meets', () => {
+  it('binds the system:node role to no one, as kube 1.33: nodes get what the Node authorizer grants', () => {
+    const policy = bootstrapPolicy()
+    const binding = policy.clusterRoleBindings.find((b) => b.metadata?.name === 'system:node')
+    expect(binding?.subjects ?? []).toEqual([])
+    const bindings = [...policy.clusterRoleBindings, ...policy.roleBindings]
+    const toNodes = bindings.filter((b) => (b.subjects ?? []).some((s) => s.name === 'system:nodes'))
+    expect(toNodes.map((b) => b.metadata?.name)).toEqual([])
   })
 })
