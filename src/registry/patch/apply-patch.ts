@@ -10,6 +10,7 @@ import type { FieldError } from '../field-errors'
 import { checkTree, type FieldValidation, handlingPrefix } from '../decode'
 import { duplicateFields } from '../json-scan'
 import { goQuote } from '../go-strings'
+import { TOO_DEEP, tooDeep } from '../nesting'
 import { apiVersionOf } from '../resource'
 import { node } from '../schema-walk'
 import { decodeDocument } from '../decoding/decode-document'
@@ -19,7 +20,8 @@ import { goUnmarshal } from '../decoding/go-unmarshal'
 import { typedApplyErrors } from '../decoding/typed-apply'
 import { convertFromUnstructured } from '../decoding/unstructured-convert'
 import { jsonPatch } from './json-patch'
-import { mergePatch, type Json } from './merge-patch'
+import { mergePatch } from './merge-patch'
+import type { Json } from './patch-value'
 import { strategicMergePatch } from './strategic-merge-patch'
 import { PatchError } from './patch-error'
 import { readPatch } from './patch-body'
@@ -210,6 +212,8 @@ export function decodeApplied(def: ResourceDef, body: string, validation: FieldV
   }
   // An applied configuration names only the fields its manager owns: no zero values are filled in.
   const decoded = goUnmarshal(doc, type, false)
+  if (decoded.error === null && tooDeep(doc))
+    return fail(statuses.badRequest(`${handlingPrefix(def.kind, def.version)}: ${TOO_DEEP}`))
   const strict =
     validation === 'Ignore'
       ? []
@@ -239,6 +243,8 @@ function decodeAppliedCustom(
   body: string,
   validation: FieldValidation,
 ): Patched {
+  // Without a Go type nothing bounds the depth (as decodeDocument's check for other bodies).
+  if (tooDeep(doc)) return fail(statuses.badRequest(`${handlingPrefix(def.kind, def.version)}: ${TOO_DEEP}`))
   const decoded = def.unstructured!.decode(doc)
   if ('error' in decoded) return fail(statuses.badRequest(`${handlingPrefix(def.kind, def.version)}: ${decoded.error}`))
   const strict =

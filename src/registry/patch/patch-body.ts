@@ -5,8 +5,8 @@
 import { statuses, type Status } from '../status'
 import { parseGoJson, type FieldValidation } from '../decode'
 import { duplicateFields } from '../json-scan'
-import { RawNumber } from '../decoding/go-unmarshal'
-import type { Json } from './merge-patch'
+import { unwrapRawNumbers } from '../decoding/go-unmarshal'
+import type { Json } from './patch-value'
 
 type TextPatchType = 'json' | 'merge' | 'strategic'
 
@@ -22,19 +22,6 @@ function jsonKind(v: unknown): string {
   return Array.isArray(v) ? 'array' : 'object'
 }
 
-/** The parsed value with RawNumbers replaced: patches are merged as values (Go keeps the literal; rarely visible). */
-function plain(v: unknown): Json {
-  if (v instanceof RawNumber) return v.value
-  if (Array.isArray(v)) return v.map(plain)
-  if (v && typeof v === 'object') {
-    const out: Record<string, Json> = {}
-    for (const [k, x] of Object.entries(v))
-      Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true })
-    return out
-  }
-  return v as Json
-}
-
 const bad = (message: string): ReadPatch => ({ ok: false, status: statuses.badRequest(message) })
 const duplicates = (body: string, prefix = '') =>
   duplicateFields(body).map((d) => `${prefix}duplicate field ${JSON.stringify(d)}`)
@@ -48,7 +35,8 @@ export function readPatch(type: TextPatchType, body: string, validation: FieldVa
     if (strictMode) return bad(`error decoding patch: ${parsed.error}`)
     return bad(type === 'merge' ? 'Invalid JSON Patch' : parsed.error)
   }
-  const patch = plain(parsed.value)
+  // Patches are merged as values (Go keeps a number's literal; rarely visible).
+  const patch = unwrapRawNumbers(parsed.value) as Json
   if (type === 'json') return readJsonPatch(patch, body, strictMode)
   if (patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
     const message = `json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`

@@ -4,7 +4,8 @@
 // rest as the bytes it read. Built only on that error path, by replaying the patch over such a lazy document.
 import { compareUtf8 } from '../go-strings'
 import type { GoType } from '../decoding/go-types'
-import type { Json } from './merge-patch'
+import type { Json } from './patch-value'
+import { copyValue } from './patch-value'
 
 type Origin = 'doc' | 'patch'
 type Lazy =
@@ -12,6 +13,8 @@ type Lazy =
   | { t: 'raw'; value: Json; type: GoType | null; origin: Origin }
   /** Bytes already marshalled (a copied value). */
   | { t: 'text'; text: string; value: Json }
+  /** A patch value parsed throughout (Go's pruneNulls reads every level): marshalled with every map's keys sorted. */
+  | { t: 'parsed'; value: Json }
   | { t: 'doc'; map: Map<string, Lazy | null>; type: GoType | null; origin: Origin }
   | { t: 'ary'; items: (Lazy | null)[]; type: GoType | null; origin: Origin }
 
@@ -33,6 +36,37 @@ function encodeAsGo(v: unknown, t: GoType | null): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${encodeAsGo(v[k], fieldType(t, k))}`).join(',')}}`
 }
 
+/** json.Marshal of a map[string]interface{} tree: keys sorted at every level. Iterative, for any depth. */
+function encodeSorted(root: Json): string {
+  let out = ''
+  const todo: (Json | Emit)[] = [root]
+  while (todo.length > 0) {
+    const v = todo.pop()!
+    if (v instanceof Emit) out += v.text
+    else if (Array.isArray(v)) {
+      todo.push(new Emit(']'))
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push(v[i]!)
+        if (i > 0) todo.push(new Emit(','))
+      }
+      out += '['
+    } else if (isObject(v)) {
+      const keys = Object.keys(v).sort(compareUtf8)
+      todo.push(new Emit('}'))
+      for (let i = keys.length - 1; i >= 0; i--) {
+        todo.push(v[keys[i]!]!, new Emit(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
+      }
+      out += '{'
+    } else out += JSON.stringify(v) ?? 'null'
+  }
+  return out
+}
+
+/** Punctuation queued between the values encodeSorted still has to write. */
+class Emit {
+  constructor(readonly text: string) {}
+}
+
 function write(n: Lazy | null): string {
   if (n === null) return 'null'
   switch (n.t) {
@@ -40,6 +74,8 @@ function write(n: Lazy | null): string {
       return n.origin === 'doc' ? encodeAsGo(n.value, n.type) : JSON.stringify(n.value)
     case 'text':
       return n.text
+    case 'parsed':
+      return encodeSorted(n.value)
     case 'doc':
       return `{${[...n.map.keys()]
         .sort(compareUtf8)
@@ -99,7 +135,7 @@ export function jsonPatchedText(
     const parts = path.split('/')
     if (parts.length < 2) return null
     let con: Lazy | null = root
-    for (const part of parts.slice(1, -1).map(unescape)) {
+    for (const part of parts.slice(1, -1).map(unescapePointer)) {
       const next: Lazy | null | undefined =
         con?.t === 'doc' ? con.map.get(part) : con?.t === 'ary' ? con.items[Number(part)] : undefined
       if (next === undefined || next === null) return null
@@ -155,15 +191,9 @@ export function jsonPatchedText(
   return escapeLikeGo(write(root))
 }
 
-/** Go's pruneNulls: a patch value placed whole loses the null members of its objects, and is parsed throughout. */
-function pruned(v: Json): Lazy | null {
-  if (v === null) return null
-  if (Array.isArray(v)) return { t: 'ary', items: v.map(pruned), type: null, origin: 'patch' }
-  if (!isObject(v)) return { t: 'raw', value: v, type: null, origin: 'patch' }
-  const map = new Map<string, Lazy | null>()
-  for (const [k, x] of Object.entries(v)) if (x !== null) map.set(k, pruned(x))
-  return { t: 'doc', map, type: null, origin: 'patch' }
-}
+/** Go's pruneNulls: a patch value placed whole loses the null members of its maps, and is parsed throughout. */
+const pruned = (v: Json): Lazy | null =>
+  v === null ? null : { t: 'parsed', value: copyValue(v, { dropNullMembers: true })! }
 
 /** The bytes of a merge-patched object (evanphx MergePatch over kube's encoding of `current`). */
 export function mergePatchedText(current: Json, type: GoType, patch: Json): string {

@@ -2,108 +2,162 @@
 // Lists merge by the key their schema declares (containers by name, ports by containerPort...), and the
 // directives `$patch`, `$retainKeys`, `$setElementOrder/<f>` and `$deleteFromPrimitiveList/<f>` are honoured.
 import { element, field, mergeKeyOf, patchStrategyOf, type Node } from '../schema-walk'
-import { isObject, type Json } from './merge-patch'
+import { goV } from '../decoding/go-format'
+import { isObject } from './merge-patch'
 import { PatchError } from './patch-error'
+import { own, setOwn } from '../own-fields'
+import { copyValue, type Json } from './patch-value'
 
 const DELETE_FROM = '$deleteFromPrimitiveList/'
 const ORDER = '$setElementOrder/'
 
+/** %v of a decoded patch value (the patch map is decoded with PreserveInts). */
+const printed = (v: Json) => goV(v, 'preserveInts')
+
+/** Go's %s of a decoded JSON value: a string as it is, anything else as fmt's bad-verb form. */
+function goS(v: Json): string {
+  if (typeof v === 'string') return v
+  if (v === null) return '%!s(<nil>)'
+  if (typeof v === 'boolean') return `%!s(bool=${v})`
+  if (typeof v === 'number') return `%!s(${Number.isInteger(v) ? 'int64' : 'float64'}=${printed(v)})`
+  return printed(v)
+}
+
+/** reflect.TypeOf of a decoded value, as mergepatch.ErrBadArgType prints it. */
+function goTypeOf(v: Json): string {
+  if (v === null) return '%!s(<nil>)'
+  if (typeof v === 'string') return 'string'
+  if (typeof v === 'boolean') return 'bool'
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64'
+  return Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}'
+}
+
+/** mergepatch.ErrBadArgType([]interface{}, actual): a directive that must be a list is not. */
+const notAList = (actual: Json) => new PatchError(`expected a []interface {}, but received a ${goTypeOf(actual)}`, 400)
+
+/** mergepatch.ErrNoMergeKey. */
+const noMergeKey = (m: Record<string, Json>, key: string) =>
+  new PatchError(`map: ${printed(m)} does not contain declared merge key: ${key}`, 400)
+
+/** The patch applied to `original` (kube's StrategicMergeMapPatch, MergeParallelList and IgnoreUnmatchedNulls). */
 export function strategicMergePatch(original: Json, patch: Json, schema: Node | null): Json {
   if (!isObject(patch)) throw new PatchError('json: cannot unmarshal non-object into a strategic merge patch', 400)
-  const merged = mergeMap(isObject(original) ? original : {}, patch, schema)
-  return merged === undefined ? {} : merged
+  return mergeMap(isObject(original) ? original : {}, patch, schema)
 }
 
-function isDirectiveKey(k: string) {
-  return k === '$patch' || k === '$retainKeys' || k.startsWith(DELETE_FROM) || k.startsWith(ORDER)
-}
+const isDirectiveKey = (k: string) =>
+  k === '$patch' || k === '$retainKeys' || k.startsWith(DELETE_FROM) || k.startsWith(ORDER)
 
-/** Removes directives from a value that has nothing to merge into. */
-function strip(v: Json, n: Node | null): Json {
-  if (Array.isArray(v)) {
-    const el = element(n)
-    return v.filter((x) => !(isObject(x) && x.$patch === 'delete')).map((x) => strip(x, el))
-  }
-  if (!isObject(v)) return v
-  const out: Record<string, Json> = {}
-  for (const [k, x] of Object.entries(v)) {
-    if (isDirectiveKey(k) || x === null) continue
-    out[k] = strip(x, field(n, k))
+/**
+ * A patch value placed where the original has nothing of its kind (mergeMap's removeDirectives after
+ * discardNullValuesFromPatch): copied without recursion, its maps' nulls and every map carrying $patch dropped.
+ */
+const placed = (v: Json) => copyValue(v, { dropNullMembers: true, dropDirectiveMaps: true })
+
+/** A copy of a value without directives or nulls, for a list that replaces the live one. */
+function strip(v: Json): Json {
+  const out = copyValue(v, { dropNullMembers: true })!
+  const pending: Json[] = [out]
+  while (pending.length > 0) {
+    const x = pending.pop()!
+    if (Array.isArray(x)) {
+      for (let i = x.length - 1; i >= 0; i--)
+        if (isObject(x[i]) && own(x[i] as Record<string, Json>, '$patch') === 'delete') x.splice(i, 1)
+      pending.push(...x)
+    } else if (isObject(x)) {
+      for (const k of Object.keys(x)) {
+        if (isDirectiveKey(k)) delete x[k]
+        else pending.push(x[k]!)
+      }
+    }
   }
   return out
 }
 
-function mergeMap(
-  original: Record<string, Json>,
-  patch: Record<string, Json>,
-  n: Node | null,
-): Record<string, Json> | undefined {
-  const directive = patch.$patch
-  if (directive !== undefined) {
-    if (directive === 'replace') return strip(patch, n) as Record<string, Json>
-    if (directive === 'delete') return undefined
-    if (directive !== 'merge')
-      throw new PatchError(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`, 400)
+/** The kind reflect.TypeOf tells apart in mergeMap: a patch value of another kind replaces the original. */
+const kindOf = (v: Json) => (Array.isArray(v) ? 'slice' : isObject(v) ? 'map' : v === null ? 'nil' : typeof v)
+
+function mergeMap(original: Record<string, Json>, patch: Record<string, Json>, n: Node | null): Record<string, Json> {
+  // handleDirectiveInMergeMap: replace takes the patch as it is, delete leaves an empty map, anything else is refused.
+  if (Object.hasOwn(patch, '$patch')) {
+    const directive = patch.$patch!
+    if (directive === 'replace') {
+      const out = copyValue(patch) as Record<string, Json>
+      delete out.$patch
+      return out
+    }
+    if (directive === 'delete') return {}
+    throw new PatchError(`unknown patch type: ${goS(directive)} in map: ${printed(patch)}`, 400)
   }
   const result: Record<string, Json> = { ...original }
-  const retain = patch.$retainKeys
-  if (retain !== undefined) {
-    if (!Array.isArray(retain)) throw new PatchError('$retainKeys must be a list of strings', 400)
-    for (const [k, v] of Object.entries(patch)) {
-      if (isDirectiveKey(k) || v === null) continue
-      if (!retain.includes(k))
-        throw new PatchError(`invalid patch format of retainKeys: ${k} is not in $retainKeys`, 400)
+  // applyRetainKeysDirective: every key the patch sets must be listed; the original keeps only the listed keys.
+  if (Object.hasOwn(patch, '$retainKeys')) {
+    const retain = patch.$retainKeys!
+    const invalid = new PatchError('invalid patch format of retainKeys', 400)
+    if (!Array.isArray(retain)) throw invalid
+    for (const k of Object.keys(patch)) {
+      if (k === '$retainKeys' || patch[k] === null || k.startsWith(DELETE_FROM) || k.startsWith(ORDER)) continue
+      if (!retain.includes(k)) throw invalid
     }
-    for (const k of Object.keys(result)) if (!retain.includes(k) && !(k in patch)) delete result[k]
+    for (const k of Object.keys(result)) if (!retain.includes(k)) delete result[k]
   }
   const orders: [string, Json[]][] = []
-  for (const [key, value] of Object.entries(patch)) {
-    if (key === '$patch' || key === '$retainKeys') continue
+  for (const key of Object.keys(patch)) {
+    const value = patch[key]!
+    if (key === '$retainKeys') continue
     if (key.startsWith(DELETE_FROM)) {
       const f = key.slice(DELETE_FROM.length)
       if (!Array.isArray(value)) throw new PatchError(`${key} must be a list`, 400)
-      const cur = result[f]
-      if (Array.isArray(cur)) result[f] = cur.filter((x) => !value.some((d) => d === x))
+      const cur = own(result, f)
+      if (Array.isArray(cur))
+        setOwn(
+          result,
+          f,
+          cur.filter((x) => !value.some((d) => d === x)),
+        )
       continue
     }
     if (key.startsWith(ORDER)) {
-      if (!Array.isArray(value)) throw new PatchError(`${key} must be a list`, 400)
+      // mergePatchIntoOriginal: mergepatch.ErrBadArgType for an order that is not a list.
+      if (!Array.isArray(value)) throw notAList(value)
       orders.push([key.slice(ORDER.length), value])
       continue
     }
-    const fn = field(n, key)
     if (value === null) {
       delete result[key]
       continue
     }
-    const current = result[key]
-    if (isObject(value)) {
-      const merged =
-        isObject(current) && fn?.meta['x-kubernetes-map-type'] !== 'atomic'
-          ? mergeMap(current, value, fn)
-          : mergeMap({}, value, fn)
-      if (merged === undefined) delete result[key]
-      else result[key] = merged
+    const current = own(result, key)
+    const fn = field(n, key)
+    if (current === undefined || kindOf(current) !== kindOf(value)) {
+      // Nothing of the patch's kind to merge into: the patch value, placed without its directives.
+      const v = placed(value)
+      if (v === undefined) delete result[key]
+      else setOwn(result, key, v)
+    } else if (isObject(value)) {
+      setOwn(
+        result,
+        key,
+        fn?.meta['x-kubernetes-map-type'] !== 'atomic'
+          ? mergeMap(current as Record<string, Json>, value, fn)
+          : mergeMap({}, value, fn),
+      )
     } else if (Array.isArray(value)) {
-      result[key] = patchStrategyOf(fn).split(',').includes('merge')
-        ? mergeList(Array.isArray(current) ? current : [], value, fn)
-        : listReplace(value, fn)
-    } else {
-      result[key] = value
-    }
+      setOwn(
+        result,
+        key,
+        patchStrategyOf(fn).split(',').includes('merge') ? mergeList(current as Json[], value, fn) : strip(value),
+      )
+    } else setOwn(result, key, value)
   }
   for (const [f, order] of orders) {
-    checkOrderAgrees(patch[f], order, mergeKeyOf(field(n, f)))
-    const list = result[f]
-    const live = original[f]
+    checkOrderAgrees(own(patch, f), order, mergeKeyOf(field(n, f)))
+    const list = own(result, f)
+    const live = own(original, f)
     if (Array.isArray(list))
-      result[f] = normalizeOrder(list, order, Array.isArray(live) ? live : [], mergeKeyOf(field(n, f)))
+      setOwn(result, f, normalizeOrder(list, order, Array.isArray(live) ? live : [], mergeKeyOf(field(n, f))))
   }
   return result
-}
-
-function listReplace(value: Json[], n: Node | null): Json[] {
-  return strip(value, n) as Json[]
 }
 
 function mergeList(original: Json[], patch: Json[], n: Node | null): Json[] {
@@ -115,32 +169,26 @@ function mergeList(original: Json[], patch: Json[], n: Node | null): Json[] {
     for (const v of patch) if (!out.some((x) => x === v)) out.push(v)
     return normalizeOrder(out, patch, original, undefined)
   }
-  if (patch.some((x) => isObject(x) && x.$patch === 'replace')) {
-    return patch.filter((x) => !(isObject(x) && x.$patch === 'replace')).map((x) => strip(x, el))
+  const directive = (x: Json) => (isObject(x) ? own(x, '$patch') : undefined)
+  if (patch.some((x) => directive(x) === 'replace')) {
+    return patch.filter((x) => directive(x) !== 'replace').map(strip)
   }
   if (!key) throw new PatchError('strategic merge patch: list has no merge key in the schema', 400)
   let result = [...original]
   for (const pe of patch) {
     if (!isObject(pe)) throw new PatchError(`strategic merge patch: unexpected list element ${JSON.stringify(pe)}`, 400)
-    const kv = pe[key]
-    if (kv === undefined)
-      throw new PatchError(`map: ${JSON.stringify(pe)} does not contain declared merge key: ${key}`, 400)
-    if (pe.$patch === 'delete') {
+    const kv = own(pe, key)
+    if (kv === undefined) throw noMergeKey(pe, key)
+    if (directive(pe) === 'delete') {
       // Every element with the key goes (lists such as env may repeat a name).
-      result = result.filter((e) => !(isObject(e) && e[key] === kv))
+      result = result.filter((e) => !(isObject(e) && own(e, key) === kv))
       continue
     }
-    const idx = result.findIndex((e) => isObject(e) && e[key] === kv)
-    if (idx >= 0) {
-      const merged = mergeMap(result[idx] as Record<string, Json>, pe, el)
-      if (merged === undefined) result.splice(idx, 1)
-      else result[idx] = merged
-    } else {
-      const added = mergeMap({}, pe, el)
-      if (added !== undefined) result.push(added)
-    }
+    const idx = result.findIndex((e) => isObject(e) && own(e, key) === kv)
+    if (idx >= 0) result[idx] = mergeMap(result[idx] as Record<string, Json>, pe, el)
+    else result.push(mergeMap({}, pe, el))
   }
-  const patchOrder = patch.filter((x) => !(isObject(x) && x.$patch === 'delete'))
+  const patchOrder = patch.filter((x) => directive(x) !== 'delete')
   return normalizeOrder(result, patchOrder, original, key)
 }
 

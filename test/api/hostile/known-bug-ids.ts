@@ -3,17 +3,6 @@
 // fixed (known-bugs.test.ts then fails too, as it.fails does once the test passes).
 // A known id is `<resource> <case>`, `<resource>/<subresource> <case>`, or the same with `*` for the resource.
 export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
-  // Patch bodies nested a few thousand deep overflow the stack in the namespace object: 503.
-  '* json-patch depth-3000',
-  '* merge depth-3000',
-  '* strategic depth-3000',
-  // The same patches of /status.
-  '*/status merge depth-3000',
-  '*/status strategic depth-3000',
-  '*/status json-patch op-missing',
-  // JSON patch operations of no known kind: 400 here, 422 (Unexpected kind: <op>) in kube.
-  '* json-patch op-missing',
-  '* json-patch op-unknown',
   // A watch whose selectors do not fit a 16 KiB WebSocket attachment: 503 here; kube watches.
   '* watch label-selector-100kb',
 ])

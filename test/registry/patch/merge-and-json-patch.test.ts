@@ -47,8 +47,29 @@ describe('JSON merge patch engine: RFC 7386 Appendix A', () => {
     })
   }
 
-  it('nulls inside a replacing array are kept (arrays are values, not patches)', () => {
-    expect(mergePatch({ a: [1] }, { a: [null, { b: null }] })).toEqual({ a: [null, { b: null }] })
+  // evanphx/json-patch v4 (kube's): a value placed where no map is gets pruneNulls, which keeps an array's null
+  // elements and drops the null members of the maps inside it; a non-map value merged onto a map is placed as it is.
+  it('nulls inside a replacing array: null elements kept, null members of its maps pruned', () => {
+    expect(mergePatch({ a: [1] }, { a: [null, { b: null }] })).toEqual({ a: [null, {}] })
+    expect(mergePatch({ a: { x: 1 } }, { a: [null, { b: null }] })).toEqual({ a: [null, { b: null }] })
+  })
+
+  it('patches nested 10000 deep merge without recursion, and neither input is changed', () => {
+    const deep = (n: number): J => JSON.parse(`${'{"a":['.repeat(n / 2)}{"z":null}${']}'.repeat(n / 2)}`)
+    const patch = { x: deep(10000) }
+    const out = mergePatch({ x: 1 }, patch)
+    expect(JSON.stringify(out)).toBe(`{"x":${'{"a":['.repeat(5000)}{}${']}'.repeat(5000)}}`)
+    expect(JSON.stringify(patch)).toContain('{"z":null}')
+  })
+
+  it('keeps a "__proto__" key as the own field it is', () => {
+    const out = mergePatch(
+      JSON.parse('{"data":{"a":"b"}}'),
+      JSON.parse('{"data":{"__proto__":"m"},"__proto__":{"x":1}}'),
+    )
+    expect(Object.keys(out as J)).toEqual(['data', '__proto__'])
+    expect(Object.getPrototypeOf((out as J).data)).toBe(Object.prototype)
+    expect(JSON.stringify(out)).toBe('{"data":{"a":"b","__proto__":"m"},"__proto__":{"x":1}}')
   })
 
   it('the RFC 7386 section 3 example document', () => {
@@ -201,10 +222,58 @@ describe('JSON patch engine: pointers, indices, copy/move, errors', () => {
     jsonPatchError({ a: [1, 2] }, [{ op: 'add', path: '/a/5', value: 3 }])
   })
 
-  it('replace/remove of a missing member are errors (the target must exist)', () => {
-    jsonPatchError({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }])
+  it('remove of a missing member or element is an error; replace of a missing element too', () => {
     jsonPatchError({ a: 1 }, [{ op: 'remove', path: '/b' }])
     jsonPatchError({ a: [1] }, [{ op: 'remove', path: '/a/1' }])
+    jsonPatchError({ a: [1] }, [{ op: 'replace', path: '/a/1', value: 2 }])
+  })
+
+  // evanphx/json-patch v4 (kube's): partialDoc.get reports nothing for a missing key, so replace adds the member.
+  it('replace of a missing member adds it, as kube does', () => {
+    expect(apply({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }])).toEqual({ a: 1, b: 2 })
+  })
+
+  it('negative indices count from the end (evanphx SupportNegativeIndices)', () => {
+    expect(apply({ a: [1, 2, 3] }, [{ op: 'remove', path: '/a/-1' }])).toEqual({ a: [1, 2] })
+    expect(apply({ a: [1, 2] }, [{ op: 'add', path: '/a/-1', value: 9 }])).toEqual({ a: [1, 2, 9] })
+    jsonPatchError({ a: [1] }, [{ op: 'remove', path: '/a/-2' }])
+  })
+
+  it('copy of a missing member copies null; test of a missing member passes against null only', () => {
+    expect(apply({ a: 1 }, [{ op: 'copy', from: '/nope', path: '/b' }])).toEqual({ a: 1, b: null })
+    expect(apply({ a: 1 }, [{ op: 'test', path: '/nope', value: null }])).toEqual({ a: 1 })
+    jsonPatchError({ a: 1 }, [{ op: 'test', path: '/nope', value: 1 }])
+  })
+
+  it('copies stop at 3 MiB of copied JSON (kube --json-patch-max-copy-bytes)', () => {
+    const doubling = [
+      { op: 'add', path: '/a', value: ['x'.repeat(100_000)] },
+      ...Array.from({ length: 30 }, () => ({ op: 'copy', from: '/a', path: '/a/-' })),
+    ]
+    expect(jsonPatchError({}, doubling).message).toMatch(
+      /^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/,
+    )
+  })
+
+  it('keys such as "__proto__" and "constructor" are plain members', () => {
+    const out: J = apply({ data: {} }, [
+      { op: 'add', path: '/data/__proto__', value: 'j' },
+      { op: 'add', path: '/data/constructor', value: 'c' },
+      { op: 'test', path: '/data/__proto__', value: 'j' },
+    ])
+    expect(JSON.stringify(out)).toBe('{"data":{"__proto__":"j","constructor":"c"}}')
+    expect(Object.getPrototypeOf(out.data)).toBe(Object.prototype)
+    jsonPatchError({ data: {} }, [{ op: 'remove', path: '/data/toString' }])
+    jsonPatchError({ data: {} }, [{ op: 'add', path: '/data/constructor/x', value: 1 }])
+  })
+
+  it('values nested 10000 deep are added and compared without recursion', () => {
+    const deep = JSON.parse(`${'['.repeat(10000)}1${']'.repeat(10000)}`)
+    const out: J = jsonPatch({}, [
+      { op: 'add', path: '/a', value: deep },
+      { op: 'test', path: '/a', value: deep },
+    ])
+    expect(JSON.stringify(out.a)).toBe(JSON.stringify(deep))
   })
 
   it('copy deep-copies: changing the copy leaves the source alone', () => {
@@ -216,8 +285,9 @@ describe('JSON patch engine: pointers, indices, copy/move, errors', () => {
     expect(out).toEqual({ a: { x: [1] }, b: { x: [1, 2], y: true } })
   })
 
-  it('copy from a missing location is an error; move from a missing location is an error', () => {
-    jsonPatchError({ a: 1 }, [{ op: 'copy', from: '/nope', path: '/b' }])
+  it('copy or move from a location whose parent is missing is an error; move from a missing member too', () => {
+    jsonPatchError({ a: 1 }, [{ op: 'copy', from: '/nope/x', path: '/b' }])
+    jsonPatchError({ a: 1 }, [{ op: 'move', from: '/nope/x', path: '/b' }])
     jsonPatchError({ a: 1 }, [{ op: 'move', from: '/nope', path: '/b' }])
   })
 
@@ -245,10 +315,16 @@ describe('JSON patch engine: pointers, indices, copy/move, errors', () => {
     expect(doc).toEqual(before)
   })
 
-  it('a patch that is not an array, or an unknown op, is a malformed patch (400)', () => {
+  // evanphx Patch.Apply: an operation of no known kind fails like any other (kube's patcher: 422).
+  it('a patch that is not an array is malformed (400); an unknown or missing op is an Apply error (422)', () => {
     expect(jsonPatchError({}, { op: 'add', path: '/a', value: 1 }).code).toBe(400)
-    expect(jsonPatchError({}, [{ op: 'frobnicate', path: '/a' }]).code).toBe(400)
-    expect(jsonPatchError({}, [{ op: 'frobnicate', path: '/a' }]).message).toMatch(/Unexpected kind: "?frobnicate"?/)
+    expect(jsonPatchError({}, [{ op: 'frobnicate', path: '/a' }])).toMatchObject({
+      code: 422,
+      message: 'Unexpected kind: frobnicate',
+    })
+    expect(jsonPatchError({}, [{ path: '/a' }]).message).toBe('Unexpected kind: unknown')
+    expect(jsonPatchError({}, [{ op: 7, path: '/a' }]).message).toBe('Unexpected kind: unknown')
+    expect(jsonPatchError({}, [null]).message).toBe('Unexpected kind: unknown')
   })
 })
 
