@@ -2,7 +2,7 @@
 // (k8s.io/apiserver pkg/apis/audit/validation), and deciding a request's level and omitted stages by the first rule
 // that matches (pkg/audit/policy/checker.go). On top of any policy, requests that carry credentials or secret data
 // (Secrets, TokenReviews, TokenRequests) are recorded at Metadata level at most, so their bodies never reach a log.
-import { parse as parseYaml } from 'yaml'
+import { parseKubeYaml } from '../registry/decoding/kube-yaml'
 import { fieldError, type FieldError, renderFieldError } from '../registry/field-errors'
 import type { Attributes } from '../registry/rbac/attributes'
 import { isDNS1123Subdomain } from '../registry/validation/names'
@@ -96,12 +96,10 @@ const RULE_FIELDS = [
  * Policy, strict about unknown fields, validated, with at least one rule. Each rule's omitStages gain the policy's.
  */
 export function parsePolicy(text: string): { ok: true; policy: AuditPolicy } | { ok: false; error: string } {
-  let doc: unknown
-  try {
-    doc = parseYaml(text)
-  } catch (e) {
-    return { ok: false, error: `failed decoding: ${e instanceof Error ? e.message : String(e)}` }
-  }
+  // Read as kube reads the file: YAML 1.1 (sigs.k8s.io/yaml over go-yaml v2).
+  const read = parseKubeYaml(text)
+  if ('error' in read) return { ok: false, error: `failed decoding: ${read.error}` }
+  const doc = read.value
   if (!isObject(doc)) return { ok: false, error: 'failed decoding: not an object' }
   if (doc.apiVersion !== 'audit.k8s.io/v1' || doc.kind !== 'Policy')
     return {

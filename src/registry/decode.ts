@@ -2,7 +2,6 @@
 // errors, unknown and duplicate fields with kube's fieldValidation semantics), worded as kube words it:
 // `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal ...`, or `the object provided is
 // unrecognized (must be of type Pod): ...` when the body's apiVersion and kind cannot be read.
-import { parse as parseYaml } from 'yaml'
 import type { z } from 'zod'
 import { statuses, StatusError } from './status'
 import { duplicateFields } from './json-scan'
@@ -11,6 +10,7 @@ import { decodeDocument, type DecodeTarget } from './decoding/decode-document'
 import { goJsonSyntaxError } from './decoding/go-json-syntax'
 import { goTypeOf } from './decoding/go-types'
 import { goUnmarshal, RawNumber, unwrapRawNumbers } from './decoding/go-unmarshal'
+import { parseKubeYaml } from './decoding/kube-yaml'
 
 export type { DecodeTarget } from './decoding/decode-document'
 
@@ -134,14 +134,8 @@ export function parseGoJson(text: string): { value: unknown } | { error: string 
   }
 }
 
-/** Parses YAML as kube's YAML-to-JSON conversion would, refusing cycles and depth past MAX_DEPTH. */
-function parseYamlText(text: string): { value: unknown } | { error: string } {
-  try {
-    return { value: parseYaml(text, { uniqueKeys: false, maxAliasCount: 100 }) as unknown }
-  } catch (e) {
-    return { error: `error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}` }
-  }
-}
+/** Parses YAML as kube's YAML-to-JSON conversion would (YAML 1.1, go-yaml v2's scalars). */
+const parseYamlText = parseKubeYaml
 
 /** Parses a body for `target`. Bodies too deep (parseGoJson) or self-referencing (YAML aliases) are refused here. */
 function parseBody(target: DecodeTarget, body: BodyInput): unknown {

@@ -2,7 +2,6 @@
 // kube-apiserver's patcher does (handlers/patch.go) before handing the object to the update path: JSON and merge
 // patches through the decoder, strategic merge patches through the unstructured converter. Their failures are 422
 // `"" is invalid: patch: Invalid value: ...`, quoting the patched JSON or the patch itself.
-import { parse as parseYaml } from 'yaml'
 import type { ResourceDef } from '../resource'
 import type { KubeObject } from '../../schema/meta'
 import { fail, ok, statuses, type Result, type Status } from '../status'
@@ -17,6 +16,7 @@ import { decodeDocument } from '../decoding/decode-document'
 import { goV } from '../decoding/go-format'
 import { goTypeOf } from '../decoding/go-types'
 import { goUnmarshal } from '../decoding/go-unmarshal'
+import { parseKubeYaml } from '../decoding/kube-yaml'
 import { typedApplyErrors } from '../decoding/typed-apply'
 import { convertFromUnstructured } from '../decoding/unstructured-convert'
 import { jsonPatch } from './json-patch'
@@ -165,16 +165,9 @@ function appliedKind(doc: Record<string, unknown>): string {
  * map, the object type, managedFields, then the typed conversion and the conversion to the endpoint's Go type.
  */
 export function decodeApplied(def: ResourceDef, body: string, validation: FieldValidation): Patched {
-  let parsed: unknown
-  try {
-    parsed = parseYaml(body, { uniqueKeys: false, maxAliasCount: 100 }) as unknown
-  } catch (e) {
-    return fail(
-      statuses.badRequest(
-        `error decoding YAML: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`,
-      ),
-    )
-  }
+  const read = parseKubeYaml(body)
+  if ('error' in read) return fail(statuses.badRequest(`error decoding YAML: ${read.error}`))
+  const parsed = read.value
   if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
     const kind = Array.isArray(parsed) ? 'array' : typeof parsed === 'boolean' ? 'bool' : typeof parsed
     return fail(

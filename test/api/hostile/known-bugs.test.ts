@@ -346,7 +346,7 @@ describe('keys named like Object.prototype members ("__proto__" is a valid Confi
 describe('YAML bodies read as kube reads them (YAML 1.1)', () => {
   const YAML = { 'content-type': 'application/yaml' }
 
-  it.fails('defaultMode: 0644 is octal (420), so the pod is valid', async () => {
+  it('defaultMode: 0644 is octal (420), so the pod is valid', async () => {
     const ns = await makeNamespace('bug')
     const body =
       'metadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: nginx\n  volumes:\n  - name: v\n    configMap:\n      name: x\n      defaultMode: 0644\n'
@@ -355,7 +355,7 @@ describe('YAML bodies read as kube reads them (YAML 1.1)', () => {
     expect(r.json.spec.volumes[0].configMap.defaultMode).toBe(420)
   })
 
-  it.fails('a merge key (<<: *anchor) merges the anchored map', async () => {
+  it('a merge key (<<: *anchor) merges the anchored map', async () => {
     const ns = await makeNamespace('bug')
     const body = 'metadata:\n  name: z\nbase: &b {a: merged}\ndata:\n  <<: *b\n  c: d\n'
     const r = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, body, YAML)
@@ -363,7 +363,7 @@ describe('YAML bodies read as kube reads them (YAML 1.1)', () => {
     expect(r.json.data).toEqual({ a: 'merged', c: 'd' })
   })
 
-  it.fails('an unquoted yes is a bool: a label value of yes is refused (400)', async () => {
+  it('an unquoted yes is a bool: a label value of yes is refused (400)', async () => {
     const ns = await makeNamespace('bug')
     const r = await req(
       'POST',
