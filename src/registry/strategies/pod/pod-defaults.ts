@@ -10,6 +10,7 @@
 import { canonicalQuantity, formatQuantity, parseQuantity, type ParsedQuantity } from '../../../schema/quantity'
 import { addQuantities, cmpQuantity, ZERO } from './pod-validation-formats'
 import { defaultTolerationSeconds } from './default-toleration-seconds'
+import { MIRROR_POD_ANNOTATION } from './pod-validation-annotations'
 import type {
   AnyContainer,
   Container,
@@ -336,8 +337,12 @@ export function applyPodDefaults(pod: PodObject) {
  */
 export function admitPod(pod: PodObject) {
   const spec = pod.spec
-  spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
-  spec.serviceAccount = spec.serviceAccountName
+  // kube's ServiceAccount plugin leaves mirror pods alone: the kubelet deletes a mirror pod whose spec differs from
+  // its static pod's, and NodeRestriction refuses one that names a service account.
+  if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
+    spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
+    spec.serviceAccount = spec.serviceAccountName
+  }
   spec.priority ??= SYSTEM_PRIORITIES[spec.priorityClassName ?? ''] ?? 0
   spec.preemptionPolicy ??= 'PreemptLowerPriority'
   addDefaultTolerations(spec)

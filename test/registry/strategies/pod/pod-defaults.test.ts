@@ -323,3 +323,21 @@ describe('podQOS', () => {
     expect(podQOS(pod)).toBe('Burstable')
   })
 })
+
+describe('admitPod: mirror pods', () => {
+  it("gets no service account (kube's ServiceAccount plugin skips mirror pods), but priority and tolerations", () => {
+    const pod = structuredClone(sparse()) as Parameters<typeof admitPod>[0]
+    pod.metadata = { ...pod.metadata, annotations: { 'kubernetes.io/config.mirror': 'abc' } }
+    applyPodDefaults(pod)
+    expect(pod.spec.serviceAccountName).toBeUndefined()
+    expect(pod.spec.serviceAccount).toBeUndefined()
+    expect(pod.spec.priority).toBe(0)
+    expect(pod.spec.tolerations).toEqual(DEFAULT_TOLERATIONS)
+  })
+
+  it('an ordinary pod gets the default service account', () => {
+    const pod = structuredClone(sparse()) as Parameters<typeof admitPod>[0]
+    applyPodDefaults(pod)
+    expect(pod.spec.serviceAccountName).toBe('default')
+  })
+})
