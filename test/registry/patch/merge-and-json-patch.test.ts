@@ -680,9 +680,15 @@ describe('PATCH options', () => {
     expect((await req('GET', path)).json.metadata.labels.x).toBeUndefined()
   })
 
-  it('an unknown dryRun value is 400', async () => {
+  it('an unknown dryRun value is 422 PatchOptions invalid (metav1 ValidatePatchOptions), and nothing changes', async () => {
     const { path } = await setup('po2')
     const r = await req('PATCH', `${path}?dryRun=Some`, { metadata: { labels: { x: 'y' } } }, MERGE)
-    expect(r.status, r.text).toBe(400)
+    expect(r.status, r.text).toBe(422)
+    expect(JSON.parse(r.text)).toMatchObject({
+      reason: 'Invalid',
+      details: { group: 'meta.k8s.io', kind: 'PatchOptions', name: '' },
+    })
+    const after = await req('GET', path)
+    expect(JSON.parse(after.text).metadata.labels?.x).toBeUndefined()
   })
 })
