@@ -165,6 +165,21 @@ describe('a chunked HTTP watch across eviction of the namespace Durable Object',
       expect(await w.next(300)).toBeNull()
     })
   })
+
+  // workerd caps an attachment at 16 KiB; kube takes any selector. A long one's spec lives in the DO's SQLite.
+  it('a watch whose selector does not fit an attachment keeps its filter across eviction too', async () => {
+    const ns = await makeNamespace('hib-long')
+    const terms = Array.from({ length: 500 }, (_, i) => `k${i}`)
+    const labels = Object.fromEntries(terms.map((k) => [k, 'v']))
+    const selector = encodeURIComponent(terms.map((k) => `${k}=v`).join(','))
+    await withWatch(`${podPath(ns)}?watch=true&labelSelector=${selector}&timeoutSeconds=30`, async (w) => {
+      await evictDurableObject(stub(ns))
+      await create(ns, 'other', { k0: 'v' }) // matches one term of 500: not selected
+      const b = await create(ns, 'b', labels)
+      expect(await w.next()).toEqual({ type: 'ADDED', object: b })
+      expect(await w.next(300)).toBeNull()
+    })
+  })
 })
 
 describe('a WebSocket watch across eviction of the namespace Durable Object', () => {

@@ -3,6 +3,4 @@
 // fixed (known-bugs.test.ts then fails too, as it.fails does once the test passes).
 // A known id is `<resource> <case>`, `<resource>/<subresource> <case>`, or the same with `*` for the resource.
 export const KNOWN_BUGS: ReadonlySet<string> = new Set<string>([
-  // A watch whose selectors do not fit a 16 KiB WebSocket attachment: 503 here; kube watches.
-  '* watch label-selector-100kb',
 ])
