@@ -378,6 +378,9 @@ describe('YAML bodies read as kube reads them (YAML 1.1)', () => {
 // A request carrying Upgrade: websocket reaches the Worker as a GET whatever its method (seen through the test worker
 // and through `npm start` over HTTPS alike): a POST is answered with the list, a DELETE or PUT with the object, 200
 // and nothing done. kube serves the method that was sent (an upgrade header on a write means nothing to it).
+// Not the Worker's doing: workerd's fetch() sends any request with that header as a WebSocket handshake, a GET
+// without its body (the service binding these tests call through; miniflare's entry worker forwarding `npm start`'s
+// requests). The Worker serves the method it receives (test/api/upgrade-header.test.ts calls the app directly).
 describe('writes carrying Upgrade: websocket', () => {
   const WS = { upgrade: 'websocket', connection: 'Upgrade', 'content-type': 'application/json' }
 
