@@ -14,7 +14,9 @@ export function getObject(objects: ObjectStore, resource: string, name: string):
   const def = resourceByPlural(resource)
   if (!def) return fail(statuses.pathNotFound())
   const found = objects.get(resource, name)
-  return found ? ok(found.object) : fail(statuses.notFound({ resource, group: def.group || undefined }, name))
+  return found
+    ? ok(found.object)
+    : fail(statuses.notFound({ resource: def.plural, group: def.group || undefined }, name))
 }
 
 export async function listLocal(

@@ -151,7 +151,7 @@ export function planPatchVerb(
     const warnings = applied.value.warnings
     // A subresource is never created by applying to it.
     if (!current && opts.subresource)
-      return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)), warnings }
+      return { plan: fail(statuses.notFound({ resource: def.plural, group: def.group || undefined }, name)), warnings }
     if (!current) {
       const refused = host.admitCreateNow(def, name)
       if (refused) return { plan: fail(refused), warnings }
@@ -181,7 +181,7 @@ export function planPatchVerb(
       (view) => applyPatch(scaleRow(def), view, type, body, opts.fieldValidation),
       opts,
     )
-  if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+  if (!current) return { plan: fail(statuses.notFound({ resource: def.plural, group: def.group || undefined }, name)) }
   const patched = applyPatch(def, current.object, type, body, opts.fieldValidation)
   if (!patched.ok) return { plan: patched }
   const warnings = patched.value.warnings
@@ -202,7 +202,7 @@ export function planMutateVerb(
   opts: WriteOptions,
 ): VerbPlan {
   const current = host.get(resource, name)
-  if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+  if (!current) return { plan: fail(statuses.notFound({ resource: def.plural, group: def.group || undefined }, name)) }
   const next = mutate(clone(current.object))
   if (!next) return { plan: ok({ change: null, object: current.object, declined: true }) }
   next.metadata.resourceVersion = String(current.rv)
@@ -240,7 +240,7 @@ function planMutation(
   opts: WriteOptions,
 ): VerbPlan {
   const current = host.get(resource, name)
-  if (!current) return { plan: fail(statuses.notFound({ resource, group: def.group || undefined }, name)) }
+  if (!current) return { plan: fail(statuses.notFound({ resource: def.plural, group: def.group || undefined }, name)) }
   const updated = next(current)
   if (!updated.ok) return { plan: updated }
   const plan = planUpdate(

@@ -137,6 +137,29 @@ describe('custom resources', () => {
     expect(disco.json.resources[0]).toMatchObject({ shortNames: ['ct'], singularName: 'crontab', namespaced: true })
   })
 
+  it("a missing object is NotFound in kube's words on every verb (<plural>.<group>, the group once)", async () => {
+    const { group } = await installCronTab()
+    const ns = await makeNamespace('cr')
+    const path = `/apis/${group}/v1/namespaces/${ns}/crontabs/gone`
+    const want = {
+      reason: 'NotFound',
+      message: `crontabs.${group} "gone" not found`,
+      details: { name: 'gone', group, kind: 'crontabs' },
+    }
+    for (const [method, body, type] of [
+      ['GET', undefined, undefined],
+      ['PATCH', { spec: { image: 'x' } }, 'application/merge-patch+json'],
+      ['PUT', cronTab(group, 'gone', { image: 'x' }), undefined],
+      ['DELETE', undefined, undefined],
+    ] as const) {
+      const r = await req(method, path, body, type ? { 'content-type': type } : {})
+      expect(r.status, `${method} ${r.text}`).toBe(404)
+      expect(r.json, method).toMatchObject(want)
+    }
+    const status = await req('GET', `${path}/status`)
+    expect(status.json).toMatchObject(want)
+  })
+
   it('validates with the schema (422) and refuses unknown fields with fieldValidation=Strict (400)', async () => {
     const { group } = await installCronTab()
     const ns = await makeNamespace('cr')
