@@ -16,6 +16,7 @@ import type { FieldValidation } from '../registry/decode'
 import { addWarnings, json, negotiate, negotiated } from './respond'
 import { resourceEndpoint } from './negotiation'
 import { tableOptions, toTable } from './table'
+import { partialOfList, partialOfObject } from './partial-metadata'
 import { call, hostFor } from './hosts'
 import { apiVersionOf, resourceKey } from '../registry/resource'
 import { serveWatch } from './watch'
@@ -56,7 +57,7 @@ const tableVersion = (c: Ctx) => {
   return convert?.kind === 'Table' ? convert.version : undefined
 }
 
-/** One object, as JSON or as a one-row Table. */
+/** One object, as JSON, as a one-row Table or as its PartialObjectMetadata. */
 function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
   inVersion(def, obj)
   const table = tableVersion(c)
@@ -64,7 +65,7 @@ function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Re
     const include = tableOptions(c.req.query('includeObject'))
     return json(c, toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, table), code)
   }
-  return json(c, obj, code)
+  return json(c, partialOfObject(def, obj, negotiated(c)?.convert), code)
 }
 
 function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
@@ -77,6 +78,8 @@ function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
     const include = tableOptions(c.req.query('includeObject'))
     return json(c, toTable(def, page.items, meta, include, table))
   }
+  const partial = partialOfList(def, { metadata: meta, items: page.items }, negotiated(c)?.convert)
+  if (partial) return json(c, partial)
   return json(c, { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: meta, items: page.items })
 }
 

@@ -14,6 +14,7 @@ import { watchUrl } from '../registry/watch-request'
 import { NO_CACHE, json, negotiate, negotiated } from './respond'
 import { negotiateOutputStream, resourceEndpoint } from './negotiation'
 import { tableOptions, toTable } from './table'
+import { partialObject } from './partial-metadata'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -44,6 +45,8 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   const endpoint = resourceEndpoint({ table: true, custom: def.unstructured !== undefined })
   const convert = (negotiated(c) ?? negotiate(c, endpoint)).convert
   const tableVersion = convert?.kind === 'Table' ? convert.version : undefined
+  // Each event's object (bookmarks' too) as PartialObjectMetadata, as kube's watchEmbeddedEncoder transforms it.
+  const partialVersion = convert?.kind === 'PartialObjectMetadata' ? convert.version : undefined
   const include = tableVersion ? tableOptions(c.req.query('includeObject')) : 'Metadata'
   negotiateOutputStream(c.req.header('accept') ?? '', endpoint)
   const url = watchUrl({
@@ -78,13 +81,14 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     return json(c, status, upstream.status)
   }
   const table = tableVersion !== undefined
+  const reshape = table || partialVersion !== undefined
   const websocketClient = c.req.header('upgrade')?.toLowerCase() === 'websocket'
   // A version served but not stored needs its events' apiVersion rewritten, and a custom resource whose schema has
   // defaults gets them on every event's object (kube's decoder defaults what it reads: a DELETED object, the initial
   // events and replayed history may predate a default): no pass-through then. Built-in kinds never rewrite.
   const defaults = def.unstructured?.defaultsOnRead === true
   const rewrite = def.storage === false || defaults
-  if (websocketClient && !table && !opts.timeoutSeconds && !rewrite) {
+  if (websocketClient && !reshape && !opts.timeoutSeconds && !rewrite) {
     // Nothing to transform and no deadline to keep: hand the host's socket to the client, so each event goes from
     // the Durable Object to the client with no Worker code in between (about half the CPU per event).
     return new Response(null, { status: 101, webSocket: source, headers: subprotocolHeader(c) })
@@ -97,11 +101,13 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   /** Turns the host's event line (newline included, as kube ends each event) into what this client asked for. */
   const render = (line: string): string => {
     const needRv = opts.allowWatchBookmarks
-    if (!table && !needRv && !rewrite) return line
+    if (!reshape && !needRv && !rewrite) return line
     const ev = JSON.parse(line) as { type: string; object: KubeObject }
     const rv = ev.object?.metadata?.resourceVersion
     if (rv) lastRv = rv
-    if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') return line
+    if (ev.type === 'ERROR') return line
+    if (partialVersion) return encodeWatchEvent({ type: ev.type, object: partialObject(ev.object, partialVersion) })
+    if (ev.type === 'BOOKMARK') return line
     if (rewrite && ev.object?.kind === def.kind) {
       if (defaults) def.strategy.applyDefaults(ev.object)
       if (def.storage === false) ev.object.apiVersion = apiVersionOf(def)
@@ -114,8 +120,13 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
 
   const timeoutMs =
     (opts.timeoutSeconds && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : defaultTimeoutSeconds()) * 1000
-  const finalBookmark = () =>
-    opts.allowWatchBookmarks && lastRv ? encodeWatchEvent(bookmark(def.kind, apiVersionOf(def), Number(lastRv))) : null
+  const finalBookmark = () => {
+    if (!opts.allowWatchBookmarks || !lastRv) return null
+    const b = bookmark(def.kind, apiVersionOf(def), Number(lastRv))
+    return encodeWatchEvent(
+      partialVersion ? { ...b, object: partialObject(b.object as KubeObject, partialVersion) } : b,
+    )
+  }
 
   if (websocketClient) {
     const pair = new WebSocketPair()

@@ -197,6 +197,7 @@ function kinds(): Map<string, Shape> {
   for (const v of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1']) {
     add(v, 'Table', TABLE)
     add(v, 'PartialObjectMetadata', PARTIAL_OBJECT_METADATA)
+    add(v, 'PartialObjectMetadataList', listOf(PARTIAL_OBJECT_METADATA))
   }
   // kube-apiserver writes no apiVersion on /api (APIVersions) and /api/v1 (the core APIResourceList).
   add('', 'APIVersions', { struct: [...TYPE_META, 'versions', ['serverAddressByClientCIDRs', SERVER_ADDRESSES]] })

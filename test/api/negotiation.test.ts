@@ -134,6 +134,72 @@ describe('Accept', () => {
   })
 })
 
+describe("PartialObjectMetadata (what client-go's metadata client asks for)", () => {
+  const PARTIAL = (kind: string) =>
+    `application/vnd.kubernetes.protobuf;as=${kind};g=meta.k8s.io;v=v1,application/json;as=${kind};g=meta.k8s.io;v=v1,application/json`
+
+  it('an object answers its metadata; a list a PartialObjectMetadataList', async () => {
+    const ns = await makeNamespace('neg')
+    const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    const one = await req('GET', `/api/v1/namespaces/${ns}/configmaps/a`, undefined, {
+      accept: PARTIAL('PartialObjectMetadata'),
+    })
+    expect(one.json).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: created.json.metadata,
+    })
+    const list = await req('GET', `/api/v1/namespaces/${ns}/configmaps`, undefined, {
+      accept: PARTIAL('PartialObjectMetadataList'),
+    })
+    expect(list.json).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' })
+    expect(list.json.items.map((i: any) => [i.kind, i.metadata.name]).sort()).toEqual([
+      ['PartialObjectMetadata', 'a'],
+      ['PartialObjectMetadata', 'kube-root-ca.crt'],
+    ])
+    expect(list.text.startsWith('{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{')).toBe(
+      true,
+    )
+  })
+
+  it('a list asked for as one object, or an object as a list: 406 in kube words', async () => {
+    const ns = await makeNamespace('neg')
+    await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    const list = await req('GET', `/api/v1/namespaces/${ns}/configmaps`, undefined, {
+      accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+    })
+    expect(list.status).toBe(406)
+    expect(list.json.message).toBe(
+      'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)',
+    )
+    const one = await req('GET', `/api/v1/namespaces/${ns}/configmaps/a`, undefined, {
+      accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+    })
+    expect(one.status).toBe(406)
+    expect(one.json.message).toBe(
+      'you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)',
+    )
+  })
+
+  it('a watch streams each object as its PartialObjectMetadata', async () => {
+    const ns = await makeNamespace('neg')
+    await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('a'))
+    const w = await openWatch(`/api/v1/namespaces/${ns}/configmaps?watch=1&timeoutSeconds=5`, {
+      accept: PARTIAL('PartialObjectMetadata'),
+    })
+    try {
+      const events = await w.take(2)
+      expect(events.map((e) => [e.type, e.object.kind, e.object.apiVersion]).sort()).toEqual([
+        ['ADDED', 'PartialObjectMetadata', 'meta.k8s.io/v1'],
+        ['ADDED', 'PartialObjectMetadata', 'meta.k8s.io/v1'],
+      ])
+      expect(events.every((e) => e.object.data === undefined)).toBe(true)
+    } finally {
+      await w.cancel()
+    }
+  })
+})
+
 describe('Accept on watches', () => {
   it('YAML has no stream serializer: 406 naming the stream types', async () => {
     const ns = await makeNamespace('neg')
