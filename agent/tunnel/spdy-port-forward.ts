@@ -3,7 +3,12 @@
 // each local connection of kubectl is a pair of streams sharing a requestid (streamtype error, then data) for one
 // port; once both are open the port is dialled, the data stream and the connection copy into each other (FIN half-
 // closes), and a failure is written on the error stream. Every stream is accepted with an empty SYN_REPLY; PINGs
-// are answered; spdystream does no flow control, so neither do we.
+// are answered. spdystream does no SPDY flow control, and the node object cannot see how much of what it sends kubectl
+// has read (workerd gives a WebSocket no send-buffer level): so the session follows kubectl's reading itself. It
+// sends a PING of its own (even ids: kubectl's are odd) after every PING_EVERY bytes of data; kubectl answers a PING
+// only once it has read every frame before it, and stops reading frames while it cannot hand their data to its local
+// connection (spdystream's frame queues are bounded). With more than ACK_WINDOW bytes unanswered, the pod's sockets
+// are paused: a kubectl whose client stops reading stops the pod's writer, and nothing piles up on the way.
 import type { Socket } from 'node:net'
 import { dialError, dialPort, forwardError } from './pod-ports.ts'
 import {
@@ -33,6 +38,10 @@ interface Pair {
 
 const IN = 0
 const OUT = 1
+/** Data kubectl may have unread before the pod's sockets are paused. */
+export const ACK_WINDOW = 1024 * 1024
+/** Data between two of our PINGs. */
+export const PING_EVERY = 128 * 1024
 
 export class SpdyPortForward {
   readonly handler: StreamHandler
@@ -43,6 +52,13 @@ export class SpdyPortForward {
   private readonly streams = new Map<number, string>()
   private readonly sockets = new Set<Socket>()
   private paused = false
+  private waitingDrain = false
+  /** Data bytes sent, and how many of them kubectl has read (what had been sent when our last answered PING went). */
+  private sent = 0
+  private acked = 0
+  private sincePing = 0
+  private nextPing = 2
+  private readonly pings = new Map<number, number>()
   private readonly stream: Stream
   private readonly pod: string
   private readonly uid: string
@@ -65,15 +81,59 @@ export class SpdyPortForward {
 
   private send(bytes: Buffer) {
     this.stream.send(OUT, bytes)
-    if (this.stream.blocked && !this.paused) {
-      // One session carries every connection: all of them wait for the tunnel's credit together.
-      this.paused = true
-      for (const s of this.sockets) s.pause()
+    this.throttle()
+  }
+
+  /** A pod connection's data to kubectl, with a PING of ours after every PING_EVERY bytes. */
+  private sendData(id: number, chunk: Buffer) {
+    this.stream.send(OUT, dataFrame(id, chunk))
+    this.sent += chunk.length
+    this.sincePing += chunk.length
+    if (this.sincePing >= PING_EVERY) {
+      this.sincePing = 0
+      const ping = this.nextPing
+      this.nextPing = this.nextPing >= 0x7ffffffe ? 2 : this.nextPing + 2
+      this.pings.set(ping, this.sent)
+      this.stream.send(OUT, pingFrame(ping))
+    }
+    this.throttle()
+  }
+
+  /** Data kubectl has not shown it read. */
+  get unacknowledged(): number {
+    return this.sent - this.acked
+  }
+
+  /**
+   * Pauses every pod connection of the session while the tunnel has no credit or kubectl is ACK_WINDOW behind (one
+   * session carries every connection: they wait together), and resumes them when neither holds.
+   */
+  private throttle() {
+    const blocked = this.stream.blocked
+    const hold = blocked || this.unacknowledged > ACK_WINDOW
+    if (blocked && !this.waitingDrain) {
+      this.waitingDrain = true
       this.stream.onDrain(() => {
-        this.paused = false
-        for (const s of this.sockets) s.resume()
+        this.waitingDrain = false
+        this.throttle()
       })
     }
+    if (hold === this.paused) return
+    this.paused = hold
+    for (const s of this.sockets) {
+      if (hold) s.pause()
+      else s.resume()
+    }
+  }
+
+  /** A PING from kubectl: its own is answered; ours says it has read what we had sent before it. */
+  private ping(id: number) {
+    if (id % 2 === 1) return this.send(pingFrame(id))
+    const at = this.pings.get(id)
+    if (at === undefined) return
+    this.pings.delete(id)
+    this.acked = Math.max(this.acked, at)
+    this.throttle()
   }
 
   private receive(bytes: Uint8Array) {
@@ -89,7 +149,7 @@ export class SpdyPortForward {
         continue
       }
       if (frame.type === SYN_STREAM) this.open(frame.body)
-      else if (frame.type === PING) this.send(pingFrame(frame.body.readUInt32BE(0)))
+      else if (frame.type === PING && frame.body.length >= 4) this.ping(frame.body.readUInt32BE(0))
       else if (frame.type === RST_STREAM) this.reset(streamOf(frame.body))
       else if (frame.type === GOAWAY) this.end()
     }
@@ -120,7 +180,7 @@ export class SpdyPortForward {
     pair.socket = socket
     this.sockets.add(socket)
     if (this.paused) socket.pause()
-    socket.on('data', (chunk: Buffer) => this.send(dataFrame(pair.data!, chunk)))
+    socket.on('data', (chunk: Buffer) => this.sendData(pair.data!, chunk))
     socket.on('end', () => this.send(dataFrame(pair.data!, Buffer.alloc(0), true)))
     socket.on('error', (e) => this.fail(pair, dialError(e, pair.port)))
     socket.on('close', () => this.sockets.delete(socket))

@@ -64,6 +64,11 @@ const OPEN = 1
 const PING_MS = 20_000
 /** No message for this long and the connection is taken for dead. */
 const DEAD_MS = 60_000
+/**
+ * A dial not open by then is given up and tried again: a server restarting may take the connection and never answer
+ * its upgrade, and a WebSocket has no connect timeout of its own.
+ */
+const DIAL_TIMEOUT_MS = 15_000
 
 export class TunnelClient {
   private socket: SocketLike | null = null
@@ -72,16 +77,25 @@ export class TunnelClient {
   private delay = 1000
   private lastSeen = 0
   private pinger: NodeJS.Timeout | null = null
+  private dialTimer: NodeJS.Timeout | undefined
   private readonly connect: () => SocketLike
   private readonly opener: Opener
   private readonly log: (msg: string) => void
   private readonly events: TunnelEvents
+  private readonly dialTimeoutMs: number
 
-  constructor(connect: () => SocketLike, opener: Opener, log: (msg: string) => void, events: TunnelEvents = {}) {
+  constructor(
+    connect: () => SocketLike,
+    opener: Opener,
+    log: (msg: string) => void,
+    events: TunnelEvents = {},
+    dialTimeoutMs = DIAL_TIMEOUT_MS,
+  ) {
     this.connect = connect
     this.opener = opener
     this.log = log
     this.events = events
+    this.dialTimeoutMs = dialTimeoutMs
   }
 
   start() {
@@ -90,6 +104,7 @@ export class TunnelClient {
 
   stop() {
     this.stopped = true
+    clearTimeout(this.dialTimer)
     if (this.pinger) clearInterval(this.pinger)
     this.socket?.close(1000, 'agent stopping')
     this.drop('the node agent stopped')
@@ -105,19 +120,9 @@ export class TunnelClient {
     socket.binaryType = 'arraybuffer'
     this.socket = socket
     let opened = false
-    socket.addEventListener('open', () => {
-      opened = true
-      this.delay = 1000
-      this.lastSeen = Date.now()
-      this.events.connected?.(true)
-      this.pinger = setInterval(() => this.ping(socket), PING_MS)
-    })
-    socket.addEventListener('message', (ev: { data: string | ArrayBuffer }) => {
-      this.lastSeen = Date.now()
-      if (typeof ev.data !== 'string') this.frame(ev.data)
-    })
-    socket.addEventListener('close', () => {
+    const lost = () => {
       if (this.socket !== socket) return
+      clearTimeout(this.dialTimer)
       this.socket = null
       if (this.pinger) clearInterval(this.pinger)
       this.drop('the tunnel to the server was lost')
@@ -126,7 +131,32 @@ export class TunnelClient {
       if (this.stopped) return
       setTimeout(() => this.dial(), this.delay)
       this.delay = Math.min(this.delay * 2, 30_000)
+    }
+    this.dialTimer = setTimeout(() => {
+      if (opened || this.socket !== socket) return
+      this.log(`the tunnel did not open in ${this.dialTimeoutMs / 1000}s: dialling again`)
+      lost()
+      try {
+        socket.close()
+      } catch {
+        // not even connecting
+      }
+    }, this.dialTimeoutMs)
+    socket.addEventListener('open', () => {
+      if (this.socket !== socket) return socket.close(1000, 'given up')
+      opened = true
+      clearTimeout(this.dialTimer)
+      this.delay = 1000
+      this.lastSeen = Date.now()
+      this.events.connected?.(true)
+      this.pinger = setInterval(() => this.ping(socket), PING_MS)
     })
+    socket.addEventListener('message', (ev: { data: string | ArrayBuffer }) => {
+      if (this.socket !== socket) return
+      this.lastSeen = Date.now()
+      if (typeof ev.data !== 'string') this.frame(ev.data)
+    })
+    socket.addEventListener('close', lost)
     socket.addEventListener('error', () => undefined)
   }
 

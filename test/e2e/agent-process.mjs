@@ -9,9 +9,10 @@ import { nodeBin, root } from './server-process.mjs'
 /**
  * Starts an agent for `node` with short back-offs and the host's own address (Endpoints refuse loopback addresses, as
  * kube's validation does); answers {child, dataDir, output(), stop()}. The agent's output is
- * kept for failure messages.
+ * kept for failure messages. `kubeconfig` names another server's (the harness's by default); `env` replaces the
+ * process environment (another server's CA must not meet the harness's, given through NODE_EXTRA_CA_CERTS).
  */
-export function startAgent(node, extra = []) {
+export function startAgent(node, extra = [], { kubeconfig = KUBECONFIG, env = process.env } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), `kubeflare-agent-${node}-`))
   const child = spawn(
     nodeBin,
@@ -19,7 +20,7 @@ export function startAgent(node, extra = []) {
       '--experimental-strip-types',
       join(root, 'agent', 'main.ts'),
       '--kubeconfig',
-      KUBECONFIG,
+      kubeconfig,
       '--node-name',
       node,
       '--data-dir',
@@ -30,7 +31,7 @@ export function startAgent(node, extra = []) {
       '4s',
       ...extra,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
   )
   let output = ''
   child.stdout.setEncoding('utf8').on('data', (d) => (output += d))

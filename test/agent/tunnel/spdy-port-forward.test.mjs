@@ -1,6 +1,7 @@
 // kubectl's SPDY port-forward session served by the agent, with the test playing kubectl (its own header codec):
 // streams accepted, a pair dialled to a real listener and copied both ways with FIN, a refused port reported on the
-// error stream in the kubelet's words, PINGs answered.
+// error stream in the kubelet's words, PINGs answered, and the pod's sockets paused while kubectl has not answered
+// the session's own PINGs for more than its window of data (a client that stops reading stops the pod's writer).
 import assert from 'node:assert/strict'
 import { createServer } from 'node:net'
 import { after, before, describe, it } from 'node:test'
@@ -13,7 +14,7 @@ import {
   SYN_REPLY,
   SYN_STREAM,
 } from '../../../agent/tunnel/spdy.ts'
-import { SpdyPortForward } from '../../../agent/tunnel/spdy-port-forward.ts'
+import { ACK_WINDOW, PING_EVERY, SpdyPortForward } from '../../../agent/tunnel/spdy-port-forward.ts'
 
 let echo
 let port = 0
@@ -26,7 +27,7 @@ before(async () => {
 })
 after(() => echo.close())
 
-function session(known = true) {
+function session(known = true, p = port) {
   const out = []
   const stream = {
     id: 1,
@@ -47,11 +48,11 @@ function session(known = true) {
     frames.push(...reader.push(Buffer.concat(out.splice(0))))
     return frames
   }
-  const syn = (id, type, requestId, p = port) => {
+  const syn = (id, type, requestId, to = p) => {
     const headers = client.encode(
       new Map([
         ['streamtype', type],
-        ['port', String(p)],
+        ['port', String(to)],
         ['requestid', String(requestId)],
       ]),
     )
@@ -96,5 +97,64 @@ describe('SPDY port-forward', () => {
     const s = session()
     s.send(pingFrame(41))
     await s.until('the pong', (fs) => fs.some((f) => f.control && f.type === 6 && f.body.readUInt32BE(0) === 41))
+  })
+
+  it('pauses the pod’s writer while kubectl leaves its PINGs unanswered, and resumes as it answers', async () => {
+    // A pod that writes 48 MiB (more than loopback buffers hold) as fast as it may, counting what its socket accepted.
+    const total = 48 * 1024 * 1024
+    let written = 0
+    const firehose = createServer((socket) => {
+      const chunk = Buffer.alloc(64 * 1024, 120)
+      const pump = () => {
+        while (written < total) {
+          written += chunk.length
+          if (!socket.write(chunk)) return socket.once('drain', pump)
+        }
+        socket.end()
+      }
+      pump()
+    })
+    await new Promise((r) => firehose.listen(0, '127.0.0.1', r))
+    const s = session(true, firehose.address().port)
+    try {
+      s.syn(1, 'error', 0)
+      s.syn(3, 'data', 0)
+      const received = () =>
+        s
+          .read()
+          .filter((f) => !f.control && f.stream === 3)
+          .reduce((n, f) => n + f.data.length, 0)
+      const ours = () =>
+        s
+          .read()
+          .filter((f) => f.control && f.type === 6)
+          .map((f) => f.body.readUInt32BE(0))
+      await s.until('the window to fill', () => received() > ACK_WINDOW)
+      await new Promise((r) => setTimeout(r, 300))
+      const held = received()
+      // Kubectl answered nothing: the session stopped past its window (one socket read over at most).
+      assert.ok(held <= ACK_WINDOW + 256 * 1024, `sent ${held} bytes without an answer`)
+      assert.equal(s.pf.unacknowledged, held)
+      assert.ok(written < total, 'the pod was never held back')
+      const pings = ours()
+      // One after every PING_EVERY bytes (a socket read may carry more), all of ours even.
+      assert.ok(pings.length >= 2 && pings.length <= held / PING_EVERY, `pings ${pings} for ${held} bytes`)
+      assert.deepEqual(
+        pings,
+        pings.map((_, i) => 2 * (i + 1)),
+      )
+      // Kubectl reads on: answering the PINGs as they come lets the rest flow.
+      let answered = 0
+      for (let i = 0; i < 400 && received() < total; i++) {
+        const fresh = ours().slice(answered)
+        answered += fresh.length
+        for (const id of fresh) s.send(pingFrame(id))
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      assert.equal(received(), total)
+    } finally {
+      s.pf.handler.closed()
+      firehose.close()
+    }
   })
 })

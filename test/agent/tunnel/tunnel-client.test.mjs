@@ -1,5 +1,6 @@
 // The agent's end of the tunnel over a stand-in socket: streams opened by OPEN, data held to the peer's credit, EOF
-// and CLOSE after the data they follow, the peer's CLOSE and a lost connection ending streams, and redialling.
+// and CLOSE after the data they follow, the peer's CLOSE and a lost connection ending streams, and redialling (also
+// when a dial hangs: a restarting server may take the connection and never answer it).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { TunnelClient, tunnelProtocols } from '../../../agent/tunnel/tunnel-client.ts'
@@ -120,6 +121,42 @@ describe('TunnelClient', () => {
     assert.equal(handlers[1].closedWith, 'the tunnel to the server was lost')
     await new Promise((r) => setTimeout(r, 1200))
     assert.equal(sockets.length, 2)
+    client.stop()
+  })
+
+  it('gives up a dial that never opens and dials again with back-off', async () => {
+    const sockets = []
+    const logged = []
+    let failed = 0
+    const client = new TunnelClient(
+      () => {
+        const s = fakeSocket()
+        sockets.push(s)
+        return s
+      },
+      () => ({ data() {}, eof() {}, closed() {} }),
+      (msg) => logged.push(msg),
+      { dialFailed: () => failed++ },
+      100,
+    )
+    client.start()
+    // Nothing answers the first dial: given up after 100 ms, the next one 1 s later.
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal(sockets[0].readyState, 3, 'the hanging dial was not closed')
+    assert.equal(failed, 1)
+    assert.match(logged[0], /did not open in 0.1s/)
+    assert.equal(sockets.length, 1)
+    const t0 = Date.now()
+    while (sockets.length < 2 && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 5))
+    assert.ok(Date.now() - t0 > 600, 'dialled again without back-off')
+    assert.equal(sockets.length, 2)
+    sockets[1].emit('open')
+    // The given-up socket opening late is closed, not taken.
+    sockets[0].readyState = 0
+    sockets[0].emit('open')
+    assert.equal(sockets[0].readyState, 3)
+    sockets[1].deliver(jsonFrame(FrameType.OPEN, 5, { op: 'exec', namespace: 'n', pod: 'p', uid: 'u' }))
+    assert.equal(client.open, 1)
     client.stop()
   })
 
