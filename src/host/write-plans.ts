@@ -16,7 +16,7 @@ import type { StrategyContext, Writer } from '../registry/strategy'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { kinds, resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
-import { updatePrecondition } from '../registry/preconditions'
+import { uidPreconditionFailure, updatePrecondition } from '../registry/preconditions'
 import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
 import { bindingDefOf } from '../registry/binding-subresource'
 import { clone } from '../registry/deep-equal'
@@ -123,7 +123,7 @@ export function planUpdateVerb(
   opts: WriteOptions,
 ): VerbPlan {
   if (opts.subresource === 'scale')
-    return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts)
+    return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts, input)
   if (opts.codec === 'v1beta1')
     return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
   const current = host.get(resource, name)
@@ -256,7 +256,9 @@ function planMutation(
 
 /**
  * A write through /scale: `next` makes the Scale to write from the current Scale view (without its resourceVersion,
- * so one in the answer is the caller's precondition), and only the replicas it names are planned as an update.
+ * so one in the answer is the caller's precondition), and only the replicas it names are planned as an update. A PUT's
+ * Scale (`put`) carries a uid precondition as any PUT body does (kube's scale subresources pass the request's
+ * preconditions on).
  */
 function planScaleVerb(
   host: PlanningHost,
@@ -265,14 +267,18 @@ function planScaleVerb(
   name: string,
   next: (view: KubeObject) => Result<{ object: KubeObject; warnings: string[] }>,
   opts: WriteOptions,
+  put?: KubeObject,
 ): VerbPlan & { warnings?: string[] } {
   let warnings: string[] = []
+  const uid = put ? updatePrecondition(put) : undefined
   const planned = planMutation(
     host,
     def,
     resource,
     name,
     (current) => {
+      const failed = uidPreconditionFailure(def, host.strategyContext().namespace, name, uid, current.object)
+      if (failed) return fail(failed)
       const view = scaleOf(current.object, def)
       delete view.metadata.resourceVersion
       const scale = next(view)

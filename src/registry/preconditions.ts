@@ -30,8 +30,8 @@ function storageKey(def: ResourceDef, namespace: string, name: string): string {
 }
 
 /**
- * The precondition of a PUT: the uid its body carries, if any. Patches, /scale and the server's own read-modify-writes
- * have none (kube's patcher and scale subresources build their UpdatedObjectInfo without an object).
+ * The precondition of a PUT (of the object or its /scale): the uid its body carries, if any. Patches and the server's
+ * own read-modify-writes have none (kube's patcher builds its UpdatedObjectInfo without an object).
  */
 export const updatePrecondition = (body: KubeObject): string | undefined => body.metadata?.uid || undefined
 

@@ -51,4 +51,22 @@ describe('/scale and resourceVersion', () => {
     expect(r.json.message).toBe(object.json.message)
     expect((await req('GET', `${path}/scale?resourceVersion=0`)).status).toBe(200)
   })
+
+  it("PUT with the Scale's own uid: taken; with a foreign uid: 409 precondition failed, and the replicas stay", async () => {
+    const path = await deployment()
+    const ns = path.split('/')[5]
+    const uid = (await req('GET', `${path}/scale`)).json.metadata.uid
+    const foreign = '6f1c3c1e-0000-4000-8000-000000000000'
+    const refused = await req('PUT', `${path}/scale`, { ...scale(3), metadata: { name: 'd', uid: foreign } })
+    expect(refused.status, refused.text).toBe(409)
+    expect(refused.json.message).toBe(
+      `Operation cannot be fulfilled on deployments.apps "d": StorageError: invalid object, Code: 4, ` +
+        `Key: /registry/deployments/${ns}/d, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ` +
+        `UID in precondition: ${foreign}, UID in object meta: ${uid}`,
+    )
+    expect((await req('GET', path)).json.spec.replicas).toBe(0)
+    const taken = await req('PUT', `${path}/scale`, { ...scale(3), metadata: { name: 'd', uid } })
+    expect(taken.status, taken.text).toBe(200)
+    expect(taken.json.spec.replicas).toBe(3)
+  })
 })
