@@ -23,8 +23,11 @@
 // BENCH_WRITE_INTERVAL_MS (100), BENCH_IDLE_S (15), BENCH_LIST_N (50), BENCH_PAIRS (5), BENCH_QUIET_WAIT_S (15),
 // BENCH_HARD_LIMIT_S (900; 3600 with a long phase), BENCH_NO_BUNDLE=1 (reuse bench/dist), BENCH_KUBELET_DELAY_MS (the
 // simulated kubelet's start and stop delays; wrangler.toml's by default), BENCH_ONLY (comma list of phases:
-// base,create,seed,get,identity,list,watch,idle,http,deploy,crd,startup,entry, and the long ones, run only when named:
-// scale,cluster,watch10k).
+// base,create,seed,get,identity,list,watch,idle,http,deploy,crd,agent,startup,entry, and the long ones, run only when
+// named: scale,cluster,watch10k).
+// agent (bench/agent-phase.mjs): a node agent against this Miniflare; exec of `true` over WebSocket against a local
+// spawn (BENCH_AGENT_EXECS (100)), port-forward MB/s against a bare loopback TCP copy (BENCH_AGENT_PF_MB (100)), logs -f
+// delivery latency (BENCH_AGENT_LOG_S (5)).
 // Through `npm start` (bench/entry-phase.mjs): startup (first answer and first `kubectl get pods`, empty and existing
 // state), entry (GET /version vs GET pod vs creates, BENCH_ENTRY_ROUNDS (2) alternating rounds; create → Running end
 // to end for BENCH_E2E_PODS (1000) pods). Long phases: scale (BENCH_SCALE_PODS (100000) in one namespace within
@@ -43,6 +46,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { LeanWebSocket } from './ws-client.mjs'
 import { deploymentPhase } from './deployment-phase.mjs'
 import { crdPhase, crdRows } from './crd-phase.mjs'
+import { agentPhase, agentRows } from './agent-phase.mjs'
 import { entryPhase, entryRows, startupPhase } from './entry-phase.mjs'
 import { clusterScalePhase, namespaceScalePhase, scaleRows } from './scale-phase.mjs'
 import { watchScalePhase, watchScaleRows } from './watch-scale-phase.mjs'
@@ -522,6 +526,7 @@ async function main() {
             NAMESPACES: { className: 'NamespaceObject', ...sqlite },
             CLUSTER: { className: 'ClusterObject', ...sqlite },
             WATCH_HUB: { className: 'WatchHub', ...sqlite },
+            NODE_TUNNELS: { className: 'NodeTunnel', ...sqlite },
           },
           d1Databases: { DB: 'kubeflare-bench' },
         },
@@ -958,6 +963,12 @@ async function main() {
   if (want('crd')) {
     P.crd = await crdPhase({ request, load, sequential, say })
     if (P.crd.error) problem(`crd: ${P.crd.error}`)
+  }
+
+  // ---- 9c. a real node: exec, port-forward and logs -f through a node agent's tunnel (bench/agent-phase.mjs) -------
+  if (want('agent')) {
+    P.agent = await agentPhase({ root, port: PORT, token: BENCH_TOKENS.admin, request, say })
+    if (P.agent.error) problem(`agent: ${P.agent.error}`)
   }
 
   // ---- 10. through `npm start`: start-up, the create rows against a Worker-only request, create → Running --------------
@@ -1797,6 +1808,7 @@ function renderTable() {
   }
 
   rows.push(...crdRows(P))
+  rows.push(...agentRows(P, ok))
   rows.push(...entryRows(P, ok), ...scaleRows(P, ok), ...watchScaleRows(P, ok))
 
   const esc = (c) => String(c).replace(/\|/g, '\\|')

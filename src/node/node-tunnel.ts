@@ -30,12 +30,22 @@ const streamTag = (id: number) => `s:${id}`
 const CLOSE_AFTER_MS = 100
 /** What a client may push ahead of the agent's credit (a fast upload to a slow process) before its stream is cut. */
 const MAX_PENDING = 16 * 1024 * 1024
+/**
+ * Credit owed to the agent for forwarded data goes back in one CREDIT per this many bytes (or after FLUSH_MS):
+ * fewer, larger grants keep a fast stream's credit round trip cheap for the agent, which reads each message through
+ * its WebSocket's permessage-deflate.
+ */
+const CREDIT_BATCH = INITIAL_WINDOW / 2
+const FLUSH_MS = 5
 
 export class NodeTunnel extends DurableObject<Env> {
   /** Credit towards the agent, per stream (rebuilt at the initial window after hibernation). */
   private readonly windows = new Map<number, Window>()
   /** Channels to close once what is queued for them has gone. */
   private readonly eofs = new Map<number, number[]>()
+  /** Credit forwarded data has earned the agent, not yet granted (always granted before the object can sleep). */
+  private readonly owed = new Map<number, number>()
+  private flushTimer: ReturnType<typeof setTimeout> | null = null
   private readonly http: HttpStreams
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -167,7 +177,7 @@ export class NodeTunnel extends DurableObject<Env> {
         // the client is gone; its close event ends the stream
       }
       // workerd tells nothing of a WebSocket's send buffer: the credit goes back as the data goes on.
-      this.agent()?.send(creditFrame(id, payload.length - 1))
+      this.owe(id, payload.length - 1)
     } else if (type === FrameType.CREDIT) this.granted(id, creditOf(payload))
     else if (type === FrameType.CLOSE) {
       const why = readJson<{ error?: string }>(payload)?.error
@@ -184,6 +194,23 @@ export class NodeTunnel extends DurableObject<Env> {
       if (age < CLOSE_AFTER_MS) setTimeout(close, CLOSE_AFTER_MS - age)
       else close()
     }
+  }
+
+  /** Grants the agent `bytes` for stream `id`: at once past CREDIT_BATCH, else with the next flush. */
+  private owe(id: number, bytes: number) {
+    const owed = (this.owed.get(id) ?? 0) + bytes
+    if (owed >= CREDIT_BATCH) {
+      this.owed.delete(id)
+      this.agent()?.send(creditFrame(id, owed))
+      return
+    }
+    this.owed.set(id, owed)
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null
+      const agent = this.agent()
+      for (const [stream, n] of this.owed) agent?.send(creditFrame(stream, n))
+      this.owed.clear()
+    }, FLUSH_MS)
   }
 
   /** Sends frames for stream `id` to the agent, DATA within the agent's credit (the rest waits). */
@@ -231,6 +258,7 @@ export class NodeTunnel extends DurableObject<Env> {
   private forget(id: number) {
     this.windows.delete(id)
     this.eofs.delete(id)
+    this.owed.delete(id)
   }
 
   /** The agent left: every stream through it ends with an error. */

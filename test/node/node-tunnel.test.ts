@@ -206,6 +206,26 @@ describe('the node object', () => {
     expect(await client.until('close', () => client.closed)).toBe(1000)
   })
 
+  it('grants the agent credit for forwarded data in batches, all of it', async () => {
+    const node = await makeNode()
+    const agent = await connectAgent(node)
+    const client = await openClient(node, exec, 'v4.channel.k8s.io')
+    const open = await agent.until('OPEN', () => agent.frames().find((f) => f.type === FrameType.OPEN))
+    const chunk = new Uint8Array(40 * 1024)
+    for (let i = 0; i < 8; i++) agent.ws.send(dataFrame(open.stream, 1, chunk))
+    await client.until('the data', () => client.messages.length === 8)
+    const credits = await agent.until('all the credit', () => {
+      const cs = agent
+        .frames()
+        .filter((f) => f.type === FrameType.CREDIT)
+        .map((c: Frame) => new DataView(c.payload.buffer, c.payload.byteOffset).getUint32(0))
+      return cs.reduce((a: number, b: number) => a + b, 0) === 8 * chunk.length ? cs : null
+    })
+    // One grant per 128 KiB (and what is left after a moment), not one per message.
+    expect(credits.length).toBeLessThanOrEqual(4)
+    agent.ws.close(1000)
+  })
+
   it('holds a fast client back until the agent grants credit', async () => {
     const node = await makeNode()
     const agent = await connectAgent(node)
