@@ -17,11 +17,12 @@ const note: ResourceDef = {
   shortNames: [],
   ttlSeconds: undefined,
 }
-const body = (name: string) => ({
+// The Event strategy it borrows wants the involved object in the event's namespace, as kube's event validation does.
+const body = (name: string, namespace: string) => ({
   apiVersion: 'example.test/v1',
   kind: 'Note',
   metadata: { name },
-  involvedObject: { kind: 'Pod', name: 'somebody' },
+  involvedObject: { kind: 'Pod', name: 'somebody', namespace },
   reason: 'Noted',
   message: 'hello',
   type: 'Normal',
@@ -35,7 +36,7 @@ describe('a kind registered at run time', () => {
     const ns = await makeNamespace('kinds')
     const root = `/apis/example.test/v1/namespaces/${ns}/notes`
     const w = await openWatch(`${root}?watch=true&timeoutSeconds=5`)
-    const created = await req('POST', root, body('n1'))
+    const created = await req('POST', root, body('n1', ns))
     expect(created.status, created.text).toBe(201)
     expect(created.json).toMatchObject({
       apiVersion: 'example.test/v1',

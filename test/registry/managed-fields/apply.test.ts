@@ -87,8 +87,8 @@ describe('server-side apply: create', () => {
   it('the body may be YAML', async () => {
     const ns = await makeNamespace('ssa')
     const yaml =
-      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: y\n  labels:\n    app: yaml\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n'
-    const r = await apply(ns, 'y', yaml, 'yaml-applier')
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: yml\n  labels:\n    app: yaml\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n'
+    const r = await apply(ns, 'yml', yaml, 'yaml-applier')
     expect(r.status, r.text).toBe(201)
     expect(r.json.metadata.labels).toEqual({ app: 'yaml' })
     expect(entry(r.json, 'yaml-applier', 'Apply')).toBeTruthy()

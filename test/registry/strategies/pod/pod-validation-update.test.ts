@@ -215,6 +215,9 @@ describe('validatePodUpdate: what may not change', () => {
       (p) => (p.spec.nodeName = 'node-1'),
       (p) => {
         p.spec.nodeName = 'node-1'
+        // The stored pod's service account comes back in the body (admission gives mirror pods none of its own).
+        p.spec.serviceAccountName = 'default'
+        p.spec.serviceAccount = 'default'
         p.metadata.annotations = { 'kubernetes.io/config.mirror': 'x' }
       },
       ['metadata.annotations[kubernetes.io/config.mirror]: Forbidden: may not add mirror pod annotation'],
