@@ -6,12 +6,14 @@ import { statuses, ok, fail, type Result, type Resource } from './status'
 import type { ResourceDef } from './resource'
 import { apiVersionOf, resourceKey } from './resource'
 import type { StrategyContext } from './strategy'
-import type { DeleteOptions, KubeObject } from '../schema/meta'
+import { ObjectMeta, type DeleteOptions, type KubeObject } from '../schema/meta'
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta'
 import { generateName } from './generate-name'
 import { deepEqual, clone } from './deep-equal'
 import { addGoSeconds, rfc3339 } from './time'
 import { recordUpdate } from './managed-fields/managers'
+import { goTypeOf } from './decoding/go-types'
+import { omitEmptyFields } from './decoding/go-encoded'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
@@ -442,6 +444,10 @@ export function planApply(
     }
     return fail(s)
   }
+  // kube converts the merge to its Go object, which encodes without the empty omitempty fields the configuration
+  // sent (a custom resource's metadata too: its coercion round-trips it through ObjectMeta).
+  if (def.unstructured) omitEmptyFields(outcome.object.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
+  else omitEmptyFields(outcome.object, goTypeOf(def.schema, `v1.${def.kind}`))
   if (!current) {
     const created = planCreate(def, ctx, outcome.object, exists, { name: manager, subresource, keep: true })
     return created.ok ? ok({ change: created.value, object: created.value.object, created: true }) : created

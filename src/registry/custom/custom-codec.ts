@@ -6,6 +6,7 @@
 import { ObjectMeta } from '../../schema/meta'
 import { goTypeOf } from '../decoding/go-types'
 import { goUnmarshal, RawNumber, unwrapRawNumbers } from '../decoding/go-unmarshal'
+import { omitEmptyFields } from '../decoding/go-encoded'
 import type { Structural } from '../crd/structural'
 import type { UnstructuredCodec } from '../resource'
 import { hasDefaults, prune, pruneNulls } from './prune-default'
@@ -28,6 +29,8 @@ export function customCodec(schema: Structural | null): UnstructuredCodec {
         const decoded = goUnmarshal(meta, OBJECT_META, false)
         if (decoded.error !== null) return { error: decoded.error }
         for (const s of decoded.strict) strict.push(s.replace(/^unknown field "/, 'unknown field "metadata.'))
+        // The coercion writes the metadata back from its ObjectMeta (SetObjectMeta): omitempty's empty fields go.
+        omitEmptyFields(meta, OBJECT_META)
       } else delete doc.metadata
       // Numbers whose text mattered to Go's decoder (1.0, big ints) become plain numbers for the schema's checks.
       for (const k of Object.keys(doc)) if (k !== 'metadata') doc[k] = unwrapRawNumbers(doc[k])

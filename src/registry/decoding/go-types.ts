@@ -4,6 +4,7 @@
 import type { z } from 'zod'
 import { node, type ListMeta } from '../schema-walk'
 import { goNameOverride, isPointerField, registeredName } from './go-type-names'
+import { omitEmptyKind, type EmptyKind } from './go-omit-empty'
 
 type GoKind =
   | 'struct'
@@ -33,6 +34,8 @@ export interface GoField {
   meta: ListMeta
   /** Whether the schema lets the field be absent (else Go's zero value stands in for it). */
   optional: boolean
+  /** Go's json tag says omitempty and the field is a value (not a pointer or struct): encoding drops it when empty. */
+  omitEmpty: EmptyKind | null
 }
 
 export interface GoType {
@@ -130,9 +133,15 @@ function compile(t: GoType, s: z.ZodType, name: string) {
       t.struct = name.slice(name.lastIndexOf('.') + 1)
       for (const [key, field] of Object.entries(d.shape ?? {})) {
         const override = goNameOverride(t.struct, key)
-        const f: GoField = { type: goTypeOf(field, override), meta: node(field).meta, optional: isOptional(field) }
+        const f: GoField = {
+          type: goTypeOf(field, override),
+          meta: node(field).meta,
+          optional: isOptional(field),
+          omitEmpty: omitEmptyKind(t.struct, key),
+        }
         t.fields.set(key, f)
-        if (!f.optional && !isPointerField(t.struct, key)) t.required.push([key, f.type])
+        // A value field's zero value is written back unless omitempty leaves it out.
+        if (!f.optional && !f.omitEmpty && !isPointerField(t.struct, key)) t.required.push([key, f.type])
       }
       return
     }

@@ -38,7 +38,7 @@ export function typedApplyErrors(doc: Record<string, unknown>, type: GoType): st
           return
         }
         for (const k in v) {
-          const f = t.kind === 'struct' ? t.fields.get(k) : { type: t.elem!, meta: {}, optional: true }
+          const f = t.kind === 'struct' ? t.fields.get(k) : { type: t.elem!, meta: {}, optional: true, omitEmpty: null }
           if (f) visitField(v[k], f, `${path}.${k}`)
         }
         return
