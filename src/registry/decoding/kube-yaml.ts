@@ -158,6 +158,8 @@ export function parseKubeYaml(text: string): { value: unknown } | { error: strin
       merge: true,
       uniqueKeys: false,
       maxAliasCount: 100,
+      // A warning (an unknown tag in a client's body) is the client's business, not the server log's.
+      logLevel: 'error',
     }) as unknown
     return { value }
   } catch (e) {
