@@ -94,6 +94,13 @@ export const FIELD_TYPES: Record<string, string> = {
   'NodeDaemonEndpoints.kubeletEndpoint': 'v1.DaemonEndpoint',
   'AttachedVolume.name': 'v1.UniqueVolumeName',
   'NodeRuntimeHandler.features': 'v1.NodeRuntimeHandlerFeatures',
+  'Node.spec': 'v1.NodeSpec',
+  // discovery/v1's structs the schema declares unexported.
+  'EndpointSlice.endpoints': '[]v1.Endpoint',
+  'Endpoint.conditions': 'v1.EndpointConditions',
+  'Endpoint.hints': 'v1.EndpointHints',
+  'EndpointHints.forZones': '[]v1.ForZone',
+  'EndpointHints.forNodes': '[]v1.ForNode',
   // batch/v1
   'PodFailurePolicyOnExitCodesRequirement.operator': 'v1.PodFailurePolicyOnExitCodesOperator',
   'PodFailurePolicyOnPodConditionsPattern.type': 'v1.PodConditionType',

@@ -29,6 +29,8 @@ import * as daemonSet from '../../schema/daemon-set'
 import * as statefulSet from '../../schema/stateful-set'
 import * as controllerRevision from '../../schema/controller-revision'
 import * as batch from '../../schema/batch'
+import * as rbac from '../../schema/rbac'
+import * as serviceAccount from '../../schema/service-account'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
@@ -59,6 +61,8 @@ const MODULES: Record<string, unknown>[] = [
   persistentVolume,
   persistentVolumeClaim,
   ingress,
+  rbac,
+  serviceAccount,
 ]
 
 /** Exports that are helpers, not Go types. */

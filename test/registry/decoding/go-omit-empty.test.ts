@@ -8,6 +8,7 @@ import { ConfigMap } from '../../../src/schema/config-map'
 import { Pod } from '../../../src/schema/pod'
 import { Role } from '../../../src/schema/rbac'
 import { EndpointSlice } from '../../../src/schema/endpoint-slice'
+import { Node } from '../../../src/schema/node'
 import { customCodec } from '../../../src/registry/custom/custom-codec'
 
 const decode = (target: DecodeTarget, body: unknown) =>
@@ -105,6 +106,28 @@ describe('decoding drops what encoding/json would omit', () => {
     )
     expect(role.rules).toEqual([])
     expect(role.metadata).toEqual({ name: 'r' })
+    const rule = decode(
+      { schema: Role, group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' },
+      { metadata: { name: 'r' }, rules: [{ verbs: [], apiGroups: [], resources: [] }] },
+    )
+    expect(rule.rules).toEqual([{ verbs: [] }])
+  })
+
+  it("drops a Node's empty spec fields and an EndpointSlice endpoint's empty hints lists", () => {
+    const node = decode(
+      { schema: Node, group: '', version: 'v1', kind: 'Node' },
+      { metadata: { name: 'n' }, spec: { podCIDR: '', podCIDRs: [], unschedulable: false, taints: [] } },
+    )
+    expect(node.spec).toEqual({})
+    const slice = decode(
+      { schema: EndpointSlice, group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice' },
+      {
+        metadata: { name: 's' },
+        addressType: 'IPv4',
+        endpoints: [{ addresses: ['10.0.0.1'], hints: { forZones: [], forNodes: [] }, conditions: { ready: false } }],
+      },
+    )
+    expect(slice.endpoints).toEqual([{ addresses: ['10.0.0.1'], hints: {}, conditions: { ready: false } }])
   })
 
   it("keeps discovery/v1 EndpointPort's pointer fields", () => {
