@@ -181,7 +181,14 @@ export class SpdyPortForward {
     this.sockets.add(socket)
     if (this.paused) socket.pause()
     socket.on('data', (chunk: Buffer) => this.sendData(pair.data!, chunk))
-    socket.on('end', () => this.send(dataFrame(pair.data!, Buffer.alloc(0), true)))
+    // The pod ended the connection: both streams end, as the kubelet closes them once its copy returns (kubectl
+    // waits for the error stream's end before it closes its local connection).
+    socket.on('end', () => {
+      this.send(dataFrame(pair.data!, Buffer.alloc(0), true))
+      if (pair.error === undefined) return
+      this.send(dataFrame(pair.error, Buffer.alloc(0), true))
+      pair.error = undefined
+    })
     socket.on('error', (e) => this.fail(pair, dialError(e, pair.port)))
     socket.on('close', () => this.sockets.delete(socket))
   }

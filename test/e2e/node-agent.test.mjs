@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { startAgent, eventually } from './agent-process.mjs'
@@ -446,6 +446,16 @@ describe('node agent', () => {
       assert.equal(await res.text(), 'hello from the pod\n')
       const big = await fetch(`http://127.0.0.1:${local}/big.bin`)
       assert.equal((await big.arrayBuffer()).byteLength, 3_000_000)
+      // The pod ending a connection ends kubectl's local one (the error stream ends too, as the kubelet's does).
+      const raw = await new Promise((resolve, reject) => {
+        let got = ''
+        const socket = connect(local, '127.0.0.1', () => socket.write('GET /hello.txt HTTP/1.0\r\n\r\n'))
+        socket.setEncoding('utf8').on('data', (d) => (got += d))
+        socket.on('close', () => resolve(got))
+        socket.on('error', reject)
+        setTimeout(() => reject(new Error(`the connection stayed open after: ${got}`)), 10_000)
+      })
+      assert.match(raw, /^HTTP\/1\.0 200 [\s\S]*hello from the pod\n$/)
     } finally {
       pf.kill()
     }

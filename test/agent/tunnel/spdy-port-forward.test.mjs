@@ -80,6 +80,9 @@ describe('SPDY port-forward', () => {
     await s.until('the echo', (fs) => dataOn(fs, 3) === 'HELLO')
     s.send(dataFrame(3, Buffer.alloc(0), true))
     await s.until('FIN back', (fs) => fs.some((f) => !f.control && f.stream === 3 && f.flags & 1))
+    // The error stream ends too, empty (kubectl waits for it before closing its local connection).
+    await s.until('the error stream’s FIN', (fs) => fs.some((f) => !f.control && f.stream === 1 && f.flags & 1))
+    assert.equal(dataOn(s.read(), 1), '')
   })
 
   it('reports a refused port on the error stream', async () => {
