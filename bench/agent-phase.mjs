@@ -325,7 +325,7 @@ export function agentRows(P, ok) {
       `Exec of \`true\` on a real node (node agent, WebSocket v5.channel.k8s.io, ${a.exec.close.n} sequential): to the close, what kubectl waits for; to the exit Status`,
       `${lat(a.exec.close)}; ${lat(a.exec.status)}`,
       `local spawn of \`true\`: ${lat(a.exec.spawn)}`,
-      `p50 +${r1(above)} ms (+${r1(a.exec.status.p50 - a.exec.spawn.p50)} ms to the Status; the node object holds a close until 100 ms after the upgrade, for wrangler dev's TLS proxy)`,
+      `p50 +${r1(above)} ms (+${r1(a.exec.status.p50 - a.exec.spawn.p50)} ms to the Status; Miniflare, so no close delay: \`npm start\` holds a close until 100 ms after the upgrade for wrangler dev's TLS proxy)`,
       `≤ 50 ms above${ok(above <= 50)}`,
     ],
     [

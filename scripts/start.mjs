@@ -52,7 +52,13 @@ if (nodesAt >= 0) {
     process.exit(2)
   }
 }
-const userArgs = [...process.argv.slice(2), ...(nodes ? ['--var', `VIRTUAL_NODES:${nodes}`] : [])]
+// wrangler dev's HTTPS proxy loses a stream's close that follows its upgrade too closely (src/node/stream-close-delay.ts).
+const userArgs = [
+  '--var',
+  'KUBEFLARE_STREAM_CLOSE_DELAY_MS:100',
+  ...process.argv.slice(2),
+  ...(nodes ? ['--var', `VIRTUAL_NODES:${nodes}`] : []),
+]
 
 // Find an option given as `--name value` or `--name=value` (yargs also accepts camelCase spellings).
 function findOption(args, names) {

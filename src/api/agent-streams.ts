@@ -3,6 +3,7 @@
 // older channel protocols too; portforward.k8s.io; kubectl 1.31+'s SPDY/3.1+portforward.k8s.io tunnel) is handed to
 // the node object, which splices it onto a stream the agent serves. Plain SPDY cannot cross the edge (Workers upgrade
 // only to WebSocket): those clients get a Status naming the kubectl version they need.
+import { streamCloseDelayMs } from '../node/stream-close-delay'
 import type { Context } from 'hono'
 import { statuses, StatusError } from '../registry/status'
 import type { StreamRequest } from '../node/tunnel-frames'
@@ -90,5 +91,5 @@ export async function agentStream(
   // kubectl's SPDY tunnel has no error channel to read: the refusal is the answer.
   return spdy
     ? statusResponse(c, unreachable(node, what))
-    : refusedStream(protocol as StreamProtocol, unreachable(node, what))
+    : refusedStream(protocol as StreamProtocol, unreachable(node, what), streamCloseDelayMs(c.env))
 }

@@ -1,5 +1,6 @@
 // How a stream a pod cannot serve is refused: pods on virtual nodes have no processes, so exec, attach, portforward
 // and proxy (of the pod, or of a service whose endpoint it is) answer as a kubelet that cannot serve them would.
+import { streamCloseDelayMs } from '../node/stream-close-delay'
 import type { Context } from 'hono'
 import { statuses } from '../registry/status'
 import { statusResponse } from './respond'
@@ -25,5 +26,9 @@ export function refuseAsKubelet(c: Ctx, what: string, why: string): Response {
   const protocol = upgrade ? negotiateProtocol(c.req.header('sec-websocket-protocol'), what) : null
   // SPDY (kubectl before 1.30) and plain requests cannot get a stream from the edge: the refusal is the answer.
   if (!protocol) return statusResponse(c, statuses.badRequest(`${what} is not available: ${why}`))
-  return refusedStream(protocol, statuses.internal(`${KUBELET_ERRORS[what] ?? what}: ${why}`))
+  return refusedStream(
+    protocol,
+    statuses.internal(`${KUBELET_ERRORS[what] ?? what}: ${why}`),
+    streamCloseDelayMs(c.env),
+  )
 }

@@ -52,14 +52,14 @@ export function errorPayload(protocol: StreamProtocol, status: Status): string {
 }
 
 /**
- * Accepts a stream only to refuse it: the Status on the error channel, then a close (sent once the upgrade has reached
- * the client: a close sent before it is lost by wrangler dev's TLS proxy).
+ * Accepts a stream only to refuse it: the Status on the error channel, then a close, after `closeDelayMs` (see
+ * stream-close-delay.ts) and never before the upgrade has gone out.
  */
-export function refusedStream(protocol: StreamProtocol, status: Status): Response {
+export function refusedStream(protocol: StreamProtocol, status: Status, closeDelayMs: number): Response {
   const pair = new WebSocketPair()
   const [client, server] = [pair[0], pair[1]]
   server.accept()
   server.send(channelMessage(protocol, ERROR_CHANNEL, errorPayload(protocol, status)))
-  setTimeout(() => server.close(1000, ''), 100)
+  setTimeout(() => server.close(1000, ''), closeDelayMs)
   return new Response(null, { status: 101, webSocket: client, headers: { 'Sec-WebSocket-Protocol': protocol } })
 }

@@ -3,6 +3,7 @@
 // WebSockets tagged with their stream, so the object sleeps while nobody types; HTTP streams (logs, proxied
 // requests) are response bodies fed from the tunnel, which keep it awake while they last. One agent at a time: a
 // new connection replaces the old one, whose streams end with an error.
+import { streamCloseDelayMs } from './stream-close-delay'
 import { DurableObject } from 'cloudflare:workers'
 import { closeQuietly } from '../host/watchers'
 import { type ClientStream, fromClient, portPrefixes, toClient } from './client-bridge'
@@ -26,8 +27,6 @@ import {
 const AGENT = 'agent'
 const CLIENT = 'client'
 const streamTag = (id: number) => `s:${id}`
-/** How long after its upgrade a client stream is closed at the earliest. */
-const CLOSE_AFTER_MS = 100
 /** What a client may push ahead of the agent's credit (a fast upload to a slow process) before its stream is cut. */
 const MAX_PENDING = 16 * 1024 * 1024
 /**
@@ -190,8 +189,8 @@ export class NodeTunnel extends DurableObject<Env> {
         }
       }
       // A close that follows the upgrade too closely is lost by wrangler dev's TLS proxy (with what preceded it).
-      const age = Date.now() - (client.stream.openedAt ?? 0)
-      if (age < CLOSE_AFTER_MS) setTimeout(close, CLOSE_AFTER_MS - age)
+      const wait = streamCloseDelayMs(this.env) - (Date.now() - (client.stream.openedAt ?? 0))
+      if (wait > 0) setTimeout(close, wait)
       else close()
     }
   }
