@@ -108,6 +108,7 @@ export function planCreate(
     ...def.strategy.validate(obj),
   ]
   if (errors.length) return fail(statuses.invalid(def.kind, meta.name ?? '', errors, def.group || undefined))
+  encodeAsGo(def, obj)
   const name = meta.name!
   if (exists(name)) {
     return fail(
@@ -202,6 +203,7 @@ export function planUpdate(
     ...def.strategy.validateUpdate(obj, old),
   ]
   if (errors.length) return fail(statuses.invalid(def.kind, name, errors, def.group || undefined))
+  encodeAsGo(def, obj)
   meta.resourceVersion = String(current.rv)
   if (deepEqual(obj, old)) return ok({ change: null, object: old })
   delete meta.resourceVersion
@@ -403,7 +405,10 @@ function track(def: ResourceDef, ctx: StrategyContext, obj: KubeObject, old: Kub
   const sent = obj.metadata.managedFields
   delete obj.metadata.managedFields
   const oldForDiff = old ? { ...old, metadata: { ...old.metadata } } : null
-  const entries = recordUpdate(obj, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource, sent)
+  // Owned fields are those of the object as stored (encodeAsGo runs after validation, so on a copy here).
+  const encoded = clone(obj)
+  encodeAsGo(def, encoded)
+  const entries = recordUpdate(encoded, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource, sent)
   if (entries) obj.metadata.managedFields = entries
 }
 
@@ -444,10 +449,6 @@ export function planApply(
     }
     return fail(s)
   }
-  // kube converts the merge to its Go object, which encodes without the empty omitempty fields the configuration
-  // sent (a custom resource's metadata too: its coercion round-trips it through ObjectMeta).
-  if (def.unstructured) omitEmptyFields(outcome.object.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
-  else omitEmptyFields(outcome.object, goTypeOf(def.schema, `v1.${def.kind}`))
   if (!current) {
     const created = planCreate(def, ctx, outcome.object, exists, { name: manager, subresource, keep: true })
     return created.ok ? ok({ change: created.value, object: created.value.object, created: true }) : created
@@ -464,6 +465,17 @@ function intake(def: ResourceDef, ctx: StrategyContext, input: KubeObject): Resu
   obj.metadata ??= {}
   const bad = checkNamespace(def, ctx, obj)
   return bad ? fail(bad) : ok(obj)
+}
+
+/**
+ * The object as kube's Go structs encode it for storage: omitempty fields holding their empty value go. Validation
+ * sees the object before (kube validates the decoded Go value, whose empty map prints `map[string]string{}`, not
+ * nil); managedFields and storage see it after (the field manager reads the object through ToUnstructured, which
+ * omits them too). A custom resource keeps its JSON: only its metadata (decoded as ObjectMeta) is encoded.
+ */
+function encodeAsGo(def: ResourceDef, obj: KubeObject) {
+  if (def.unstructured) omitEmptyFields(obj.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
+  else omitEmptyFields(obj, goTypeOf(def.schema, `v1.${def.kind}`))
 }
 
 function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {

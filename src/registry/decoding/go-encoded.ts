@@ -1,6 +1,7 @@
-// A decoded document as kube's Go structs encode it back (encoding/json): omitempty fields holding their empty value
-// are left out. Run where a typed document is built (go-unmarshal.ts, the server-side apply result), so storage,
-// answers, watch events and managedFields all see what kube stores. Custom resources (no Go type) keep what was sent.
+// A document as kube's Go structs encode it back (encoding/json): omitempty fields holding their empty value are left
+// out. The store runs it on every write once validation has seen the decoded value (store.ts encodeAsGo), so storage,
+// answers, watch events and managedFields all see what kube stores; custom resources (no Go type) keep what was sent
+// but for their metadata (custom-codec.ts, as the CRD handler's coercion round-trips it through ObjectMeta).
 import { isGoEmpty } from './go-omit-empty'
 import type { GoType } from './go-types'
 

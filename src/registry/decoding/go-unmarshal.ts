@@ -5,7 +5,6 @@ import { quantityError } from '../../schema/quantity'
 import { base64Error, decodeBase64, encodeBase64 } from '../go-base64'
 import { goTimeCanonical, goTimeError } from './go-time'
 import type { GoType } from './go-types'
-import { omitEmptyFields } from './go-encoded'
 import { MAX_OBJECT_DEPTH, TOO_DEEP } from '../nesting'
 
 /** A JSON number whose literal text matters (1.0, 1e3, 20 digits): Go reads ints from the text, not the value. */
@@ -139,9 +138,9 @@ export function unwrapRawNumbers(root: unknown): unknown {
 }
 
 /**
- * Decodes `doc` (a parsed JSON object, changed in place) into the Go struct `type`. `fill` makes it the object as
- * kube stores it: the zero values Go holds for absent value fields, omitempty's empty fields gone; a partial document
- * (an applied configuration, the fields its manager owns) must get neither.
+ * Decodes `doc` (a parsed JSON object, changed in place) into the Go struct `type`. `fill` writes the zero values Go
+ * holds for absent value fields (those omitempty would not leave out); a partial document (an applied configuration)
+ * must not get them. What storage keeps (omitempty's empty fields gone) is go-encoded.ts's, run by the store.
  */
 export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = true): Unmarshaled {
   let saved: string | null = null
@@ -356,6 +355,5 @@ export function goUnmarshal(doc: Record<string, unknown>, type: GoType, fill = t
     if (e instanceof Abort) return { error: e.message, strict: [] }
     throw e
   }
-  if (fill && saved === null) omitEmptyFields(doc, type)
   return { error: saved, strict: saved === null ? strict : [] }
 }

@@ -2,6 +2,9 @@
 // managedFields (create, update, merge patch, server-side apply), while fields Go tags without omitempty stay.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, req } from '../../helpers'
+import { resourceByPlural } from '../../../src/registry/resources'
+import { planCreate } from '../../../src/registry/store'
+import type { KubeObject } from '../../../src/schema/meta'
 
 const MERGE = { 'content-type': 'application/merge-patch+json' }
 const APPLY = { 'content-type': 'application/apply-patch+yaml' }
@@ -81,5 +84,48 @@ describe('omitempty fields sent empty', () => {
     expect(r.status, r.text).toBe(201)
     expect(r.json.rules).toEqual([])
     expect(r.json.metadata.labels).toBeUndefined()
+  })
+
+  it("a controller's write (no body to decode) is stored as Go encodes it too", () => {
+    const ctx = { now: new Date('2026-01-01T00:00:00Z'), namespace: 'default' }
+    const rs = {
+      metadata: { name: 'rs', labels: {}, finalizers: [] },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { a: 'b' } },
+        minReadySeconds: 0,
+        template: {
+          metadata: { labels: { a: 'b' }, annotations: {} },
+          spec: { containers: [{ name: 'c', image: 'i', args: [], workingDir: '' }], hostname: '' },
+        },
+      },
+    } as unknown as KubeObject
+    const planned = planCreate(resourceByPlural('replicasets')!, ctx, rs, () => false)
+    if (!planned.ok) throw new Error(planned.status.message)
+    const o = planned.value.object as Record<string, any>
+    expect(o.metadata.labels).toBeUndefined()
+    expect(o.metadata.finalizers).toBeUndefined()
+    // ReplicaSetSpec.replicas is a *int32: its zero stays.
+    expect(o.spec.replicas).toBe(0)
+    expect('minReadySeconds' in o.spec).toBe(false)
+    expect(o.spec.template.metadata).toEqual({ labels: { a: 'b' } })
+    expect('hostname' in o.spec.template.spec).toBe(false)
+    expect(o.spec.template.spec.containers[0].args).toBeUndefined()
+    expect(o.spec.template.spec.containers[0].workingDir).toBeUndefined()
+  })
+
+  it('validation sees the decoded value, empty maps included, as kube validates its Go object', async () => {
+    const ns = await makeNamespace('omit')
+    const r = await req('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
+      metadata: { name: 'd' },
+      spec: {
+        selector: { matchLabels: {} },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    })
+    expect(r.status, r.text).toBe(422)
+    expect(r.json.message).toContain(
+      'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
+    )
   })
 })
