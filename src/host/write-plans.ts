@@ -1,15 +1,8 @@
 // The write verbs' planning, as it runs inside the write queue: which resource row a write plans with, each verb's
 // plan against the current state (create, update, patch, delete), and the job that turns a plan into a commit.
 import type { LogEntry } from '../registry/store'
-import {
-  planApply,
-  planCreate,
-  planDelete,
-  planUpdate,
-  type Change,
-  type Manager,
-  type Stored,
-} from '../registry/store'
+import { planDelete } from '../registry/store-delete'
+import { planApply, planCreate, planUpdate, type Change, type Manager, type Stored } from '../registry/store'
 import { statuses, fail, ok, type Result, type Status } from '../registry/status'
 import { resourceKey, type ResourceDef } from '../registry/resource'
 import type { StrategyContext, Writer } from '../registry/strategy'

@@ -5,6 +5,7 @@
 
 const VAR = 'KUBEFLARE_STREAM_CLOSE_DELAY_MS'
 const MAX_MS = 10_000
+let warned: string | undefined
 
 /** The Worker var in milliseconds: absent or empty is 0; what is not a whole number up to 10 s keeps the safe 100. */
 export function streamCloseDelayMs(env: object): number {
@@ -12,6 +13,9 @@ export function streamCloseDelayMs(env: object): number {
   if (raw === undefined || raw === '') return 0
   const text = String(raw)
   if (/^\d{1,5}$/.test(text) && Number(text) <= MAX_MS) return Number(text)
-  console.warn(`${VAR}=${JSON.stringify(text)} is not a number of milliseconds from 0 to ${MAX_MS}; using 100`)
+  // Read at every close: say so once per bad value, not once per stream.
+  if (warned !== text)
+    console.warn(`${VAR}=${JSON.stringify(text)} is not a number of milliseconds from 0 to ${MAX_MS}; using 100`)
+  warned = text
   return 100
 }

@@ -242,7 +242,7 @@ describe('grace periods on a node without a simulated kubelet', () => {
   })
 
   // kube (apiserver registry/rest/delete.go BeforeDelete): shortening computes the new deletionTimestamp from the
-  // original request time: newTimestamp = deletionTimestamp - oldGrace + newGrace. planDelete (src/registry/store.ts,
+  // original request time: newTimestamp = deletionTimestamp - oldGrace + newGrace. planDelete (src/registry/store-delete.ts,
   // `const removeAt = ctx.now.getTime() + grace * 1000`) restarts the clock at the second request instead, so a pod
   // deleted with 60 s and then, 2 s later, with 2 s goes 2 s after the second request (kube: at once, as the first
   // request was 2 s ago).
