@@ -4,6 +4,7 @@ import { kinds } from '../registry/resources'
 import { statuses } from '../registry/status'
 import { apiVersionOf, type ResourceDef } from '../registry/resource'
 import { json, negotiate } from './respond'
+import { discoveryETag } from './discovery-etag'
 import { DISCOVERY_ENDPOINT, isAggregatedDiscovery, negotiateMediaType } from './negotiation'
 
 /** Subresources a kind serves, with their verbs and response kind (filled in as features land). */
@@ -134,8 +135,22 @@ function wantsAggregated(c: Context): boolean {
 /** The aggregated document, with the GVK in its Content-Type (kubectl parses the body by it). */
 const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'
 
+/**
+ * The aggregated document as kube's ServeHTTPWithETag writes it: an ETag of the document (a client's discovery cache
+ * sends it back in If-None-Match and gets a 304 while nothing changed), `Vary: Accept` and `Cache-Control: public`.
+ */
+async function serveAggregated(c: Context, core: boolean): Promise<Response> {
+  const document = aggregated(core)
+  const tag = JSON.stringify(await discoveryETag(document))
+  const headers = { ETag: tag, Vary: 'Accept', 'Cache-Control': 'public' }
+  if (c.req.header('if-none-match') === tag) return new Response(null, { status: 304, headers })
+  const res = json(c, document, 200, AGGREGATED_CONTENT_TYPE)
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value)
+  return res
+}
+
 export function serveApi(c: Context) {
-  if (wantsAggregated(c)) return json(c, aggregated(true), 200, AGGREGATED_CONTENT_TYPE)
+  if (wantsAggregated(c)) return serveAggregated(c, true)
   const host = c.req.header('host') ?? '127.0.0.1:8787'
   return json(c, {
     kind: 'APIVersions',
@@ -145,7 +160,7 @@ export function serveApi(c: Context) {
 }
 
 export function serveApis(c: Context) {
-  if (wantsAggregated(c)) return json(c, aggregated(false), 200, AGGREGATED_CONTENT_TYPE)
+  if (wantsAggregated(c)) return serveAggregated(c, false)
   return json(c, { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups().map(apiGroup) })
 }
 
