@@ -2,11 +2,14 @@
 // kubelet's conditions (PodReadyToStartContainers, Initialized, ContainersReady, Ready with readiness gates), IPs and
 // startTime. Conditions others own (PodScheduled, gates, DisruptionTarget) are left to them.
 import type { Obj } from './obj.ts'
+import { isSidecar } from './sidecars.ts'
 
 export interface PodStatusInput {
   pod: Obj
   initStatuses: Obj[]
   statuses: Obj[]
+  /** Ephemeral containers' statuses (kubectl debug); they count for neither the phase nor the conditions. */
+  ephemeralStatuses?: Obj[]
   /** The pod will run nothing more (deleted and stopped, or past its deadline). */
   terminal: boolean
   hostIP: string
@@ -19,30 +22,52 @@ export interface PodStatusInput {
 
 const byName = (list: Obj[], name: string) => list.find((s) => s.name === name)
 
-/** kubelet's getPhase for pods without sidecars (init containers with restartPolicy Always run as regular ones). */
+/** kubelet 1.33's getPhase: sidecars (restartPolicy Always init containers) count as running containers once started. */
 export function podPhase(pod: Obj, initStatuses: Obj[], statuses: Obj[], terminal: boolean): string {
   const policy = pod.spec?.restartPolicy ?? 'Always'
   let pendingInit = 0
+  let pendingSidecars = 0
   let failedInit = 0
+  let unknown = 0
+  let running = 0
+  let waiting = 0
+  let stopped = 0
+  let succeeded = 0
   for (const c of (pod.spec?.initContainers ?? []) as Obj[]) {
     const s = byName(initStatuses, c.name)
-    if (!s || s.state?.running) pendingInit++
+    if (isSidecar(c)) {
+      // A sidecar that ended (or waits to run again after it ended) does not count.
+      if (!s) unknown++
+      else if (s.state?.running) {
+        if (s.started !== true) pendingSidecars++
+        running++
+      } else if (s.state?.terminated) {
+        // not counted
+      } else if (s.state?.waiting) {
+        if (!s.lastState?.terminated) {
+          pendingSidecars++
+          waiting++
+        }
+      } else {
+        pendingSidecars++
+        unknown++
+      }
+    } else if (!s || s.state?.running) pendingInit++
     else if (s.state?.terminated) {
       if (s.state.terminated.exitCode !== 0) failedInit++
     } else if (s.state?.waiting && s.lastState?.terminated) {
       if (s.lastState.terminated.exitCode !== 0) failedInit++
     } else pendingInit++
   }
-  let unknown = 0
-  let running = 0
-  let waiting = 0
-  let stopped = 0
-  let succeeded = 0
+  // kubelet's HasAnyActiveRegularContainerStarted: a sidecar restarting later does not make the pod Pending again.
+  let initialized = false
   for (const c of (pod.spec?.containers ?? []) as Obj[]) {
     const s = byName(statuses, c.name)
     if (!s) unknown++
-    else if (s.state?.running) running++
-    else if (s.state?.terminated) {
+    else if (s.state?.running) {
+      running++
+      initialized = true
+    } else if (s.state?.terminated) {
       stopped++
       if (s.state.terminated.exitCode === 0) succeeded++
     } else if (s.state?.waiting) {
@@ -51,7 +76,7 @@ export function podPhase(pod: Obj, initStatuses: Obj[], statuses: Obj[], termina
     } else unknown++
   }
   if (failedInit > 0 && policy === 'Never') return 'Failed'
-  if (pendingInit > 0 || waiting > 0) return 'Pending'
+  if (pendingInit > 0 || (pendingSidecars > 0 && !initialized) || waiting > 0) return 'Pending'
   if (running > 0 && unknown === 0) return 'Running'
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (terminal) return stopped === succeeded ? 'Succeeded' : 'Failed'
@@ -101,12 +126,19 @@ export function podStatus(input: PodStatusInput): Obj {
   const { pod, initStatuses, statuses, now } = input
   const phase = podPhase(pod, initStatuses, statuses, input.terminal)
   const finished = phase === 'Succeeded' || phase === 'Failed'
-  const incompleteInit = ((pod.spec?.initContainers ?? []) as Obj[])
-    .filter((c) => byName(initStatuses, c.name)?.state?.terminated?.exitCode !== 0)
+  const initContainers = (pod.spec?.initContainers ?? []) as Obj[]
+  // GeneratePodInitializedCondition: a sidecar is done once started, a regular init container once completed.
+  const incompleteInit = initContainers
+    .filter((c) => {
+      const s = byName(initStatuses, c.name)
+      return isSidecar(c) ? s?.started !== true : s?.state?.terminated?.exitCode !== 0
+    })
     .map((c) => c.name as string)
-  const initialized = incompleteInit.length === 0 || phase === 'Running' || phase === 'Succeeded'
-  const unready = ((pod.spec?.containers ?? []) as Obj[])
-    .filter((c) => byName(statuses, c.name)?.ready !== true)
+  const regularStarted = statuses.some((s) => s.state?.running || s.state?.terminated)
+  const initialized = incompleteInit.length === 0 || phase === 'Succeeded' || regularStarted
+  // GenerateContainersReadyCondition: the sidecars, then the containers.
+  const unready = [...initContainers.filter(isSidecar), ...((pod.spec?.containers ?? []) as Obj[])]
+    .filter((c) => byName(isSidecar(c) ? initStatuses : statuses, c.name)?.ready !== true)
     .map((c) => c.name as string)
   const finishedReason = phase === 'Failed' ? 'PodFailed' : 'PodCompleted'
   const containersReady = finished
@@ -131,7 +163,7 @@ export function podStatus(input: PodStatusInput): Obj {
   const ours = [
     cond('PodReadyToStartContainers', !finished, now),
     initialized
-      ? cond('Initialized', true, now)
+      ? cond('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined)
       : cond(
           'Initialized',
           false,
@@ -157,5 +189,6 @@ export function podStatus(input: PodStatusInput): Obj {
     initContainerStatuses: initStatuses.length ? initStatuses : null,
     containerStatuses: statuses,
   }
+  if (input.ephemeralStatuses?.length) status.ephemeralContainerStatuses = input.ephemeralStatuses
   return status
 }

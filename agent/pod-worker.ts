@@ -13,6 +13,7 @@ import { isNotFound, type KubeClient } from './kube-client.ts'
 import { ConfigError, containerCommand, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
 import type { ProbeKind } from './probes.ts'
+import { isSidecar, stepInit, stopInOrder } from './sidecars.ts'
 import { StatusWriter } from './status-writer.ts'
 import { rfc3339 } from './time.ts'
 import type { Obj } from './obj.ts'
@@ -34,6 +35,11 @@ export class PodWorker {
   readonly dir: string
   readonly init: ContainerRecord[]
   readonly containers: ContainerRecord[]
+  /** The ephemeral containers started so far (kubectl debug): run once, never restarted. */
+  readonly ephemeral: ContainerRecord[] = []
+  private readonly newRecord: (spec: Obj, kind: ContainerKind) => ContainerRecord
+  /** Every init container has done its part once: from now on only the sidecars among them are kept running. */
+  private initialized: boolean
   private pod: Obj
   private readonly startTime: string
   /** The pod runs nothing more: deleted, past its deadline, or finished. */
@@ -64,28 +70,36 @@ export class PodWorker {
       changed: () => this.sync(),
       unhealthy: (r: ContainerRecord, kind: ProbeKind, output: string) => this.unhealthy(r, kind, output),
     }
-    const record = (spec: Obj, init: boolean) => {
-      const path = `spec.${init ? 'initContainers' : 'containers'}{${spec.name}}`
-      const r = new ContainerRecord(spec, init, this.uid, {
+    const record = (spec: Obj, kind: ContainerKind) => {
+      const path = `spec.${kind}{${spec.name}}`
+      const r = new ContainerRecord(spec, kind === 'initContainers', this.uid, {
         ...host,
         event: (type, reason, message) => deps.event(this.pod, type, reason, message, path),
       })
-      const previous = ((init ? pod.status?.initContainerStatuses : pod.status?.containerStatuses) ?? []) as Obj[]
+      const previous = (this.pod.status?.[STATUS_OF[kind]] ?? []) as Obj[]
       r.seed(
         previous.find((s) => s.name === spec.name),
         rfc3339(),
       )
       return r
     }
-    this.init = ((pod.spec?.initContainers ?? []) as Obj[]).map((c) => record(c, true))
-    this.containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => record(c, false))
-    if (!this.init.every((r) => r.current?.exitCode === 0 && r.attempts > 0))
+    this.newRecord = record
+    this.init = ((pod.spec?.initContainers ?? []) as Obj[]).map((c) => record(c, 'initContainers'))
+    this.containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => record(c, 'containers'))
+    // A regular container ran before (an agent restarted): the pod had initialized.
+    this.initialized = this.containers.some((r) => r.attempts > 0)
+    if (!this.initialized && this.init.length)
       for (const r of this.containers) if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
   }
 
   /** A container of the pod by name (init containers too). */
   record(name: string): ContainerRecord | undefined {
-    return [...this.init, ...this.containers].find((r) => r.name === name)
+    return this.all.find((r) => r.name === name)
+  }
+
+  /** Every container record: init, regular and ephemeral. */
+  private get all(): ContainerRecord[] {
+    return [...this.init, ...this.containers, ...this.ephemeral]
   }
 
   get name(): string {
@@ -114,7 +128,7 @@ export class PodWorker {
   async shutdown(): Promise<void> {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
-    await Promise.all([...this.init, ...this.containers].map((r) => r.stop(2000)))
+    await Promise.all(this.all.map((r) => r.stop(2000)))
   }
 
   /** Runs a sync pass now, or right after the one under way. */
@@ -149,25 +163,48 @@ export class PodWorker {
       return this.writeStatus()
     }
     const wakeups: number[] = deadline !== undefined ? [Date.parse(this.startTime) + deadline * 1000] : []
+    await this.runEphemeral(wakeups)
     const initialized = await this.runInit(wakeups)
     if (initialized) await this.runContainers(wakeups)
+    if (this.terminal && this.all.some((r) => r.running)) {
+      // Finished with sidecars (or debuggers) still running: the status says so, then the kubelet kills the pod's
+      // remaining containers in its termination order.
+      await this.writeStatus()
+      await this.stopRunning(this.graceMs())
+    }
     await this.writeStatus()
     this.wakeAt(wakeups)
   }
 
-  /** Init containers in order; answers whether all have completed. */
+  /** Init containers in order, sidecars kept running (sidecars.ts); answers whether the containers may run. */
   private async runInit(wakeups: number[]): Promise<boolean> {
-    for (const r of this.init) {
-      if (r.running) return false
-      if (r.current?.exitCode === 0 && !r.waiting) continue
-      if (r.attempts === 0 || r.waiting?.reason.startsWith('CreateContainer')) await this.start(r, wakeups)
-      else if (this.policy === 'Never') this.terminal = true
-      else await this.restart(r, wakeups)
-      return false
+    const step = await stepInit(this.init, this.policy, this.initialized, {
+      start: (r) => this.start(r, wakeups),
+      restart: (r) => this.restart(r, wakeups),
+    })
+    if (step === 'failed') this.terminal = true
+    if (step !== 'initialized') return false
+    if (!this.initialized) {
+      this.initialized = true
+      for (const r of this.containers)
+        if (r.waiting?.reason === 'PodInitializing') r.waiting = { reason: 'ContainerCreating' }
     }
-    for (const r of this.containers)
-      if (r.waiting?.reason === 'PodInitializing') r.waiting = { reason: 'ContainerCreating' }
     return true
+  }
+
+  /**
+   * Ephemeral containers added to the pod (kubectl debug) start at once, initialized or not, as the kubelet starts
+   * them before the init containers; one run each, never restarted (one that could not be created is tried again).
+   */
+  private async runEphemeral(wakeups: number[]) {
+    for (const spec of (this.pod.spec?.ephemeralContainers ?? []) as Obj[]) {
+      let r = this.ephemeral.find((x) => x.name === spec.name)
+      if (!r) {
+        r = this.newRecord(spec, 'ephemeralContainers')
+        this.ephemeral.push(r)
+      }
+      if (r.attempts === 0 || r.waiting?.reason.startsWith('CreateContainer')) await this.start(r, wakeups)
+    }
   }
 
   private async runContainers(wakeups: number[]) {
@@ -255,11 +292,22 @@ export class PodWorker {
     return Math.max(seconds, 2) * 1000
   }
 
+  /** Stops what runs: the other containers first, then the sidecars, last one first (sidecars.ts). */
+  private async stopRunning(graceMs: number) {
+    for (const r of this.all)
+      if (r.running) this.deps.event(this.pod, 'Normal', 'Killing', `Stopping container ${r.name}`)
+    await this.stopInTurn(graceMs)
+  }
+
+  private stopInTurn(graceMs: number): Promise<void> {
+    const sidecars = this.init.filter((r) => isSidecar(r.spec))
+    const others = this.all.filter((r) => !sidecars.includes(r))
+    return stopInOrder(others, sidecars, graceMs, (r, ms) => r.stop(ms))
+  }
+
   private async stopAll(graceMs: number) {
-    const all = [...this.init, ...this.containers]
-    for (const r of all) if (r.running) this.deps.event(this.pod, 'Normal', 'Killing', `Stopping container ${r.name}`)
-    await Promise.all(all.map((r) => r.stop(graceMs)))
-    for (const r of all) r.settle()
+    await this.stopRunning(graceMs)
+    for (const r of this.all) r.settle()
   }
 
   /** Deleted gracefully: stop, report the final status, confirm the deletion (grace 0, this pod only). */
@@ -290,7 +338,7 @@ export class PodWorker {
   private async teardown() {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
-    await Promise.all([...this.init, ...this.containers].map((r) => r.stop(this.graceMs())))
+    await this.stopInTurn(this.graceMs())
     await this.status.settled()
     rmSync(this.dir, { recursive: true, force: true })
     this.deps.backoff.forget(`${this.uid}/`)
@@ -311,6 +359,7 @@ export class PodWorker {
       pod: this.pod,
       initStatuses: this.init.map((r) => r.status()),
       statuses: this.containers.map((r) => r.status()),
+      ephemeralStatuses: this.ephemeral.map((r) => ephemeralStatus(r.status())),
       terminal: this.terminal,
       hostIP: this.deps.hostIP,
       startTime: this.startTime,
@@ -332,4 +381,19 @@ export class PodWorker {
       },
     )
   }
+}
+
+/** Which containers of the spec a record runs; its status list is STATUS_OF[kind]. */
+type ContainerKind = 'initContainers' | 'containers' | 'ephemeralContainers'
+
+const STATUS_OF: Record<ContainerKind, string> = {
+  initContainers: 'initContainerStatuses',
+  containers: 'containerStatuses',
+  ephemeralContainers: 'ephemeralContainerStatuses',
+}
+
+/** An ephemeral container's status: never ready (it has no probes), and no `started` (the prober leaves it alone). */
+function ephemeralStatus(status: Obj): Obj {
+  const { started: _started, ...rest } = status
+  return { ...rest, ready: false }
 }

@@ -4,7 +4,7 @@ import { isNotFound, type KubeClient } from './kube-client.ts'
 import type { Obj } from './obj.ts'
 
 /** Status fields others write (scheduler, API server, resize): never sent. */
-const OWNED_BY_OTHERS = ['nominatedNodeName', 'qosClass', 'resize', 'ephemeralContainerStatuses']
+const OWNED_BY_OTHERS = ['nominatedNodeName', 'qosClass', 'resize']
 
 export class StatusWriter {
   private written = ''

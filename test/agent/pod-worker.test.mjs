@@ -1,73 +1,8 @@
 // A pod run by its worker with real processes, against a recording API: init containers in order, restarts with
 // back-off, restartPolicy endings, liveness kills, and graceful deletion confirmed with grace 0.
 import assert from 'node:assert/strict'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, it } from 'node:test'
-import { Backoff } from '../../agent/backoff.ts'
-import { PodWorker } from '../../agent/pod-worker.ts'
-
-/** Records every request; a status patch answers the pod with that status, as the API would. */
-function recordingApi(pod) {
-  const calls = []
-  return {
-    calls,
-    statuses: () => calls.filter((c) => c.method === 'PATCH').map((c) => c.body.status),
-    async request(method, path, body) {
-      calls.push({ method, path, body })
-      if (method === 'PATCH') {
-        pod = {
-          ...pod,
-          metadata: { ...pod.metadata, resourceVersion: String(Number(pod.metadata.resourceVersion) + 1) },
-          status: body.status,
-        }
-        return pod
-      }
-      return {}
-    },
-    async get() {
-      throw new Error('no config maps here')
-    },
-  }
-}
-
-const workers = []
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.shutdown()))
-})
-
-function setup(spec, { backoffMs = 150 } = {}) {
-  const pod = {
-    metadata: { name: 'p', namespace: 'n', uid: `uid-${Math.random()}`, resourceVersion: '1' },
-    spec: { nodeName: 'edge', restartPolicy: 'Always', terminationGracePeriodSeconds: 5, ...spec },
-  }
-  const api = recordingApi(pod)
-  const events = []
-  let finished = false
-  const worker = new PodWorker(pod, {
-    config: { dataDir: mkdtempSync(join(tmpdir(), 'worker-')), imageDefaults: new Map(), backoffInitialMs: backoffMs },
-    client: api,
-    hostIP: '192.0.2.9',
-    allocatable: { cpu: '2', memory: '1Gi' },
-    backoff: new Backoff(backoffMs, backoffMs * 4),
-    event: (_pod, type, reason, message) => events.push(`${type} ${reason}: ${message}`),
-    log: () => {},
-    done: () => (finished = true),
-  })
-  workers.push(worker)
-  return { pod, api, events, worker, finished: () => finished }
-}
-
-const until = async (what, cond, ms = 20_000) => {
-  const t0 = Date.now()
-  while (!cond()) {
-    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-const last = (api) => api.statuses().at(-1)
-const sh = (script) => ['sh', '-c', script]
+import { describe, it } from 'node:test'
+import { last, setup, sh, until } from './worker-harness.mjs'
 
 describe('PodWorker', () => {
   it('runs init containers in order, then the containers', async () => {
