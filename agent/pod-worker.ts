@@ -89,7 +89,9 @@ export class PodWorker {
     // A regular container ran before (an agent restarted): the pod had initialized.
     this.initialized = this.containers.some((r) => r.attempts > 0)
     if (!this.initialized && this.init.length)
-      for (const r of this.containers) if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
+      // kubelet's default state while a pod has init containers, for those too (kubectl prints Init:0/N).
+      for (const r of [...this.init, ...this.containers])
+        if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
   }
 
   /** A container of the pod by name (init containers too). */
@@ -280,7 +282,11 @@ export class PodWorker {
   }
 
   private unhealthy(r: ContainerRecord, kind: ProbeKind, _output: string) {
-    this.deps.event(this.pod, 'Normal', 'Killing', `Container ${r.name} failed ${kind} probe, will be restarted`)
+    // kubelet's wording: a sidecar's message names it an init container (computeInitContainerActions).
+    const message = r.init
+      ? `Init container ${r.name} failed ${kind} probe`
+      : `Container ${r.name} failed ${kind} probe, will be restarted`
+    this.deps.event(this.pod, 'Normal', 'Killing', message)
     const probe = kind === 'liveness' ? r.spec.livenessProbe : r.spec.startupProbe
     const seconds = probe?.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30
     void r.stop(seconds * 1000)

@@ -42,7 +42,7 @@ describe('PodWorker with native sidecars', () => {
     const starting = last(t.api)
     assert.equal(starting.phase, 'Pending')
     assert.equal(named(starting.initContainerStatuses, 'side').started, false)
-    assert.equal(named(starting.initContainerStatuses, 'after').state.waiting?.reason, 'ContainerCreating')
+    assert.equal(named(starting.initContainerStatuses, 'after').state.waiting?.reason, 'PodInitializing')
     await until('main to run', () => last(t.api)?.containerStatuses[0].state.running)
     const s = last(t.api)
     assert.equal(s.phase, 'Running')
@@ -156,5 +156,27 @@ describe('PodWorker with ephemeral containers', () => {
     assert.equal(named(statuses(), 'quick').restartCount, 0)
     assert.equal(last(t.api).phase, 'Running')
     assert.ok(t.events.includes('Normal Started: Started container quick'))
+  })
+})
+
+describe('PodWorker with a sidecar failing its liveness probe', () => {
+  it('restarts the sidecar, naming it an init container, while the container runs on', async () => {
+    const t = setup({
+      initContainers: [
+        {
+          name: 'side',
+          image: 'i',
+          restartPolicy: 'Always',
+          command: sh('sleep 30'),
+          livenessProbe: { exec: { command: ['false'] }, periodSeconds: 0.05, failureThreshold: 2 },
+        },
+      ],
+      containers: [{ name: 'main', image: 'i', command: sh('sleep 30') }],
+    })
+    t.worker.sync()
+    await until('a sidecar restart', () => named(last(t.api)?.initContainerStatuses, 'side')?.restartCount >= 1)
+    assert.ok(t.events.includes('Normal Killing: Init container side failed liveness probe'))
+    assert.equal(last(t.api).containerStatuses[0].restartCount, 0)
+    assert.ok(last(t.api).containerStatuses[0].state.running)
   })
 })
