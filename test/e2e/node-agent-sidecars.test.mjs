@@ -155,6 +155,8 @@ describe('node agent: native sidecars and ephemeral containers', () => {
     const dbg = named(pod.status.ephemeralContainerStatuses, 'dbg')
     assert.deepEqual([dbg.state.terminated.exitCode, dbg.restartCount, dbg.ready], [3, 0, false])
     assert.equal(pod.spec.ephemeralContainers[0].targetContainerName, 'main')
+    const logs = await kubectl('1.33', ['-n', namespace, 'logs', 'target', '-c', 'dbg'])
+    assert.equal(logs.stdout, 'debugging target\n')
     // The pod runs on, its debugger not restarted.
     await new Promise((res) => setTimeout(res, 2000))
     const later = await getPod('target')
