@@ -98,6 +98,21 @@ describe('PodWorker with native sidecars', () => {
     assert.ok(t.events.includes('Normal Killing: Stopping container s2'))
   })
 
+  it('fails a Never pod whose regular init container failed, and stops the sidecar started before it', async () => {
+    const t = setup({
+      restartPolicy: 'Never',
+      initContainers: [loggingSidecar('s1'), { name: 'bad', image: 'i', command: sh('exit 2') }],
+      containers: [{ name: 'main', image: 'i', command: sh('sleep 30') }],
+    })
+    t.worker.sync()
+    await until('Failed', () => last(t.api)?.phase === 'Failed', 10_000)
+    await until('the sidecar to stop', () => named(last(t.api).initContainerStatuses, 's1').state.terminated)
+    assert.deepEqual(order(t), ['s1'])
+    assert.equal(named(last(t.api).initContainerStatuses, 'bad').state.terminated.exitCode, 2)
+    assert.equal(last(t.api).containerStatuses[0].state.waiting?.reason, 'PodInitializing')
+    assert.equal(t.worker.record('main').attempts, 0)
+  })
+
   it('stops a deleted pod’s containers first, then its sidecars last one first', async () => {
     const t = setup({
       initContainers: [loggingSidecar('s1'), loggingSidecar('s2')],
