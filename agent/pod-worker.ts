@@ -168,11 +168,15 @@ export class PodWorker {
     await this.runEphemeral(wakeups)
     const initialized = await this.runInit(wakeups)
     if (initialized) await this.runContainers(wakeups)
-    if (this.terminal && this.all.some((r) => r.running)) {
+    if (this.terminal) {
       // Finished with sidecars (or debuggers) still running: the status says so, then the kubelet kills the pod's
       // remaining containers in its termination order.
-      await this.writeStatus()
-      await this.stopRunning(this.graceMs())
+      if (this.all.some((r) => r.running)) {
+        await this.writeStatus()
+        await this.stopRunning(this.graceMs())
+      }
+      // A sidecar that was waiting to run again will not: its last run is its final state.
+      for (const r of this.init) if (isSidecar(r.spec) && r.attempts > 0) r.settle()
     }
     await this.writeStatus()
     this.wakeAt(wakeups)

@@ -98,6 +98,24 @@ describe('PodWorker with native sidecars', () => {
     assert.ok(t.events.includes('Normal Killing: Stopping container s2'))
   })
 
+  it('reports a sidecar backing off when its pod completes terminated by its last run', async () => {
+    const t = setup(
+      {
+        restartPolicy: 'Never',
+        initContainers: [{ name: 'side', image: 'i', restartPolicy: 'Always', command: sh('sleep 0.1; exit 1') }],
+        containers: [{ name: 'main', image: 'i', command: sh('sleep 1.5') }],
+      },
+      { backoffMs: 10_000 },
+    )
+    t.worker.sync()
+    await until('Succeeded', () => last(t.api)?.phase === 'Succeeded', 10_000)
+    const side = named(last(t.api).initContainerStatuses, 'side')
+    assert.deepEqual(
+      [Object.keys(side.state), side.state.terminated.exitCode, side.restartCount],
+      [['terminated'], 1, 1],
+    )
+  })
+
   it('fails a Never pod whose regular init container failed, and stops the sidecar started before it', async () => {
     const t = setup({
       restartPolicy: 'Never',
