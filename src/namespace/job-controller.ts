@@ -44,6 +44,13 @@ export class JobController implements Controller {
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     const jobs = new Set<string>()
     const orphans = new Set<string>()
+    // The Jobs an orphan pod may be adopted by, read once per commit (a commit carries many pods).
+    let open: JobObject[] | null = null
+    const openJobs = () =>
+      (open ??= host
+        .all(JOBS)
+        .map(({ object }) => object as JobObject)
+        .filter((job) => !isJobFinished(job.status)))
     for (const e of entries) {
       if (e.resource === JOBS) {
         if (e.type !== 'DELETED') jobs.add(e.name)
@@ -73,10 +80,7 @@ export class JobController implements Controller {
         }
         if (hasTrackingFinalizer(e.object)) orphans.add(e.name)
         // An orphan a Job's selector matches may be adopted.
-        for (const { object } of host.all(JOBS)) {
-          const job = object as JobObject
-          if (!isJobFinished(job.status) && matcher(job)(pod.metadata.labels)) jobs.add(job.metadata.name!)
-        }
+        for (const job of openJobs()) if (matcher(job)(pod.metadata.labels)) jobs.add(job.metadata.name!)
       }
     }
     await Promise.all([

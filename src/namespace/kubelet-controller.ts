@@ -50,7 +50,7 @@ export class KubeletController implements Controller {
   constructor(private readonly opts: KubeletOptions) {}
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
-    const names = new Set<string>()
+    const pods = new Map<string, KubeObject>()
     for (const e of entries) {
       if (e.resource !== 'pods') continue
       if (e.type === 'DELETED') {
@@ -59,16 +59,16 @@ export class KubeletController implements Controller {
         continue
       }
       // Only pods bound to a node have a kubelet; the batch's last entry for a pod is its state now.
-      if ((e.object as Obj).spec?.nodeName) names.add(e.name)
-      else names.delete(e.name)
+      if ((e.object as Obj).spec?.nodeName) pods.set(e.name, e.object)
+      else pods.delete(e.name)
     }
-    await this.stepAll(host, names, Date.now())
+    await this.stepAll(host, pods.values(), Date.now())
   }
 
   async resync(host: ControllerHost, now: number): Promise<void> {
     await this.stepAll(
       host,
-      host.attending('pods').map(({ object }) => object.metadata.name!),
+      host.attending('pods').map(({ object }) => object),
       now,
     )
   }
@@ -78,10 +78,10 @@ export class KubeletController implements Controller {
    * commits (one after another, 200 pods due at one alarm took 200 pairs of commits, and the alarm that should start
    * the next ones waited for all of them). Then asks to be woken when the next stage falls due.
    */
-  private async stepAll(host: ControllerHost, names: Iterable<string>, now: number): Promise<void> {
+  private async stepAll(host: ControllerHost, pods: Iterable<KubeObject>, now: number): Promise<void> {
     let next: number | null = null
-    const steps = [...names].map(async (name) => {
-      const due = await this.step(host, name, now)
+    const steps = [...pods].map(async (pod) => {
+      const due = await this.step(host, pod, now)
       if (due !== null) next = next === null ? due : Math.min(next, due)
     })
     await Promise.all(steps)
@@ -96,19 +96,21 @@ export class KubeletController implements Controller {
     return facts
   }
 
-  /** Advances one pod if a stage is due; answers when the next stage falls due (null: nothing pending). */
-  private async step(host: ControllerHost, name: string, now: number): Promise<number | null> {
-    const current = host.get('pods', name)
-    if (!current) return null
-    const pod = current.object as Obj
-    const node = pod.spec?.nodeName as string | undefined
+  /**
+   * Advances one pod if a stage is due; answers when the next stage falls due (null: nothing pending). `pod` is the
+   * pod as the caller last saw it (a commit's entry, the attention list): it picks the node and the chain, and the
+   * step itself reads the newest state.
+   */
+  private async step(host: ControllerHost, pod: KubeObject, now: number): Promise<number | null> {
+    const name = pod.metadata.name!
+    const node = (pod as Obj).spec?.nodeName as string | undefined
     if (!node) return null
     const facts = await this.nodeFacts(host, node)
     if (!facts?.virtual) return null
-    const key = podKey(current.object)
+    const key = podKey(pod)
     const run = async () => {
       const fresh = host.get('pods', name)
-      if (!fresh || fresh.object.metadata.uid !== current.object.metadata.uid) return null
+      if (!fresh || fresh.object.metadata.uid !== pod.metadata.uid) return null
       return this.advance(host, fresh, facts, Math.max(now, Date.now()))
     }
     const next = (this.chains.get(key) ?? Promise.resolve(null)).then(run, run)
