@@ -1,171 +1,376 @@
-// One run of a container as a host process: spawned in its own process group and working directory with its
-// environment, stdout/stderr into its CRI log file, stdin kept open when the container asks for it; stopped as a
-// container runtime stops one (SIGTERM to the group, SIGKILL after the grace period); its exit read as kube reports it.
+// One run of a container as a host process, under its shim (shim.py, in a session of its own, so the run outlives
+// the agent): the shim starts the command in its own session and working directory with its environment, writes its
+// output to the CRI log file, keeps stdin on a fifo and records the exit. This side starts a shim or adopts the one
+// an earlier agent started, follows the log file (attach, logs -f), writes stdin and resizes through the fifos, stops
+// the run as a container runtime stops one (SIGTERM to the group, SIGKILL after the grace period) and reads its exit.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { constants } from 'node:os'
+import {
+  closeSync,
+  constants as fsConstants,
+  existsSync,
+  type FSWatcher,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  watch,
+  writeSync,
+} from 'node:fs'
+import { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
-import { rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { CriLogWriter } from './cri-log.ts'
+import { basename, delimiter, dirname, join } from 'node:path'
+import { CriLogWriter, parseRecords } from './cri-log.ts'
+import { type ExitRecord, processEnv, readExit, readRun, type RunRecord, sameProcess } from './run-files.ts'
 
 export interface ProcessSpec {
   command: string[]
   env: Record<string, string>
   cwd: string
   stdin: boolean
-  /** Run on a terminal (pty-helper.py): output is one stream, and the terminal can be resized. */
+  /** Run on a terminal: output is one stream, and the terminal can be resized. */
   tty?: boolean
+  /** <container dir>/<attempt>.log: the shim's files sit beside it. */
   logFile: string
 }
 
-/** The terminal helper (Node has no pseudo-terminal of its own). */
+/** The terminal helper exec -t uses (Node has no pseudo-terminal of its own). */
 export const PTY_HELPER = join(import.meta.dirname, 'pty-helper.py')
+/** The shim every run is started under. */
+export const SHIM = join(import.meta.dirname, 'shim.py')
 
 /** How a run ended, in ContainerStateTerminated's terms. */
 export interface Exit {
   exitCode: number
   signal?: number
-  reason: 'Completed' | 'Error' | 'StartError'
+  reason: 'Completed' | 'Error' | 'StartError' | 'ContainerStatusUnknown' | 'OOMKilled'
   message?: string
   finishedAt: Date
 }
 
-const signalNumber = (name: NodeJS.Signals) => (constants.signals as Record<string, number>)[name] ?? 0
+/** How often an adopted run's shim is looked at (its exit file is also watched for). */
+const CHECK_MS = 1000
 
 export class ContainerProcess {
-  readonly startedAt = new Date()
+  /** The shim's record of the run's start (the agent's own clock until the shim reports). */
+  startedAt = new Date()
   readonly log: CriLogWriter
   readonly exited: Promise<Exit>
   /** Whether the process started (false: it ended with a StartError). */
   readonly spawned: Promise<boolean>
-  private child: ChildProcess | null = null
+  private run: RunRecord | null = null
   private done: Exit | null = null
   private killTimer: NodeJS.Timeout | null = null
   private readonly outputs = new Set<(stream: 'stdout' | 'stderr', chunk: Buffer) => void>()
+  private readonly dir: string
+  private readonly prefix: string
+  private readonly attempt: number
+  private readonly wantsStdin: boolean
+  private finish: (exit: Exit) => void = () => undefined
+  private started: (ok: boolean) => void = () => undefined
+  private watcher: FSWatcher | null = null
+  private checker: NodeJS.Timeout | null = null
+  private offset = 0
+  private ctlFd: number | null = null
+  private stdinSocket: Socket | null = null
+  private stdinClosed = false
 
-  private constructor(spec: ProcessSpec) {
-    this.log = new CriLogWriter(spec.logFile)
-    const pidFile = spec.logFile.replace(/\.log$/, '.pid')
-    let spawned: (ok: boolean) => void = () => undefined
-    this.spawned = new Promise((resolve) => (spawned = resolve))
+  private constructor(logFile: string, stdin: boolean) {
+    this.dir = dirname(logFile)
+    this.attempt = Number(basename(logFile, '.log'))
+    this.prefix = join(this.dir, String(this.attempt))
+    this.wantsStdin = stdin
+    this.log = new CriLogWriter(logFile, true)
+    this.spawned = new Promise((resolve) => (this.started = resolve))
     this.exited = new Promise<Exit>((resolve) => {
-      const finish = (exit: Exit) => {
+      this.finish = (exit) => {
         if (this.done) return
-        if (this.killTimer) clearTimeout(this.killTimer)
         this.done = exit
-        this.log.close()
-        spawned(false)
+        if (this.killTimer) clearTimeout(this.killTimer)
+        if (this.checker) clearInterval(this.checker)
+        this.watcher?.close()
+        this.logChanged()
+        if (this.ctlFd !== null) closeSync(this.ctlFd)
+        this.ctlFd = null
+        this.stdinSocket?.destroy()
+        this.started(false)
         resolve(exit)
       }
-      let child: ChildProcess
-      try {
-        const argv = spec.tty ? ['python3', PTY_HELPER, ...spec.command] : spec.command
-        child = spawn(argv[0]!, argv.slice(1), {
-          cwd: spec.cwd,
-          env: spec.tty ? { TERM: 'xterm', ...spec.env } : spec.env,
-          detached: true,
-          stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(spec.tty ? (['pipe'] as const) : [])],
-        })
-      } catch (e) {
-        finish(startError(spec, e as Error))
-        return
-      }
-      this.child = child
-      // The pid is kept next to the log, so an agent that died leaves no process it cannot find again.
-      child.once('spawn', () => {
-        writeFileSync(pidFile, String(child.pid))
-        spawned(true)
-      })
-      const output = (stream: 'stdout' | 'stderr') => (d: Buffer) => {
-        this.log.write(stream, d)
-        for (const l of this.outputs) l(stream, d)
-      }
-      child.stdout!.on('data', output('stdout'))
-      child.stderr!.on('data', output('stderr'))
-      child.stdin?.on('error', () => undefined)
-      child.on('error', (e) => finish(startError(spec, e)))
-      let exit: Exit | null = null
-      const ended = () => finish(exit!)
-      child.on('exit', (code, signal) => {
-        const exitCode = code ?? 128 + (signal ? signalNumber(signal) : 0)
-        exit = {
-          exitCode,
-          ...(signal ? { signal: signalNumber(signal) } : {}),
-          reason: exitCode === 0 ? 'Completed' : 'Error',
-          finishedAt: new Date(),
-        }
-        // The container ends with its main process, as a runtime kills the rest of its cgroup: whatever it left
-        // behind in its group goes too. Its output is read to the end ('close'), or given up on after a moment.
-        this.groupSignal(child.pid, 'SIGKILL')
-        setTimeout(ended, 2000).unref()
-      })
-      child.on('close', () => {
-        if (exit) ended()
-      })
     })
-    void this.exited.then(() => rmSync(pidFile, { force: true }))
   }
 
-  /** Starts a run; it has already ended (StartError) when the command cannot be executed. */
+  /** Starts a run under a new shim; it has already ended (StartError) when the command cannot be executed. */
   static start(spec: ProcessSpec): ContainerProcess {
-    return new ContainerProcess(spec)
+    const p = new ContainerProcess(spec.logFile, spec.stdin)
+    p.launch(spec)
+    return p
   }
 
+  /**
+   * The run <attempt> an earlier agent started, from its files: still running (its shim alive: adopted), ended (its
+   * exit as the shim recorded it), or null when nothing accounts for it (no shim left and no exit recorded).
+   */
+  static adopt(logFile: string, stdin: boolean): ContainerProcess | Exit | null {
+    const dir = dirname(logFile)
+    const attempt = Number(basename(logFile, '.log'))
+    const ended = readExit(dir, attempt)
+    if (ended) return exitOf(ended)
+    const run = readRun(dir, attempt)
+    if (!run || !sameProcess(run.shimPid, run.shimStart)) return null
+    const p = new ContainerProcess(logFile, stdin)
+    p.follow(run)
+    return p
+  }
+
+  private launch(spec: ProcessSpec) {
+    let child: ChildProcess
+    const errFd = openSync(`${this.prefix}.shim.err`, 'w')
+    try {
+      const options = JSON.stringify({
+        command: spec.command,
+        dir: this.dir,
+        attempt: this.attempt,
+        tty: spec.tty === true,
+        stdin: spec.stdin,
+      })
+      child = spawn(python(), ['-I', '-S', SHIM, options], {
+        cwd: spec.cwd,
+        env: spec.tty ? { TERM: 'xterm', ...spec.env } : spec.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', errFd],
+      })
+    } catch (e) {
+      this.finish(shimError(e as Error))
+      return
+    } finally {
+      closeSync(errFd)
+    }
+    // The shim outlives us; nothing here waits for it.
+    child.unref()
+    child.on('error', (e) => this.finish(shimError(e)))
+    let said = ''
+    child.stdout!.setEncoding('utf8')
+    child.stdout!.on('data', (d: string) => {
+      said += d
+      if (!said.includes('\n')) return
+      const run = said.startsWith('started') ? readRun(this.dir, this.attempt) : null
+      if (run) this.follow(run)
+      else this.check()
+    })
+    child.on('exit', () => this.check())
+  }
+
+  /** The run is going: follow its files. */
+  private follow(run: RunRecord) {
+    this.run = run
+    this.startedAt = new Date(run.startedAt)
+    try {
+      this.offset = statSync(this.log.path).size
+    } catch {
+      this.offset = 0
+    }
+    try {
+      this.watcher = watch(this.dir, (_event, name) => {
+        if (name === `${this.attempt}.log`) this.logChanged()
+        else if (name === `${this.attempt}.exit`) this.check()
+      })
+      this.watcher.on('error', () => undefined)
+    } catch {
+      this.watcher = null
+    }
+    this.checker = setInterval(() => {
+      this.logChanged()
+      this.check()
+    }, CHECK_MS)
+    this.started(true)
+    this.check()
+  }
+
+  /** The run ended when its exit is recorded, or is lost when its shim is gone without recording one. */
+  private check() {
+    if (this.done) return
+    const ended = readExit(this.dir, this.attempt)
+    if (ended) return this.finish(exitOf(ended))
+    const run = this.run ?? readRun(this.dir, this.attempt)
+    if (run && sameProcess(run.shimPid, run.shimStart)) return
+    // Gone: a last look, since the shim writes the exit file just before it exits.
+    const last = readExit(this.dir, this.attempt)
+    if (last) return this.finish(exitOf(last))
+    this.finish(lostExit(this.run !== null, this.shimStderr()))
+  }
+
+  private shimStderr(): string {
+    try {
+      return readFileSync(`${this.prefix}.shim.err`, 'utf8').trim().split('\n').at(-1) ?? ''
+    } catch {
+      return ''
+    }
+  }
+
+  /** Output appended to the log: tells log followers, and attach listeners what the records say. */
+  private logChanged() {
+    if (!this.log.listening && this.outputs.size === 0) {
+      try {
+        this.offset = statSync(this.log.path).size
+      } catch {
+        // not there yet
+      }
+      return
+    }
+    let fd: number
+    try {
+      fd = openSync(this.log.path, 'r')
+    } catch {
+      return
+    }
+    try {
+      const size = statSync(this.log.path).size
+      if (size <= this.offset) return
+      const buf = Buffer.alloc(size - this.offset)
+      readSync(fd, buf, 0, buf.length, this.offset)
+      const end = buf.lastIndexOf(0x0a)
+      if (end < 0) return
+      this.offset += end + 1
+      const records = parseRecords(buf.subarray(0, end + 1).toString('utf8'))
+      for (const r of records) {
+        const chunk = Buffer.from(r.full ? `${r.text}\n` : r.text)
+        for (const l of this.outputs) l(r.stream, chunk)
+      }
+      this.log.announce(records)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  /** The command's pid (the leader of its process group). */
   get pid(): number | undefined {
-    return this.child?.pid
+    return this.run?.pid
   }
 
   get running(): boolean {
     return this.done === null
   }
 
+  /** The environment the command was started with (what exec runs with after a re-adoption). */
+  environment(): Record<string, string> | null {
+    return this.run ? processEnv(this.run.pid) : null
+  }
+
+  /**
+   * The container's stdin (its fifo), shared by every attach; ending it closes the container's stdin for good
+   * (stdinOnce), which the shim is told, as it holds the fifo open between clients.
+   */
   get stdin(): Writable | null {
-    return this.child?.stdin ?? null
+    if (!this.wantsStdin || this.done || this.stdinClosed) return null
+    if (this.stdinSocket && !this.stdinSocket.destroyed) return this.stdinSocket
+    let fd: number
+    try {
+      fd = openSync(`${this.prefix}.stdin`, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK)
+    } catch {
+      return null
+    }
+    const socket = new Socket({ fd, readable: false, writable: true })
+    socket.on('error', () => undefined)
+    socket.once('finish', () => {
+      this.stdinClosed = true
+      this.control('close-stdin')
+    })
+    this.stdinSocket = socket
+    return socket
   }
 
   /** Tells `listener` every chunk of output as it comes (attach); answers how to stop. */
   onOutput(listener: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): () => void {
+    if (this.outputs.size === 0 && !this.log.listening) this.logChanged()
     this.outputs.add(listener)
     return () => this.outputs.delete(listener)
   }
 
   /** Resizes the terminal of a tty container. */
   resize(cols: number, rows: number) {
-    const control = this.child?.stdio[3] as Writable | null | undefined
-    control?.write(`${cols} ${rows}\n`)
+    this.control(`resize ${cols} ${rows}`)
+  }
+
+  private control(line: string) {
+    if (this.done) return
+    try {
+      this.ctlFd ??= openSync(`${this.prefix}.ctl`, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK)
+      writeSync(this.ctlFd, `${line}\n`)
+    } catch {
+      // the shim is gone or busy: the order is lost, as a resize to a gone terminal is
+    }
   }
 
   /** SIGTERM to the process group, SIGKILL once `graceMs` has passed; answers the exit. */
-  stop(graceMs: number): Promise<Exit> {
+  async stop(graceMs: number): Promise<Exit> {
     if (this.done) return this.exited
+    await this.spawned
     this.signal(graceMs <= 0 ? 'SIGKILL' : 'SIGTERM')
     if (graceMs > 0 && !this.killTimer) this.killTimer = setTimeout(() => this.signal('SIGKILL'), graceMs)
     return this.exited
   }
 
   private signal(sig: NodeJS.Signals) {
-    if (!this.done) this.groupSignal(this.child?.pid, sig)
-  }
-
-  private groupSignal(pid: number | undefined, sig: NodeJS.Signals) {
-    if (!pid) return
+    const run = this.run
+    if (this.done || !run || !sameProcess(run.pid, run.pidStart)) return
     try {
-      process.kill(-pid, sig)
+      process.kill(-run.pid, sig)
     } catch {
       // the group is gone
     }
   }
 }
 
-/** kube's StartError for a command that cannot run (containerd answers exit code 128 and the exec error). */
-function startError(spec: ProcessSpec, e: Error): Exit {
+/** The shim's interpreter, found on the agent's PATH once. */
+let pythonPath: string | null = null
+function python(): string {
+  if (pythonPath) return pythonPath
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'python3')
+    if (dir && existsSync(candidate)) return (pythonPath = candidate)
+  }
+  return 'python3'
+}
+
+/** The Exit a shim's exit record says. */
+export function exitOf(rec: ExitRecord): Exit {
+  const finishedAt = new Date(rec.finishedAt)
+  if (rec.startError) {
+    const cmd = JSON.stringify(rec.startError.command)
+    const { code } = rec.startError
+    // kube's StartError for a command that cannot run (containerd answers exit code 128 and the exec error).
+    const message =
+      code === 'ENOENT'
+        ? `exec: ${cmd}: executable file not found in $PATH`
+        : code === 'EACCES'
+          ? `exec: ${cmd}: permission denied`
+          : `exec: ${cmd}: ${rec.startError.message}`
+    return { exitCode: 128, reason: 'StartError', message, finishedAt }
+  }
+  return {
+    exitCode: rec.exitCode,
+    ...(rec.signal ? { signal: rec.signal } : {}),
+    reason: rec.exitCode === 0 ? 'Completed' : 'Error',
+    finishedAt,
+  }
+}
+
+/** The shim itself could not be run (no python3 on the node). */
+function shimError(e: Error): Exit {
   const code = (e as NodeJS.ErrnoException).code
-  const cmd = JSON.stringify(spec.command[0] ?? '')
-  const message =
-    code === 'ENOENT'
-      ? `exec: ${cmd}: executable file not found in $PATH`
-      : code === 'EACCES'
-        ? `exec: ${cmd}: permission denied`
-        : `exec: ${cmd}: ${e.message}`
+  const message = code === 'ENOENT' ? 'the node agent runs containers under python3, which this node lacks' : e.message
   return { exitCode: 128, reason: 'StartError', message, finishedAt: new Date() }
+}
+
+/**
+ * A shim that went away without recording an exit: before the command started, a StartError with what the shim said;
+ * after, nobody can account for the run (kube's ContainerStatusUnknown).
+ */
+function lostExit(started: boolean, why: string): Exit {
+  if (!started) return { exitCode: 128, reason: 'StartError', message: `shim: ${why}`, finishedAt: new Date() }
+  return {
+    exitCode: 137,
+    reason: 'ContainerStatusUnknown',
+    message: 'The container could not be located when the pod was terminated',
+    finishedAt: new Date(),
+  }
 }

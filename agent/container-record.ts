@@ -1,11 +1,13 @@
 // One container of a pod across its runs: the current process, the last termination, restarts, probes, and the
 // ContainerStatus the kubelet would report for it. Each run logs to its own file (<attempt>.log; the previous run's
-// is kept for `logs --previous`).
+// is kept for `logs --previous`) beside its shim's records (<attempt>.run, <attempt>.exit), from which an agent that
+// starts again carries on: a run still going is adopted, one that ended meanwhile is reported as it ended.
 import { createHash } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { ContainerProcess, type Exit } from './container-process.ts'
+import { ContainerProcess, type Exit, exitOf } from './container-process.ts'
 import { type ProbeKind, ProbeWorker } from './probes.ts'
+import { readExit, readRun, recordedAttempts } from './run-files.ts'
 import { rfc3339 } from './time.ts'
 import type { Obj } from './obj.ts'
 
@@ -67,6 +69,7 @@ export class ContainerRecord {
    * was going then, which is gone now (kube's ContainerStatusUnknown), or that had ended.
    */
   seed(previous: Obj | undefined, now: string) {
+    if (this.restore(previous)) return
     if (!previous?.containerID) return
     this.restartCount = previous.restartCount ?? 0
     this.attempts = this.restartCount + 1
@@ -83,6 +86,38 @@ export class ContainerRecord {
       }
     this.containerID = previous.containerID
     this.waiting = null
+  }
+
+  /**
+   * Carries on from the runs an earlier agent left in the container's directory: the latest, still running, is
+   * adopted (same pid, startedAt, restart count and container ID; probes resume, a startup probe that had passed stays
+   * passed); one that ended while no agent watched is reported with the exit its shim recorded (the pod worker then
+   * restarts it as restartPolicy says); one nothing accounts for is kube's ContainerStatusUnknown. Answers whether
+   * there was any run on record.
+   */
+  private restore(previous: Obj | undefined): boolean {
+    const attempt = recordedAttempts(this.dir).at(-1)
+    if (attempt === undefined) return false
+    this.attempts = attempt + 1
+    this.restartCount = attempt
+    this.containerID = containerIDOf(this.podUID, this.name, attempt)
+    this.waiting = null
+    this.last = attempt > 0 ? this.recorded(attempt - 1) : null
+    const found = ContainerProcess.adopt(this.logFile(attempt), this.spec.stdin === true)
+    if (found instanceof ContainerProcess) {
+      this.proc = found
+      this.current = null
+      this.env = found.environment() ?? {}
+      void found.exited.then((exit) => this.ended(found, exit, attempt))
+      this.startProbes(this.env, previous?.started === true)
+    } else this.current = found ? this.terminationOf(found, attempt) : unknownTermination(attempt, rfc3339())
+    return true
+  }
+
+  /** How run `attempt` ended, from its shim's records. */
+  private recorded(attempt: number): Termination | null {
+    const exit = readExit(this.dir, attempt)
+    return exit ? this.terminationOf(exitOf(exit), attempt) : unknownTermination(attempt, rfc3339())
   }
 
   get name(): string {
@@ -118,8 +153,10 @@ export class ContainerRecord {
     this.env = env
     mkdirSync(this.cwd, { recursive: true })
     // Only the current and the previous run's logs are kept, as a kubelet keeps them.
-    if (attempt >= 2) rmSync(this.logFile(attempt - 2), { force: true })
-    this.containerID = `process://${createHash('sha256').update(`${this.podUID}/${this.name}/${attempt}`).digest('hex')}`
+    if (attempt >= 2)
+      for (const suffix of ['log', 'run', 'exit', 'shim.err'])
+        rmSync(join(this.dir, `${attempt - 2}.${suffix}`), { force: true })
+    this.containerID = containerIDOf(this.podUID, this.name, attempt)
     const proc = ContainerProcess.start({
       command,
       env,
@@ -140,20 +177,26 @@ export class ContainerRecord {
   private ended(proc: ContainerProcess, exit: Exit, attempt: number) {
     if (this.proc !== proc) return
     this.stopProbes()
-    this.current = {
+    this.current = this.terminationOf(exit, attempt, proc.startedAt)
+    if (exit.reason === 'StartError')
+      this.host.event('Warning', 'Failed', `Error: failed to start container "${this.name}": ${exit.message}`)
+    this.host.changed()
+  }
+
+  /** A run's end as ContainerStateTerminated (startedAt from the shim's record when not given). */
+  private terminationOf(exit: Exit, attempt: number, startedAt?: Date): Termination {
+    const started = startedAt?.getTime() ?? readRun(this.dir, attempt)?.startedAt
+    return {
       exitCode: exit.exitCode,
       ...(exit.signal ? { signal: exit.signal } : {}),
       reason: exit.reason,
       ...(exit.message ? { message: exit.message } : {}),
-      ...(exit.reason === 'StartError' ? {} : { startedAt: rfc3339(proc.startedAt) }),
+      ...(exit.reason === 'StartError' || started === undefined ? {} : { startedAt: rfc3339(new Date(started)) }),
       finishedAt: rfc3339(exit.finishedAt),
       containerID: this.containerID,
       attempt,
       finishedMs: exit.finishedAt.getTime(),
     }
-    if (exit.reason === 'StartError')
-      this.host.event('Warning', 'Failed', `Error: failed to start container "${this.name}": ${exit.message}`)
-    this.host.changed()
   }
 
   /**
@@ -186,7 +229,7 @@ export class ContainerRecord {
     if (this.proc?.running) await this.proc.stop(graceMs)
   }
 
-  private startProbes(env: Record<string, string>) {
+  private startProbes(env: Record<string, string>, startedBefore = false) {
     const target = { env, cwd: this.cwd, ports: (this.spec.ports ?? []) as Obj[], host: this.host.host }
     const make = (kind: ProbeKind, probe: Obj) =>
       new ProbeWorker(
@@ -202,7 +245,7 @@ export class ContainerRecord {
         },
         (output) => this.host.event('Warning', 'Unhealthy', `${probeTitle(kind)} probe failed: ${output}`),
       )
-    const startup = this.spec.startupProbe ? make('startup', this.spec.startupProbe) : null
+    const startup = this.spec.startupProbe && !startedBefore ? make('startup', this.spec.startupProbe) : null
     this.probes = [
       ...(startup ? [startup] : []),
       ...(this.spec.livenessProbe ? [make('liveness', this.spec.livenessProbe)] : []),
@@ -256,6 +299,10 @@ export class ContainerRecord {
     return out
   }
 }
+
+/** The ID a run is reported under (the same for a run an agent that started again adopts). */
+const containerIDOf = (podUID: string, name: string, attempt: number) =>
+  `process://${createHash('sha256').update(`${podUID}/${name}/${attempt}`).digest('hex')}`
 
 /** kube's ContainerStatusUnknown: a run nobody can account for. */
 const unknownTermination = (attempt: number, now: string): Termination => ({

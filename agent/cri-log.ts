@@ -24,9 +24,20 @@ export class CriLogWriter {
 
   readonly path: string
 
-  constructor(path: string) {
+  /** `written` says another process (a run's shim) writes the file, and this one only tells listeners about it. */
+  constructor(path: string, written = false) {
     this.path = path
-    writeFileSync(path, '')
+    if (!written) writeFileSync(path, '')
+  }
+
+  /** Whether anyone listens (a reader of a file the shim writes need not read it otherwise). */
+  get listening(): boolean {
+    return this.listeners.size > 0
+  }
+
+  /** Tells listeners about records another process appended to the file. */
+  announce(records: LogRecord[]) {
+    for (const r of records) for (const l of this.listeners) l(r)
   }
 
   onRecord(listener: (r: LogRecord) => void): () => void {

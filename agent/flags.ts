@@ -23,6 +23,8 @@ export interface AgentConfig {
   backoffInitialMs: number
   backoffMaxMs: number
   maxPods: number
+  /** SIGINT/SIGTERM stop the pods' containers too; by default they keep running, as a kubelet's do. */
+  stopPodsOnExit: boolean
 }
 
 export const USAGE = `usage: npm run agent -- --kubeconfig <file> --node-name <name> [flags]
@@ -40,6 +42,8 @@ export const USAGE = `usage: npm run agent -- --kubeconfig <file> --node-name <n
   --lease-duration D           node Lease duration, renewed every quarter of it (default 40s)
   --backoff-initial D          first container restart back-off (default 10s)
   --backoff-max D              back-off cap (default 5m)
+  --stop-pods-on-exit[=BOOL]   stop the containers when the agent is stopped (default false: they keep running
+                               and the next agent on this --data-dir carries on with them, as after a kubelet restart)
 `
 
 export class FlagError extends Error {}
@@ -52,7 +56,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`)
     const eq = arg.indexOf('=')
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2)
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    const value = eq > 0 ? arg.slice(eq + 1) : BOOLEAN.has(name) ? 'true' : argv[++i]
     if (value === undefined) throw new FlagError(`flag --${name} needs a value`)
     if (!KNOWN.has(name)) throw new FlagError(`unknown flag --${name}`)
     values.set(name, [...(values.get(name) ?? []), value])
@@ -64,6 +68,11 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     } catch (e) {
       throw new FlagError(`--${name}: ${(e as Error).message}`)
     }
+  }
+  const bool = (name: string) => {
+    const v = one(name) ?? 'false'
+    if (v !== 'true' && v !== 'false') throw new FlagError(`--${name}: ${JSON.stringify(v)} is not true or false`)
+    return v === 'true'
   }
   const kubeconfig = one('kubeconfig') ?? env.KUBECONFIG
   if (!kubeconfig) throw new FlagError('--kubeconfig is required (or set KUBECONFIG)')
@@ -85,8 +94,12 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     backoffInitialMs: duration('backoff-initial', '10s'),
     backoffMaxMs: duration('backoff-max', '5m'),
     maxPods,
+    stopPodsOnExit: bool('stop-pods-on-exit'),
   }
 }
+
+/** Flags that are on when named alone (`--flag`), or `--flag=true|false`. */
+const BOOLEAN = new Set(['stop-pods-on-exit'])
 
 const KNOWN = new Set([
   'kubeconfig',
@@ -101,6 +114,7 @@ const KNOWN = new Set([
   'lease-duration',
   'backoff-initial',
   'backoff-max',
+  'stop-pods-on-exit',
 ])
 
 function parseLabels(items: string[]): Record<string, string> {

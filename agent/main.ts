@@ -1,5 +1,6 @@
 // The node agent's entry point (`npm run agent -- --kubeconfig <file> --node-name <name>`): registers the Node, keeps
-// its status alive, and runs the pods bound to it as host processes until SIGINT/SIGTERM, when it stops them.
+// its status alive, and runs the pods bound to it as host processes until SIGINT/SIGTERM, when it leaves them running
+// for the next agent (or, with --stop-pods-on-exit, stops them). Killed, it leaves them running too.
 import { mkdirSync } from 'node:fs'
 import { eventRecorder } from './events.ts'
 import { FlagError, parseFlags, USAGE } from './flags.ts'
@@ -77,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   const outcome = await Promise.race([signalled, failed])
   heartbeat.stop()
   tunnel.stop()
-  await pods.stop()
+  await pods.stop(config.stopPodsOnExit)
   if (outcome instanceof Error) {
     log(outcome.message)
     return 1

@@ -1,13 +1,16 @@
 // The pods bound to this node, as a kubelet's config source sees them: a list and watch of pods with
 // fieldSelector spec.nodeName=<node> (re-listed after a 410 or a broken stream), each pod handed to its PodWorker.
-// Processes left behind by an agent that died are found by their pid files and stopped before anything starts.
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
+// Containers outlive the agent (each runs under its shim): the pods the first list names carry on with their runs
+// (container-record.ts adopts them); runs of pods it no longer names (deleted or gone while no agent watched) are
+// stopped then, and their directories removed.
+import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Backoff } from './backoff.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { KubeError, type KubeClient } from './kube-client.ts'
 import { PodWorker } from './pod-worker.ts'
+import { killRecordedRuns } from './run-files.ts'
 import type { Obj } from './obj.ts'
 
 export interface ManagerDeps {
@@ -26,6 +29,8 @@ export class PodManager {
   private readonly backoff: Backoff
   private readonly abort = new AbortController()
   private stopped = false
+  /** Runs of pods the API no longer has are stopped after the first list. */
+  private reaped = false
 
   private readonly deps: ManagerDeps
 
@@ -45,7 +50,6 @@ export class PodManager {
 
   /** Lists and watches until stopped. */
   async run(): Promise<void> {
-    reapLeftovers(join(this.deps.config.dataDir, 'pods'), this.deps.log)
     const selector = encodeURIComponent(`spec.nodeName=${this.deps.config.nodeName}`)
     let delay = 500
     while (!this.stopped) {
@@ -57,6 +61,10 @@ export class PodManager {
           this.upsert(pod)
         }
         for (const [uid, w] of this.workers) if (!seen.has(uid)) w.removed()
+        if (!this.reaped) {
+          this.reaped = true
+          this.reapOrphans(seen)
+        }
         let rv = list.metadata.resourceVersion as string
         delay = 500
         // Watch from the list; a stream the server ends is resumed from the last version seen.
@@ -95,38 +103,29 @@ export class PodManager {
     worker.sync()
   }
 
-  /** Stops watching and stops every process (pods keep their last reported status). */
-  async stop(): Promise<void> {
+  /**
+   * Stops watching; with `stopContainers` stops every container too (pods keep their last reported status), else
+   * leaves them running under their shims for the next agent, as a kubelet that stops leaves its containers.
+   */
+  async stop(stopContainers = true): Promise<void> {
     this.stopped = true
     this.abort.abort()
-    await Promise.all([...this.workers.values()].map((w) => w.shutdown()))
+    if (stopContainers) await Promise.all([...this.workers.values()].map((w) => w.shutdown()))
   }
-}
 
-/** Kills the process groups whose pid files a previous agent left, when they still run in our data directory. */
-function reapLeftovers(podsDir: string, log: (msg: string) => void) {
-  if (!existsSync(podsDir)) return
-  for (const uid of readdirSync(podsDir)) {
-    for (const container of safeList(join(podsDir, uid))) {
-      for (const file of safeList(join(podsDir, uid, container)).filter((f) => f.endsWith('.pid'))) {
-        const path = join(podsDir, uid, container, file)
-        const pid = Number(readFileSync(path, 'utf8'))
-        let cwd = ''
-        try {
-          cwd = readlinkSync(`/proc/${pid}/cwd`)
-        } catch {
-          cwd = ''
-        }
-        if (pid > 0 && cwd.startsWith(join(podsDir, uid))) {
-          try {
-            process.kill(-pid, 'SIGKILL')
-            log(`stopped process group ${pid} left by an earlier agent (pod ${uid}, container ${container})`)
-          } catch {
-            // gone meanwhile
-          }
-        }
-        rmSync(path, { force: true })
-      }
+  /**
+   * The pod directories of pods no worker has (not listed: deleted or bound elsewhere while no agent watched; or
+   * listed as finished): their runs still going are killed, and the directories of pods the API no longer has go.
+   */
+  private reapOrphans(listed: Set<string>) {
+    const podsDir = join(this.deps.config.dataDir, 'pods')
+    for (const uid of safeList(podsDir)) {
+      if (this.workers.has(uid)) continue
+      const dir = join(podsDir, uid)
+      let killed = 0
+      for (const container of safeList(dir)) killed += killRecordedRuns(join(dir, container))
+      if (killed) this.deps.log(`stopped ${killed} container(s) of pod ${uid}, which this node no longer has`)
+      if (!listed.has(uid)) rmSync(dir, { recursive: true, force: true })
     }
   }
 }

@@ -32,6 +32,15 @@ describe('parseFlags', () => {
     assert.equal(c.backoffInitialMs, 1000)
     assert.equal(c.backoffMaxMs, 300_000)
     assert.equal(c.maxPods, 110)
+    assert.equal(c.stopPodsOnExit, false)
+  })
+
+  it('reads --stop-pods-on-exit alone or with a value', () => {
+    const on = (args) => parseFlags(['--kubeconfig', 'k', ...args], {}).stopPodsOnExit
+    assert.equal(on(['--stop-pods-on-exit', '--node-name', 'n']), true)
+    assert.equal(on(['--stop-pods-on-exit=false']), false)
+    assert.equal(on(['--stop-pods-on-exit=true']), true)
+    assert.throws(() => on(['--stop-pods-on-exit=maybe']), /--stop-pods-on-exit: "maybe" is not true or false/)
   })
 
   it('takes KUBECONFIG from the environment', () => {

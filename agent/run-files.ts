@@ -1,0 +1,104 @@
+// What a container run's shim (shim.py) leaves in the container's directory, read back by this agent or the next:
+// <n>.run (the shim's and the command's pid with their start times, the run's start), <n>.exit (how it ended), and
+// whether a recorded process is still the one recorded (pid and start time from /proc/<pid>/stat, so that a pid the
+// kernel gave to someone else since is never taken for ours).
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** <n>.run: written by the shim once the command runs. */
+export interface RunRecord {
+  shimPid: number
+  shimStart: number
+  pid: number
+  pidStart: number
+  /** ms since the epoch. */
+  startedAt: number
+}
+
+/** <n>.exit: written by the shim when the command has exited (or could not start). */
+export interface ExitRecord {
+  exitCode: number
+  signal?: number
+  /** ms since the epoch. */
+  finishedAt: number
+  startError?: { code: string; message: string; command: string }
+}
+
+function readJson<T>(path: string): T | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T
+  } catch {
+    return null
+  }
+}
+
+export const readRun = (dir: string, attempt: number) => readJson<RunRecord>(join(dir, `${attempt}.run`))
+export const readExit = (dir: string, attempt: number) => readJson<ExitRecord>(join(dir, `${attempt}.exit`))
+
+/** The runs a container directory has records of, in order. */
+export function recordedAttempts(dir: string): number[] {
+  let names: string[] = []
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return []
+  }
+  const found = new Set<number>()
+  for (const n of names) {
+    const m = /^(\d+)\.(run|exit)$/.exec(n)
+    if (m) found.add(Number(m[1]))
+  }
+  return [...found].sort((a, b) => a - b)
+}
+
+/** A process's start time in clock ticks since boot (0: no such process, or no /proc). */
+export function processStart(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) || 0
+  } catch {
+    return 0
+  }
+}
+
+/** Whether pid still is the process that started at `start` (and has not exited: a zombie is gone). */
+export function sameProcess(pid: number, start: number): boolean {
+  if (!(pid > 0) || !start) return false
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return fields[0] !== 'Z' && Number(fields[19]) === start
+  } catch {
+    return false
+  }
+}
+
+/** The environment a process was started with (exec after re-adoption runs with the container's own). */
+export function processEnv(pid: number): Record<string, string> | null {
+  try {
+    const env: Record<string, string> = {}
+    for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+      const eq = entry.indexOf('=')
+      if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1)
+    }
+    return env
+  } catch {
+    return null
+  }
+}
+
+/** SIGKILLs the process group of every run in a container directory whose command still runs (a pod gone). */
+export function killRecordedRuns(dir: string): number {
+  let killed = 0
+  for (const attempt of recordedAttempts(dir)) {
+    const run = readRun(dir, attempt)
+    if (!run || readExit(dir, attempt) || !sameProcess(run.pid, run.pidStart)) continue
+    try {
+      process.kill(-run.pid, 'SIGKILL')
+      killed++
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return killed
+}

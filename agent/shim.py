@@ -1,0 +1,297 @@
+# The container shim of the kubeflare node agent (what conmon or containerd-shim is to a kubelet): one per container
+# run, in a session of its own, so the run outlives the agent that started it (kill -9, a crash, a restart). It starts
+# the container's command in a session of its own too (on a pseudo-terminal for tty containers), writes its output to
+# the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
+# and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
+#
+# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin>'   (cwd and environment: the container's)
+# Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms),
+# n.exit (json: exitCode, signal, finishedAt ms, or startError {code, message}), n.ctl and n.stdin (fifos).
+# Once n.run (or n.exit for a command that cannot start) is written it prints one line on stdout and lets go of it.
+# Python's standard library only, loaded with -S: about 5 MB per run where a Node process costs about 9 MB.
+import errno
+import fcntl
+import json
+import os
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+
+MAX_RECORD = 16 * 1024
+# An unfinished line is written as a partial record once no more output came for this long (attach shows prompts).
+PARTIAL_AFTER = 0.05
+# After the command's exit, what its leftovers still write is read for at most this long.
+DRAIN_SECONDS = 2.0
+
+
+def now_ms():
+    return time.time_ns() // 1_000_000
+
+
+def rfc3339_nano(ns):
+    seconds, frac = divmod(ns, 1_000_000_000)
+    return time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(seconds)) + '.%09dZ' % frac
+
+
+def proc_start(pid):
+    """The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat): with the pid, its identity."""
+    try:
+        with open('/proc/%d/stat' % pid, 'rb') as f:
+            stat = f.read()
+        return int(stat[stat.rindex(b')') + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def write_json(path, value):
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        json.dump(value, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.rename(tmp, path)
+
+
+class Log:
+    """The CRI log of the run: '<time> <stream> <F|P> <text>' records, lines over 16 KiB split as containerd does."""
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+        self.pending = {'stdout': b'', 'stderr': b''}
+        self.since = {'stdout': 0.0, 'stderr': 0.0}
+
+    def record(self, stream, text, full):
+        line = b'%s %s %s ' % (rfc3339_nano(time.time_ns()).encode(), stream.encode(), b'F' if full else b'P')
+        os.write(self.fd, line + text + b'\n')
+
+    def write(self, stream, data):
+        text = self.pending[stream] + data
+        lines = text.split(b'\n')
+        for line in lines[:-1]:
+            while len(line) > MAX_RECORD:
+                self.record(stream, line[:MAX_RECORD], False)
+                line = line[MAX_RECORD:]
+            self.record(stream, line, True)
+        rest = lines[-1]
+        while len(rest) >= MAX_RECORD:
+            self.record(stream, rest[:MAX_RECORD], False)
+            rest = rest[MAX_RECORD:]
+        if rest and not self.pending[stream]:
+            self.since[stream] = time.monotonic()
+        self.pending[stream] = rest
+
+    def flush_partial(self, force=False):
+        """Writes unfinished lines that waited long enough (all of them at the end, as full records)."""
+        for stream, rest in self.pending.items():
+            if rest and (force or time.monotonic() - self.since[stream] >= PARTIAL_AFTER):
+                self.record(stream, rest, force)
+                self.pending[stream] = b''
+
+    def waiting(self):
+        return any(self.pending.values())
+
+
+def unlink(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def make_fifo(path):
+    unlink(path)
+    os.mkfifo(path, 0o600)
+
+
+def spawn(argv, tty, stdin_fd):
+    """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec errno)."""
+    err_r, err_w = os.pipe()
+    if tty:
+        import pty
+
+        pid, master = pty.fork()
+        outputs = {'stdout': master}
+    else:
+        out_r, out_w = os.pipe()
+        errout_r, errout_w = os.pipe()
+        pid = os.fork()
+        master = None
+        outputs = {'stdout': out_r, 'stderr': errout_r}
+    if pid == 0:
+        try:
+            if not tty:
+                os.setsid()
+                os.dup2(stdin_fd if stdin_fd is not None else os.open(os.devnull, os.O_RDONLY), 0)
+                os.dup2(out_w, 1)
+                os.dup2(errout_w, 2)
+            for sig in (signal.SIGPIPE, signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            os.execvpe(argv[0], argv, os.environ)
+        except OSError as e:
+            os.write(err_w, str(e.errno).encode())
+        os._exit(127)
+    os.close(err_w)
+    if not tty:
+        os.close(out_w)
+        os.close(errout_w)
+    failure = b''
+    while True:
+        chunk = os.read(err_r, 64)
+        if not chunk:
+            break
+        failure += chunk
+    os.close(err_r)
+    return pid, outputs, master, int(failure) if failure else 0
+
+
+def main(spec):
+    prefix = os.path.join(spec['dir'], str(spec['attempt']))
+    tty = bool(spec.get('tty'))
+    wants_stdin = bool(spec.get('stdin'))
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_IGN)
+    log = Log(prefix + '.log')
+    make_fifo(prefix + '.ctl')
+    ctl = os.open(prefix + '.ctl', os.O_RDWR | os.O_NONBLOCK)
+    # stdin: the shim holds the fifo open for writing, so the command sees no end while clients come and go.
+    keep = child_in = None
+    if wants_stdin:
+        make_fifo(prefix + '.stdin')
+        keep = os.open(prefix + '.stdin', os.O_RDWR | os.O_NONBLOCK)
+        if not tty:
+            child_in = os.open(prefix + '.stdin', os.O_RDONLY)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    started_at = now_ms()
+    pid, outputs, master, failure = spawn(spec['command'], tty, child_in)
+    if child_in is not None:
+        os.close(child_in)
+    if failure:
+        os.waitpid(pid, 0)
+        for fifo in ('.ctl', '.stdin'):
+            unlink(prefix + fifo)
+        message = os.strerror(failure)
+        write_json(prefix + '.exit', {
+            'exitCode': 128,
+            'finishedAt': now_ms(),
+            'startError': {'code': errno.errorcode.get(failure, str(failure)), 'message': message,
+                           'command': spec['command'][0] if spec['command'] else ''},
+        })
+        tell_agent('failed')
+        return 0
+    write_json(prefix + '.run', {
+        'shimPid': os.getpid(),
+        'shimStart': proc_start(os.getpid()),
+        'pid': pid,
+        'pidStart': proc_start(pid),
+        'startedAt': started_at,
+    })
+    tell_agent('started')
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 1)
+    # SIGTERM to the shim (a host shutting down) goes to the command; the shim stays to record its exit.
+    signal.signal(signal.SIGTERM, lambda *_: kill_group(pid, signal.SIGTERM))
+
+    status = None
+    finished_at = 0
+    drain_until = None
+    control = b''
+    # Until the command has exited and its output is read to the end (or DRAIN_SECONDS have passed).
+    while status is None or (outputs and time.monotonic() < drain_until):
+        inputs = list(outputs.values()) + [wake_r, ctl] + ([keep] if tty and keep is not None else [])
+        timeout = PARTIAL_AFTER if log.waiting() else 1.0
+        if drain_until is not None:
+            timeout = max(0.0, min(timeout, drain_until - time.monotonic()))
+        try:
+            ready, _, _ = select.select(inputs, [], [], timeout)
+        except InterruptedError:
+            continue
+        for stream, fd in list(outputs.items()):
+            if fd in ready:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    data = b''
+                if data:
+                    log.write(stream, data)
+                else:
+                    del outputs[stream]
+        if wake_r in ready:
+            os.read(wake_r, 512)
+        if ctl in ready:
+            try:
+                control += os.read(ctl, 4096)
+            except BlockingIOError:
+                pass
+            while b'\n' in control:
+                line, control = control.split(b'\n', 1)
+                keep = order(line.split(), master, keep)
+        if tty and keep is not None and keep in ready:
+            try:
+                data = os.read(keep, 65536)
+            except BlockingIOError:
+                data = b''
+            if data:
+                os.write(master, data)
+        if status is None:
+            done, st = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = st
+                finished_at = now_ms()
+                # The container ends with its main process, as a runtime kills the rest of its cgroup.
+                kill_group(pid, signal.SIGKILL)
+                drain_until = time.monotonic() + DRAIN_SECONDS
+        log.flush_partial()
+    log.flush_partial(force=True)
+    result = {'finishedAt': finished_at}
+    if os.WIFSIGNALED(status):
+        result['exitCode'] = 128 + os.WTERMSIG(status)
+        result['signal'] = os.WTERMSIG(status)
+    else:
+        result['exitCode'] = os.WEXITSTATUS(status)
+    for fifo in ('.ctl', '.stdin'):
+        unlink(prefix + fifo)
+    write_json(prefix + '.exit', result)
+    return 0
+
+
+def order(words, master, keep):
+    """One line of the control fifo: 'resize <cols> <rows>' or 'close-stdin'; answers the stdin holder left."""
+    if len(words) == 3 and words[0] == b'resize' and master is not None:
+        try:
+            cols, rows = int(words[1]), int(words[2])
+            fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+        except (ValueError, OSError):
+            pass
+    elif words == [b'close-stdin'] and keep is not None:
+        if master is not None:
+            # A terminal's end of input is its EOF character.
+            os.write(master, b'\x04')
+        os.close(keep)
+        return None
+    return keep
+
+
+def tell_agent(line):
+    """One line to the agent that started us, which may be gone already."""
+    try:
+        os.write(1, line.encode() + b'\n')
+    except OSError:
+        pass
+
+
+def kill_group(pid, sig):
+    try:
+        os.killpg(pid, sig)
+    except OSError:
+        pass
+
+
+if __name__ == '__main__':
+    sys.exit(main(json.loads(sys.argv[1])))
