@@ -108,6 +108,10 @@ export class KubeletController implements Controller {
     const facts = await this.nodeFacts(host, node)
     if (!facts?.virtual) return null
     const key = podKey(pod)
+    // A pod waiting for its start or stop delay needs nothing read or written until then: any change that could
+    // bring the time forward is a commit of its own, whose trigger brings the newer state here.
+    const waiting = this.waitingUntil(pod as Obj, now)
+    if (waiting !== null && !this.chains.has(key)) return waiting
     const run = async () => {
       const fresh = host.get('pods', name)
       if (!fresh || fresh.object.metadata.uid !== pod.metadata.uid) return null
@@ -122,18 +126,40 @@ export class KubeletController implements Controller {
     }
   }
 
+  /**
+   * When the pod's next stage falls due, if it is a start or stop that waits for the kubelet's delay and the time has
+   * not come; null otherwise (a stage is due now, or none waits on a delay).
+   */
+  private waitingUntil(pod: Obj, now: number): number | null {
+    let due: number
+    if (pod.metadata.deletionTimestamp) {
+      const removeAt = Date.parse(pod.metadata.deletionTimestamp)
+      const grace = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000
+      due = Math.min(removeAt - grace + this.opts.stopDelayMs, removeAt)
+    } else {
+      const phase = pod.status?.phase ?? 'Pending'
+      if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return null
+      const scheduled = ((pod.status?.conditions ?? []) as Obj[]).find(
+        (c) => c.type === 'PodScheduled' && c.status === 'True',
+      )
+      const since = Date.parse(
+        scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString(),
+      )
+      due = since + this.opts.startDelayMs
+    }
+    return now < due ? due : null
+  }
+
   private async advance(host: ControllerHost, current: Stored, facts: NodeFacts, now: number): Promise<number | null> {
     const pod = current.object as Obj
     const name = pod.metadata.name as string
     const uid = pod.metadata.uid as string
     const phase = pod.status?.phase ?? 'Pending'
     const started = phase === 'Running' || phase === 'Succeeded' || phase === 'Failed'
+    const waiting = this.waitingUntil(pod, now)
+    if (waiting !== null) return waiting
 
     if (pod.metadata.deletionTimestamp) {
-      const removeAt = Date.parse(pod.metadata.deletionTimestamp)
-      const grace = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000
-      const due = Math.min(removeAt - grace + this.opts.stopDelayMs, removeAt)
-      if (now < due) return due
       if ((pod.metadata.finalizers ?? []).length > 0 && pod.metadata.deletionGracePeriodSeconds === 0) return null
       if (phase === 'Running') {
         for (const c of (pod.spec?.containers ?? []) as Obj[]) {
@@ -155,14 +181,6 @@ export class KubeletController implements Controller {
     }
 
     if (!started) {
-      const scheduled = ((pod.status?.conditions ?? []) as Obj[]).find(
-        (c) => c.type === 'PodScheduled' && c.status === 'True',
-      )
-      const since = Date.parse(
-        scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString(),
-      )
-      const due = since + this.opts.startDelayMs
-      if (now < due) return due
       const key = podKey(current.object)
       const ips = this.opts.addresses.take(key) ?? (await this.opts.cluster().allocatePodIP(key))
       if (!ips) return null

@@ -46,8 +46,11 @@ export class SchedulerController implements Controller {
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     const fresh = new Set<string>()
+    /** Each pod as this commit left it (its last entry here). */
+    const last = new Map<string, LogEntry>()
     for (const e of entries) {
       if (e.resource !== 'pods') continue
+      last.set(e.name, e)
       const pod = e.object as Obj
       if (e.type === 'DELETED') {
         this.addresses.forget(podKey(e.object))
@@ -68,12 +71,16 @@ export class SchedulerController implements Controller {
           wantsScheduling(pod) &&
           ((e.prev as Obj | null)?.spec?.schedulingGates?.length > 0 || this.changedWhileWaiting(e.object)))
       )
-        fresh.add(e.object.metadata.name!)
+        fresh.add(e.name)
     }
-    // The commit's new pods are asked for together: one call for all of them, and their bindings share commits.
-    const pods = [...fresh]
-      .map((name) => host.get('pods', name))
-      .filter((s): s is Stored => !!s && wantsScheduling(s.object))
+    // The commit's new pods are asked for together: one call for all of them, and their bindings share commits. Each
+    // is taken as the commit left it (the binding is planned against the newest state, and declines for a pod that
+    // changed meanwhile), not read again.
+    const pods: Stored[] = []
+    for (const name of fresh) {
+      const e = last.get(name)!
+      if (e.type !== 'DELETED' && wantsScheduling(e.object)) pods.push({ rv: e.rv, object: e.object })
+    }
     await this.attempt(host, pods)
   }
 
