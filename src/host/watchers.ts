@@ -141,11 +141,14 @@ export class Watchers {
     reached: Set<WatchSocket> | null,
     sent: Map<DeliveredEntry, number> | null,
   ) {
+    const sockets = this.members.sockets(resource)
+    // Nobody watches (most writes): nothing is serialized.
+    if (sockets.length === 0) return
     const count = (e: DeliveredEntry) => sent?.set(e, (sent.get(e) ?? 0) + 1)
     // The unfiltered line for each entry is serialized once, whatever the number of watchers.
     const plain = list.map((e) => encodeWatchEvent({ type: e.type, object: e.object }))
     const oldest = list[0]!.rv
-    for (const socket of this.members.sockets(resource)) {
+    for (const socket of sockets) {
       const spec = this.members.spec(socket)
       if (!spec) continue
       const f = this.filter(socket, spec)
