@@ -66,7 +66,9 @@ export const observe: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => 
     metrics.inflight.end(kind)
   }
   const endedAt = Date.now()
-  c.res = withHeader(c.res, 'Audit-Id', obs.auditID)
+  const res = withHeader(c.res, 'Audit-Id', obs.auditID)
+  // Hono's setter copies the response it replaces (a new Response, every header again): only a copy needs setting.
+  if (res !== c.res) c.res = res
   // A request refused before its attributes were read (a failed authentication) is read here, as nobody.
   const attrs: Attributes =
     obs.attrs ??

@@ -3,7 +3,7 @@
 // compaction).
 import { D1Log } from '../log/d1-log'
 import { configureEncryptionAtRest } from '../registry/at-rest-config'
-import { customKinds } from '../registry/custom/custom-kinds'
+import { customKinds, isCustomResourceKey } from '../registry/custom/custom-kinds'
 import { configureDefaultTolerationSeconds } from '../registry/strategies/pod/default-toleration-seconds'
 import { DurableAlarms } from './alarms'
 import { DurableMetrics } from './durable-metrics'
@@ -58,6 +58,8 @@ export function durableParts(
     alarms: new DurableAlarms(ctx.storage),
     commitListeners: [(entries) => compaction.afterCommit(entries), () => hub.poke()],
     // Custom resources' kinds come from the cluster object's CRDs (it overrides this with its own objects).
-    knowKind: (resource) => customKinds.know(resource, env.CLUSTER.getByName('cluster')),
+    // A built-in kind asks nothing, so no stub of the cluster object is made for it (every write asks).
+    knowKind: (resource) =>
+      isCustomResourceKey(resource) ? customKinds.know(resource, env.CLUSTER.getByName('cluster')) : undefined,
   }
 }

@@ -47,9 +47,10 @@ export function planOfValue(v: unknown): Plan {
 export function planOf(shape: Shape): Plan {
   if (shape === null) return null
   if (shape === 'object') return OBJECT_PLAN
-  if ('_zod' in shape) return planOfNode(node(shape))
+  // Every body asks for its kind's plan: a schema met before is found without walking its wrappers again.
   const cached = plans.get(shape)
   if (cached !== undefined) return cached
+  if ('_zod' in shape) return remember(shape, planOfNode(node(shape)))
   if ('struct' in shape) {
     const p = struct(shape.struct.map((f) => (typeof f === 'string' ? f : f[0])))
     plans.set(shape, p)

@@ -16,6 +16,9 @@ const CRDS = 'customresourcedefinitions'
 /** How long a copy is used without asking whether it changed. */
 const FRESH_MS = 1000
 
+/** Whether a resource key may name a custom resource (`<plural>.<group>`); built-in plurals have no dot. */
+export const isCustomResourceKey = (resource: string) => resource.includes('.')
+
 /** What answers for the CRDs: the cluster object (through RPC, or its own host). */
 interface CrdSource {
   snapshot(
@@ -70,7 +73,7 @@ class CustomKinds {
    * once; one it knows is checked as ensure() checks. Built-in plurals (no dot) need nothing.
    */
   know(resource: string, source: CrdSource): Promise<void> | undefined {
-    if (!resource.includes('.')) return undefined
+    if (!isCustomResourceKey(resource)) return undefined
     return this.ensure(source, kinds.byPlural(resource) ? undefined : this.clock())
   }
 
