@@ -15,7 +15,8 @@ import { serveLog } from './tunnel/log-server.ts'
 import { servePortForward } from './tunnel/portforward-server.ts'
 import { serveProxy } from './tunnel/proxy-server.ts'
 import { streamOpener } from './tunnel/stream-opener.ts'
-import { type Opener, type SocketLike, TunnelClient, tunnelProtocols } from './tunnel/tunnel-client.ts'
+import { type Opener, TunnelClient, tunnelProtocols } from './tunnel/tunnel-client.ts'
+import { TunnelSocket } from './tunnel/tunnel-socket.ts'
 
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString()} kubeflare-agent: ${msg}\n`)
 
@@ -95,27 +96,22 @@ function startTunnel(client: KubeClient, node: string, opener: Opener): TunnelCl
   const path = `/api/v1/nodes/${node}/tunnel`
   const url = client.server.replace(/^http/, 'ws') + path
   let lastWhy = ''
-  const tunnel = new TunnelClient(
-    () => new WebSocket(url, tunnelProtocols(client.token)) as unknown as SocketLike,
-    opener,
-    log,
-    {
-      connected: (up) => {
-        lastWhy = ''
-        log(up ? `tunnel to ${url} connected` : 'tunnel lost: reconnecting')
-      },
-      dialFailed: () => {
-        client.get(path).then(
-          () => undefined,
-          (e: unknown) => {
-            const why = (e as Error).message
-            if (why !== lastWhy) log(`tunnel refused: ${why}`)
-            lastWhy = why
-          },
-        )
-      },
+  const tunnel = new TunnelClient(() => new TunnelSocket(url, tunnelProtocols(client.token)), opener, log, {
+    connected: (up) => {
+      lastWhy = ''
+      log(up ? `tunnel to ${url} connected` : 'tunnel lost: reconnecting')
     },
-  )
+    dialFailed: () => {
+      client.get(path).then(
+        () => undefined,
+        (e: unknown) => {
+          const why = (e as Error).message
+          if (why !== lastWhy) log(`tunnel refused: ${why}`)
+          lastWhy = why
+        },
+      )
+    },
+  })
   tunnel.start()
   return tunnel
 }
