@@ -43,7 +43,8 @@ const KUBELET = 'kubelet'
 
 export class KubeletController implements Controller {
   readonly name = 'kubelet'
-  private facts = new Map<string, { at: number; facts: NodeFacts | null }>()
+  /** What each node is (virtual or not), asked of the cluster at most every 30 s; one question per node at a time. */
+  private facts = new Map<string, { at: number; facts: Promise<NodeFacts | null> }>()
   /** One step at a time per pod; a trigger that arrives mid-step runs after it, against fresh state. */
   private chains = new Map<string, Promise<number | null>>()
 
@@ -88,11 +89,16 @@ export class KubeletController implements Controller {
     if (next !== null) await host.wakeAt(next)
   }
 
-  private async nodeFacts(_host: ControllerHost, node: string): Promise<NodeFacts | null> {
+  private nodeFacts(_host: ControllerHost, node: string): Promise<NodeFacts | null> {
     const cached = this.facts.get(node)
     if (cached && Date.now() - cached.at < 30_000) return cached.facts
-    const facts = await this.opts.cluster().nodeFacts(node)
-    this.facts.set(node, { at: Date.now(), facts })
+    // The pending answer is shared: the many pods of one node stepped at once (a wake-up) ask once.
+    const facts = this.opts.cluster().nodeFacts(node)
+    const entry = { at: Date.now(), facts }
+    this.facts.set(node, entry)
+    facts.catch(() => {
+      if (this.facts.get(node) === entry) this.facts.delete(node)
+    })
     return facts
   }
 
