@@ -66,8 +66,12 @@ export function statusResponse(c: Context, status: Status): Response {
 }
 
 function respond(c: Context, text: string, code: number, contentType: string): Response {
-  const headers = new Headers({ 'Content-Type': contentType, 'Cache-Control': NO_CACHE })
-  for (const w of warningsOf(c)) headers.append('Warning', `299 - ${JSON.stringify(w)}`)
+  // Pairs, not a Headers object the Response would copy again: each pair is appended, so warnings stay separate.
+  const headers: [string, string][] = [
+    ['Content-Type', contentType],
+    ['Cache-Control', NO_CACHE],
+  ]
+  for (const w of warningsOf(c)) headers.push(['Warning', `299 - ${JSON.stringify(w)}`])
   return new Response(text, { status: code, headers })
 }
 
@@ -99,5 +103,6 @@ export function addWarnings(c: Context, warnings: string[]) {
 }
 
 function warningsOf(c: Context): string[] {
-  return [...new Set((c.get('warnings' as never) as string[] | undefined) ?? [])]
+  const list = c.get('warnings' as never) as string[] | undefined
+  return list ? [...new Set(list)] : []
 }

@@ -35,8 +35,11 @@ export interface AuditEventInput {
   annotations?: Record<string, string>
 }
 
-/** metav1.MicroTime: `2006-01-02T15:04:05.000000Z` (we know milliseconds; the last three digits are zeros). */
-export const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
+/**
+ * metav1.MicroTime: `2006-01-02T15:04:05.000000Z` (we know milliseconds; the last three digits are zeros). toISOString
+ * always ends in three digits of milliseconds and `Z`; two per request are written, so no regex.
+ */
+export const microTime = (ms: number) => `${new Date(ms).toISOString().slice(0, -1)}000Z`
 
 /** authentication/v1 UserInfo: username, uid, groups, extra, each left out when empty. */
 function userJson(u: UserInfo | undefined): Record<string, unknown> {

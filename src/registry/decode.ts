@@ -68,6 +68,8 @@ const unrecognized = (target: DecodeTarget, error: string, body: Uint8Array) =>
 
 /** Nesting depth of JSON text (outside strings), without parsing: refuses pathological bodies cheaply. */
 function jsonDepthExceeds(text: string, max: number): boolean {
+  // Nesting past `max` takes more than `max` brackets: a shorter text (almost every body) needs no scan.
+  if (text.length <= max) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {

@@ -78,12 +78,13 @@ function interpret(doc: unknown): GVK | { error: string } {
   let saved: string | null = null
   const o = doc as Record<string, unknown>
   for (const key in o) {
+    const folded = key === 'apiVersion' || key === 'kind' ? '' : fold(key)
     const field =
       key === 'apiVersion' || key === 'kind'
         ? key
-        : fold(key) === 'APIVERSION'
+        : folded === 'APIVERSION'
           ? 'apiVersion'
-          : fold(key) === 'KIND'
+          : folded === 'KIND'
             ? 'kind'
             : null
     if (field === null) continue
