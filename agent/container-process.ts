@@ -195,6 +195,8 @@ export class ContainerProcess {
     // Gone: a last look, since the shim writes the exit file just before it exits.
     const last = readExit(this.dir, this.attempt)
     if (last) return this.finish(exitOf(last))
+    // Nobody would record its end or read its output: the command goes too, so that no restart runs beside it.
+    if (run && sameProcess(run.pid, run.pidStart)) this.groupKill(run.pid)
     this.finish(lostExit(this.run !== null, this.shimStderr()))
   }
 
@@ -312,8 +314,12 @@ export class ContainerProcess {
   private signal(sig: NodeJS.Signals) {
     const run = this.run
     if (this.done || !run || !sameProcess(run.pid, run.pidStart)) return
+    this.groupKill(run.pid, sig)
+  }
+
+  private groupKill(pid: number, sig: NodeJS.Signals = 'SIGKILL') {
     try {
-      process.kill(-run.pid, sig)
+      process.kill(-pid, sig)
     } catch {
       // the group is gone
     }

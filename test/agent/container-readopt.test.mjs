@@ -8,21 +8,33 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, it } from 'node:test'
+import { after, describe, it } from 'node:test'
 import { Backoff } from '../../agent/backoff.ts'
 import { ContainerProcess } from '../../agent/container-process.ts'
 import { parseRecords } from '../../agent/cri-log.ts'
 import { PodWorker } from '../../agent/pod-worker.ts'
-import { processStart, sameProcess } from '../../agent/run-files.ts'
+import { processStart, readExit, readRun, recordedAttempts, sameProcess } from '../../agent/run-files.ts'
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'agent-child.mjs')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+/** Container directories and stand-in agents of the tests: whatever a failed test left running goes at the end. */
+const dirs = []
+const children = []
+after(() => {
+  for (const c of children) c.kill('SIGKILL')
+  for (const dir of dirs)
+    for (const attempt of recordedAttempts(dir)) {
+      const run = readRun(dir, attempt)
+      if (run && !readExit(dir, attempt) && sameProcess(run.pid, run.pidStart)) process.kill(-run.pid, 'SIGKILL')
+    }
+})
 
 /** Starts a stand-in agent; answers its JSON lines as they come and a SIGKILL. */
 function agentChild(spec) {
   const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', CHILD, JSON.stringify(spec)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
+  children.push(child)
   const lines = []
   let buf = ''
   child.stdout.setEncoding('utf8').on('data', (d) => {
@@ -53,6 +65,7 @@ function agentChild(spec) {
 
 function runSpec(script, extra = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'readopt-'))
+  dirs.push(cwd)
   return {
     command: ['sh', '-c', script],
     env: { PATH: process.env.PATH, GREETING: 'hi there' },
@@ -147,6 +160,19 @@ describe('re-adopting container runs', () => {
     assert.ok(sameProcess(process.pid, processStart(process.pid)))
   })
 
+  it('a run whose shim dies is lost (ContainerStatusUnknown, 137) and its command killed, so no restart runs beside it', async () => {
+    const spec = runSpec('sleep 600')
+    const p = ContainerProcess.start(spec)
+    assert.equal(await p.spawned, true)
+    const run = JSON.parse(readFileSync(spec.logFile.replace(/log$/, 'run'), 'utf8'))
+    process.kill(run.shimPid, 'SIGKILL')
+    const exit = await p.exited
+    assert.deepEqual([exit.exitCode, exit.reason], [137, 'ContainerStatusUnknown'])
+    // (Killed, it may stay a zombie where pid 1 reaps nothing: sameProcess does not count zombies.)
+    for (let i = 0; i < 50 && sameProcess(run.pid, run.pidStart); i++) await sleep(20)
+    assert.ok(!sameProcess(run.pid, run.pidStart), 'the command outlived its shim')
+  })
+
   it('a pod worker started again reports running containers unchanged and restarts one that exited meanwhile', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'readopt-worker-'))
     const pod = {
@@ -161,6 +187,8 @@ describe('re-adopting container runs', () => {
         ],
       },
     }
+    const podDir = join(dataDir, 'pods', pod.metadata.uid)
+    dirs.push(join(podDir, 'main'), join(podDir, 'quits'))
     const agent = agentChild({ worker: { pod, dataDir } })
     const running = await agent.line((s) => s.containerStatuses?.every((c) => c.state.running))
     await agent.kill()

@@ -8,7 +8,8 @@ import { nodeBin, root } from './server-process.mjs'
 
 /**
  * Starts an agent for `node` with short back-offs and the host's own address (Endpoints refuse loopback addresses, as
- * kube's validation does); answers {child, dataDir, output(), stop()}. The agent's output is
+ * kube's validation does), stopping its containers when it is stopped (`--stop-pods-on-exit`: a test leaves no
+ * process behind; `--stop-pods-on-exit=false` in `extra` keeps a kubelet's default); answers {child, dataDir, output(), stop()}. The agent's output is
  * kept for failure messages. `kubeconfig` names another server's (the harness's by default); `env` replaces the
  * process environment (another server's CA must not meet the harness's, given through NODE_EXTRA_CA_CERTS).
  */
@@ -29,6 +30,7 @@ export function startAgent(node, extra = [], { kubeconfig = KUBECONFIG, env = pr
       '1s',
       '--backoff-max',
       '4s',
+      '--stop-pods-on-exit',
       ...extra,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env },

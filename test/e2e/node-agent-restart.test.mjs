@@ -5,7 +5,7 @@
 // of a pod deleted meanwhile. SIGTERM leaves containers running; with --stop-pods-on-exit it stops them.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -46,12 +46,20 @@ const alive = (pid) => {
   }
 }
 const pidOf = (name) => Number(readFileSync(join(scratch, `${name}.pid`), 'utf8'))
-/** An agent for the node on the shared data directory. */
+/** An agent for the node on the shared data directory, leaving containers running when stopped unless `extra` says. */
 function agentOn(extra = []) {
-  const a = startAgent(node, dataDir ? ['--data-dir', dataDir, ...extra] : extra)
+  const flags = ['--stop-pods-on-exit=false', ...extra]
+  const a = startAgent(node, dataDir ? ['--data-dir', dataDir, ...flags] : flags)
   dataDir ??= a.dataDir
   started.push(a)
   return a
+}
+const list = (dir) => {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
 }
 const k = (args, opts) => kubectl('1.33', ['-n', namespace, ...args], opts)
 
@@ -68,11 +76,15 @@ describe('node agent restarts', () => {
     await api('DELETE', `/api/v1/namespaces/${namespace}`)
     for (const a of started) await a.stop()
     await api('DELETE', `/api/v1/nodes/${node}`)
-    // Whatever a failed test left running.
-    for (const name of ['steady', 'gone'])
-      try {
-        process.kill(-pidOf(name), 'SIGKILL')
-      } catch {}
+    // Whatever a failed test left running: every run the shims recorded without an exit.
+    for (const uid of list(join(dataDir, 'pods')))
+      for (const container of list(join(dataDir, 'pods', uid)))
+        for (const file of list(join(dataDir, 'pods', uid, container)).filter((f) => f.endsWith('.run')))
+          try {
+            const dir = join(dataDir, 'pods', uid, container)
+            if (!existsSync(join(dir, file.replace(/run$/, 'exit'))))
+              process.kill(-JSON.parse(readFileSync(join(dir, file), 'utf8')).pid, 'SIGKILL')
+          } catch {}
   })
 
   it('SIGKILLed and started again: running containers are adopted unchanged, one that exited meanwhile has its real exit, a pod deleted meanwhile is stopped', async () => {
