@@ -149,6 +149,8 @@ export async function agentPhase({ root, port, token, request, say }) {
       NODE,
       '--data-dir',
       join(dir, 'data'),
+      // Containers outlive a stopped agent by default (as a kubelet's do); the bench leaves nothing running.
+      '--stop-pods-on-exit',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
