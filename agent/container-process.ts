@@ -252,9 +252,13 @@ export class ContainerProcess {
     return this.done === null
   }
 
-  /** The environment the command was started with (what exec runs with after a re-adoption). */
+  /**
+   * The environment the command was started with (what exec runs with after a re-adoption), from /proc; where there
+   * is none (not Linux), only the agent's PATH.
+   */
   environment(): Record<string, string> | null {
-    return this.run ? processEnv(this.run.pid) : null
+    if (!this.run) return null
+    return processEnv(this.run.pid) ?? { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin' }
   }
 
   /**

@@ -2,7 +2,7 @@
 // <n>.run (the shim's and the command's pid with their start times, the run's start), <n>.exit (how it ended), and
 // whether a recorded process is still the one recorded (pid and start time from /proc/<pid>/stat, so that a pid the
 // kernel gave to someone else since is never taken for ours).
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** <n>.run: written by the shim once the command runs. */
@@ -61,9 +61,21 @@ export function processStart(pid: number): number {
   }
 }
 
+/** Whether this host has /proc (Linux); elsewhere a pid is taken at its word, start times unchecked. */
+const PROC = existsSync('/proc/self/stat')
+
 /** Whether pid still is the process that started at `start` (and has not exited: a zombie is gone). */
 export function sameProcess(pid: number, start: number): boolean {
-  if (!(pid > 0) || !start) return false
+  if (!(pid > 0)) return false
+  if (!PROC) {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (!start) return false
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
