@@ -90,10 +90,11 @@ export class ContainerRecord {
 
   /**
    * Carries on from the runs an earlier agent left in the container's directory: the latest, still running, is
-   * adopted (same pid, startedAt, restart count and container ID; probes resume, a startup probe that had passed stays
-   * passed); one that ended while no agent watched is reported with the exit its shim recorded (the pod worker then
-   * restarts it as restartPolicy says); one nothing accounts for is kube's ContainerStatusUnknown. Answers whether
-   * there was any run on record.
+   * adopted (same pid, startedAt, restart count and container ID; probes resume from the started and ready the pod's
+   * status had, as kubelet 1.35 does (KEP-4781): a startup probe that had passed stays passed, a ready container
+   * stays ready until its readiness probe fails its threshold); one that ended while no agent watched is reported
+   * with the exit its shim recorded (the pod worker then restarts it as restartPolicy says); one nothing accounts for
+   * is kube's ContainerStatusUnknown. Answers whether there was any run on record.
    */
   private restore(previous: Obj | undefined): boolean {
     const attempt = recordedAttempts(this.dir).at(-1)
@@ -109,7 +110,7 @@ export class ContainerRecord {
       this.current = null
       this.env = found.environment() ?? {}
       void found.exited.then((exit) => this.ended(found, exit, attempt))
-      this.startProbes(this.env, previous?.started === true)
+      this.startProbes(this.env, { started: previous?.started === true, ready: previous?.ready === true })
     } else this.current = found ? this.terminationOf(found, attempt) : unknownTermination(attempt, rfc3339())
     return true
   }
@@ -229,7 +230,8 @@ export class ContainerRecord {
     if (this.proc?.running) await this.proc.stop(graceMs)
   }
 
-  private startProbes(env: Record<string, string>, startedBefore = false) {
+  /** Starts the run's probes; `before`: what the status said of an adopted run (its probes carry on from it). */
+  private startProbes(env: Record<string, string>, before?: { started: boolean; ready: boolean }) {
     const target = { env, cwd: this.cwd, ports: (this.spec.ports ?? []) as Obj[], host: this.host.host }
     const make = (kind: ProbeKind, probe: Obj) =>
       new ProbeWorker(
@@ -245,12 +247,14 @@ export class ContainerRecord {
         },
         (output) => this.host.event('Warning', 'Unhealthy', `${probeTitle(kind)} probe failed: ${output}`),
       )
-    const startup = this.spec.startupProbe && !startedBefore ? make('startup', this.spec.startupProbe) : null
+    const startup = this.spec.startupProbe && !before?.started ? make('startup', this.spec.startupProbe) : null
     this.probes = [
       ...(startup ? [startup] : []),
       ...(this.spec.livenessProbe ? [make('liveness', this.spec.livenessProbe)] : []),
       ...(this.spec.readinessProbe ? [make('readiness', this.spec.readinessProbe)] : []),
     ]
+    const readiness = this.probe('readiness')
+    if (readiness && before?.ready) readiness.result = true
     // Liveness and readiness wait for the startup probe's first success.
     if (startup) startup.start()
     else for (const p of this.probes) p.start()
