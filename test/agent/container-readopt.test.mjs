@@ -173,8 +173,9 @@ describe('re-adopting container runs', () => {
     assert.ok(!sameProcess(run.pid, run.pidStart), 'the command outlived its shim')
   })
 
-  it('a pod worker started again reports running containers unchanged and restarts one that exited meanwhile', async () => {
+  it('a pod worker started again reports running containers unchanged (ready too) and restarts one that exited meanwhile', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'readopt-worker-'))
+    const trigger = join(dataDir, 'exit-now')
     const pod = {
       metadata: { name: 'p', namespace: 'n', uid: `uid-${Math.random()}`, resourceVersion: '1' },
       spec: {
@@ -182,18 +183,27 @@ describe('re-adopting container runs', () => {
         restartPolicy: 'Always',
         terminationGracePeriodSeconds: 5,
         containers: [
-          { name: 'main', image: 'i', command: ['sh', '-c', 'echo hello; sleep 600'] },
-          { name: 'quits', image: 'i', command: ['sh', '-c', 'sleep 1; exit 5'] },
+          {
+            name: 'main',
+            image: 'i',
+            command: ['sh', '-c', 'echo hello; sleep 600'],
+            readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 2, periodSeconds: 1 },
+          },
+          { name: 'quits', image: 'i', command: ['sh', '-c', `until [ -e ${trigger} ]; do sleep 0.05; done; exit 5`] },
         ],
       },
     }
     const podDir = join(dataDir, 'pods', pod.metadata.uid)
     dirs.push(join(podDir, 'main'), join(podDir, 'quits'))
     const agent = agentChild({ worker: { pod, dataDir } })
-    const running = await agent.line((s) => s.containerStatuses?.every((c) => c.state.running))
+    const running = await agent.line(
+      (s) => s.containerStatuses?.every((c) => c.state.running) && s.containerStatuses[0].ready,
+    )
     await agent.kill()
     const downAt = Date.now()
-    await sleep(1500)
+    // While no agent watches, one container exits.
+    writeFileSync(trigger, '')
+    await sleep(1000)
     const statuses = []
     const worker = new PodWorker(
       { ...pod, metadata: { ...pod.metadata, resourceVersion: '50' }, status: running },
@@ -223,6 +233,8 @@ describe('re-adopting container runs', () => {
       const before = running.containerStatuses
       assert.deepEqual(main.state, before[0].state)
       assert.equal(main.restartCount, 0)
+      // Still ready, though its readiness probe (2 s initial delay) has not run again yet: kubelet 1.35's KEP-4781.
+      assert.equal(main.ready, true)
       assert.equal(main.containerID, before[0].containerID)
       // The run that exited while no agent watched: its exit code and time, then restarted (the first restart is
       // at once, as after a kubelet restart: the back-off is the kubelet's memory).
