@@ -45,6 +45,12 @@ export class KubeletController implements Controller {
   readonly name = 'kubelet'
   /** What each node is (virtual or not), asked of the cluster at most every 30 s; one question per node at a time. */
   private facts = new Map<string, { at: number; facts: Promise<NodeFacts | null> }>()
+  /**
+   * Pods this kubelet just started and found with nothing timed left to do, by the resourceVersion of the Running
+   * status it wrote: the commit of that status triggers one more step for that very state, which need not be read and
+   * judged again (without a time pending, the judgement does not depend on the time). Taken by that step.
+   */
+  private settled = new Map<string, number>()
   /** One step at a time per pod; a trigger that arrives mid-step runs after it, against fresh state. */
   private chains = new Map<string, Promise<number | null>>()
 
@@ -57,6 +63,7 @@ export class KubeletController implements Controller {
       if (e.type === 'DELETED') {
         this.opts.logs.forget(e.object.metadata.uid ?? '')
         this.opts.onPodGone(e.object.metadata.uid ?? '')
+        this.settled.delete(podKey(e.object))
         continue
       }
       // Only pods bound to a node have a kubelet; the batch's last entry for a pod is its state now.
@@ -119,6 +126,10 @@ export class KubeletController implements Controller {
     const waiting = this.waitingUntil(pod as Obj, now)
     if (waiting !== null && !this.chains.has(key)) return waiting
     const run = async () => {
+      if (this.settled.get(key) === Number(pod.metadata.resourceVersion)) {
+        this.settled.delete(key)
+        return null
+      }
       const fresh = host.get('pods', name)
       if (!fresh || fresh.object.metadata.uid !== pod.metadata.uid) return null
       return this.advance(host, fresh, facts, Math.max(now, Date.now()))
@@ -222,7 +233,9 @@ export class KubeletController implements Controller {
         )
       }
       await Promise.all(events)
-      return this.advance(host, written, facts, Date.now())
+      const due = await this.advance(host, written, facts, Date.now())
+      if (due === null) this.settled.set(key, written.rv)
+      return due
     }
 
     if (phase !== 'Running') return null
