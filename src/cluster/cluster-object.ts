@@ -256,7 +256,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
   }
 
   async schedulePods(reqs: ScheduleRequest[]): Promise<Placement[]> {
-    return reqs.map((req) => this.scheduling.schedulePod(req))
+    return this.scheduling.schedulePods(reqs)
   }
 
   async assumePod(req: ScheduleRequest, node: string): Promise<void> {

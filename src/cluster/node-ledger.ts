@@ -41,17 +41,26 @@ export class NodeLedger {
     return r ? toBinding(r) : null
   }
 
-  bind(b: Omit<Binding, 'podIP'>) {
+  /**
+   * Records a binding; with `podCIDR`, the pod gets the lowest free address of it in the same statement (the
+   * scheduler placing a pod on a virtual node). Answers the binding as recorded.
+   */
+  bind(b: Omit<Binding, 'podIP'>, podCIDR?: string): Binding {
+    const podIP = podCIDR === undefined ? null : this.freeIP(b.node, podCIDR)
     const written = this.sql.exec(
-      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
       b.ns,
       b.node,
       b.cpuMilli,
       b.memBytes,
+      podIP,
     ).rowsWritten
-    if (written > 0) this.count(b.node, b.cpuMilli, b.memBytes, 1)
+    if (written === 0) return this.binding(b.podKey) ?? { ...b, podIP: null }
+    this.count(b.node, b.cpuMilli, b.memBytes, 1)
+    if (podIP) this.usedIPs(b.node).add(podIP)
+    return { ...b, podIP }
   }
 
   release(podKey: string): Binding | null {
@@ -111,19 +120,25 @@ export class NodeLedger {
     const b = known ?? this.binding(podKey)
     if (!b) return null
     if (b.podIP) return b.podIP
+    const ip = this.freeIP(b.node, podCIDR)
+    if (!ip) return null
+    this.sql.exec('UPDATE pod_bindings SET pod_ip = ? WHERE pod_key = ?', ip, podKey)
+    this.usedIPs(b.node).add(ip)
+    return ip
+  }
+
+  /** The lowest address of a node's pod CIDR no pod there holds (skipping .0 and the .1 gateway), or null. */
+  private freeIP(node: string, podCIDR: string): string | null {
     const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(podCIDR)
     if (!m) return null
     const prefix = Number(m[5])
     const base = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0
     const size = 2 ** (32 - prefix)
-    const used = this.usedIPs(b.node)
+    const used = this.usedIPs(node)
     for (let i = 2; i < size - 1; i++) {
       const n = (base + i) >>> 0
       const ip = `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
-      if (used.has(ip)) continue
-      this.sql.exec('UPDATE pod_bindings SET pod_ip = ? WHERE pod_key = ?', ip, podKey)
-      used.add(ip)
-      return ip
+      if (!used.has(ip)) return ip
     }
     return null
   }

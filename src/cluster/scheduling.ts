@@ -61,8 +61,11 @@ export class Scheduling {
     return this.nodeView().list.map((n) => ({ ...n, used: { ...(usage.get(n.name) ?? NO_USAGE) } }))
   }
 
-  /** Picks a node and reserves the pod's requests there; asking again for a bound pod answers the same node. */
-  schedulePod(req: ScheduleRequest): Placement {
+  /**
+   * Picks a node and reserves the pod's requests there; asking again for a bound pod answers the same node. `pool`
+   * is the node candidates of a batch (schedulePods), whose usage each placement here advances.
+   */
+  schedulePod(req: ScheduleRequest, pool?: NodeCandidate[]): Placement {
     const existing = this.ledger.binding(req.podKey)
     if (existing) return this.placed(existing)
     const needs: PodNeeds = {
@@ -72,14 +75,35 @@ export class Scheduling {
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
     }
-    const result = schedule(needs, this.candidates())
+    const candidates = pool ?? this.candidates()
+    const result = schedule(needs, candidates)
     if (!result.ok) {
       this.ledger.addWaiting(req.ns)
       return result
     }
-    const binding = { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests, podIP: null }
-    this.ledger.bind(binding)
+    // A virtual node's pod gets its address in the same write (its simulated kubelet will need it).
+    const facts = this.nodeFacts(result.node)
+    const binding = this.ledger.bind(
+      { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests },
+      facts?.virtual ? facts.podCIDR : undefined,
+    )
+    if (pool && binding.node === result.node) {
+      // The ledger's sums moved with this binding; the batch's copy of them moves alike.
+      const used = pool.find((n) => n.name === result.node)!.used
+      used.cpuMilli += needs.requests.cpuMilli
+      used.memBytes += needs.requests.memBytes
+      used.pods += 1
+    }
     return this.placed(binding)
+  }
+
+  /**
+   * schedulePod for several pods in order (a commit's new pods, a namespace retrying its waiting pods): the node
+   * candidates are built once for the batch instead of once per pod.
+   */
+  schedulePods(reqs: readonly ScheduleRequest[]): Placement[] {
+    let pool: NodeCandidate[] | undefined
+    return reqs.map((req) => this.schedulePod(req, (pool ??= this.candidates())))
   }
 
   /** A placement, with the pod's address when a simulated kubelet will start it (a real node's agent reports its own). */

@@ -169,8 +169,18 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
     else for (const r of why) counts.set(r, (counts.get(r) ?? 0) + 1)
   }
   if (feasible.length > 0) {
-    feasible.sort((a, b) => score(pod, a) - score(pod, b) || (a.name < b.name ? -1 : 1))
-    return { ok: true, node: feasible[0]!.name }
+    // The lowest score wins, ties to the first name: one pass, each node scored once.
+    let best = feasible[0]!
+    let bestScore = score(pod, best)
+    for (let i = 1; i < feasible.length; i++) {
+      const node = feasible[i]!
+      const s = score(pod, node)
+      if (s < bestScore || (s === bestScore && node.name < best.name)) {
+        best = node
+        bestScore = s
+      }
+    }
+    return { ok: true, node: best.name }
   }
   const n = nodes.length
   if (n === 0) return { ok: false, message: 'no nodes available to schedule pods' }
