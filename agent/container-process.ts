@@ -112,6 +112,7 @@ export class ContainerProcess {
   static adopt(logFile: string, stdin: boolean): ContainerProcess | Exit | null {
     const dir = dirname(logFile)
     const attempt = Number(basename(logFile, '.log'))
+    awaitShim(dir, attempt)
     const ended = readExit(dir, attempt)
     if (ended) return exitOf(ended)
     const run = readRun(dir, attempt)
@@ -328,6 +329,24 @@ export class ContainerProcess {
       // the group is gone
     }
   }
+}
+
+/**
+ * An agent that died just after starting a shim leaves a run whose shim has not recorded it yet (it does within
+ * milliseconds): for a run started in the last few seconds with no record, wait up to 2 s for one, so the next agent
+ * does not start that run again beside it. (Synchronous: it happens at most once per container, at the agent's start.)
+ */
+function awaitShim(dir: string, attempt: number) {
+  const started = join(dir, `${attempt}.shim.err`)
+  const pending = () => !readRun(dir, attempt) && !readExit(dir, attempt)
+  let fresh = false
+  try {
+    fresh = Date.now() - statSync(started).mtimeMs < 5000
+  } catch {
+    return
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (let waited = 0; fresh && pending() && waited < 2000; waited += 50) Atomics.wait(pause, 0, 0, 50)
 }
 
 /** The shim's interpreter, found on the agent's PATH once. */

@@ -35,7 +35,7 @@ function readJson<T>(path: string): T | null {
 export const readRun = (dir: string, attempt: number) => readJson<RunRecord>(join(dir, `${attempt}.run`))
 export const readExit = (dir: string, attempt: number) => readJson<ExitRecord>(join(dir, `${attempt}.exit`))
 
-/** The runs a container directory has records of, in order. */
+/** The runs a container directory has records of, in order (a run the agent was starting has its shim.err). */
 export function recordedAttempts(dir: string): number[] {
   let names: string[] = []
   try {
@@ -45,7 +45,7 @@ export function recordedAttempts(dir: string): number[] {
   }
   const found = new Set<number>()
   for (const n of names) {
-    const m = /^(\d+)\.(run|exit)$/.exec(n)
+    const m = /^(\d+)\.(run|exit|shim\.err)$/.exec(n)
     if (m) found.add(Number(m[1]))
   }
   return [...found].sort((a, b) => a - b)

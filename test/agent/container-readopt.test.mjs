@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { Backoff } from '../../agent/backoff.ts'
-import { ContainerProcess } from '../../agent/container-process.ts'
+import { ContainerProcess, SHIM } from '../../agent/container-process.ts'
 import { parseRecords } from '../../agent/cri-log.ts'
 import { PodWorker } from '../../agent/pod-worker.ts'
 import { processStart, readExit, readRun, recordedAttempts, sameProcess } from '../../agent/run-files.ts'
@@ -158,6 +158,21 @@ describe('re-adopting container runs', () => {
     writeFileSync(other.logFile.replace(/log$/, 'run'), JSON.stringify({ ...me, pidStart: me.shimStart }))
     assert.equal(ContainerProcess.adopt(other.logFile, false), null)
     assert.ok(sameProcess(process.pid, processStart(process.pid)))
+  })
+
+  it('an agent started just after its predecessor started a shim waits for the shim’s record instead of starting the run again', async () => {
+    const spec = runSpec('sleep 600')
+    writeFileSync(spec.logFile.replace(/log$/, 'shim.err'), '')
+    // The shim comes up 300 ms late (a slow python start), started by an agent that is gone.
+    const options = JSON.stringify({ command: spec.command, dir: spec.cwd, attempt: 0 })
+    spawn('sh', ['-c', `sleep 0.3; exec python3 -I -S "$0" "$1"`, SHIM, options], {
+      cwd: spec.cwd,
+      detached: true,
+      stdio: 'ignore',
+    }).unref()
+    const p = ContainerProcess.adopt(spec.logFile, false)
+    assert.ok(p instanceof ContainerProcess, `not adopted: ${p?.reason}`)
+    assert.equal((await p.stop(0)).exitCode, 137)
   })
 
   it('a run whose shim dies is lost (ContainerStatusUnknown, 137) and its command killed, so no restart runs beside it', async () => {
