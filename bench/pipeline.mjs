@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// `node_modules/.bin/node bench/pipeline.mjs` (Node 22): create → Running end to end under Miniflare (no wrangler dev), with the timeline of
-// one batch. N pods (BENCH_PIPE_PODS, 1000) are created by BENCH_CONC (32) writers over 8 namespaces on 100 virtual
-// nodes; one HTTP watch per namespace follows every pod through Pending → bound → Running and counts the events.
-// Reported: pods/s from the first create sent to the last pod seen Running, per-pod latencies of each stage, workerd
-// CPU per pod (steadier than rates on a shared machine), D1 changes and commits per pod, and a timeline in
-// BENCH_PIPE_BUCKET_MS (100) buckets of how many pods were created, bound and Running. A warm-up batch
+// `node_modules/.bin/node bench/pipeline.mjs` (Node 22): create → Running end to end under Miniflare (no wrangler
+// dev), with the timeline of one batch. N pods (BENCH_PIPE_PODS, 1000) are created by BENCH_CONC (32) writers over 8
+// namespaces on 100 virtual nodes; one watch per namespace follows every pod through Pending → bound → Running and
+// counts the events. Reported: pods/s from the first create sent to the last pod seen Running, per-pod latencies of
+// each stage, workerd CPU per pod (steadier than rates on a shared machine), D1 changes and commits per pod, and a
+// timeline in BENCH_PIPE_BUCKET_MS (100) buckets of how many pods were created, bound and Running. A warm-up batch
 // (BENCH_PIPE_WARM, 200) runs first. The bundle goes to its own directory (BENCH_PIPE_DIST, bench/dist-pipeline), so
 // this can run beside `npm run bench` and two bundles can be compared (BENCH_NO_BUNDLE=1 reuses one).
 // BENCH_KUBELET_DELAY_MS overrides the simulated kubelet's start delay (wrangler.toml's 500). The server's side of the
 // timeline comes from the commit times D1 keeps, so a watch that lags behind the commits shows as such.
+// BENCH_PIPE_WATCH=ws follows on WebSocket watches instead of chunked HTTP ones (what kubectl and client-go use).
 // BENCH_PIPE_PROFILE=<file> writes a V8 CPU profile of the measured batch (workerd's isolate, through Miniflare's
 // inspector) and prints the functions with the most self and total time.
 import http from 'node:http'
@@ -18,6 +19,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { LeanWebSocket } from './ws-client.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = process.env.BENCH_PIPE_DIST ?? join(root, 'bench', 'dist-pipeline')
@@ -28,6 +30,8 @@ const CONC = env('BENCH_CONC', 32)
 const BUCKET = env('BENCH_PIPE_BUCKET_MS', 100)
 /** A file to write a V8 CPU profile of the measured batch to (workerd's isolate, through Miniflare's inspector). */
 const PROFILE = process.env.BENCH_PIPE_PROFILE
+/** How the watches are made: `http` (chunked, what kubectl and client-go use) or `ws` (BENCH_PIPE_WATCH). */
+const WATCH = process.env.BENCH_PIPE_WATCH ?? 'http'
 const START_DELAY = Number(process.env.BENCH_KUBELET_DELAY_MS || 500)
 const NAMESPACES = Array.from({ length: 8 }, (_, i) => `pipe-${i}`)
 const TOKEN = 'pipeline-admin-token'
@@ -144,12 +148,37 @@ async function follow(prefix) {
     for (const resource of ['pods', 'events']) {
       const list = await request('GET', `/api/v1/namespaces/${ns}/${resource}?limit=1`)
       const rv = JSON.parse(list.body).metadata.resourceVersion
-      const w = await request(
-        'GET',
-        `/api/v1/namespaces/${ns}/${resource}?watch=1&resourceVersion=${rv}`,
-        undefined,
-        true,
-      )
+      const path = `/api/v1/namespaces/${ns}/${resource}?watch=1&resourceVersion=${rv}`
+      const onLine = (line, at) => {
+        if (!line.includes(prefix)) return
+        const ev = JSON.parse(line)
+        const o = ev.object
+        if (resource === 'events') {
+          if (o.involvedObject?.name?.startsWith(prefix)) events.set(o.reason, (events.get(o.reason) ?? 0) + 1)
+          return
+        }
+        const name = o.metadata.name
+        const s = seen.get(name) ?? {}
+        seen.set(name, s)
+        if (ev.type === 'ADDED') s.added ??= at
+        if (o.spec?.nodeName && s.bound === undefined) {
+          s.bound = at
+          if (o.status?.phase === 'Running') order.push(`${name}: Running without a bound state seen first`)
+        }
+        if (o.status?.phase === 'Running' && s.running === undefined) s.running = at
+      }
+      if (WATCH === 'ws') {
+        // A WebSocket watch: the namespace object's own socket, handed through (no Worker code per event).
+        const ws = new LeanWebSocket(`ws://127.0.0.1:${PORT}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+        await new Promise((r, j) => {
+          ws.addEventListener('open', r)
+          ws.addEventListener('error', j)
+        })
+        ws.addEventListener('message', (e) => onLine(String(e.data), now()))
+        streams.push({ destroy: () => ws.close() })
+        continue
+      }
+      const w = await request('GET', path, undefined, true)
       let buf = ''
       w.res.setEncoding('utf8')
       w.res.on('data', (chunk) => {
@@ -157,24 +186,8 @@ async function follow(prefix) {
         buf += chunk
         let nl
         while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl)
+          onLine(buf.slice(0, nl), at)
           buf = buf.slice(nl + 1)
-          if (!line.includes(prefix)) continue
-          const ev = JSON.parse(line)
-          const o = ev.object
-          if (resource === 'events') {
-            if (o.involvedObject?.name?.startsWith(prefix)) events.set(o.reason, (events.get(o.reason) ?? 0) + 1)
-            continue
-          }
-          const name = o.metadata.name
-          const s = seen.get(name) ?? {}
-          seen.set(name, s)
-          if (ev.type === 'ADDED') s.added ??= at
-          if (o.spec?.nodeName && s.bound === undefined) {
-            s.bound = at
-            if (o.status?.phase === 'Running') order.push(`${name}: Running without a bound state seen first`)
-          }
-          if (o.status?.phase === 'Running' && s.running === undefined) s.running = at
         }
       })
       w.res.on('error', () => {})
