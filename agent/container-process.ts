@@ -20,7 +20,19 @@ import { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
 import { basename, delimiter, dirname, join } from 'node:path'
 import { CriLogWriter, parseRecords } from './cri-log.ts'
-import { type ExitRecord, processEnv, readExit, readRun, type RunRecord, sameProcess } from './run-files.ts'
+import {
+  awaitShim,
+  type Exit,
+  exitOf,
+  lostExit,
+  processEnv,
+  readExit,
+  readRun,
+  type RunRecord,
+  sameProcess,
+} from './run-files.ts'
+
+export { type Exit, exitOf } from './run-files.ts'
 
 export interface ProcessSpec {
   command: string[]
@@ -37,15 +49,6 @@ export interface ProcessSpec {
 export const PTY_HELPER = join(import.meta.dirname, 'pty-helper.py')
 /** The shim every run is started under. */
 export const SHIM = join(import.meta.dirname, 'shim.py')
-
-/** How a run ended, in ContainerStateTerminated's terms. */
-export interface Exit {
-  exitCode: number
-  signal?: number
-  reason: 'Completed' | 'Error' | 'StartError' | 'ContainerStatusUnknown' | 'OOMKilled'
-  message?: string
-  finishedAt: Date
-}
 
 /** How often an adopted run's shim is looked at (its exit file is also watched for). */
 const CHECK_MS = 1000
@@ -331,24 +334,6 @@ export class ContainerProcess {
   }
 }
 
-/**
- * An agent that died just after starting a shim leaves a run whose shim has not recorded it yet (it does within
- * milliseconds): for a run started in the last few seconds with no record, wait up to 2 s for one, so the next agent
- * does not start that run again beside it. (Synchronous: it happens at most once per container, at the agent's start.)
- */
-function awaitShim(dir: string, attempt: number) {
-  const started = join(dir, `${attempt}.shim.err`)
-  const pending = () => !readRun(dir, attempt) && !readExit(dir, attempt)
-  let fresh = false
-  try {
-    fresh = Date.now() - statSync(started).mtimeMs < 5000
-  } catch {
-    return
-  }
-  const pause = new Int32Array(new SharedArrayBuffer(4))
-  for (let waited = 0; fresh && pending() && waited < 2000; waited += 50) Atomics.wait(pause, 0, 0, 50)
-}
-
 /** The shim's interpreter, found on the agent's PATH once. */
 let pythonPath: string | null = null
 function python(): string {
@@ -360,46 +345,9 @@ function python(): string {
   return 'python3'
 }
 
-/** The Exit a shim's exit record says. */
-export function exitOf(rec: ExitRecord): Exit {
-  const finishedAt = new Date(rec.finishedAt)
-  if (rec.startError) {
-    const cmd = JSON.stringify(rec.startError.command)
-    const { code } = rec.startError
-    // kube's StartError for a command that cannot run (containerd answers exit code 128 and the exec error).
-    const message =
-      code === 'ENOENT'
-        ? `exec: ${cmd}: executable file not found in $PATH`
-        : code === 'EACCES'
-          ? `exec: ${cmd}: permission denied`
-          : `exec: ${cmd}: ${rec.startError.message}`
-    return { exitCode: 128, reason: 'StartError', message, finishedAt }
-  }
-  return {
-    exitCode: rec.exitCode,
-    ...(rec.signal ? { signal: rec.signal } : {}),
-    reason: rec.exitCode === 0 ? 'Completed' : 'Error',
-    finishedAt,
-  }
-}
-
 /** The shim itself could not be run (no python3 on the node). */
 function shimError(e: Error): Exit {
   const code = (e as NodeJS.ErrnoException).code
   const message = code === 'ENOENT' ? 'the node agent runs containers under python3, which this node lacks' : e.message
   return { exitCode: 128, reason: 'StartError', message, finishedAt: new Date() }
-}
-
-/**
- * A shim that went away without recording an exit: before the command started, a StartError with what the shim said;
- * after, nobody can account for the run (kube's ContainerStatusUnknown).
- */
-function lostExit(started: boolean, why: string): Exit {
-  if (!started) return { exitCode: 128, reason: 'StartError', message: `shim: ${why}`, finishedAt: new Date() }
-  return {
-    exitCode: 137,
-    reason: 'ContainerStatusUnknown',
-    message: 'The container could not be located when the pod was terminated',
-    finishedAt: new Date(),
-  }
 }

@@ -1,9 +1,19 @@
 // What a container run's shim (shim.py) leaves in the container's directory, read back by this agent or the next:
-// <n>.run (the shim's and the command's pid with their start times, the run's start), <n>.exit (how it ended), and
-// whether a recorded process is still the one recorded (pid and start time from /proc/<pid>/stat, so that a pid the
-// kernel gave to someone else since is never taken for ours).
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+// <n>.run (the shim's and the command's pid with their start times, the run's start), <n>.exit (how it ended, read as
+// the Exit kube reports), whether a recorded process is still the one recorded (pid and start time from
+// /proc/<pid>/stat, so that a pid the kernel gave to someone else since is never taken for ours), and the wait for a
+// shim that was started but has not recorded its run yet.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+
+/** How a run ended, in ContainerStateTerminated's terms. */
+export interface Exit {
+  exitCode: number
+  signal?: number
+  reason: 'Completed' | 'Error' | 'StartError' | 'ContainerStatusUnknown' | 'OOMKilled'
+  message?: string
+  finishedAt: Date
+}
 
 /** <n>.run: written by the shim once the command runs. */
 export interface RunRecord {
@@ -113,4 +123,59 @@ export function killRecordedRuns(dir: string): number {
     }
   }
   return killed
+}
+
+/** The Exit a shim's exit record says. */
+export function exitOf(rec: ExitRecord): Exit {
+  const finishedAt = new Date(rec.finishedAt)
+  if (rec.startError) {
+    const cmd = JSON.stringify(rec.startError.command)
+    const { code } = rec.startError
+    // kube's StartError for a command that cannot run (containerd answers exit code 128 and the exec error).
+    const message =
+      code === 'ENOENT'
+        ? `exec: ${cmd}: executable file not found in $PATH`
+        : code === 'EACCES'
+          ? `exec: ${cmd}: permission denied`
+          : `exec: ${cmd}: ${rec.startError.message}`
+    return { exitCode: 128, reason: 'StartError', message, finishedAt }
+  }
+  return {
+    exitCode: rec.exitCode,
+    ...(rec.signal ? { signal: rec.signal } : {}),
+    reason: rec.exitCode === 0 ? 'Completed' : 'Error',
+    finishedAt,
+  }
+}
+
+/**
+ * A shim that went away without recording an exit: before the command started, a StartError with what the shim said;
+ * after, nobody can account for the run (kube's ContainerStatusUnknown).
+ */
+export function lostExit(started: boolean, why: string): Exit {
+  if (!started) return { exitCode: 128, reason: 'StartError', message: `shim: ${why}`, finishedAt: new Date() }
+  return {
+    exitCode: 137,
+    reason: 'ContainerStatusUnknown',
+    message: 'The container could not be located when the pod was terminated',
+    finishedAt: new Date(),
+  }
+}
+
+/**
+ * An agent that died just after starting a shim leaves a run whose shim has not recorded it yet (it does within
+ * milliseconds): for a run started in the last few seconds with no record, wait up to 2 s for one, so the next agent
+ * does not start that run again beside it. (Synchronous: it happens at most once per container, at the agent's start.)
+ */
+export function awaitShim(dir: string, attempt: number) {
+  const started = join(dir, `${attempt}.shim.err`)
+  const pending = () => !readRun(dir, attempt) && !readExit(dir, attempt)
+  let fresh = false
+  try {
+    fresh = Date.now() - statSync(started).mtimeMs < 5000
+  } catch {
+    return
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (let waited = 0; fresh && pending() && waited < 2000; waited += 50) Atomics.wait(pause, 0, 0, 50)
 }
