@@ -88,4 +88,25 @@ describe('ContainerProcess', () => {
     await p.exited
     assert.deepEqual(texts(p), ['stdout:got hello'])
   })
+
+  it('the shim logs a long line as 16 KiB partial records, and an unfinished line once output pauses (attach shows prompts)', async () => {
+    const p = run(`head -c 40000 /dev/zero | tr '\\0' x; echo; printf 'prompt> '; read l`, { stdin: true })
+    await p.spawned
+    const seen = []
+    p.onOutput((stream, chunk) => seen.push(`${stream}:${chunk}`))
+    for (let i = 0; i < 100 && !seen.includes('stdout:prompt> '); i++) await new Promise((r) => setTimeout(r, 20))
+    assert.ok(seen.includes('stdout:prompt> '), JSON.stringify(seen.map((s) => s.slice(0, 20))))
+    p.stdin.end()
+    await p.exited
+    const records = parseRecords(readFileSync(p.log.path, 'utf8'))
+    assert.deepEqual(
+      records.map((r) => [r.full, r.text.length]),
+      [
+        [false, 16384],
+        [false, 16384],
+        [true, 40000 - 2 * 16384],
+        [false, 'prompt> '.length],
+      ],
+    )
+  })
 })
