@@ -6,19 +6,18 @@ import { statuses, ok, fail, type Result, type Resource } from './status'
 import type { ResourceDef } from './resource'
 import { apiVersionOf, resourceKey } from './resource'
 import type { StrategyContext } from './strategy'
-import { ObjectMeta, type DeleteOptions, type KubeObject } from '../schema/meta'
+import { ObjectMeta, type KubeObject } from '../schema/meta'
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta'
 import { generateName } from './generate-name'
 import { deepEqual, clone } from './deep-equal'
-import { addGoSeconds, rfc3339 } from './time'
+import { rfc3339 } from './time'
 import { recordUpdate } from './managed-fields/managers'
 import { goTypeOf } from './decoding/go-types'
-import { omitEmptyFields } from './decoding/go-encoded'
+import { omitEmptyCopy, omitEmptyFields } from './decoding/go-encoded'
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
-import { deletePreconditionFailure, uidPreconditionFailure } from './preconditions'
-import { invalidOptions, validateDeleteOptions } from './validation/meta-options'
+import { uidPreconditionFailure } from './preconditions'
 
 /** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
 export interface Manager {
@@ -251,8 +250,7 @@ function track(def: ResourceDef, ctx: StrategyContext, obj: KubeObject, old: Kub
   delete obj.metadata.managedFields
   const oldForDiff = old ? { ...old, metadata: { ...old.metadata } } : null
   // Owned fields are those of the object as stored (encodeAsGo runs after validation, so on a copy here).
-  const encoded = clone(obj)
-  encodeAsGo(def, encoded)
+  const encoded = encodedCopy(def, obj)
   const entries = recordUpdate(encoded, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource, sent)
   if (entries) obj.metadata.managedFields = entries
 }
@@ -321,6 +319,14 @@ function intake(def: ResourceDef, ctx: StrategyContext, input: KubeObject): Resu
 function encodeAsGo(def: ResourceDef, obj: KubeObject) {
   if (def.unstructured) omitEmptyFields(obj.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
   else omitEmptyFields(obj, goTypeOf(def.schema, `v1.${def.kind}`))
+}
+
+/** A copy of `obj` as encodeAsGo leaves it (a typed kind's copy is made and encoded in one walk). */
+function encodedCopy(def: ResourceDef, obj: KubeObject): KubeObject {
+  if (!def.unstructured) return omitEmptyCopy(obj, goTypeOf(def.schema, `v1.${def.kind}`)) as KubeObject
+  const copy = clone(obj)
+  encodeAsGo(def, copy)
+  return copy
 }
 
 function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {

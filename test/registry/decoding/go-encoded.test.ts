@@ -5,6 +5,12 @@ import { makeNamespace, req } from '../../helpers'
 import { resourceByPlural } from '../../../src/registry/resources'
 import { planCreate } from '../../../src/registry/store'
 import type { KubeObject } from '../../../src/schema/meta'
+import { omitEmptyCopy, omitEmptyFields } from '../../../src/registry/decoding/go-encoded'
+import { goTypeOf } from '../../../src/registry/decoding/go-types'
+import { ConfigMap } from '../../../src/schema/config-map'
+import { Pod } from '../../../src/schema/pod'
+import { Role } from '../../../src/schema/rbac'
+import { Node } from '../../../src/schema/node'
 
 const MERGE = { 'content-type': 'application/merge-patch+json' }
 const APPLY = { 'content-type': 'application/apply-patch+yaml' }
@@ -127,5 +133,104 @@ describe('omitempty fields sent empty', () => {
     expect(r.json.message).toContain(
       'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
     )
+  })
+})
+
+// omitEmptyCopy: the field manager's copy of a write, made and encoded in one walk, must be exactly what a structured
+// clone followed by omitEmptyFields gives (the two used to run one after the other), and leave its input alone.
+const POD = goTypeOf(Pod, 'v1.Pod')
+
+/** The two-step encoding the copy replaces. */
+function cloneThenOmit(doc: unknown, type = POD) {
+  const copy = structuredClone(doc)
+  omitEmptyFields(copy, type)
+  return copy
+}
+
+function pod(): Record<string, any> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'p',
+      namespace: 'n',
+      generateName: '',
+      labels: { a: '', '10': 'x', '9': 'y' },
+      annotations: {},
+      finalizers: [],
+      managedFields: [{ manager: 'm', fieldsV1: { 'f:metadata': { '.': {} } } }],
+    },
+    spec: {
+      hostname: '',
+      hostNetwork: false,
+      nodeSelector: {},
+      tolerations: [],
+      terminationGracePeriodSeconds: 0,
+      containers: [
+        { name: 'c', image: 'i', ports: [{ containerPort: 0, hostPort: 0, name: '' }], args: [], resources: {} },
+      ],
+      unknownField: { inner: '', list: [] },
+    },
+    status: { phase: 'Pending', conditions: [], hostIP: '' },
+  }
+}
+
+describe('omitEmptyCopy', () => {
+  it('equals a structured clone with omitEmptyFields applied, field order included', () => {
+    const input = pod()
+    const copy = omitEmptyCopy(input, POD)
+    const expected = cloneThenOmit(input)
+    expect(copy).toStrictEqual(expected)
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(expected))
+    const spec = (copy as Record<string, any>).spec
+    expect(spec.hostname).toBeUndefined()
+    expect(spec.terminationGracePeriodSeconds).toBe(0) // a pointer: its zero value stays
+    expect(spec.unknownField).toEqual({ inner: '', list: [] }) // fields the Go type does not declare are copied whole
+  })
+
+  it('leaves its input as it was and shares nothing with it', () => {
+    const input = pod()
+    const before = structuredClone(input)
+    const copy = omitEmptyCopy(input, POD) as Record<string, any>
+    expect(input).toStrictEqual(before)
+    copy.spec.containers[0].name = 'changed'
+    copy.metadata.labels.a = 'changed'
+    expect(input.spec.containers[0].name).toBe('c')
+    expect(input.metadata.labels.a).toBe('')
+  })
+
+  it('keeps an own __proto__ key as a key, as a structured clone does', () => {
+    const input = pod()
+    input.metadata.labels = JSON.parse('{"__proto__":"v","b":""}')
+    const copy = omitEmptyCopy(input, POD) as Record<string, any>
+    expect(Object.keys(copy.metadata.labels)).toEqual(['__proto__', 'b'])
+    expect(Object.getPrototypeOf(copy.metadata.labels)).toBe(Object.prototype)
+    expect(copy).toStrictEqual(cloneThenOmit(input))
+  })
+
+  it('copies undefined fields and values that are not plain data as a structured clone does', () => {
+    class Boxed {
+      constructor(readonly value: number) {}
+    }
+    const input = pod()
+    input.metadata.resourceVersion = undefined
+    input.spec.priority = new Boxed(1)
+    input.metadata.creationTimestamp = new Date(0)
+    const copy = omitEmptyCopy(input, POD) as Record<string, any>
+    expect(copy).toStrictEqual(cloneThenOmit(input))
+    expect('resourceVersion' in copy.metadata).toBe(true)
+  })
+
+  it('agrees on other kinds: a ConfigMap, a Role, a Node', () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: {} }, data: {}, immutable: false }
+    const role = { metadata: { name: 'r', finalizers: [] }, rules: [{ apiGroups: [], verbs: [], resources: [''] }] }
+    const node = { metadata: { name: 'n' }, spec: { podCIDR: '', podCIDRs: [], taints: [] }, status: { addresses: [] } }
+    for (const [doc, type] of [
+      [cm, goTypeOf(ConfigMap, 'v1.ConfigMap')],
+      [role, goTypeOf(Role, 'v1.Role')],
+      [node, goTypeOf(Node, 'v1.Node')],
+    ] as const) {
+      expect(omitEmptyCopy(doc, type)).toStrictEqual(cloneThenOmit(doc, type))
+    }
   })
 })
