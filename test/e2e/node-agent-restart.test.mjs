@@ -2,7 +2,7 @@
 // leaves them running under their shims; the next agent on the same data directory adopts them (same pid, startedAt,
 // containerID, restartCount 0; logs keep the earlier output and get the new; exec and attach -i with stdinOnce work),
 // reports a container that exited while no agent watched with its real exit code and time, and stops the containers
-// of a pod deleted meanwhile. SIGTERM leaves containers running; with --stop-pods-on-exit it stops them.
+// of pods deleted meanwhile (for good, or gracefully: then its deletion is confirmed). SIGTERM leaves containers running; with --stop-pods-on-exit it stops them.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -61,6 +61,15 @@ const list = (dir) => {
     return []
   }
 }
+/** Runs a test body; a failure carries what the agents printed. */
+const withOutput = (body) => async () => {
+  try {
+    await body()
+  } catch (e) {
+    e.message += `\n--- agents' output:\n${started.map((a) => a.output()).join('\n---\n')}`
+    throw e
+  }
+}
 const k = (args, opts) => kubectl('1.33', ['-n', namespace, ...args], opts)
 
 describe('node agent restarts', () => {
@@ -87,104 +96,121 @@ describe('node agent restarts', () => {
           } catch {}
   })
 
-  it('SIGKILLed and started again: running containers are adopted unchanged, one that exited meanwhile has its real exit, a pod deleted meanwhile is stopped', async () => {
-    await create(
-      podOn('steady', {
-        command: ['sh', '-c', `echo $$$$ > ${scratch}/steady.pid; echo hello; while sleep 1; do echo tick; done`],
-      }),
-    )
-    await create(
-      podOn(
-        'talker',
-        {
-          stdin: true,
-          stdinOnce: true,
-          command: ['sh', '-c', 'echo ready; while read l; do echo heard $l; done; echo bye'],
-        },
-        { restartPolicy: 'Never' },
-      ),
-    )
-    await create(
-      podOn(
-        'quitter',
-        { command: ['sh', '-c', `until [ -e ${trigger} ]; do sleep 0.1; done; echo leaving; exit 7`] },
-        { restartPolicy: 'Never' },
-      ),
-    )
-    await create(podOn('gone', { command: ['sh', '-c', `echo $$$$ > ${scratch}/gone.pid; exec sleep 600`] }))
-    for (const name of ['steady', 'talker', 'quitter', 'gone'])
-      await eventually(`${name} to run`, async () => (await status(name))?.state?.running)
-    await eventually('hello in the log', async () => (await k(['logs', 'steady'])).stdout.startsWith('hello\n'))
-    const before = await status('steady')
-    const steadyPid = pidOf('steady')
-    const gonePid = pidOf('gone')
-    assert.ok(alive(steadyPid) && alive(gonePid))
+  it(
+    'SIGKILLed and started again: running containers are adopted unchanged, one that exited meanwhile has its real exit, pods deleted meanwhile are stopped',
+    withOutput(async () => {
+      await create(
+        podOn('steady', {
+          command: ['sh', '-c', `echo $$$$ > ${scratch}/steady.pid; echo hello; while sleep 1; do echo tick; done`],
+        }),
+      )
+      await create(
+        podOn(
+          'talker',
+          {
+            stdin: true,
+            stdinOnce: true,
+            command: ['sh', '-c', 'echo ready; while read l; do echo heard $l; done; echo bye'],
+          },
+          { restartPolicy: 'Never' },
+        ),
+      )
+      await create(
+        podOn(
+          'quitter',
+          { command: ['sh', '-c', `until [ -e ${trigger} ]; do sleep 0.1; done; echo leaving; exit 7`] },
+          { restartPolicy: 'Never' },
+        ),
+      )
+      await create(podOn('gone', { command: ['sh', '-c', `echo $$$$ > ${scratch}/gone.pid; exec sleep 600`] }))
+      await create(podOn('leaving', { command: ['sh', '-c', `echo $$$$ > ${scratch}/leaving.pid; exec sleep 600`] }))
+      for (const name of ['steady', 'talker', 'quitter', 'gone', 'leaving'])
+        await eventually(`${name} to run`, async () => (await status(name))?.state?.running)
+      await eventually('hello in the log', async () => (await k(['logs', 'steady'])).stdout.startsWith('hello\n'))
+      const before = await status('steady')
+      const steadyPid = pidOf('steady')
+      const gonePid = pidOf('gone')
+      const leavingPid = pidOf('leaving')
+      assert.ok(alive(steadyPid) && alive(gonePid) && alive(leavingPid))
 
-    await agent.stop('SIGKILL')
-    const downAt = Date.now()
-    assert.ok(alive(steadyPid), 'the container died with the agent')
-    // While no agent watches: one container exits, one pod is deleted for good.
-    writeFileSync(trigger, '')
-    const deleted = await api('DELETE', `/api/v1/namespaces/${namespace}/pods/gone`, { gracePeriodSeconds: 0 })
-    assert.equal(deleted.status, 200, deleted.text)
-    await new Promise((r) => setTimeout(r, 1500))
-    assert.ok(alive(steadyPid))
+      await agent.stop('SIGKILL')
+      const downAt = Date.now()
+      assert.ok(alive(steadyPid), 'the container died with the agent')
+      // While no agent watches: one container exits, one pod is deleted for good.
+      writeFileSync(trigger, '')
+      const deleted = await api('DELETE', `/api/v1/namespaces/${namespace}/pods/gone`, { gracePeriodSeconds: 0 })
+      assert.equal(deleted.status, 200, deleted.text)
+      // and one is deleted gracefully: it waits for a kubelet to stop it and confirm.
+      const leaving = await api('DELETE', `/api/v1/namespaces/${namespace}/pods/leaving`)
+      assert.equal(leaving.status, 200, leaving.text)
+      await new Promise((r) => setTimeout(r, 1500))
+      assert.ok(alive(steadyPid))
 
-    agent = agentOn()
-    const upAt = Date.now()
-    const quit = await eventually('quitter’s exit to be reported', async () => {
-      const s = await status('quitter')
-      return s?.state?.terminated ? s : null
-    })
-    assert.equal(quit.state.terminated.exitCode, 7)
-    assert.equal(quit.state.terminated.reason, 'Error')
-    assert.equal(quit.restartCount, 0)
-    const finished = Date.parse(quit.state.terminated.finishedAt)
-    assert.ok(finished >= downAt - 1000 && finished <= upAt, `finishedAt ${quit.state.terminated.finishedAt}`)
-    assert.equal((await getPod('quitter')).status.phase, 'Failed')
-    assert.equal((await k(['logs', 'quitter'])).stdout, 'leaving\n')
+      agent = agentOn()
+      const upAt = Date.now()
+      const quit = await eventually('quitter’s exit to be reported', async () => {
+        const s = await status('quitter')
+        return s?.state?.terminated ? s : null
+      })
+      assert.equal(quit.state.terminated.exitCode, 7)
+      assert.equal(quit.state.terminated.reason, 'Error')
+      assert.equal(quit.restartCount, 0)
+      const finished = Date.parse(quit.state.terminated.finishedAt)
+      assert.ok(finished >= downAt - 1000 && finished <= upAt, `finishedAt ${quit.state.terminated.finishedAt}`)
+      assert.equal((await getPod('quitter')).status.phase, 'Failed')
+      assert.equal((await k(['logs', 'quitter'])).stdout, 'leaving\n')
 
-    const after = await status('steady')
-    assert.deepEqual(after.state, before.state)
-    assert.equal(after.restartCount, 0)
-    assert.equal(after.containerID, before.containerID)
-    assert.ok(alive(steadyPid))
-    await eventually(
-      'exec through the new agent',
-      async () => (await k(['exec', 'steady', '--', 'echo', 'back'], { allowFail: true })).stdout === 'back\n',
-      30_000,
-    )
-    assert.equal((await k(['exec', 'steady', '--', 'cat', `${scratch}/steady.pid`])).stdout.trim(), String(steadyPid))
-    // The earlier output and the new: a tick written after the new agent started.
-    await eventually('a tick after the restart', async () => {
-      const lines = (await k(['logs', 'steady', '--timestamps'])).stdout.trim().split('\n')
-      assert.match(lines[0], / hello$/)
-      return lines.some((l) => l.endsWith(' tick') && Date.parse(l.split(' ')[0]) > upAt)
-    })
-    const followed = await k(['logs', '-f', 'steady', '--tail=0'], { allowFail: true, timeout: 3500 })
-    assert.match(followed.stdout, /^tick\n/)
+      const after = await status('steady')
+      assert.deepEqual(after.state, before.state)
+      assert.equal(after.restartCount, 0)
+      assert.equal(after.containerID, before.containerID)
+      assert.ok(alive(steadyPid))
+      await eventually(
+        'exec through the new agent',
+        async () => (await k(['exec', 'steady', '--', 'echo', 'back'], { allowFail: true })).stdout === 'back\n',
+        30_000,
+      )
+      assert.equal((await k(['exec', 'steady', '--', 'cat', `${scratch}/steady.pid`])).stdout.trim(), String(steadyPid))
+      // The earlier output and the new: a tick written after the new agent started.
+      await eventually('a tick after the restart', async () => {
+        const lines = (await k(['logs', 'steady', '--timestamps'])).stdout.trim().split('\n')
+        assert.match(lines[0], / hello$/)
+        return lines.some((l) => l.endsWith(' tick') && Date.parse(l.split(' ')[0]) > upAt)
+      })
+      const followed = await k(['logs', '-f', 'steady', '--tail=0'], { allowFail: true, timeout: 3500 })
+      assert.match(followed.stdout, /^tick\n/)
 
-    // stdin kept open by the shim across the restart; the client's end closes it (stdinOnce).
-    const talked = await k(['attach', '-i', 'talker'], { input: 'one\ntwo\n', timeout: 30_000 })
-    assert.match(talked.stdout, /heard one\nheard two\nbye\n/)
-    await eventually('talker to complete', async () => (await status('talker'))?.state?.terminated?.exitCode === 0)
+      // stdin kept open by the shim across the restart; the client's end closes it (stdinOnce).
+      const talked = await k(['attach', '-i', 'talker'], { input: 'one\ntwo\n', timeout: 30_000 })
+      assert.match(talked.stdout, /heard one\nheard two\nbye\n/)
+      await eventually('talker to complete', async () => (await status('talker'))?.state?.terminated?.exitCode === 0)
 
-    await eventually('the deleted pod’s container to be stopped', async () => !alive(gonePid), 15_000)
-  })
+      await eventually('the deleted pod’s container to be stopped', async () => !alive(gonePid), 15_000)
+      await eventually(
+        'the gracefully deleted pod to be stopped and its deletion confirmed',
+        async () =>
+          !alive(leavingPid) && (await api('GET', `/api/v1/namespaces/${namespace}/pods/leaving`)).status === 404,
+        15_000,
+      )
+    }),
+  )
 
-  it('SIGTERM leaves the containers running; with --stop-pods-on-exit it stops them', async () => {
-    const steadyPid = pidOf('steady')
-    const before = await status('steady')
-    assert.deepEqual(await agent.stop('SIGTERM'), { code: 0, signal: null })
-    assert.ok(alive(steadyPid), 'SIGTERM stopped the container')
-    agent = agentOn(['--stop-pods-on-exit'])
-    await eventually(
-      'exec through the next agent',
-      async () => (await k(['exec', 'steady', '--', 'echo', 'again'], { allowFail: true })).stdout === 'again\n',
-      30_000,
-    )
-    assert.equal((await status('steady')).containerID, before.containerID)
-    assert.equal(await agent.stop('SIGTERM').then((r) => r.code), 0)
-    assert.ok(!alive(steadyPid), '--stop-pods-on-exit left the container running')
-  })
+  it(
+    'SIGTERM leaves the containers running; with --stop-pods-on-exit it stops them',
+    withOutput(async () => {
+      const steadyPid = pidOf('steady')
+      const before = await status('steady')
+      assert.deepEqual(await agent.stop('SIGTERM'), { code: 0, signal: null })
+      assert.ok(alive(steadyPid), 'SIGTERM stopped the container')
+      agent = agentOn(['--stop-pods-on-exit'])
+      await eventually(
+        'exec through the next agent',
+        async () => (await k(['exec', 'steady', '--', 'echo', 'again'], { allowFail: true })).stdout === 'again\n',
+        30_000,
+      )
+      assert.equal((await status('steady')).containerID, before.containerID)
+      assert.equal(await agent.stop('SIGTERM').then((r) => r.code), 0)
+      assert.ok(!alive(steadyPid), '--stop-pods-on-exit left the container running')
+    }),
+  )
 })
