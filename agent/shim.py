@@ -231,7 +231,7 @@ def main(spec):
                 pass
             while b'\n' in control:
                 line, control = control.split(b'\n', 1)
-                keep = order(line.split(), master, keep)
+                keep = order(line.split(), master, keep, prefix + '.stdin')
         if tty and keep is not None and keep in ready:
             try:
                 data = os.read(keep, 65536)
@@ -261,7 +261,7 @@ def main(spec):
     return 0
 
 
-def order(words, master, keep):
+def order(words, master, keep, stdin_fifo):
     """One line of the control fifo: 'resize <cols> <rows>' or 'close-stdin'; answers the stdin holder left."""
     if len(words) == 3 and words[0] == b'resize' and master is not None:
         try:
@@ -274,6 +274,8 @@ def order(words, master, keep):
             # A terminal's end of input is its EOF character.
             os.write(master, b'\x04')
         os.close(keep)
+        # Closed for good (stdinOnce): a later client, of this agent or the next, finds no stdin to open.
+        unlink(stdin_fifo)
         return None
     return keep
 

@@ -175,6 +175,21 @@ describe('re-adopting container runs', () => {
     assert.equal((await p.stop(0)).exitCode, 137)
   })
 
+  it('a stdin closed once (stdinOnce: the first attach ended it) stays closed for the next agent', async () => {
+    const spec = runSpec('cat; echo eof; sleep 600', { stdin: true })
+    const p = ContainerProcess.start(spec)
+    assert.equal(await p.spawned, true)
+    p.stdin.write('x\n')
+    p.stdin.end()
+    for (let i = 0; i < 100 && !texts(spec.logFile).includes('stdout:eof'); i++) await sleep(20)
+    assert.deepEqual(texts(spec.logFile), ['stdout:x', 'stdout:eof'])
+    const next = ContainerProcess.adopt(spec.logFile, true)
+    assert.ok(next instanceof ContainerProcess)
+    assert.equal(next.stdin, null)
+    assert.equal((await next.stop(0)).exitCode, 137)
+    await p.exited
+  })
+
   it('a run whose shim dies is lost (ContainerStatusUnknown, 137) and its command killed, so no restart runs beside it', async () => {
     const spec = runSpec('sleep 600')
     const p = ContainerProcess.start(spec)
