@@ -3,9 +3,11 @@
 // Worker's tunnel route, with stand-in exec and log servers behind it. The streams open at the restart end with an
 // error on both sides (the exec client's socket closes abnormally, the followed log's body breaks off) instead of
 // hanging; the agent sees its tunnel drop, redials with its back-off and serves new exec and log streams; the pod
-// and its node object are untouched (they live in the namespace and cluster objects, not the tunnel's).
+// and its node object are untouched (they live in the namespace and cluster objects, not the tunnel's). Evicted for
+// hibernation instead, the object keeps every socket: an exec open across it goes on both ways past the first window
+// (credit rebuilt from the initial window) and the agent never redials.
 import { env, exports } from 'cloudflare:workers'
-import { runInDurableObject } from 'cloudflare:test'
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { expect, it } from 'vitest'
 import { TUNNEL_PROTOCOL } from '../../src/node/tunnel-frames'
 import { BASE, makeNamespace, req, sleep, withToken } from '../helpers'
@@ -232,6 +234,58 @@ it('the node object restarted alone: open streams end with an error, the agent r
     // The pod was not touched by the restart: same object, same resourceVersion.
     const after = await req('GET', `/api/v1/namespaces/${ns}/pods/web`)
     expect(after.json.metadata.resourceVersion).toBe(running.json.metadata.resourceVersion)
+  } finally {
+    agent.stop()
+  }
+})
+
+it('the node object evicted for hibernation: the tunnel and an open exec go on, nobody redials', async () => {
+  const { TunnelClient } = (await import(/* @vite-ignore */ AGENT_CLIENT)) as { TunnelClient: TunnelClientClass }
+  const node = `hibernate-${Date.now().toString(36)}`
+  expect((await req('POST', '/api/v1/nodes', { metadata: { name: node } })).status).toBe(201)
+  const ns = await makeNamespace('thib')
+  const pod = await req('POST', `/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: 'web' },
+    spec: { nodeName: node, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '600'] }] },
+  })
+  expect(pod.status).toBe(201)
+  const ups: boolean[] = []
+  const ended: string[] = []
+  const agent = new TunnelClient(
+    () => dialWorker(node),
+    opener(ended),
+    () => undefined,
+    {
+      connected: (up) => void ups.push(up),
+    },
+  )
+  agent.start()
+  try {
+    await until('the tunnel', () => ups[0] === true)
+    const exec = await openExec(ns)
+    exec.ws.send(Uint8Array.of(0, ...utf8.encode('one\n')))
+    await until('the first echo', () => exec.out().join('') === 'one\n')
+    // Past the first window both ways, so credit granted before the eviction matters after it.
+    const big = new Uint8Array(300 * 1024 + 1).fill(120)
+    big[0] = 0 // stdin
+    exec.ws.send(big)
+    await until('the big echo', () => exec.out().join('').length === 4 + big.length - 1)
+
+    // A mark on the instance tells the eviction happened: the object's next event runs in a new one.
+    const stub = env.NODE_TUNNELS.getByName(node)
+    const mark = (instance: object) => (instance as { evictionMark?: boolean }).evictionMark
+    await runInDurableObject(stub, (instance) => void ((instance as { evictionMark?: boolean }).evictionMark = true))
+    await evictDurableObject(stub)
+    expect(await runInDurableObject(stub, mark)).toBeUndefined()
+
+    exec.ws.send(big)
+    exec.ws.send(Uint8Array.of(0, ...utf8.encode('two\n')))
+    await until('the echoes after the eviction', () => exec.out().join('').length === 8 + 2 * (big.length - 1))
+    expect(exec.out().join('').endsWith('two\n')).toBe(true)
+    exec.ws.send(Uint8Array.of(255, 0))
+    expect(await until('the exec to end', () => exec.code)).toBe(1000)
+    expect(ups).toEqual([true])
+    expect(ended).toEqual([])
   } finally {
     agent.stop()
   }
