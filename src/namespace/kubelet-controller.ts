@@ -82,7 +82,7 @@ export class KubeletController implements Controller {
   }
 
   /**
-   * Advances every named pod at once, each on its own chain: the writes of the pods whose stage fell due share group
+   * Advances these pods at once, each on its own chain: the writes of the pods whose stage fell due share group
    * commits (one after another, 200 pods due at one alarm took 200 pairs of commits, and the alarm that should start
    * the next ones waited for all of them). Then asks to be woken when the next stage falls due.
    */
