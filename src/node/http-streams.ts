@@ -31,6 +31,8 @@ interface HttpStreamDeps {
   send(frame: Uint8Array): void
   /** Sends DATA within the agent's credit. */
   toAgent(id: number, frame: Uint8Array): void
+  /** The stream is over (what waits to go to the agent for it can go). */
+  ended(id: number): void
 }
 
 /** How long the agent has to answer a request's head. */
@@ -46,6 +48,15 @@ export class HttpStreams {
 
   has(id: number): boolean {
     return this.streams.has(id)
+  }
+
+  ids(): number[] {
+    return [...this.streams.keys()]
+  }
+
+  private end(id: number) {
+    this.streams.delete(id)
+    this.deps.ended(id)
   }
 
   async open(req: StreamRequest, body: ReadableStream<Uint8Array> | null, agent: WebSocket): Promise<Response> {
@@ -97,7 +108,7 @@ export class HttpStreams {
     } else if (frame.type === FrameType.EOF || frame.type === FrameType.CLOSE) {
       const why = frame.type === FrameType.CLOSE ? readJson<{ error?: string }>(frame.payload)?.error : undefined
       if (why) return this.fail(id, why)
-      this.streams.delete(id)
+      this.end(id)
       if (!s.answered) s.head.resolve({ status: 200, headers: [] })
       s.writer.close().catch(() => undefined)
     }
@@ -105,14 +116,15 @@ export class HttpStreams {
 
   /** The client stopped reading: the agent stops too. */
   private cancel(id: number) {
-    if (!this.streams.delete(id)) return
+    if (!this.streams.has(id)) return
+    this.end(id)
     this.deps.send(closeFrame(id))
   }
 
   private fail(id: number, why: string) {
     const s = this.streams.get(id)
     if (!s) return
-    this.streams.delete(id)
+    this.end(id)
     this.deps.send(closeFrame(id, why))
     if (!s.answered) s.head.reject(new Error(why))
     else s.writer.abort(new Error(why)).catch(() => undefined)

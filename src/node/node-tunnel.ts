@@ -8,27 +8,23 @@ import { DurableObject } from 'cloudflare:workers'
 import { closeQuietly } from '../host/watchers'
 import { type ClientStream, fromClient, portPrefixes, toClient } from './client-bridge'
 import { HttpStreams } from './http-streams'
+import { MAX_BACKLOG, UploadBacklog } from './upload-backlog'
 import {
   closeFrame,
   creditFrame,
   creditOf,
-  dataFrame,
   decodeFrame,
-  eofFrame,
   FrameType,
   INITIAL_WINDOW,
   jsonFrame,
   readJson,
   type StreamRequest,
   TUNNEL_PROTOCOL,
-  Window,
 } from './tunnel-frames'
 
 const AGENT = 'agent'
 const CLIENT = 'client'
 const streamTag = (id: number) => `s:${id}`
-/** What a client may push ahead of the agent's credit (a fast upload to a slow process) before its stream is cut. */
-const MAX_PENDING = 16 * 1024 * 1024
 /**
  * Credit owed to the agent for forwarded data goes back in one CREDIT per this many bytes (or after FLUSH_MS):
  * fewer, larger grants keep a fast stream's credit round trip cheap for the agent, which reads each message through
@@ -38,10 +34,8 @@ const CREDIT_BATCH = INITIAL_WINDOW / 2
 const FLUSH_MS = 5
 
 export class NodeTunnel extends DurableObject<Env> {
-  /** Credit towards the agent, per stream (rebuilt at the initial window after hibernation). */
-  private readonly windows = new Map<number, Window>()
-  /** Channels to close once what is queued for them has gone. */
-  private readonly eofs = new Map<number, number[]>()
+  /** What clients send beyond the agent's credit, in SQLite (credit rebuilt at the initial window after a restart). */
+  private readonly backlog: UploadBacklog
   /** Credit forwarded data has earned the agent, not yet granted (always granted before the object can sleep). */
   private readonly owed = new Map<number, number>()
   private flushTimer: ReturnType<typeof setTimeout> | null = null
@@ -51,11 +45,15 @@ export class NodeTunnel extends DurableObject<Env> {
     super(ctx, env)
     // The agent's keep-alive is answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'))
+    this.backlog = new UploadBacklog(ctx.storage.sql, (frame) => this.agent()?.send(frame))
     this.http = new HttpStreams({
       newId: () => this.newId(),
       send: (frame) => this.agent()?.send(frame),
       toAgent: (id, frame) => this.toAgent(id, [frame]),
+      ended: (id) => this.backlog.forget(id),
     })
+    // What waited for streams that did not survive (a restart ends HTTP streams; a lost agent ends them all).
+    this.backlog.keepOnly(this.openStreams())
   }
 
   private agent(): WebSocket | null {
@@ -212,35 +210,33 @@ export class NodeTunnel extends DurableObject<Env> {
     }, FLUSH_MS)
   }
 
-  /** Sends frames for stream `id` to the agent, DATA within the agent's credit (the rest waits). */
+  /** Sends frames for stream `id` to the agent, DATA within the agent's credit (the rest waits in the backlog). */
   private toAgent(id: number, frames: Uint8Array[]) {
     const agent = this.agent()
     if (!agent) return
     for (const frame of frames) {
       const decoded = decodeFrame(frame)!
       if (decoded.type === FrameType.DATA) {
-        let window = this.windows.get(id)
-        if (!window) this.windows.set(id, (window = new Window()))
-        for (const p of window.push(decoded.payload)) agent.send(dataFrame(id, p[0]!, p.subarray(1)))
-        if (window.pending > MAX_PENDING) return this.cut(id, 'the client sent faster than the node consumed')
-      } else if (decoded.type === FrameType.EOF && (this.windows.get(id)?.pending ?? 0) > 0) {
-        this.eofs.set(id, [...(this.eofs.get(id) ?? []), decoded.payload[0]!])
-      } else agent.send(frame)
+        const waiting = this.backlog.data(id, decoded.payload[0]!, decoded.payload.subarray(1))
+        if (waiting > MAX_BACKLOG) return this.cut(id, 'the client sent faster than the node consumed')
+      } else if (decoded.type === FrameType.EOF) this.backlog.eof(id, decoded.payload[0]!)
+      else agent.send(frame)
     }
   }
 
   private granted(id: number, bytes: number) {
-    const agent = this.agent()
-    const window = this.windows.get(id)
-    if (!agent || !window) {
-      if (!window) this.windows.set(id, new Window(INITIAL_WINDOW + bytes))
-      return
+    if (this.agent()) this.backlog.grant(id, bytes)
+  }
+
+  /** Streams still open: clients' sockets (they survive hibernation) and HTTP streams. */
+  private openStreams(): Set<number> {
+    const open = new Set<number>()
+    for (const ws of this.ctx.getWebSockets(CLIENT)) {
+      const stream = ws.deserializeAttachment() as ClientStream | null
+      if (stream) open.add(stream.id)
     }
-    for (const p of window.grant(bytes)) agent.send(dataFrame(id, p[0]!, p.subarray(1)))
-    if (window.pending === 0) {
-      for (const channel of this.eofs.get(id) ?? []) agent.send(eofFrame(id, channel))
-      this.eofs.delete(id)
-    }
+    for (const id of this.http.ids()) open.add(id)
+    return open
   }
 
   private cut(id: number, why: string) {
@@ -255,8 +251,7 @@ export class NodeTunnel extends DurableObject<Env> {
   }
 
   private forget(id: number) {
-    this.windows.delete(id)
-    this.eofs.delete(id)
+    this.backlog.forget(id)
     this.owed.delete(id)
   }
 
