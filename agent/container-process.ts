@@ -24,10 +24,10 @@ import {
   awaitShim,
   type Exit,
   exitOf,
-  lostExit,
   processEnv,
   readExit,
   readRun,
+  recordLost,
   type RunRecord,
   sameProcess,
 } from './run-files.ts'
@@ -110,16 +110,16 @@ export class ContainerProcess {
 
   /**
    * The run <attempt> an earlier agent started, from its files: still running (its shim alive: adopted), ended (its
-   * exit as the shim recorded it), or null when nothing accounts for it (no shim left and no exit recorded).
+   * exit as the shim recorded it), or lost (no shim left and no exit recorded: recordLost).
    */
-  static adopt(logFile: string, stdin: boolean): ContainerProcess | Exit | null {
+  static adopt(logFile: string, stdin: boolean): ContainerProcess | Exit {
     const dir = dirname(logFile)
     const attempt = Number(basename(logFile, '.log'))
     awaitShim(dir, attempt)
     const ended = readExit(dir, attempt)
     if (ended) return exitOf(ended)
     const run = readRun(dir, attempt)
-    if (!run || !sameProcess(run.shimPid, run.shimStart)) return null
+    if (!run || !sameProcess(run.shimPid, run.shimStart)) return recordLost(dir, attempt, run, shimStderr(dir, attempt))
     const p = new ContainerProcess(logFile, stdin)
     p.follow(run)
     return p
@@ -199,17 +199,11 @@ export class ContainerProcess {
     // Gone: a last look, since the shim writes the exit file just before it exits.
     const last = readExit(this.dir, this.attempt)
     if (last) return this.finish(exitOf(last))
-    // Nobody would record its end or read its output: the command goes too, so that no restart runs beside it.
-    if (run && sameProcess(run.pid, run.pidStart)) this.groupKill(run.pid)
-    this.finish(lostExit(this.run !== null, this.shimStderr()))
+    this.finish(recordLost(this.dir, this.attempt, run, this.shimStderr()))
   }
 
   private shimStderr(): string {
-    try {
-      return readFileSync(`${this.prefix}.shim.err`, 'utf8').trim().split('\n').at(-1) ?? ''
-    } catch {
-      return ''
-    }
+    return shimStderr(this.dir, this.attempt)
   }
 
   /** Output appended to the log: tells log followers, and attach listeners what the records say. */
@@ -331,6 +325,20 @@ export class ContainerProcess {
     } catch {
       // the group is gone
     }
+  }
+}
+
+/** The last line a run's shim wrote on its stderr (why it failed, if it did). */
+function shimStderr(dir: string, attempt: number): string {
+  try {
+    return (
+      readFileSync(join(dir, `${attempt}.shim.err`), 'utf8')
+        .trim()
+        .split('\n')
+        .at(-1) ?? ''
+    )
+  } catch {
+    return ''
   }
 }
 

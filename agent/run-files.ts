@@ -3,7 +3,7 @@
 // the Exit kube reports), whether a recorded process is still the one recorded (pid and start time from
 // /proc/<pid>/stat, so that a pid the kernel gave to someone else since is never taken for ours), and the wait for a
 // shim that was started but has not recorded its run yet.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** How a run ended, in ContainerStateTerminated's terms. */
@@ -32,6 +32,8 @@ export interface ExitRecord {
   /** ms since the epoch. */
   finishedAt: number
   startError?: { code: string; message: string; command: string }
+  /** Recorded by an agent, not the shim: the shim went away without recording an exit (recordLost). */
+  lost?: boolean
 }
 
 function readJson<T>(path: string): T | null {
@@ -128,6 +130,15 @@ export function killRecordedRuns(dir: string): number {
 /** The Exit a shim's exit record says. */
 export function exitOf(rec: ExitRecord): Exit {
   const finishedAt = new Date(rec.finishedAt)
+  if (rec.lost)
+    return {
+      exitCode: 137,
+      reason: 'ContainerStatusUnknown',
+      message: 'The container could not be located when the pod was terminated',
+      finishedAt,
+    }
+  if (rec.startError?.code === 'SHIM')
+    return { exitCode: 128, reason: 'StartError', message: `shim: ${rec.startError.message}`, finishedAt }
   if (rec.startError) {
     const cmd = JSON.stringify(rec.startError.command)
     const { code } = rec.startError
@@ -149,17 +160,33 @@ export function exitOf(rec: ExitRecord): Exit {
 }
 
 /**
- * A shim that went away without recording an exit: before the command started, a StartError with what the shim said;
- * after, nobody can account for the run (kube's ContainerStatusUnknown).
+ * A run whose shim went away without recording an exit (killed, crashed): its command, if it still runs, is killed
+ * (nobody would record its end or read its output, and a restart must not run beside it), and the exit is recorded
+ * here, so that every later agent reports the same one: before the command started, a StartError with what the shim
+ * said; after, nobody can account for the run (kube's ContainerStatusUnknown, 137).
  */
-export function lostExit(started: boolean, why: string): Exit {
-  if (!started) return { exitCode: 128, reason: 'StartError', message: `shim: ${why}`, finishedAt: new Date() }
-  return {
-    exitCode: 137,
-    reason: 'ContainerStatusUnknown',
-    message: 'The container could not be located when the pod was terminated',
-    finishedAt: new Date(),
+export function recordLost(dir: string, attempt: number, run: RunRecord | null, why: string): Exit {
+  if (run && sameProcess(run.pid, run.pidStart))
+    try {
+      process.kill(-run.pid, 'SIGKILL')
+    } catch {
+      // gone meanwhile
+    }
+  const rec: ExitRecord = run
+    ? { exitCode: 137, finishedAt: Date.now(), lost: true }
+    : {
+        exitCode: 128,
+        finishedAt: Date.now(),
+        startError: { code: 'SHIM', message: why || 'it exited before starting the command', command: '' },
+      }
+  const path = join(dir, `${attempt}.exit`)
+  try {
+    writeFileSync(`${path}.tmp`, JSON.stringify(rec))
+    renameSync(`${path}.tmp`, path)
+  } catch {
+    // the directory is gone (the pod with it)
   }
+  return exitOf(rec)
 }
 
 /**

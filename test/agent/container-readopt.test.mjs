@@ -141,7 +141,7 @@ describe('re-adopting container runs', () => {
     assert.ok(out.includes('stdout:33 91') && out.includes('stdout:read word'), String(out))
   })
 
-  it('never adopts a run whose shim is gone, nor a pid that now names another process', async () => {
+  it('a run whose shim died while no agent ran is lost: its command is killed and the loss recorded; a pid now naming another process is never touched', async () => {
     const spec = runSpec('sleep 600')
     const agent = agentChild({ process: spec })
     const started = await agent.line()
@@ -149,14 +149,21 @@ describe('re-adopting container runs', () => {
     const run = JSON.parse(readFileSync(spec.logFile.replace(/log$/, 'run'), 'utf8'))
     assert.ok(sameProcess(run.shimPid, run.shimStart))
     process.kill(run.shimPid, 'SIGKILL')
-    process.kill(-started.pid, 'SIGKILL')
     await sleep(200)
-    assert.equal(ContainerProcess.adopt(spec.logFile, false), null)
-    // The pid of a live process (this one) with another start time is someone else.
+    assert.ok(sameProcess(started.pid, run.pidStart), 'the command went with its shim')
+    const lost = ContainerProcess.adopt(spec.logFile, false)
+    assert.ok(!(lost instanceof ContainerProcess))
+    assert.deepEqual([lost.exitCode, lost.reason], [137, 'ContainerStatusUnknown'])
+    for (let i = 0; i < 50 && sameProcess(started.pid, run.pidStart); i++) await sleep(20)
+    assert.ok(!sameProcess(started.pid, run.pidStart), 'the command of a lost run still runs')
+    // Recorded: the next agent reports the same loss, at the same time.
+    const again = ContainerProcess.adopt(spec.logFile, false)
+    assert.equal(again.finishedAt.getTime(), lost.finishedAt.getTime())
+    // The pid of a live process (this one) with another start time is someone else: not adopted, not killed.
     const other = runSpec('true')
     const me = { shimPid: process.pid, shimStart: processStart(process.pid) + 1, pid: process.pid, startedAt: 1 }
     writeFileSync(other.logFile.replace(/log$/, 'run'), JSON.stringify({ ...me, pidStart: me.shimStart }))
-    assert.equal(ContainerProcess.adopt(other.logFile, false), null)
+    assert.equal(ContainerProcess.adopt(other.logFile, false).reason, 'ContainerStatusUnknown')
     assert.ok(sameProcess(process.pid, processStart(process.pid)))
   })
 
