@@ -11,8 +11,8 @@
 //            bytes over a bare loopback TCP connection.
 //   upload   one port-forward writing BENCH_AGENT_PF_MB of random bytes to the `sink` pod, which tells how much it has
 //            received after every MiB: the client keeps at most 8 MiB unconfirmed (the channel protocol has no flow
-//            control of its own, and the node object cuts a stream that runs 16 MiB ahead of the agent); MB/s from the
-//            first write to the sink's last count.
+//            control of its own; what runs further ahead of the agent waits in the node object's SQLite, which is not
+//            what this row measures); MB/s from the first write to the sink's last count.
 //   logs -f  a follow of the ticker's log for BENCH_AGENT_LOG_S: how long after the pod wrote a line the client has it.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
