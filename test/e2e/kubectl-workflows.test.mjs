@@ -96,7 +96,7 @@ for (const v of KUBECTL_VERSIONS) {
       try {
         const first = await k(['api-resources', '-v=8', '--cache-dir', cacheDir])
         const tagged =
-          /\/apis\?timeout=\S+ headers=<[^]*?"Response" status="200 OK" headers=<[^>]*?Etag: "[0-9A-F]{128}"/
+          /\/apis\?timeout=\S+ headers=<[\s\S]*?"Response" status="200 OK" headers=<[^>]*?Etag: "[0-9A-F]{128}"/
         assert.match(first.stderr, tagged, first.stderr)
         const second = await k(['api-resources', '-v=8', '--cache-dir', cacheDir])
         const apis = second.stderr.slice(second.stderr.indexOf('/apis?timeout'))
