@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ContainerProcess, type Exit, exitOf } from './container-process.ts'
 import { type ProbeKind, ProbeWorker } from './probes.ts'
+import type { ContainerRuntime, HostCommand, RuntimeRun } from './runtime/runtime.ts'
 import { readExit, readRun, recordedAttempts } from './run-files.ts'
 import { rfc3339 } from './time.ts'
 import type { Obj } from './obj.ts'
@@ -31,6 +32,10 @@ export interface RecordHost {
   podDir: string
   /** The address probes reach the pod at. */
   host: string
+  /** What runs the container (runtime/), and the pod it is part of (a container runtime labels its runs so). */
+  runtime: ContainerRuntime
+  podName: string
+  podNamespace: string
   /** The container's run changed (started, exited, probe result). */
   changed(): void
   event(type: 'Normal' | 'Warning', reason: string, message: string): void
@@ -42,7 +47,7 @@ export class ContainerRecord {
   restartCount = 0
   /** How many runs have started (the next run's attempt number). */
   attempts = 0
-  proc: ContainerProcess | null = null
+  proc: RuntimeRun | null = null
   /** How the latest run ended (null while it runs or before any run). */
   current: Termination | null = null
   last: Termination | null = null
@@ -142,6 +147,16 @@ export class ContainerRecord {
     return this.proc?.running === true
   }
 
+  /** How `command` runs inside the current run (exec, exec probes), as its runtime runs it. */
+  execIn(command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand {
+    return this.host.runtime.exec(this.proc!, { env: this.env, cwd: this.cwd, dir: this.dir }, command, opts)
+  }
+
+  /** Records an event about this container (its image's, told by the pod worker). */
+  event(type: 'Normal' | 'Warning', reason: string, message: string) {
+    this.host.event(type, reason, message)
+  }
+
   /** Starts a run with the prepared command and environment; answers once it runs (or failed to start). */
   async start(command: string[], env: Record<string, string>): Promise<void> {
     const attempt = this.attempts++
@@ -158,26 +173,33 @@ export class ContainerRecord {
       for (const suffix of ['log', 'run', 'exit', 'shim.err'])
         rmSync(join(this.dir, `${attempt - 2}.${suffix}`), { force: true })
     this.containerID = containerIDOf(this.podUID, this.name, attempt)
-    const proc = ContainerProcess.start({
+    const proc = this.host.runtime.start({
+      container: this.spec,
+      podUID: this.podUID,
+      podName: this.host.podName,
+      podNamespace: this.host.podNamespace,
+      attempt,
       command,
       env,
+      dir: this.dir,
       cwd: this.cwd,
-      stdin: this.spec.stdin === true,
-      tty: this.spec.tty === true,
       logFile: this.logFile(attempt),
     })
     this.proc = proc
     void proc.exited.then((exit) => this.ended(proc, exit, attempt))
     if (await proc.spawned) {
+      // A container runtime's run has its own id.
+      if (proc.containerID && this.proc === proc) this.containerID = proc.containerID
       this.host.event('Normal', 'Created', `Created container: ${this.name}`)
       this.host.event('Normal', 'Started', `Started container ${this.name}`)
       this.startProbes(env)
     }
   }
 
-  private ended(proc: ContainerProcess, exit: Exit, attempt: number) {
+  private ended(proc: RuntimeRun, exit: Exit, attempt: number) {
     if (this.proc !== proc) return
     this.stopProbes()
+    if (proc.containerID) this.containerID = proc.containerID
     this.current = this.terminationOf(exit, attempt, proc.startedAt)
     if (exit.reason === 'StartError')
       this.host.event('Warning', 'Failed', `Error: failed to start container "${this.name}": ${exit.message}`)
@@ -204,7 +226,7 @@ export class ContainerRecord {
    * Which run's log a request reads, as the kubelet's validateContainerLogStatus picks it: `previous` the run the
    * last state names; else the running one, the one that ended, or the last that ended; or kube's refusal.
    */
-  logRun(pod: string, previous: boolean): { attempt: number; proc: ContainerProcess | null } | { error: string } {
+  logRun(pod: string, previous: boolean): { attempt: number; proc: RuntimeRun | null } | { error: string } {
     const lastState = this.running ? this.last : this.waiting ? (this.current ?? this.last) : this.last
     if (previous) {
       if (!lastState) return { error: `previous terminated container "${this.name}" in pod "${pod}" not found` }
@@ -232,7 +254,13 @@ export class ContainerRecord {
 
   /** Starts the run's probes; `before`: what the status said of an adopted run (its probes carry on from it). */
   private startProbes(env: Record<string, string>, before?: { started: boolean; ready: boolean }) {
-    const target = { env, cwd: this.cwd, ports: (this.spec.ports ?? []) as Obj[], host: this.host.host }
+    const target = {
+      env,
+      cwd: this.cwd,
+      ports: (this.spec.ports ?? []) as Obj[],
+      host: this.host.host,
+      exec: (command: string[]) => this.execIn(command, { stdin: false, tty: false }),
+    }
     const make = (kind: ProbeKind, probe: Obj) =>
       new ProbeWorker(
         kind,
@@ -296,7 +324,7 @@ export class ContainerRecord {
       ready: this.ready || (this.init && this.current?.exitCode === 0 && !this.waiting && !this.running),
       restartCount: this.restartCount,
       image: this.spec.image ?? '',
-      imageID: '',
+      imageID: this.proc?.imageID ?? '',
     }
     if (this.attempts > 0) out.containerID = this.containerID
     out.started = this.started

@@ -2,6 +2,7 @@
 import { homedir, hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseDuration } from './durations.ts'
+import { RUNTIME_CHOICES, type RuntimeChoice } from './runtime/select-runtime.ts'
 
 export interface AgentConfig {
   kubeconfig: string
@@ -13,6 +14,8 @@ export interface AgentConfig {
   labels: Record<string, string>
   /** image (with or without tag) → the command a container of that image runs when it names none. */
   imageDefaults: Map<string, string[]>
+  /** What runs containers: host processes, docker or podman, or auto (docker, else podman, else processes). */
+  runtime: RuntimeChoice
   /** How often node status is computed and, without Leases, posted (kubelet's nodeStatusUpdateFrequency). */
   statusUpdateMs: number
   /** With Leases, how often unchanged node status is still posted (kubelet's nodeStatusReportFrequency). */
@@ -36,6 +39,9 @@ export const USAGE = `usage: npm run agent -- --kubeconfig <file> --node-name <n
   --node-labels k=v,k=v        extra labels for the Node
   --image-default IMAGE=CMD    the command of containers of IMAGE that name none; CMD is a JSON array or words
                                (repeatable; IMAGE without a tag matches every tag)
+  --runtime R                  what runs containers: process (host processes, the default), docker or podman
+                               (real images through that CLI, on the host's network), or auto (docker, else
+                               podman, whichever engine answers, else process)
   --max-pods N                 the pods capacity (default 110)
   --status-update-frequency D  node status interval (default 10s)
   --status-report-frequency D  unchanged node status interval when Leases carry the heartbeat (default 5m)
@@ -88,6 +94,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     dataDir: resolve(one('data-dir') ?? join(homedir(), '.kubeflare-agent', nodeName)),
     labels: parseLabels(values.get('node-labels') ?? []),
     imageDefaults: parseImageDefaults(values.get('image-default') ?? []),
+    runtime: runtimeChoice(one('runtime') ?? 'process'),
     statusUpdateMs: duration('status-update-frequency', '10s'),
     statusReportMs: duration('status-report-frequency', '5m'),
     leaseDurationMs: duration('lease-duration', '40s'),
@@ -108,6 +115,7 @@ const KNOWN = new Set([
   'data-dir',
   'node-labels',
   'image-default',
+  'runtime',
   'max-pods',
   'status-update-frequency',
   'status-report-frequency',
@@ -144,4 +152,10 @@ function parseImageDefaults(items: string[]): Map<string, string[]> {
     out.set(item.slice(0, eq), command)
   }
   return out
+}
+
+function runtimeChoice(text: string): RuntimeChoice {
+  const choice = RUNTIME_CHOICES.find((c) => c === text)
+  if (!choice) throw new FlagError(`--runtime: ${JSON.stringify(text)} is not one of ${RUNTIME_CHOICES.join(', ')}`)
+  return choice
 }

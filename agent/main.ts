@@ -9,6 +9,7 @@ import { loadKubeconfig } from './kubeconfig.ts'
 import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
 import { PodManager } from './pod-manager.ts'
+import { RuntimeError, selectRuntime } from './runtime/select-runtime.ts'
 import { serveAttach } from './tunnel/attach-server.ts'
 import { serveExec } from './tunnel/exec-server.ts'
 import { serveLog } from './tunnel/log-server.ts'
@@ -35,7 +36,8 @@ async function main(argv: string[]): Promise<number> {
   }
   mkdirSync(config.dataDir, { recursive: true })
   const client = new KubeClient(loadKubeconfig(config.kubeconfig))
-  const facts = hostFacts(config.nodeIP, config.dataDir)
+  const runtime = await selectRuntime(config.runtime, { ...config, node: config.nodeName, log })
+  const facts = { ...hostFacts(config.nodeIP, config.dataDir), runtime }
   let fatal: ((e: Error) => void) | null = null
   const failed = new Promise<Error>((resolve) => (fatal = resolve))
   const heartbeat = new NodeHeartbeat(client, config, facts, log, (e) => fatal?.(e))
@@ -59,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
     allocatable: nodeResources(facts, config.maxPods),
     event: eventRecorder(client, config.nodeName, log),
     log,
+    runtime,
   })
   void pods.run()
   const tunnel = startTunnel(
@@ -120,7 +123,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     log(
-      e instanceof KubeError || e instanceof VirtualNodeError
+      e instanceof KubeError || e instanceof VirtualNodeError || e instanceof RuntimeError
         ? (e as Error).message
         : `fatal: ${(e as Error).stack ?? e}`,
     )

@@ -21,6 +21,8 @@ export interface HostFacts {
   bootID: string
   operatingSystem: string
   architecture: string
+  /** The runtime (nodeInfo.containerRuntimeVersion, and the node-agent annotation); the process runtime when none. */
+  runtime?: { name: string; version: string }
 }
 
 const readTrimmed = (path: string) => {
@@ -113,7 +115,7 @@ export function nodeStatus(facts: HostFacts, maxPods: number, previous: Obj | un
       bootID: facts.bootID,
       kernelVersion: facts.kernelVersion,
       osImage: facts.osImage,
-      containerRuntimeVersion: 'process://1.0.0',
+      containerRuntimeVersion: facts.runtime?.version ?? 'process://1.0.0',
       kubeletVersion: KUBELET_VERSION,
       kubeProxyVersion: '',
       operatingSystem: facts.operatingSystem,
@@ -143,7 +145,10 @@ export function initialNode(
         'kubernetes.io/os': facts.operatingSystem,
         ...labels,
       },
-      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'kubeflare.dev/node-agent': 'process' },
+      annotations: {
+        'node.alpha.kubernetes.io/ttl': '0',
+        'kubeflare.dev/node-agent': facts.runtime?.name ?? 'process',
+      },
     },
     spec: {},
     status: nodeStatus(facts, maxPods, undefined, now),

@@ -10,6 +10,7 @@ import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { KubeError, type KubeClient } from './kube-client.ts'
 import { PodWorker } from './pod-worker.ts'
+import type { ContainerRuntime } from './runtime/runtime.ts'
 import { killRecordedRuns } from './run-files.ts'
 import type { Obj } from './obj.ts'
 
@@ -20,6 +21,8 @@ export interface ManagerDeps {
   allocatable: Obj
   event: EventFn
   log(msg: string): void
+  /** What runs the containers (the process runtime when not given). */
+  runtime?: ContainerRuntime
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -64,6 +67,7 @@ export class PodManager {
         if (!this.reaped) {
           this.reaped = true
           this.reapOrphans(seen)
+          void this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
         }
         let rv = list.metadata.resourceVersion as string
         delay = 500

@@ -10,9 +10,11 @@ import { goDuration } from './durations.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { isNotFound, type KubeClient } from './kube-client.ts'
-import { ConfigError, containerCommand, containerEnv } from './pod-env.ts'
+import { ConfigError, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
 import type { ProbeKind } from './probes.ts'
+import { processRuntime } from './runtime/process-runtime.ts'
+import type { ContainerRuntime } from './runtime/runtime.ts'
 import { isSidecar, stepInit, stopInOrder } from './sidecars.ts'
 import { StatusWriter } from './status-writer.ts'
 import { rfc3339 } from './time.ts'
@@ -28,7 +30,12 @@ export interface WorkerDeps {
   log(msg: string): void
   /** The pod is gone and its processes stopped. */
   done(uid: string): void
+  /** What runs the containers (the process runtime when not given). */
+  runtime?: ContainerRuntime
 }
+
+/** A start held up by its image: carried on when asked again, with no back-off of its own (the pull has one). */
+const IMAGE_WAIT = /^(ContainerCreating|ErrImagePull|ImagePullBackOff|ErrImageNeverPull)$/
 
 export class PodWorker {
   readonly uid: string
@@ -66,7 +73,10 @@ export class PodWorker {
     this.startTime = pod.status?.startTime ?? rfc3339()
     const host = {
       podDir: this.dir,
-      host: '127.0.0.1',
+      host: this.runtime.podHost,
+      runtime: this.runtime,
+      podName: pod.metadata.name as string,
+      podNamespace: pod.metadata.namespace as string,
       changed: () => this.sync(),
       unhealthy: (r: ContainerRecord, kind: ProbeKind, output: string) => this.unhealthy(r, kind, output),
     }
@@ -232,6 +242,10 @@ export class PodWorker {
     if (!more) this.terminal = true
   }
 
+  private get runtime(): ContainerRuntime {
+    return this.deps.runtime ?? processRuntime
+  }
+
   private get policy(): string {
     return this.pod.spec?.restartPolicy ?? 'Always'
   }
@@ -248,13 +262,9 @@ export class PodWorker {
         client: this.deps.client,
         hostIP: this.deps.hostIP,
         allocatable: this.deps.allocatable,
-        base: {
-          PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-          HOME: r.cwd,
-          HOSTNAME: this.pod.metadata.name,
-        },
+        base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
       })
-      command = containerCommand(r.spec, env, this.deps.config.imageDefaults)
+      command = this.runtime.command(r.spec, env, this.deps.config.imageDefaults)
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e
       const reason = /needs a command/.test(e.message) ? 'CreateContainerError' : 'CreateContainerConfigError'
@@ -263,10 +273,22 @@ export class PodWorker {
       wakeups.push(Date.now() + this.deps.config.backoffInitialMs)
       return
     }
+    const image = await this.runtime.ensureImage(
+      r.spec,
+      this.uid,
+      (...e) => r.event(...e),
+      () => this.sync(),
+    )
+    if (image) {
+      r.waiting = { reason: image.reason, ...(image.message ? { message: image.message } : {}) }
+      if (image.retryAt) wakeups.push(image.retryAt)
+      return
+    }
     await r.start(command, env)
   }
 
   private async restart(r: ContainerRecord, wakeups: number[]) {
+    if (IMAGE_WAIT.test(r.waiting?.reason ?? '')) return this.start(r, wakeups)
     const key = `${this.uid}/${r.name}`
     const finishedAt = r.current!.finishedMs
     const at = this.deps.backoff.restartAt(key, finishedAt)

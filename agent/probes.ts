@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { connect } from 'node:net'
 import type { Obj } from './obj.ts'
+import type { HostCommand } from './runtime/runtime.ts'
 
 export type ProbeKind = 'liveness' | 'readiness' | 'startup'
 
@@ -15,6 +16,8 @@ export interface ProbeTarget {
   cwd: string
   ports: Obj[]
   host: string
+  /** How a command runs inside the container (a container runtime's exec); without it, as a process beside it. */
+  exec?: (command: string[]) => HostCommand
 }
 
 export interface ProbeOutcome {
@@ -33,7 +36,8 @@ function resolvePort(port: unknown, ports: Obj[]): number {
 function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
   return new Promise((resolve) => {
     let output = ''
-    const child = spawn(command[0]!, command.slice(1), { cwd: target.cwd, env: target.env, detached: true })
+    const run = target.exec?.(command) ?? { argv: command, env: target.env, cwd: target.cwd }
+    const child = spawn(run.argv[0]!, run.argv.slice(1), { cwd: run.cwd, env: run.env, detached: true })
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid!, 'SIGKILL')

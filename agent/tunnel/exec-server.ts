@@ -1,10 +1,10 @@
-// pods/exec on this node: the command runs as a process in the container's directory and environment, in its own
-// process group (a terminal from pty-helper.py when tty is asked for, resized from channel 4); stdin from channel 0
+// pods/exec on this node: the command runs as its runtime runs it (a process in the container's directory and
+// environment, or the CLI's `exec`), in its own process group (a terminal from pty-helper.py when tty is asked for,
+// resized from channel 4); stdin from channel 0
 // (EOF ends it), stdout/stderr to channels 1/2, read only while the tunnel has credit; the exit as kube's Status on
 // channel 3. A client that leaves takes the process group with it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
-import { PTY_HELPER } from '../container-process.ts'
 import type { PodManager } from '../pod-manager.ts'
 import { endWith, internal, nonZeroExit, runningContainer, success } from './stream-status.ts'
 import type { Stream, StreamHandler } from './tunnel-client.ts'
@@ -65,12 +65,13 @@ export function serveExec(stream: Stream, pods: PodManager): StreamHandler {
   const record = runningContainer(stream, pods, 'error executing command in container')
   if (!record) return ignore
   const tty = stream.request.tty === true
-  const argv = tty ? ['python3', PTY_HELPER, ...command] : command
+  const run = record.execIn(command, { stdin: stream.request.stdin === true, tty })
+  const argv = run.argv
   let child: ChildProcess
   try {
     child = spawn(argv[0]!, argv.slice(1), {
-      cwd: record.cwd,
-      env: { ...record.env, ...(tty ? { TERM: record.env.TERM ?? 'xterm' } : {}) },
+      cwd: run.cwd,
+      env: run.env,
       detached: true,
       stdio: [stream.request.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(tty ? (['pipe'] as const) : [])],
     })

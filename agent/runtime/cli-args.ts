@@ -1,0 +1,82 @@
+// The `run` command line of a container, as kube maps a container onto an image (pure): `command` replaces the
+// image's ENTRYPOINT (and drops its CMD), `args` replaces its CMD, both expanded with $(VAR) against the container's
+// environment; the pod's identity as labels; the host's network, so podIP = hostIP and ports are the host's.
+import { expand, quantity } from '../pod-env.ts'
+import type { Obj } from '../obj.ts'
+
+/** The labels every container carries (the kubelet's, and the node's, by which leftovers are found). */
+export const NODE_LABEL = 'kubeflare.node'
+
+/** The container's name in the engine: one per pod, container and run. */
+export const containerName = (podUID: string, container: string, attempt: number) =>
+  `kubeflare_${podUID}_${container}_${attempt}`
+
+/** The image reference with kube's default tag (applyDefaultImageTag: "busybox" is "busybox:latest"). */
+export function withDefaultTag(image: string): string {
+  if (image.includes('@')) return image
+  const slash = image.lastIndexOf('/')
+  return image.lastIndexOf(':') > slash ? image : `${image}:latest`
+}
+
+/** The entrypoint override and the arguments after the image, as kube's command/args map onto ENTRYPOINT/CMD. */
+export function entrypoint(container: Obj, env: Record<string, string>): { entrypoint?: string; args: string[] } {
+  const lookup = (name: string) => env[name]
+  const command = ((container.command ?? []) as string[]).map((s) => expand(s, lookup))
+  const args = ((container.args ?? []) as string[]).map((s) => expand(s, lookup))
+  if (command.length) return { entrypoint: command[0]!, args: [...command.slice(1), ...args] }
+  return { args }
+}
+
+export interface RunArgs {
+  node: string
+  podUID: string
+  podName: string
+  podNamespace: string
+  attempt: number
+  container: Obj
+  /** The container's variables: passed by name, their values from the CLI's own environment (never on argv). */
+  env: Record<string, string>
+  cidFile: string
+}
+
+/** `run` and its flags, then the image and its arguments. */
+export function runArgs(a: RunArgs): string[] {
+  const c = a.container
+  const out = [
+    'run',
+    '--name',
+    containerName(a.podUID, c.name, a.attempt),
+    '--cidfile',
+    a.cidFile,
+    '--pull',
+    'never',
+    '--network',
+    'host',
+    '--label',
+    `${NODE_LABEL}=${a.node}`,
+    '--label',
+    `io.kubernetes.pod.uid=${a.podUID}`,
+    '--label',
+    `io.kubernetes.pod.name=${a.podName}`,
+    '--label',
+    `io.kubernetes.pod.namespace=${a.podNamespace}`,
+    '--label',
+    `io.kubernetes.container.name=${c.name}`,
+    '--label',
+    `io.kubernetes.container.restartCount=${a.attempt}`,
+  ]
+  if (c.stdin === true) out.push('-i')
+  if (c.tty === true) out.push('-t')
+  for (const name of Object.keys(a.env)) out.push('-e', name)
+  if (c.workingDir) out.push('-w', String(c.workingDir))
+  const limits = (c.resources?.limits ?? {}) as Obj
+  if (limits.memory !== undefined) out.push('--memory', String(Math.floor(quantity(limits.memory))))
+  if (limits.cpu !== undefined) out.push('--cpus', String(quantity(limits.cpu)))
+  const user = c.securityContext?.runAsUser
+  const group = c.securityContext?.runAsGroup
+  if (user !== undefined) out.push('--user', group !== undefined ? `${user}:${group}` : String(user))
+  const { entrypoint: ep, args } = entrypoint(c, a.env)
+  if (ep !== undefined) out.push('--entrypoint', ep)
+  out.push(String(c.image), ...args)
+  return out
+}

@@ -1,0 +1,106 @@
+// The container runtime: pods' containers run as real images through a docker or podman CLI on the host's network
+// (podIP = hostIP, ports reached on loopback as the process runtime's are). Images by imagePullPolicy
+// (image-puller.ts); each run attached through cli-run.ts; exec through `exec -i [-t]`; containers of an agent that
+// died found by their node label and removed.
+import { rmSync } from 'node:fs'
+import { PTY_HELPER } from '../container-process.ts'
+import type { Obj } from '../obj.ts'
+import { type Cli, cliError } from './cli.ts'
+import { entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
+import { CliRun } from './cli-run.ts'
+import { ImagePuller, imageID } from './image-puller.ts'
+import type { ContainerRuntime, HostCommand, RunSpec, RuntimeEvent, RuntimeRun } from './runtime.ts'
+
+export interface CliRuntimeOptions {
+  node: string
+  /** The engine's version (`docker version`). */
+  version: string
+  /** Image pull back-off: first delay and cap (the kubelet's 10s and 5m). */
+  backoffInitialMs: number
+  backoffMaxMs: number
+}
+
+/** The agent's own environment, which the CLI needs (PATH, DOCKER_HOST, XDG_RUNTIME_DIR ...). */
+const agentEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>
+
+export class CliRuntime implements ContainerRuntime {
+  readonly name: string
+  readonly version: string
+  readonly podHost = '127.0.0.1'
+  readonly images: ImagePuller
+  private readonly cli: Cli
+  private readonly node: string
+
+  constructor(cli: Cli, options: CliRuntimeOptions) {
+    this.cli = cli
+    this.name = cli.name
+    this.version = `${cli.name}://${options.version}`
+    this.node = options.node
+    this.images = new ImagePuller(cli, options.backoffInitialMs, options.backoffMaxMs)
+  }
+
+  /** An image brings its own PATH and HOME; the pod's variables are all a container gets from the agent. */
+  baseEnv(): Record<string, string> {
+    return {}
+  }
+
+  /** What the container runs, for the record (the run maps command and args onto the image itself). */
+  command(container: Obj, env: Record<string, string>): string[] {
+    const { entrypoint: ep, args } = entrypoint(container, env)
+    return ep !== undefined ? [ep, ...args] : args
+  }
+
+  ensureImage(container: Obj, podUID: string, event: RuntimeEvent, pulled: () => void) {
+    return this.images.ensure(container, podUID, event, pulled)
+  }
+
+  start(spec: RunSpec): RuntimeRun {
+    const cidFile = spec.logFile.replace(/\.log$/, '.cid')
+    rmSync(cidFile, { force: true })
+    const c = spec.container
+    return new CliRun(this.cli, {
+      argv: runArgs({
+        node: this.node,
+        podUID: spec.podUID,
+        podName: spec.podName,
+        podNamespace: spec.podNamespace,
+        attempt: spec.attempt,
+        container: c,
+        env: spec.env,
+        cidFile,
+      }),
+      env: { ...agentEnv(), ...spec.env },
+      cwd: spec.dir,
+      stdin: c.stdin === true,
+      tty: c.tty === true,
+      logFile: spec.logFile,
+      cidFile,
+      imageID: imageID(this.images.known(String(c.image ?? ''))),
+    })
+  }
+
+  exec(run: RuntimeRun, spec: { dir: string }, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand {
+    const id = (run.containerID ?? '').replace(/^[a-z]+:\/\//, '')
+    const argv = [this.cli.path, 'exec', ...(opts.stdin ? ['-i'] : []), ...(opts.tty ? ['-t'] : []), id, ...command]
+    return { argv: opts.tty ? ['python3', PTY_HELPER, ...argv] : argv, env: agentEnv(), cwd: spec.dir }
+  }
+
+  async reapLeftovers(keep: (podUID: string) => boolean, log: (msg: string) => void): Promise<void> {
+    const r = await this.cli.run(['ps', '-a', '-q', '--filter', `label=${NODE_LABEL}=${this.node}`])
+    if (r.code !== 0) return log(`listing containers left by an earlier agent: ${cliError(r)}`)
+    const found = r.stdout.split(/\s+/).filter(Boolean)
+    if (found.length === 0) return
+    const format = `{{.Id}} {{.State.Status}} {{index .Config.Labels "io.kubernetes.pod.uid"}}`
+    const inspected = await this.cli.run(['inspect', '--type', 'container', '--format', format, ...found])
+    const ids = inspected.stdout
+      .split('\n')
+      .map((line) => line.trim().split(' '))
+      .filter(([id, status, uid]) => id && (status !== 'running' || !keep(uid ?? '')))
+      .map(([id]) => id!)
+    if (ids.length === 0) return
+    const rm = await this.cli.run(['rm', '-f', ...ids])
+    if (rm.code !== 0) log(`removing containers left by an earlier agent: ${cliError(rm)}`)
+    else log(`removed ${ids.length} container(s) left by an earlier agent: ${ids.join(' ')}`)
+  }
+}

@@ -1,0 +1,35 @@
+// The process runtime: a container is a host process group in its own directory (container-process.ts), its command
+// the container's command + args (or --image-default's), exec a process beside it with its environment; images are
+// neither pulled nor isolated.
+import { ContainerProcess, PTY_HELPER } from '../container-process.ts'
+import { containerCommand } from '../pod-env.ts'
+import type { ContainerRuntime } from './runtime.ts'
+
+export const processRuntime: ContainerRuntime = {
+  name: 'process',
+  version: 'process://1.0.0',
+  podHost: '127.0.0.1',
+  baseEnv: (cwd, podName) => ({
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: cwd,
+    HOSTNAME: podName,
+  }),
+  command: containerCommand,
+  ensureImage: async () => null,
+  start: (spec) =>
+    ContainerProcess.start({
+      command: spec.command,
+      env: spec.env,
+      cwd: spec.cwd,
+      stdin: spec.container.stdin === true,
+      tty: spec.container.tty === true,
+      logFile: spec.logFile,
+    }),
+  exec: (_run, spec, command, { tty }) => ({
+    argv: tty ? ['python3', PTY_HELPER, ...command] : command,
+    env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },
+    cwd: spec.cwd,
+  }),
+  // Left processes are found by their own records (pod-manager.ts).
+  reapLeftovers: async () => undefined,
+}

@@ -1,0 +1,100 @@
+// The seam between a pod worker and what runs its containers: a runtime starts a run of a container, says how to run
+// a command inside it (exec, exec probes), readies its image, and clears what an earlier agent left behind. Two
+// runtimes sit behind it: host processes (process-runtime.ts) and a docker or podman CLI (cli-runtime.ts).
+import type { Writable } from 'node:stream'
+import type { Exit } from '../container-process.ts'
+import type { CriLogWriter } from '../cri-log.ts'
+import type { Obj } from '../obj.ts'
+
+/** How a run ended, in ContainerStateTerminated's terms. */
+export type RunExit = Exit
+
+/** One run of a container, as the pod worker, attach, logs and probes see it. */
+export interface RuntimeRun {
+  /** When the run started (a container runtime's own startedAt once it is known). */
+  readonly startedAt: Date
+  /** The run's CRI log file, written by the agent from the run's output. */
+  readonly log: CriLogWriter
+  readonly exited: Promise<RunExit>
+  /** Whether the run started (false: it ended with a StartError). */
+  readonly spawned: Promise<boolean>
+  readonly running: boolean
+  readonly stdin: Writable | null
+  /** The runtime's id of the run (`docker://<id>`), once known; the process runtime has none of its own. */
+  readonly containerID?: string
+  /** The image the run uses, as ContainerStatus.imageID reports it. */
+  readonly imageID?: string
+  onOutput(listener: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): () => void
+  resize(cols: number, rows: number): void
+  /** Stops the run: SIGTERM, SIGKILL once `graceMs` has passed (at once for 0); answers the exit. */
+  stop(graceMs: number): Promise<RunExit>
+}
+
+/** What a run is made of. */
+export interface RunSpec {
+  /** The container as the pod spec has it (image, command, args, workingDir, stdin, tty, resources). */
+  container: Obj
+  podUID: string
+  podName: string
+  podNamespace: string
+  /** Which run of the container this is (0 first). */
+  attempt: number
+  /** The argv the process runtime runs (command + args, expanded); a container runtime maps spec.command/args. */
+  command: string[]
+  env: Record<string, string>
+  /** The container's own directory on the host, and its working directory there (process runtime). */
+  dir: string
+  cwd: string
+  logFile: string
+}
+
+/** How to run a command inside a running container: the host argv, its environment and directory. */
+export interface HostCommand {
+  argv: string[]
+  env: Record<string, string>
+  cwd: string
+}
+
+/** The container a command runs in: the environment and directories of its current run. */
+export interface ExecTarget {
+  env: Record<string, string>
+  cwd: string
+  dir: string
+}
+
+/** Why a container cannot start yet (its image), as the kubelet's waiting state and when to try again. */
+export interface ImageWait {
+  reason: string
+  message?: string
+  /** When to ask again (ms since the epoch); none while a pull is under way (its end triggers a sync). */
+  retryAt?: number
+}
+
+export type RuntimeEvent = (type: 'Normal' | 'Warning', reason: string, message: string) => void
+
+export interface ContainerRuntime {
+  /** process, docker or podman. */
+  readonly name: string
+  /** nodeInfo.containerRuntimeVersion (`docker://28.2.2`). */
+  readonly version: string
+  /** The address a pod's ports are reached at: both runtimes share the host's network (podIP = hostIP). */
+  readonly podHost: string
+  /** The variables the runtime adds under the pod's env (the process runtime's PATH, HOME, HOSTNAME; an image has its own). */
+  baseEnv(cwd: string, podName: string): Record<string, string>
+  /** The command of a container; throws ConfigError when the runtime cannot run it (a process without a command). */
+  command(container: Obj, env: Record<string, string>, imageDefaults: Map<string, string[]>): string[]
+  /**
+   * Readies the container's image by its imagePullPolicy: null when it is there, else why the container waits
+   * (ContainerCreating while it pulls; ErrImagePull, ImagePullBackOff, ErrImageNeverPull). `pulled` is told when
+   * a pull under way ends.
+   */
+  ensureImage(container: Obj, podUID: string, event: RuntimeEvent, pulled: () => void): Promise<ImageWait | null>
+  start(spec: RunSpec): RuntimeRun
+  /** How `command` runs inside `run` (exec and exec probes), with stdin kept open and a terminal when asked. */
+  exec(run: RuntimeRun, spec: ExecTarget, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand
+  /**
+   * Removes what an earlier agent left (containers labelled for this node): those of pods `keep` does not name, and
+   * ended ones (their runs were accounted for by their clients' records).
+   */
+  reapLeftovers(keep: (podUID: string) => boolean, log: (msg: string) => void): Promise<void>
+}

@@ -1,0 +1,268 @@
+#!/usr/bin/env node
+// A stand-in `docker` CLI for the container runtime's tests: the subcommands the agent uses, a container run as a
+// local process (its image's ENTRYPOINT/CMD from images.json, overridden as docker overrides them), state kept as JSON
+// in $FAKE_DOCKER_DIR, every invocation's argv (and the values `-e NAME` took from the environment) appended to
+// calls.jsonl so the tests can check exactly what the agent sent.
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const dir = process.env.FAKE_DOCKER_DIR
+const argv = process.argv.slice(2)
+const containers = join(dir, 'containers')
+mkdirSync(containers, { recursive: true })
+const json = (file, fallback) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fallback)
+const images = () => json(join(dir, 'images.json'), {})
+const load = (id) => json(join(containers, `${id}.json`), null)
+const save = (c) => writeFileSync(join(containers, `${c.Id}.json`), JSON.stringify(c))
+const all = () => readdirSync(containers).map((f) => load(f.replace(/\.json$/, '')))
+const now = () => new Date().toISOString().replace(/Z$/, '123456Z')
+const fail = (message, code = 1) => {
+  process.stderr.write(`${message}\n`)
+  process.exit(code)
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+/** A signal to a container's process, which may have just ended. */
+const signal = (pid, sig) => {
+  try {
+    process.kill(pid, sig)
+  } catch {
+    // gone meanwhile
+  }
+}
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+/** Waits until the container's run has recorded its end. */
+async function ended(id, ms = 30_000) {
+  for (let t = 0; t < ms; t += 25) {
+    const c = load(id)
+    if (!c?.State.Running) return c
+    await sleep(25)
+  }
+  return load(id)
+}
+
+const envOf = (list) => Object.fromEntries(list.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]))
+
+/** docker run's flags, then the image and its arguments. */
+function parseRun(args) {
+  const o = { labels: {}, env: [], i: false, t: false }
+  const valued = new Set([
+    '--name',
+    '--cidfile',
+    '--pull',
+    '--network',
+    '--label',
+    '-e',
+    '-w',
+    '--memory',
+    '--cpus',
+    '--user',
+    '--entrypoint',
+  ])
+  let k = 0
+  for (; k < args.length && args[k].startsWith('-'); k++) {
+    const a = args[k]
+    if (a === '-i') o.i = true
+    else if (a === '-t') o.t = true
+    else if (valued.has(a)) {
+      const v = args[++k]
+      if (a === '--label') o.labels[v.slice(0, v.indexOf('='))] = v.slice(v.indexOf('=') + 1)
+      else if (a === '-e') o.env.push(v.includes('=') ? v : `${v}=${process.env[v] ?? ''}`)
+      else o[a.replace(/^-+/, '')] = v
+    } else fail(`unknown flag: ${a}`, 125)
+  }
+  return { o, image: args[k], args: args.slice(k + 1) }
+}
+
+async function run(args) {
+  const { o, image, args: rest } = parseRun(args)
+  const img = images()[image]
+  if (!img) fail(`docker: Error response from daemon: No such image: ${image}.`, 125)
+  if (existsSync(o.cidfile))
+    fail(`docker: Container ID file found, make sure the other container isn't running or delete ${o.cidfile}.`, 125)
+  const id = randomBytes(32).toString('hex')
+  writeFileSync(o.cidfile, id)
+  const zero = '0001-01-01T00:00:00Z'
+  const c = {
+    Id: id,
+    Name: o.name,
+    Labels: o.labels,
+    Image: img.Id,
+    Env: [...(img.Env ?? []), ...o.env],
+    State: {
+      Status: 'created',
+      Running: false,
+      OOMKilled: false,
+      ExitCode: 0,
+      Error: '',
+      StartedAt: zero,
+      FinishedAt: zero,
+    },
+  }
+  save(c)
+  const command = [
+    ...(o.entrypoint !== undefined ? [o.entrypoint] : (img.Entrypoint ?? [])),
+    ...(rest.length || o.entrypoint !== undefined ? rest : (img.Cmd ?? [])),
+  ]
+  const root = join(dir, 'roots', id, o.w ?? img.WorkingDir ?? '/')
+  mkdirSync(root, { recursive: true })
+  c.Cwd = root
+  const child = spawn(command[0], command.slice(1), {
+    cwd: root,
+    env: envOf(c.Env),
+    stdio: [o.i ? 'inherit' : 'ignore', 'inherit', 'inherit'],
+  })
+  child.on('error', (e) => {
+    c.State = {
+      ...c.State,
+      ExitCode: 127,
+      Error: `failed to create task for container: exec: "${command[0]}": executable file not found in $PATH: unknown`,
+    }
+    save(c)
+    fail(`docker: Error response from daemon: ${c.State.Error}. (${e.code})`, 127)
+  })
+  child.on('spawn', () => {
+    c.State = { ...c.State, Status: 'running', Running: true, Pid: child.pid, StartedAt: now() }
+    save(c)
+  })
+  child.on('exit', (code, signal) => {
+    const exitCode = code ?? 128 + { SIGKILL: 9, SIGTERM: 15, SIGINT: 2 }[signal]
+    c.State = {
+      ...c.State,
+      Status: 'exited',
+      Running: false,
+      ExitCode: exitCode,
+      FinishedAt: now(),
+      OOMKilled: img.OomOnKill === true && exitCode === 137,
+    }
+    save(c)
+    process.exit(exitCode)
+  })
+}
+
+async function stop(args) {
+  const grace = Number(args[args.indexOf('-t') + 1]) * 1000
+  const id = args.at(-1)
+  const c = load(id) ?? fail(`Error response from daemon: No such container: ${id}`)
+  if (c.State.Running) {
+    signal(c.State.Pid, 'SIGTERM')
+    for (let t = 0; t < grace && alive(c.State.Pid); t += 25) await sleep(25)
+    if (alive(c.State.Pid)) signal(c.State.Pid, 'SIGKILL')
+    await ended(id)
+  }
+  console.log(id)
+}
+
+async function kill(id) {
+  const c = load(id) ?? fail(`Error response from daemon: No such container: ${id}`)
+  if (!c.State.Running) fail(`Error response from daemon: cannot kill container: ${id}: container ${id} is not running`)
+  signal(c.State.Pid, 'SIGKILL')
+  await ended(id)
+  console.log(id)
+}
+
+function exec(args) {
+  let k = 0
+  const o = { i: false, t: false }
+  for (; args[k]?.startsWith('-'); k++) o[args[k].slice(1)] = true
+  const c = load(args[k])
+  if (!c?.State.Running) fail(`Error response from daemon: container ${args[k]} is not running`)
+  const command = args.slice(k + 1)
+  const child = spawn(command[0], command.slice(1), {
+    cwd: c.Cwd,
+    env: envOf(c.Env),
+    stdio: [o.i ? 'inherit' : 'ignore', 'inherit', 'inherit'],
+  })
+  child.on('error', () =>
+    fail(
+      `OCI runtime exec failed: exec failed: unable to start container process: exec: "${command[0]}": executable file not found in $PATH: unknown`,
+      126,
+    ),
+  )
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15)))
+}
+
+function inspect(args) {
+  const format = args[args.indexOf('--format') + 1]
+  const ids = args.slice(args.indexOf('--format') + 2)
+  let missing = false
+  for (const id of ids) {
+    const c = load(id)
+    if (!c) {
+      process.stderr.write(`Error: No such container: ${id}\n`)
+      missing = true
+    } else if (format === '{{json .State}}') console.log(JSON.stringify(c.State))
+    else console.log(`${c.Id} ${c.State.Status} ${c.Labels['io.kubernetes.pod.uid'] ?? ''}`)
+  }
+  process.exit(missing ? 1 : 0)
+}
+
+async function pull(ref) {
+  const registry = json(join(dir, 'registry.json'), {})
+  const img = registry[ref]
+  await sleep(img?.PullMs ?? 0)
+  if (!img) fail(`Error response from daemon: manifest for ${ref} not found: manifest unknown: manifest unknown`)
+  writeFileSync(join(dir, 'images.json'), JSON.stringify({ ...images(), [ref]: img }))
+  console.log(`docker.io/library/${ref}`)
+}
+
+async function main() {
+  const call = { argv }
+  const e = argv[0] === 'run' ? parseRun(argv.slice(1)).o.env : []
+  if (e.length) call.env = envOf(e)
+  appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify(call)}\n`)
+  const [sub, ...args] = argv
+  switch (sub) {
+    case 'version':
+      return console.log('99.1.0-fake')
+    case 'run':
+      return run(args)
+    case 'stop':
+      return stop(args)
+    case 'kill':
+      return kill(args[0])
+    case 'exec':
+      return exec(args)
+    case 'inspect':
+      return inspect(args)
+    case 'image': {
+      const img = images()[args.at(-1)]
+      if (!img) fail(`Error: No such image: ${args.at(-1)}`)
+      return console.log(`${img.Id} ${img.Size} ${JSON.stringify(img.RepoDigests ?? [])}`)
+    }
+    case 'pull':
+      return pull(args.at(-1))
+    case 'rm':
+      for (const id of args.filter((a) => a !== '-f')) {
+        const c = load(id)
+        if (c?.State.Running && args.includes('-f')) {
+          signal(c.State.Pid, 'SIGKILL')
+          await ended(id)
+        }
+        rmSync(join(containers, `${id}.json`), { force: true })
+        console.log(id)
+      }
+      return
+    case 'ps': {
+      const [k, v] = args[args.indexOf('--filter') + 1].replace(/^label=/, '').split('=')
+      for (const c of all()) if (c.Labels[k] === v) console.log(c.Id)
+      return
+    }
+    case 'wait': {
+      const c = await ended(args[0], 2 ** 31 - 1)
+      return console.log(c.State.ExitCode)
+    }
+    default:
+      fail(`docker: unknown command: ${sub}`, 1)
+  }
+}
+
+await main()
