@@ -15,6 +15,7 @@ import { NO_CACHE, json, negotiate, negotiated } from './respond'
 import { negotiateOutputStream, resourceEndpoint } from './negotiation'
 import { tableOptions, toTable } from './table'
 import { partialObject } from './partial-metadata'
+import { watchLines } from './watch-lines'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -171,11 +172,8 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     return new Response(null, { status: 101, webSocket: client, headers: subprotocolHeader(c) })
   }
 
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
-  const writer = writable.getWriter()
-  const enc = new TextEncoder()
-  let buffered = 0
   let done = false
+  const body = watchLines(() => end())
   const end = () => {
     if (done) return
     done = true
@@ -185,13 +183,12 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     } catch {
       /* closed */
     }
-    writer.close().catch(() => undefined)
+    body.close()
   }
   const write = (line: string) => {
     if (done) return
-    const bytes = enc.encode(line)
-    buffered += bytes.byteLength
-    if (buffered > MAX_BUFFERED_BYTES) {
+    body.write(line)
+    if (body.pending > MAX_BUFFERED_BYTES) {
       console.warn('closing a watch that cannot keep up')
       done = true
       clearTimeout(timer)
@@ -200,15 +197,8 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
       } catch {
         /* closed */
       }
-      writer.abort('too slow').catch(() => undefined)
-      return
+      body.cut('too slow')
     }
-    writer.write(bytes).then(
-      () => {
-        buffered -= bytes.byteLength
-      },
-      () => end(),
-    )
   }
   const timer = setTimeout(() => {
     const b = finalBookmark()
@@ -225,5 +215,5 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
   source.addEventListener('close', () => end())
   source.addEventListener('error', () => end())
   c.req.raw.signal?.addEventListener?.('abort', () => end())
-  return new Response(readable, { status: 200, headers: STREAM_HEADERS })
+  return new Response(body.readable, { status: 200, headers: STREAM_HEADERS })
 }
