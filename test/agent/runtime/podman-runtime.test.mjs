@@ -1,0 +1,168 @@
+// The container runtime against a real podman, where one runs containers here (skipped otherwise): an image made
+// from the host's static busybox (podman import, no registry), a pod run from it on the host's network, its output in
+// the agent's log file, exec inside it, an httpGet readiness probe reaching its port, an exit code, a graceful stop.
+// CONTAINERS_CONF points podman at runc and lower ulimits, which a sandbox without CAP_SYS_RESOURCE needs.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, afterEach, before, describe, it } from 'node:test'
+import { Backoff } from '../../../agent/backoff.ts'
+import { parseRecords } from '../../../agent/cri-log.ts'
+import { PodWorker } from '../../../agent/pod-worker.ts'
+import { onPath } from '../../../agent/runtime/cli.ts'
+import { selectRuntime } from '../../../agent/runtime/select-runtime.ts'
+
+const IMAGE = 'localhost/kubeflare-test-busybox:1'
+const root = mkdtempSync(join(tmpdir(), 'podman-runtime-'))
+const savedConf = process.env.CONTAINERS_CONF
+
+/** Why podman cannot be tried here, or null once the image is there and a container ran. */
+function unusable() {
+  if (!onPath('podman')) return 'podman is not on PATH'
+  if (!existsSync('/bin/busybox')) return 'no static /bin/busybox to make an image of'
+  const conf = join(root, 'containers.conf')
+  writeFileSync(
+    conf,
+    '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]\n[engine]\nruntime = "runc"\n',
+  )
+  process.env.CONTAINERS_CONF = conf
+  const podman = (...args) => execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe', timeout: 120_000 })
+  try {
+    podman('image', 'exists', IMAGE)
+  } catch {
+    const fs = join(root, 'rootfs')
+    mkdirSync(join(fs, 'bin'), { recursive: true })
+    copyFileSync('/bin/busybox', join(fs, 'bin', 'busybox'))
+    for (const c of ['sh', 'echo', 'cat', 'sleep', 'httpd', 'mkdir', 'env', 'true'])
+      symlinkSync('busybox', join(fs, 'bin', c))
+    execFileSync('tar', ['-C', fs, '-cf', join(root, 'rootfs.tar'), '.'])
+    try {
+      podman('import', '--change', 'CMD ["sh"]', join(root, 'rootfs.tar'), IMAGE)
+    } catch (e) {
+      return `podman import: ${e.stderr || e.message}`
+    }
+  }
+  try {
+    podman('run', '--rm', '--network', 'host', '--pull', 'never', IMAGE, 'true')
+  } catch (e) {
+    return `podman cannot run a container here: ${(e.stderr || e.message).trim()}`
+  }
+  return null
+}
+
+const why = unusable()
+let runtime
+before(async () => {
+  if (why) return
+  runtime = await selectRuntime('podman', {
+    node: 'podman-test',
+    backoffInitialMs: 500,
+    backoffMaxMs: 2000,
+    log: () => {},
+  })
+})
+after(() => {
+  if (savedConf === undefined) delete process.env.CONTAINERS_CONF
+  else process.env.CONTAINERS_CONF = savedConf
+})
+
+const workers = []
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.shutdown()))
+})
+
+function setup(spec) {
+  let pod = {
+    metadata: { name: 'p', namespace: 'n', uid: `uid-${Math.random().toString(36).slice(2)}`, resourceVersion: '1' },
+    spec: { nodeName: 'podman-test', restartPolicy: 'Always', terminationGracePeriodSeconds: 5, ...spec },
+  }
+  const statuses = []
+  const api = {
+    async request(method, _path, body) {
+      if (method !== 'PATCH') return {}
+      statuses.push(body.status)
+      pod = { ...pod, metadata: { ...pod.metadata, resourceVersion: String(Number(pod.metadata.resourceVersion) + 1) } }
+      return { ...pod, status: body.status }
+    },
+    async get() {
+      throw new Error('no config maps here')
+    },
+  }
+  const worker = new PodWorker(pod, {
+    config: { dataDir: mkdtempSync(join(root, 'data-')), imageDefaults: new Map(), backoffInitialMs: 500 },
+    client: api,
+    hostIP: '127.0.0.1',
+    allocatable: {},
+    backoff: new Backoff(500, 2000),
+    event: () => {},
+    log: (m) => process.stderr.write(`${m}\n`),
+    done: () => {},
+    runtime,
+  })
+  workers.push(worker)
+  worker.sync()
+  return { worker, last: () => statuses.at(-1) }
+}
+
+const until = async (what, cond, ms = 30_000) => {
+  const t0 = Date.now()
+  while (!cond()) {
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describe('container runtime (real podman)', { skip: why ?? false }, () => {
+  it('runs an image on the host network: Running, logs, exec, a ready httpGet probe, a graceful stop', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000)
+    const t = setup({
+      restartPolicy: 'Never',
+      containers: [
+        {
+          name: 'web',
+          image: IMAGE,
+          imagePullPolicy: 'Never',
+          env: [{ name: 'GREETING', value: 'hola' }],
+          command: ['sh', '-c'],
+          args: [
+            `echo "hi $(GREETING)"; echo err >&2; mkdir -p /www; echo page > /www/index.html; exec httpd -f -p ${port} -h /www`,
+          ],
+          readinessProbe: { httpGet: { path: '/', port }, periodSeconds: 1 },
+        },
+      ],
+    })
+    await until('Ready', () => t.last()?.containerStatuses[0].ready === true)
+    const s = t.last().containerStatuses[0]
+    assert.match(s.containerID, /^podman:\/\/[0-9a-f]{64}$/)
+    assert.match(s.imageID, /^localhost\/kubeflare-test-busybox@sha256:[0-9a-f]{64}$/)
+    assert.equal(runtime.version.startsWith('podman://'), true)
+    const r = t.worker.record('web')
+    const lines = parseRecords(readFileSync(r.logFile(0), 'utf8')).map((x) => `${x.stream}:${x.text}`)
+    assert.ok(lines.includes('stdout:hi hola') && lines.includes('stderr:err'), String(lines))
+    const run = r.execIn(['sh', '-c', 'echo $GREETING; cat /www/index.html'], { stdin: false, tty: false })
+    assert.equal(execFileSync(run.argv[0], run.argv.slice(1), { env: run.env, encoding: 'utf8' }), 'hola\npage\n')
+    const t0 = Date.now()
+    await r.stop(2000)
+    // httpd is the container's pid 1, which SIGTERM does not end: the engine kills it once the grace period is over.
+    const took = Date.now() - t0
+    assert.ok(took >= 1900 && took < 10_000, `took ${took} ms`)
+    assert.deepEqual([r.current.exitCode, r.current.reason], [137, 'Error'])
+    assert.match(
+      execFileSync('podman', ['ps', '-a', '-q', '--filter', `id=${s.containerID.slice(9)}`], { encoding: 'utf8' }),
+      /^$/,
+    )
+  })
+
+  it('reports an exit code and the image command under args', async () => {
+    const t = setup({
+      restartPolicy: 'Never',
+      containers: [{ name: 'c', image: IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', 'exit 7'] }],
+    })
+    await until('Failed', () => t.last()?.phase === 'Failed')
+    const term = t.last().containerStatuses[0].state.terminated
+    assert.deepEqual([term.exitCode, term.reason], [7, 'Error'])
+    assert.match(term.containerID, /^podman:\/\//)
+  })
+})
