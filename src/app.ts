@@ -17,6 +17,7 @@ import { registerIdentityApis } from './api/identity-apis'
 import { customKindsGate } from './api/custom-kinds-gate'
 import { registerHealth } from './api/health'
 import { observe } from './api/observe'
+import { requestUrl } from './api/request-url'
 import { captureAuditBody } from './api/audit-log'
 import { serveMetrics } from './api/metrics-endpoint'
 import { configureEncryptionAtRest } from './registry/at-rest-config'
@@ -59,7 +60,7 @@ export function buildApp() {
   // Go decodes the whole path before splitting it, so an encoded slash separates segments there; here the router
   // would read it as part of one. Refusing such paths keeps routing and request-info.ts reading every path alike.
   app.use('*', async (c, next) => {
-    if (/%2f/i.test(new URL(c.req.url).pathname)) return statusResponse(c, statuses.pathNotFound())
+    if (/%2f/i.test(requestUrl(c).pathname)) return statusResponse(c, statuses.pathNotFound())
     await next()
   })
 

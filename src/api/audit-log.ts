@@ -9,6 +9,7 @@ import { type AuditConfig, type AuditPolicy, evaluatePolicy, LEVELS, type Stage 
 import type { Attributes } from '../registry/rbac/attributes'
 import type { Observation } from './observation'
 import { observationOf } from './observation'
+import { requestUrl } from './request-url'
 
 const atLeast = (config: AuditConfig, level: AuditConfig['level']) =>
   LEVELS.indexOf(config.level) >= LEVELS.indexOf(level)
@@ -100,7 +101,7 @@ export async function writeAudit(
   endedAt: number,
 ): Promise<void> {
   if (config.level === 'None') return
-  const url = new URL(c.req.url)
+  const url = requestUrl(c)
   const base: Omit<AuditEventInput, 'stage' | 'stageTimestamp'> = {
     level: config.level,
     auditID: obs.auditID,

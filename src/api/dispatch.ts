@@ -15,6 +15,7 @@ import {
   handleUpdate,
 } from './handlers'
 import { requestInfo, type RequestInfo } from './request-info'
+import { requestUrl } from './request-url'
 import { statusResponse } from './respond'
 import { getScale, patchScale, putScale } from './scale'
 
@@ -38,7 +39,7 @@ const GENERIC_SUBRESOURCES = new Set(['status', 'ephemeralcontainers'])
 
 /** The request as kube reads it; the router, authorization and audit all use this one reading. */
 function readRequest(c: Ctx): RequestInfo | null {
-  return requestInfo(c.req.method, new URL(c.req.url).pathname, (k) => c.req.query(k))
+  return requestInfo(c.req.method, requestUrl(c).pathname, (k) => c.req.query(k))
 }
 
 export async function dispatch(c: Ctx): Promise<Response> {

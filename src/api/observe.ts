@@ -11,6 +11,7 @@ import { auditConfigOf, captureAnswer, writeAudit } from './audit-log'
 import { isolateMetrics } from './isolate-metrics'
 import type { Observation } from './observation'
 import { statusResponse } from './respond'
+import { requestUrl } from './request-url'
 
 /** A client's Audit-ID is kept when it is a plausible ID (kube keeps any; we keep it printable and short). */
 const CLIENT_AUDIT_ID = /^[\w.:-]{1,64}$/
@@ -57,7 +58,7 @@ export const observe: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => 
     )
   }
   const metrics = isolateMetrics(c.env)
-  const url = new URL(c.req.url)
+  const url = requestUrl(c)
   const kind = c.req.method === 'GET' || c.req.method === 'HEAD' ? 'readOnly' : 'mutating'
   metrics.inflight.start(kind)
   try {

@@ -12,6 +12,7 @@ import { type Status, statuses } from '../registry/status'
 import { ANONYMOUS_USER, MASTERS_GROUP, type UserInfo } from '../registry/user-info'
 import { observationOf } from '../api/observation'
 import { addWarnings, statusResponse } from '../api/respond'
+import { requestUrl } from '../api/request-url'
 import { Authorizer } from './authorizer'
 import { hostAllowed } from './host-check'
 import { type IdentityConfig, identityConfig } from './identity-config'
@@ -100,7 +101,7 @@ export const access: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   const authorizer = new Authorizer(c.env, config.alwaysAllow)
   let user = authn.user
   observed.authenticated = user
-  const url = new URL(c.req.url)
+  const url = requestUrl(c)
   const impersonation = readImpersonation(c.req.raw.headers, url.pathname + url.search)
   if ('refused' in impersonation) return refuse(c, impersonation.refused)
   if (impersonation.impersonating) {
