@@ -111,10 +111,12 @@ export class ContainerRecord {
     this.last = attempt > 0 ? this.recorded(attempt - 1) : null
     const found = ContainerProcess.adopt(this.logFile(attempt), this.spec.stdin === true)
     if (found instanceof ContainerProcess) {
-      this.proc = found
+      const run: RuntimeRun = this.host.runtime.adopt?.(found, this.logFile(attempt)) ?? found
+      if (run.containerID) this.containerID = run.containerID
+      this.proc = run
       this.current = null
       this.env = found.environment() ?? {}
-      void found.exited.then((exit) => this.ended(found, exit, attempt))
+      void run.exited.then((exit) => this.ended(run, exit, attempt))
       this.startProbes(this.env, { started: previous?.started === true, ready: previous?.ready === true })
     } else this.current = found ? this.terminationOf(found, attempt) : unknownTermination(attempt, rfc3339())
     return true

@@ -61,11 +61,9 @@ export class CliRun implements RuntimeRun {
   /** The client's last words on stderr (why `run` failed before the container could start). */
   private stderr = ''
 
-  constructor(cli: Cli, spec: CliRunSpec) {
-    this.cli = cli
-    this.cidFile = spec.cidFile
-    this.imageID = spec.imageID
-    this.client = ContainerProcess.start({
+  /** Starts a run: the client under the process runtime's shim, so it outlives the agent as a process run does. */
+  static start(cli: Cli, spec: CliRunSpec): CliRun {
+    const client = ContainerProcess.start({
       command: [cli.path, ...spec.argv],
       env: spec.env,
       cwd: spec.cwd,
@@ -73,6 +71,17 @@ export class CliRun implements RuntimeRun {
       tty: spec.tty,
       logFile: spec.logFile,
     })
+    return new CliRun(cli, client, spec.cidFile, spec.imageID)
+  }
+
+  /** A run around its client: one just started, or one an earlier agent started (adopted from the shim's records). */
+  constructor(cli: Cli, client: ContainerProcess, cidFile: string, imageID: string) {
+    this.cli = cli
+    this.cidFile = cidFile
+    this.imageID = imageID
+    this.client = client
+    this.startedAt = client.startedAt
+    this.readId()
     this.log = this.client.log
     this.client.onOutput((stream, chunk) => {
       if (stream === 'stderr') this.stderr = (this.stderr + chunk.toString()).slice(-4096)

@@ -3,7 +3,7 @@
 // (image-puller.ts); each run attached through cli-run.ts; exec through `exec -i [-t]`; containers of an agent that
 // died found by their node label and removed.
 import { rmSync } from 'node:fs'
-import { PTY_HELPER } from '../container-process.ts'
+import { type ContainerProcess, PTY_HELPER } from '../container-process.ts'
 import type { Obj } from '../obj.ts'
 import { type Cli, cliError } from './cli.ts'
 import { entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
@@ -59,7 +59,7 @@ export class CliRuntime implements ContainerRuntime {
     const cidFile = spec.logFile.replace(/\.log$/, '.cid')
     rmSync(cidFile, { force: true })
     const c = spec.container
-    return new CliRun(this.cli, {
+    return CliRun.start(this.cli, {
       argv: runArgs({
         node: this.node,
         podUID: spec.podUID,
@@ -78,6 +78,11 @@ export class CliRuntime implements ContainerRuntime {
       cidFile,
       imageID: imageID(this.images.known(String(c.image ?? ''))),
     })
+  }
+
+  /** A run an earlier agent started: its client adopted from the shim's records, the container known by its cidfile. */
+  adopt(client: ContainerProcess, logFile: string): RuntimeRun {
+    return new CliRun(this.cli, client, logFile.replace(/\.log$/, '.cid'), '')
   }
 
   exec(run: RuntimeRun, spec: { dir: string }, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand {

@@ -2,7 +2,7 @@
 // a command inside it (exec, exec probes), readies its image, and clears what an earlier agent left behind. Two
 // runtimes sit behind it: host processes (process-runtime.ts) and a docker or podman CLI (cli-runtime.ts).
 import type { Writable } from 'node:stream'
-import type { Exit } from '../container-process.ts'
+import type { ContainerProcess, Exit } from '../container-process.ts'
 import type { CriLogWriter } from '../cri-log.ts'
 import type { Obj } from '../obj.ts'
 
@@ -90,6 +90,11 @@ export interface ContainerRuntime {
    */
   ensureImage(container: Obj, podUID: string, event: RuntimeEvent, pulled: () => void): Promise<ImageWait | null>
   start(spec: RunSpec): RuntimeRun
+  /**
+   * A run an earlier agent started, whose process the shim's records gave back (container-record.ts): the runtime's
+   * own view of it (a container runtime's client: the container behind it). None: the process is the run.
+   */
+  adopt?(process: ContainerProcess, logFile: string): RuntimeRun
   /** How `command` runs inside `run` (exec and exec probes), with stdin kept open and a terminal when asked. */
   exec(run: RuntimeRun, spec: ExecTarget, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand
   /**

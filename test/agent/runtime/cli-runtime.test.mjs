@@ -77,8 +77,9 @@ afterEach(async () => {
   assert.deepEqual(logs.splice(0), [])
 })
 
-function setup(spec) {
-  let pod = {
+/** A pod worker for `spec`, or (`again`) a second one for the same pod and data directory: an agent started again. */
+function setup(spec, again) {
+  let pod = again?.pod ?? {
     metadata: { name: 'p', namespace: 'n', uid: `uid-${Math.random().toString(36).slice(2)}`, resourceVersion: '1' },
     spec: { nodeName: 'edge', restartPolicy: 'Always', terminationGracePeriodSeconds: 5, ...spec },
   }
@@ -100,7 +101,11 @@ function setup(spec) {
     },
   }
   const worker = new PodWorker(pod, {
-    config: { dataDir: mkdtempSync(join(root, 'data-')), imageDefaults: new Map(), backoffInitialMs: 200 },
+    config: {
+      dataDir: again?.dataDir ?? mkdtempSync(join(root, 'data-')),
+      imageDefaults: new Map(),
+      backoffInitialMs: 200,
+    },
     client: api,
     hostIP: '192.0.2.9',
     allocatable: { cpu: '2', memory: '1Gi' },
@@ -110,9 +115,16 @@ function setup(spec) {
     done: () => {},
     runtime,
   })
-  workers.push(worker)
+  if (!again) workers.push(worker)
   worker.sync()
-  return { uid: pod.metadata.uid, worker, events, statuses, last: () => statuses.at(-1) }
+  return {
+    uid: pod.metadata.uid,
+    worker,
+    events,
+    statuses,
+    last: () => statuses.at(-1),
+    again: () => setup(spec, { pod, dataDir: worker.dir.replace(/\/pods\/[^/]+$/, '') }),
+  }
 }
 
 const until = async (what, cond, ms = 15_000, t) => {
@@ -430,6 +442,29 @@ describe('container runtime (docker CLI)', () => {
     const a = open(t, { op: 'attach', stdin: true, stdout: true }, serveAttach)
     a.deliver(dataFrame(1, 0, Buffer.from('ping\n')))
     await until('the echo', () => a.channel(1) === 'echo ping\n')
+  })
+
+  it('adopts the container of a run an earlier agent started: same docker ID and start, exec, stop -t', async () => {
+    const t = setup({
+      containers: [{ name: 'main', image: 'busybox:1.36', command: ['sh', '-c', 'echo up; sleep 30'] }],
+    })
+    await until('Running', () => status(t)?.state.running)
+    const before = status(t)
+    const id = cid(t.worker.record('main'))
+    // The first agent is gone without stopping anything (its worker is left alone); the next one takes over.
+    const next = t.again()
+    workers.push(next.worker)
+    await until('the next agent to report', () => status(next)?.state.running)
+    const s = status(next)
+    assert.equal(s.containerID, `docker://${id}`)
+    assert.equal(s.state.running.startedAt, before.state.running.startedAt)
+    assert.equal(s.restartCount, 0)
+    const r = next.worker.record('main')
+    assert.deepEqual(r.execIn(['true'], { stdin: false, tty: false }).argv.slice(1), ['exec', id, 'true'])
+    await r.stop(3000)
+    assert.ok(callsOf('stop').some((c) => c.argv.join(' ') === `stop -t 3 ${id}`))
+    assert.equal(r.current.exitCode, 143)
+    assert.equal(r.current.containerID, `docker://${id}`)
   })
 
   it('removes the containers an earlier agent left: ended ones, and running ones of pods it no longer has', async () => {
