@@ -141,6 +141,11 @@ export class PodWorker {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
     await Promise.all(this.all.map((r) => r.stop(2000)))
+    // A start the sync pass under way had begun finishes after the stops above: stop what it started too.
+    if (this.syncing) {
+      await this.syncing
+      await Promise.all(this.all.map((r) => r.stop(2000)))
+    }
   }
 
   /** Runs a sync pass now, or right after the one under way. */

@@ -1,6 +1,9 @@
 // A pod run by its worker with real processes, against a recording API: init containers in order, restarts with
 // back-off, restartPolicy endings, liveness kills, and graceful deletion confirmed with grace 0.
 import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { last, setup, sh, until } from './worker-harness.mjs'
 
@@ -137,5 +140,34 @@ describe('PodWorker', () => {
     assert.match(w.message, /--image-default redis=<command>/)
     assert.equal(last(t.api).phase, 'Pending')
     await t.worker.shutdown()
+  })
+
+  it('stops a container whose start was under way when the worker shut down', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'late-start-'))
+    const t = setup({
+      containers: [
+        {
+          name: 'a',
+          image: 'i',
+          envFrom: [{ configMapRef: { name: 'slow' } }],
+          command: sh(`echo $$ > ${dir}/pid; exec sleep 30`),
+        },
+      ],
+    })
+    t.api.get = () => new Promise((resolve) => setTimeout(() => resolve({ data: { A: '1' } }), 300))
+    t.worker.sync()
+    await new Promise((r) => setTimeout(r, 50))
+    await t.worker.shutdown()
+    await new Promise((r) => setTimeout(r, 1000))
+    const alive = (pid) => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    const pidFile = join(dir, 'pid')
+    if (existsSync(pidFile)) assert.equal(alive(Number(readFileSync(pidFile, 'utf8'))), false, 'left running')
   })
 })
