@@ -160,7 +160,11 @@ export class NodeTunnel extends DurableObject<Env> {
     const frame = decodeFrame(message)
     if (!frame) return
     const { type, stream: id, payload } = frame
-    if (this.http.has(id)) return this.http.fromAgent(frame)
+    if (this.http.has(id)) {
+      // The agent's credit for a request body (a proxied POST) lets what waits for it go, as for a client's stream.
+      if (type === FrameType.CREDIT) return this.granted(id, creditOf(payload))
+      return this.http.fromAgent(frame)
+    }
     const client = this.client(id)
     if (!client) {
       // A stream we no longer know (its client left): tell the agent once more.

@@ -5,7 +5,15 @@
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { expect, it } from 'vitest'
-import { creditFrame, decodeFrame, type Frame, FrameType, TUNNEL_PROTOCOL } from '../../src/node/tunnel-frames'
+import {
+  creditFrame,
+  decodeFrame,
+  eofFrame,
+  type Frame,
+  FrameType,
+  jsonFrame,
+  TUNNEL_PROTOCOL,
+} from '../../src/node/tunnel-frames'
 import { BASE, req, sleep, withToken } from '../helpers'
 
 async function makeNode(): Promise<string> {
@@ -160,4 +168,28 @@ it('the backlog goes when the stream ends', async () => {
     )
   for (let i = 0; i < 100 && (await count()) > 0; i++) await sleep(20)
   expect(await count()).toBe(0)
+})
+
+it('a proxied request body past the first window goes on as the agent grants credit, its EOF last', async () => {
+  const node = await makeNode()
+  const agent = await connectAgent(node)
+  const size = 1024 * 1024
+  const body = new Uint8Array(size).map((_, i) => i & 0xff)
+  const request = { op: 'proxy', namespace: 'ns', pod: 'p', uid: 'u', method: 'POST', port: 80, path: '/' }
+  const pending = env.NODE_TUNNELS.getByName(node).fetch('https://tunnel/http', {
+    method: 'POST',
+    headers: { 'x-tunnel-request': JSON.stringify(request) },
+    body,
+  })
+  const open = await until('OPEN', () => agent.frames.find((f) => f.type === FrameType.OPEN))
+  const id = open.stream
+  await until('the first window', () => agent.received(id).length === WINDOW)
+  // The agent writes what came to the pod and grants it back, as agent/tunnel/proxy-server.ts does.
+  agent.ws.send(creditFrame(id, size))
+  const all = await until('the whole body', () => (agent.received(id).length === size ? agent.received(id) : null))
+  expect(inOrder(all)).toBe(true)
+  await until('the EOF', () => agent.frames.find((f) => f.type === FrameType.EOF && f.stream === id))
+  agent.ws.send(jsonFrame(FrameType.HEADERS, id, { status: 201, headers: [] }))
+  agent.ws.send(eofFrame(id, 1))
+  expect((await pending).status).toBe(201)
 })
