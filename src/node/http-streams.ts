@@ -37,6 +37,8 @@ interface HttpStreamDeps {
 
 /** How long the agent has to answer a request's head. */
 const HEAD_TIMEOUT_MS = 30_000
+/** Statuses whose Response may have no body (the constructor throws on one): a pod's 204 or 304 is answered bodiless. */
+const NULL_BODY_STATUSES = new Set([204, 205, 304])
 
 export class HttpStreams {
   private readonly streams = new Map<number, HttpStream>()
@@ -70,7 +72,7 @@ export class HttpStreams {
     const timer = setTimeout(() => this.fail(id, 'the node agent did not answer in time'), HEAD_TIMEOUT_MS)
     try {
       const h = await answered
-      return new Response(readable, { status: h.status, headers: h.headers })
+      return new Response(NULL_BODY_STATUSES.has(h.status) ? null : readable, { status: h.status, headers: h.headers })
     } catch (e) {
       return Response.json({ reason: 'tunnel', message: (e as Error).message }, { status: 502 })
     } finally {

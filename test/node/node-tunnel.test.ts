@@ -316,3 +316,23 @@ function encodeClose(id: number) {
   new DataView(f.buffer).setUint32(1, id)
   return f
 }
+
+describe('HTTP streams answered without a body', () => {
+  for (const status of [204, 304]) {
+    it(`a pod's ${status} comes back as ${status} (a null-body status), not a 502`, async () => {
+      const node = await makeNode()
+      const agent = await connectAgent(node)
+      const request = { op: 'proxy', namespace: 'ns', pod: 'p', uid: 'u', method: 'GET', port: 80, path: '/' }
+      const pending = env.NODE_TUNNELS.getByName(node).fetch('https://tunnel/http', {
+        headers: { 'x-tunnel-request': JSON.stringify(request) },
+      })
+      const open = await agent.until('OPEN', () => agent.frames().find((f) => f.type === FrameType.OPEN))
+      agent.ws.send(jsonFrame(FrameType.HEADERS, open.stream, { status, headers: [['etag', '"x"']] }))
+      agent.ws.send(eofFrame(open.stream, 1))
+      const res = await pending
+      expect(res.status).toBe(status)
+      expect(res.headers.get('etag')).toBe('"x"')
+      expect(await res.text()).toBe('')
+    })
+  }
+})
