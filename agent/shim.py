@@ -170,6 +170,10 @@ def main(spec):
     signal.signal(signal.SIGCHLD, lambda *_: None)
     started_at = now_ms()
     pid, outputs, master, failure = spawn(spec['command'], tty, child_in)
+    if master is not None:
+        # Input goes to the terminal only as fast as it takes it: a blocking write to a full terminal (a container
+        # that does not read its stdin) would stop the shim for good, its exit never recorded.
+        os.set_blocking(master, False)
     if child_in is not None:
         os.close(child_in)
     if failure:
@@ -202,20 +206,25 @@ def main(spec):
     finished_at = 0
     drain_until = None
     control = b''
+    # Input read from the stdin fifo that the terminal has not taken yet (tty only); none is read while some waits.
+    to_tty = b''
     # Until the command has exited and its output is read to the end (or DRAIN_SECONDS have passed).
     while status is None or (outputs and time.monotonic() < drain_until):
-        inputs = list(outputs.values()) + [wake_r, ctl] + ([keep] if tty and keep is not None else [])
+        feeding = tty and status is None
+        inputs = list(outputs.values()) + [wake_r, ctl] + ([keep] if feeding and keep is not None and not to_tty else [])
         timeout = PARTIAL_AFTER if log.waiting() else 1.0
         if drain_until is not None:
             timeout = max(0.0, min(timeout, drain_until - time.monotonic()))
         try:
-            ready, _, _ = select.select(inputs, [], [], timeout)
+            ready, _, _ = select.select(inputs, [master] if feeding and to_tty else [], [], timeout)
         except InterruptedError:
             continue
         for stream, fd in list(outputs.items()):
             if fd in ready:
                 try:
                     data = os.read(fd, 65536)
+                except BlockingIOError:
+                    continue
                 except OSError:
                     data = b''
                 if data:
@@ -231,14 +240,23 @@ def main(spec):
                 pass
             while b'\n' in control:
                 line, control = control.split(b'\n', 1)
+                held = keep
                 keep = order(line.split(), master, keep, prefix + '.stdin')
-        if tty and keep is not None and keep in ready:
+                if held is not None and keep is None and master is not None:
+                    # A terminal's end of input is its EOF character, after what input waits.
+                    to_tty += b'\x04'
+        if feeding and keep is not None and keep in ready:
             try:
-                data = os.read(keep, 65536)
+                to_tty += os.read(keep, 65536)
             except BlockingIOError:
-                data = b''
-            if data:
-                os.write(master, data)
+                pass
+        if feeding and to_tty:
+            try:
+                to_tty = to_tty[os.write(master, to_tty):]
+            except BlockingIOError:
+                pass
+            except OSError:
+                to_tty = b''
         if status is None:
             done, st = os.waitpid(pid, os.WNOHANG)
             if done:
@@ -270,9 +288,6 @@ def order(words, master, keep, stdin_fifo):
         except (ValueError, OSError):
             pass
     elif words == [b'close-stdin'] and keep is not None:
-        if master is not None:
-            # A terminal's end of input is its EOF character.
-            os.write(master, b'\x04')
         os.close(keep)
         # Closed for good (stdinOnce): a later client, of this agent or the next, finds no stdin to open.
         unlink(stdin_fifo)

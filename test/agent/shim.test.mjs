@@ -1,0 +1,58 @@
+// The container shim (agent/shim.py) on its own, at its edges: what it does when a client's input outruns a terminal
+// container that does not read it.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { SHIM } from '../../agent/container-process.ts'
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const until = async (what, ok, ms = 10_000) => {
+  for (let t = 0; t < ms; t += 50) {
+    if (ok()) return
+    await sleep(50)
+  }
+  assert.fail(`timed out waiting for ${what}`)
+}
+const kill = (pid, sig = 'SIGKILL') => {
+  try {
+    process.kill(pid, sig)
+  } catch {
+    // gone
+  }
+}
+
+describe('shim.py', () => {
+  it('records the exit of a tty container that never read the megabytes a client wrote to its stdin', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shim-'))
+    const spec = {
+      command: ['sh', '-c', 'stty raw -echo; sleep 1; echo done'],
+      dir,
+      attempt: 0,
+      tty: true,
+      stdin: true,
+    }
+    const shim = spawn('python3', ['-I', '-S', SHIM, JSON.stringify(spec)], {
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      detached: true,
+      stdio: 'ignore',
+    })
+    let writer
+    try {
+      await until('the run record', () => existsSync(join(dir, '0.run')))
+      // More than a terminal's input queue holds: the writer blocks once the shim stops taking it.
+      writer = spawn('sh', ['-c', `head -c 3000000 /dev/zero > ${join(dir, '0.stdin')}`], { stdio: 'ignore' })
+      await until('the exit record', () => existsSync(join(dir, '0.exit')))
+      assert.equal(JSON.parse(readFileSync(join(dir, '0.exit'), 'utf8')).exitCode, 0)
+      assert.match(readFileSync(join(dir, '0.log'), 'utf8'), / stdout F done\r?$/m)
+    } finally {
+      kill(writer?.pid)
+      kill(shim.pid)
+      const run = existsSync(join(dir, '0.run')) ? JSON.parse(readFileSync(join(dir, '0.run'), 'utf8')) : null
+      if (run) kill(-run.pid)
+    }
+  })
+})
