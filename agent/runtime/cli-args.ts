@@ -7,6 +7,17 @@ import type { Obj } from '../obj.ts'
 /** The labels every container carries (the kubelet's, and the node's, by which leftovers are found). */
 export const NODE_LABEL = 'kubeflare.node'
 
+/**
+ * Variables the CLI itself, or the loader that starts it, reads from its environment (where its engine, configuration
+ * and storage are; what it loads): a container's variable of such a name, or of one the agent's own environment has,
+ * cannot travel in the client's environment (DOCKER_HOST would pick the engine, HOME move podman's storage, LD_PRELOAD
+ * load code into the client), so it goes through an env file.
+ */
+const CLIENT_VARS = /^(LD_|DYLD_|DOCKER_|CONTAINERS?_|XDG_|PODMAN|HOME$|PATH$|TMPDIR$)/
+
+export const clientReads = (name: string, agentEnv: Record<string, string>) =>
+  Object.hasOwn(agentEnv, name) || CLIENT_VARS.test(name)
+
 /** The container's name in the engine: one per pod, container and run. */
 export const containerName = (podUID: string, container: string, attempt: number) =>
   `kubeflare_${podUID}_${container}_${attempt}`
@@ -36,6 +47,8 @@ export interface RunArgs {
   container: Obj
   /** The container's variables: passed by name, their values from the CLI's own environment (never on argv). */
   env: Record<string, string>
+  /** A file (0600) with the container's variables the CLI reads itself (clientReads), as NAME=VALUE lines. */
+  envFile?: string
   cidFile: string
 }
 
@@ -67,6 +80,7 @@ export function runArgs(a: RunArgs): string[] {
   ]
   if (c.stdin === true) out.push('-i')
   if (c.tty === true) out.push('-t')
+  if (a.envFile) out.push('--env-file', a.envFile)
   for (const name of Object.keys(a.env)) out.push('-e', name)
   if (c.workingDir) out.push('-w', String(c.workingDir))
   const limits = (c.resources?.limits ?? {}) as Obj

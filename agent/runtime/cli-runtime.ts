@@ -2,11 +2,12 @@
 // (podIP = hostIP, ports reached on loopback as the process runtime's are). Images by imagePullPolicy
 // (image-puller.ts); each run attached through cli-run.ts; exec through `exec -i [-t]`; containers of an agent that
 // died found by their node label and removed.
-import { rmSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { type ContainerProcess, PTY_HELPER } from '../container-process.ts'
 import type { Obj } from '../obj.ts'
+import { ConfigError } from '../pod-env.ts'
 import { type Cli, cliError } from './cli.ts'
-import { entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
+import { clientReads, entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
 import { CliRun } from './cli-run.ts'
 import { ImagePuller, imageID } from './image-puller.ts'
 import type { ContainerRuntime, HostCommand, RunSpec, RuntimeEvent, RuntimeRun } from './runtime.ts'
@@ -47,6 +48,12 @@ export class CliRuntime implements ContainerRuntime {
 
   /** What the container runs, for the record (the run maps command and args onto the image itself). */
   command(container: Obj, env: Record<string, string>): string[] {
+    const agent = agentEnv()
+    for (const [name, value] of Object.entries(env))
+      if (clientReads(name, agent) && /[\r\n]/.test(value))
+        throw new ConfigError(
+          `the value of ${name} holds a line break, which ${this.name} cannot take for a variable of that name`,
+        )
     const { entrypoint: ep, args } = entrypoint(container, env)
     return ep !== undefined ? [ep, ...args] : args
   }
@@ -59,7 +66,17 @@ export class CliRuntime implements ContainerRuntime {
     const cidFile = spec.logFile.replace(/\.log$/, '.cid')
     rmSync(cidFile, { force: true })
     const c = spec.container
-    return CliRun.start(this.cli, {
+    // Variables the CLI reads itself go through a file it reads as it starts (removed once the run started or ended).
+    const agent = agentEnv()
+    const own: Record<string, string> = {}
+    const filed: string[] = []
+    for (const [name, value] of Object.entries(spec.env))
+      if (clientReads(name, agent)) filed.push(`${name}=${value}`)
+      else own[name] = value
+    const envFile = spec.logFile.replace(/\.log$/, '.env')
+    rmSync(envFile, { force: true })
+    if (filed.length) writeFileSync(envFile, `${filed.join('\n')}\n`, { mode: 0o600 })
+    const run = CliRun.start(this.cli, {
       argv: runArgs({
         node: this.node,
         podUID: spec.podUID,
@@ -67,10 +84,11 @@ export class CliRuntime implements ContainerRuntime {
         podNamespace: spec.podNamespace,
         attempt: spec.attempt,
         container: c,
-        env: spec.env,
+        env: own,
+        ...(filed.length ? { envFile } : {}),
         cidFile,
       }),
-      env: { ...agentEnv(), ...spec.env },
+      env: { ...agent, ...own },
       cwd: spec.dir,
       stdin: c.stdin === true,
       tty: c.tty === true,
@@ -78,6 +96,8 @@ export class CliRuntime implements ContainerRuntime {
       cidFile,
       imageID: imageID(this.images.known(String(c.image ?? ''))),
     })
+    if (filed.length) void run.spawned.then(() => rmSync(envFile, { force: true }))
+    return run
   }
 
   /** A run an earlier agent started: its client adopted from the shim's records, the container known by its cidfile. */

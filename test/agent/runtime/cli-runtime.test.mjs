@@ -3,7 +3,7 @@
 // what kube sees of it: Running with docker:// IDs and the image's digest, exit codes and restarts, logs, exec and
 // attach, a grace-period stop, OOMKilled, StartError, image pull policies and their waiting reasons, leftovers.
 import assert from 'node:assert/strict'
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
@@ -266,6 +266,57 @@ describe('container runtime (docker CLI)', () => {
       String(lines),
     )
     assert.ok(lines.includes('stderr:oops'), String(lines))
+  })
+
+  it('passes a variable the CLI itself reads (HOME, DOCKER_HOST, LD_*) through an env file, not its own environment', async () => {
+    const t = setup({
+      containers: [
+        {
+          name: 'main',
+          image: 'busybox:1.36',
+          imagePullPolicy: 'IfNotPresent',
+          command: ['sleep', '30'],
+          env: [
+            { name: 'HOME', value: '/pod-home' },
+            { name: 'DOCKER_HOST', value: 'tcp://198.51.100.7:2375' },
+            { name: 'LD_PRELOAD', value: '/pod/evil.so' },
+            { name: 'GREETING', value: 'hola' },
+          ],
+        },
+      ],
+    })
+    await until('Running', () => status(t)?.state.running)
+    const r = t.worker.record('main')
+    const run = callsOf('run').find((c) => c.argv.includes(`kubeflare_${t.uid}_main_0`))
+    // The client ran as the agent's: its HOME, no engine of the pod's choosing.
+    assert.deepEqual(run.own, { HOME: process.env.HOME ?? null, DOCKER_HOST: process.env.DOCKER_HOST ?? null })
+    // The container still gets every variable, and no value shows on the command line.
+    assert.deepEqual(run.env, {
+      HOME: '/pod-home',
+      DOCKER_HOST: 'tcp://198.51.100.7:2375',
+      LD_PRELOAD: '/pod/evil.so',
+      GREETING: 'hola',
+    })
+    const envFile = r.logFile(0).replace(/\.log$/, '.env')
+    assert.deepEqual(run.argv.slice(run.argv.indexOf('--env-file'), run.argv.indexOf('--env-file') + 4), [
+      '--env-file',
+      envFile,
+      '-e',
+      'GREETING',
+    ])
+    assert.ok(!run.argv.some((a) => /pod-home|198\.51|evil/.test(a)), String(run.argv))
+    // Read by the CLI as it started; then it goes, values and all.
+    await until('the env file removed', () => !existsSync(envFile))
+  })
+
+  it('refuses a line break in such a variable as CreateContainerConfigError (an env file cannot carry one)', async () => {
+    const t = setup({
+      containers: [
+        { name: 'main', image: 'busybox:1.36', command: ['sleep', '30'], env: [{ name: 'HOME', value: 'a\nb' }] },
+      ],
+    })
+    await until('CreateContainerConfigError', () => status(t)?.state.waiting?.reason === 'CreateContainerConfigError')
+    assert.match(status(t).state.waiting.message, /HOME/)
   })
 
   it('keeps the image CMD under args only, and drops it under command', async () => {

@@ -61,6 +61,7 @@ function parseRun(args) {
     '--network',
     '--label',
     '-e',
+    '--env-file',
     '-w',
     '--memory',
     '--cpus',
@@ -76,6 +77,8 @@ function parseRun(args) {
       const v = args[++k]
       if (a === '--label') o.labels[v.slice(0, v.indexOf('='))] = v.slice(v.indexOf('=') + 1)
       else if (a === '-e') o.env.push(v.includes('=') ? v : `${v}=${process.env[v] ?? ''}`)
+      // docker reads an env file itself: NAME=VALUE lines (a line break ends a value).
+      else if (a === '--env-file') o.env.unshift(...readFileSync(v, 'utf8').split('\n').filter(Boolean))
       else o[a.replace(/^-+/, '')] = v
     } else fail(`unknown flag: ${a}`, 125)
   }
@@ -218,6 +221,8 @@ async function main() {
   const call = { argv }
   const e = argv[0] === 'run' ? parseRun(argv.slice(1)).o.env : []
   if (e.length) call.env = envOf(e)
+  // What the CLI itself reads from its environment (where its engine is, where its configuration and storage are).
+  if (argv[0] === 'run') call.own = { HOME: process.env.HOME ?? null, DOCKER_HOST: process.env.DOCKER_HOST ?? null }
   appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify(call)}\n`)
   const [sub, ...args] = argv
   switch (sub) {
