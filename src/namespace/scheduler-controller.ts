@@ -48,6 +48,9 @@ export class SchedulerController implements Controller {
     const fresh = new Set<string>()
     /** Each pod as this commit left it (its last entry here). */
     const last = new Map<string, LogEntry>()
+    // Whether this commit's handling waited on the cluster: other work (a retry that release woke) may have bound or
+    // changed its pods meanwhile, so they are read again instead of taken as the commit left them.
+    let waited = false
     for (const e of entries) {
       if (e.resource !== 'pods') continue
       last.set(e.name, e)
@@ -55,6 +58,7 @@ export class SchedulerController implements Controller {
       if (e.type === 'DELETED') {
         this.addresses.forget(podKey(e.object))
         this.waiting.delete(podKey(e.object))
+        waited = true
         await this.cluster().releasePod(podKey(e.object))
         continue
       }
@@ -62,6 +66,7 @@ export class SchedulerController implements Controller {
       if (pod.spec?.nodeName && (e.type === 'ADDED' || !(e.prev as Obj | null)?.spec?.nodeName)) {
         const key = podKey(e.object)
         if (this.binding.delete(key)) continue
+        waited = true
         await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
         continue
       }
@@ -75,11 +80,14 @@ export class SchedulerController implements Controller {
     }
     // The commit's new pods are asked for together: one call for all of them, and their bindings share commits. Each
     // is taken as the commit left it (the binding is planned against the newest state, and declines for a pod that
-    // changed meanwhile), not read again.
+    // changed meanwhile), not read again, unless the loop above waited: a pod bound meanwhile, asked for again, would
+    // be placed where it is, its binding declined, and the reservation it holds released.
     const pods: Stored[] = []
     for (const name of fresh) {
       const e = last.get(name)!
-      if (e.type !== 'DELETED' && wantsScheduling(e.object)) pods.push({ rv: e.rv, object: e.object })
+      const current = waited ? host.get('pods', name) : e.type === 'DELETED' ? null : { rv: e.rv, object: e.object }
+      if (current && current.object.metadata.uid === e.object.metadata.uid && wantsScheduling(current.object))
+        pods.push(current)
     }
     await this.attempt(host, pods)
   }
