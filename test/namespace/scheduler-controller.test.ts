@@ -65,8 +65,8 @@ describe('a commit heard after its pods changed', () => {
     scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
     await scheduler.onCommitted(entries, view)
 
-    const fresh = stored('fresh').object as Obj
-    expect(fresh.spec.nodeName).toBe('node-1')
+    const fresh = stored('fresh').object
+    expect((fresh as Obj).spec.nodeName).toBe('node-1')
     expect(ledger.get(podKey(fresh))).toBe('node-1')
   })
 })
