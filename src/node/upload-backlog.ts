@@ -11,6 +11,9 @@ import { dataFrame, eofFrame, INITIAL_WINDOW } from './tunnel-frames'
 /** A stream with more than this waiting is cut (the object's storage is not a file system). */
 export const MAX_BACKLOG = 1024 * 1024 * 1024
 
+/** The most one row holds: a Durable Object's SQLite refuses a value over 2 MB (Miniflare's does not). */
+export const MAX_ROW = 1024 * 1024
+
 type Row = {
   seq: number
   channel: number
@@ -67,12 +70,13 @@ export class UploadBacklog {
       }
     }
     if (rest.length === 0) return this.waiting(id)
-    this.sql.exec(
-      'INSERT INTO upload_backlog (stream, channel, eof, data) VALUES (?, ?, 0, ?)',
-      id,
-      channel,
-      rest.slice(),
-    )
+    for (let at = 0; at < rest.length; at += MAX_ROW)
+      this.sql.exec(
+        'INSERT INTO upload_backlog (stream, channel, eof, data) VALUES (?, ?, 0, ?)',
+        id,
+        channel,
+        rest.slice(at, at + MAX_ROW),
+      )
     const waiting = this.waiting(id) + rest.length
     this.waitingBytes.set(id, waiting)
     return waiting

@@ -14,6 +14,7 @@ import {
   jsonFrame,
   TUNNEL_PROTOCOL,
 } from '../../src/node/tunnel-frames'
+import { MAX_ROW, UploadBacklog } from '../../src/node/upload-backlog'
 import { BASE, req, sleep, withToken } from '../helpers'
 
 async function makeNode(): Promise<string> {
@@ -192,4 +193,23 @@ it('a proxied request body past the first window goes on as the agent grants cre
   agent.ws.send(jsonFrame(FrameType.HEADERS, id, { status: 201, headers: [] }))
   agent.ws.send(eofFrame(id, 1))
   expect((await pending).status).toBe(201)
+})
+
+it('a message larger than a row waits in rows of at most 1 MiB (the platform refuses values over 2 MB)', async () => {
+  const rows = await runInDurableObject(env.NODE_TUNNELS.getByName('backlog-rows'), (_i, state) => {
+    const sent: Uint8Array[] = []
+    const backlog = new UploadBacklog(state.storage.sql, (frame) => sent.push(frame))
+    const big = new Uint8Array(3 * MAX_ROW + 5).map((_, i) => i % 251)
+    backlog.data(9, 0, big)
+    const stored = state.storage.sql
+      .exec<{ n: number }>('SELECT length(data) AS n FROM upload_backlog WHERE stream = 9 ORDER BY seq')
+      .toArray()
+      .map((r) => r.n)
+    state.storage.sql.exec('DELETE FROM upload_backlog WHERE stream = 9')
+    return { stored, sent: sent.length }
+  })
+  // The first window went to the agent at once; the rest waits, no row above MAX_ROW, nothing lost.
+  expect(rows.sent).toBe(1)
+  expect(Math.max(...rows.stored)).toBeLessThanOrEqual(MAX_ROW)
+  expect(rows.stored.reduce((a, b) => a + b, 0)).toBe(3 * MAX_ROW + 5 - WINDOW)
 })
