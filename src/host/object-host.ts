@@ -392,9 +392,14 @@ export class ObjectHost {
     })
   }
 
-  /** Sets the alarm to the earliest expiry or policy time. */
+  /**
+   * Sets the alarm to the earliest expiry, policy time or controller wake-up still owed. The object has one alarm and
+   * it is gone once it rang: an alarm that rang for other work (an expiry, the service allocation repair) before a
+   * controller's time must set it again for that controller, or its wake-up is lost (the node lifecycle controller's
+   * eviction due in 2 s waited for whatever rang next).
+   */
   async scheduleAlarm(): Promise<void> {
-    const times = [this.expiries.next(), this.parts.policy.nextAlarmAt?.() ?? null].filter(
+    const times = [this.expiries.next(), this.parts.policy.nextAlarmAt?.() ?? null, ...this.dueAt.values()].filter(
       (t): t is number => t !== null,
     )
     if (times.length > 0) await this.parts.alarms.wakeAt(Math.min(...times))

@@ -1,7 +1,9 @@
 // The node lifecycle controller for real nodes: a node whose heartbeat is older than the grace period (and whose Lease
 // is not fresher) goes Unknown with the unreachable taints; its pods are marked not ready and evicted by their
-// tolerations; a fresh Lease keeps a node Ready; a node reporting Ready again loses the taints; virtual nodes are left
-// alone.
+// tolerations (also when the cluster object's alarm rang for other work before a toleration ended); a fresh Lease
+// keeps a node Ready; a node reporting Ready again loses the taints; virtual nodes are left alone.
+import { env } from 'cloudflare:workers'
+import { runDurableObjectAlarm } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, req } from '../helpers'
 
@@ -106,6 +108,33 @@ describe('node lifecycle', () => {
     )
     expect(patched.status).toBe(200)
     await until('untainted', async () => !(await getNode(node)).spec?.taints)
+  })
+
+  it('evicts a pod by its toleration seconds when the cluster object’s alarm rang for other work before then', async () => {
+    const node = nodeName()
+    const ns = await makeNamespace('life')
+    await boundPod(ns, 'brief', node, [
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 3 },
+    ])
+    expect(
+      (await req('POST', '/api/v1/nodes', { metadata: { name: node }, status: { conditions: conditions(ago(120)) } }))
+        .status,
+    ).toBe(201)
+    // Marked not ready: the taint manager's pass ran and the controller asked to be woken when the toleration ends.
+    await until('not ready', async () => {
+      const p = (await req('GET', `/api/v1/namespaces/${ns}/pods/brief`)).json
+      return p.status.conditions.find((c: any) => c.type === 'Ready').status === 'False'
+    })
+    // The object's one alarm rings before that for something else (under npm start: the service allocation repair),
+    // as workerd runs it: deleted, then the handler. The eviction must still come when the toleration ends.
+    expect(await runDurableObjectAlarm(env.CLUSTER.getByName('cluster'))).toBe(true)
+    const brief = await until('the eviction', async () => {
+      const p = (await req('GET', `/api/v1/namespaces/${ns}/pods/brief`)).json
+      return p.metadata.deletionTimestamp ? p : null
+    })
+    expect(brief.status.conditions.find((c: any) => c.type === 'DisruptionTarget')?.reason).toBe(
+      'DeletionByTaintManager',
+    )
   })
 
   it('keeps a node whose Lease is fresh Ready, and leaves virtual nodes alone', async () => {

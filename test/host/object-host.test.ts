@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Controller } from '../../src/host/controller'
 import { MemoryChangeLog } from '../../src/host/memory-change-log'
 import type { KubeObject } from '../../src/schema/meta'
-import { memoryHost } from '../support/memory-host'
+import { memoryHost, openPolicy } from '../support/memory-host'
 
 const pod = (name: string, labels: Record<string, string> = {}): KubeObject => ({
   kind: 'Pod',
@@ -133,5 +133,41 @@ describe('ObjectHost', () => {
     await host.controllerView.wakeAt(1_030)
     await host.alarm(1_030)
     expect(resyncs).toEqual(['timed', 'timed', 'idle'])
+  })
+
+  it('an alarm that rang for other work first keeps the wake-up a controller still waits for', async () => {
+    // The node lifecycle controller's eviction due in 2 s was lost so: the service allocation repair's alarm rang a
+    // moment before it, the controller was not due yet, and the object's one alarm was set again for the repair's
+    // next time only (none), so nothing woke the controller until something else happened to.
+    let repairAt: number | null = 1_005
+    const policy = {
+      ...openPolicy(),
+      nextAlarmAt: () => repairAt,
+      async onAlarm(now: number) {
+        if (repairAt !== null && repairAt <= now) repairAt = null
+      },
+    }
+    const resyncs: number[] = []
+    const controller: Controller = {
+      name: 'timed',
+      async onCommitted(_entries, host) {
+        await host.wakeAt(1_010)
+      },
+      async resync(_host, now) {
+        resyncs.push(now)
+      },
+    }
+    const { host, alarms } = memoryHost({ policy, controllers: [controller] })
+    await host.create('pods', pod('p'))
+    await new Promise((r) => setTimeout(r, 20))
+    await host.scheduleAlarm()
+    expect(alarms.ring()).toBe(1_005)
+    await host.alarm(1_005)
+    expect(resyncs).toEqual([])
+    expect(await alarms.next()).toBe(1_010)
+    expect(alarms.ring()).toBe(1_010)
+    await host.alarm(1_010)
+    expect(resyncs).toEqual([1_010])
+    expect(await alarms.next()).toBe(null)
   })
 })
