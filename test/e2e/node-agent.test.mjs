@@ -3,6 +3,7 @@
 // ones with back-off, confirms graceful deletions; kubectl sees it all.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -347,6 +348,13 @@ describe('node agent', () => {
     )
     await kubectl('1.33', ['-n', namespace, 'cp', 'hello:in.txt', join(dir, 'out.txt')])
     assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'copied in\n')
+    // A file larger than what the node object once held for a client running ahead of the agent (16 MiB): kubectl
+    // writes it as fast as it can, the rest waits in the object's storage.
+    const big = randomBytes(40 * 1024 * 1024)
+    writeFileSync(join(dir, 'big.bin'), big)
+    await kubectl('1.33', ['-n', namespace, 'cp', join(dir, 'big.bin'), 'hello:big.bin'], { timeout: 120_000 })
+    const sum = await kubectl('1.33', ['-n', namespace, 'exec', 'hello', '--', 'md5sum', 'big.bin'])
+    assert.equal(sum.stdout.split(' ')[0], createHash('md5').update(big).digest('hex'))
   })
 
   it('kubectl exec -t gets a terminal of the client’s size', async () => {
