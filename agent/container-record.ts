@@ -118,7 +118,10 @@ export class ContainerRecord {
       this.env = found.environment() ?? {}
       void run.exited.then((exit) => this.ended(run, exit, attempt))
       this.startProbes(this.env, { started: previous?.started === true, ready: previous?.ready === true })
-    } else this.current = found ? this.terminationOf(found, attempt) : unknownTermination(attempt, rfc3339())
+    } else {
+      this.current = found ? this.terminationOf(found, attempt) : unknownTermination(attempt, rfc3339())
+      this.host.runtime.discard?.(this.logFile(attempt))
+    }
     return true
   }
 

@@ -2,7 +2,7 @@
 // (podIP = hostIP, ports reached on loopback as the process runtime's are). Images by imagePullPolicy
 // (image-puller.ts); each run attached through cli-run.ts; exec through `exec -i [-t]`; containers of an agent that
 // died found by their node label and removed.
-import { rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { type ContainerProcess, PTY_HELPER } from '../container-process.ts'
 import type { Obj } from '../obj.ts'
 import { ConfigError } from '../pod-env.ts'
@@ -103,6 +103,17 @@ export class CliRuntime implements ContainerRuntime {
   /** A run an earlier agent started: its client adopted from the shim's records, the container known by its cidfile. */
   adopt(client: ContainerProcess, logFile: string): RuntimeRun {
     return new CliRun(this.cli, client, logFile.replace(/\.log$/, '.cid'), '')
+  }
+
+  /** A run not adopted: its container, which may still run (its client was lost with its shim), is removed. */
+  discard(logFile: string) {
+    let id = ''
+    try {
+      id = readFileSync(logFile.replace(/\.log$/, '.cid'), 'utf8').trim()
+    } catch {
+      return
+    }
+    if (id) void this.cli.run(['rm', '-f', id])
   }
 
   exec(run: RuntimeRun, spec: { dir: string }, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand {

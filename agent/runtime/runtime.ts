@@ -95,6 +95,12 @@ export interface ContainerRuntime {
    * own view of it (a container runtime's client: the container behind it). None: the process is the run.
    */
   adopt?(process: ContainerProcess, logFile: string): RuntimeRun
+  /**
+   * The latest run an earlier agent started, when it is not adopted (it ended, or its shim went without recording an
+   * end): what the runtime still holds of it goes. A container runtime's container outlives a client killed with its
+   * shim; left running, the restart would run beside it.
+   */
+  discard?(logFile: string): void
   /** How `command` runs inside `run` (exec and exec probes), with stdin kept open and a terminal when asked. */
   exec(run: RuntimeRun, spec: ExecTarget, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand
   /**

@@ -3,7 +3,16 @@
 // what kube sees of it: Running with docker:// IDs and the image's digest, exit codes and restarts, logs, exec and
 // attach, a grace-period stop, OOMKilled, StartError, image pull policies and their waiting reasons, leftovers.
 import assert from 'node:assert/strict'
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
@@ -516,6 +525,37 @@ describe('container runtime (docker CLI)', () => {
     assert.ok(callsOf('stop').some((c) => c.argv.join(' ') === `stop -t 3 ${id}`))
     assert.equal(r.current.exitCode, 143)
     assert.equal(r.current.containerID, `docker://${id}`)
+  })
+
+  it('removes the container of a run whose client was lost with its shim, so its restart does not run beside it', async () => {
+    const t = setup({ containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', '30'] }] })
+    await until('Running', () => status(t)?.state.running)
+    const r = t.worker.record('main')
+    const id = cid(r)
+    const container = () => JSON.parse(readFileSync(join(state, 'containers', `${id}.json`), 'utf8'))
+    const pid = container().State.Pid
+    try {
+      // The shim and its client die (a service manager stopping the agent's whole group); the engine's container lives.
+      const shim = JSON.parse(readFileSync(r.logFile(0).replace(/\.log$/, '.run'), 'utf8'))
+      process.kill(shim.shimPid, 'SIGKILL')
+      process.kill(-shim.pid, 'SIGKILL')
+      await until('the lost run recorded', () => existsSync(r.logFile(0).replace(/\.log$/, '.exit')))
+      const next = t.again()
+      workers.push(next.worker)
+      await until('the restart', () => status(next)?.restartCount === 1 && status(next)?.state.running)
+      assert.equal(status(next).lastState.terminated.reason, 'ContainerStatusUnknown')
+      await until("the lost run's container removed", () => !existsSync(join(state, 'containers', `${id}.json`)))
+      assert.ok(callsOf('rm').some((c) => c.argv.join(' ') === `rm -f ${id}`))
+      assert.throws(() => process.kill(pid, 0))
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // removed
+      }
+      // Nothing records that container's end (its client is gone): the first agent's wait for it ends here.
+      rmSync(join(state, 'containers', `${id}.json`), { force: true })
+    }
   })
 
   it('removes the containers an earlier agent left: ended ones, and running ones of pods it no longer has', async () => {

@@ -118,9 +118,11 @@ async function run(args) {
   const root = join(dir, 'roots', id, o.w ?? img.WorkingDir ?? '/')
   mkdirSync(root, { recursive: true })
   c.Cwd = root
+  // In a process group of its own, as an engine's container is: the client's end is not the container's.
   const child = spawn(command[0], command.slice(1), {
     cwd: root,
     env: envOf(c.Env),
+    detached: true,
     stdio: [o.i ? 'inherit' : 'ignore', 'inherit', 'inherit'],
   })
   child.on('error', (e) => {
@@ -250,7 +252,8 @@ async function main() {
         const c = load(id)
         if (c?.State.Running && args.includes('-f')) {
           signal(c.State.Pid, 'SIGKILL')
-          await ended(id)
+          // Its client, which records the end, may be gone: the process's end is enough.
+          for (let t = 0; t < 30_000 && alive(c.State.Pid) && load(id)?.State.Running; t += 25) await sleep(25)
         }
         rmSync(join(containers, `${id}.json`), { force: true })
         console.log(id)
