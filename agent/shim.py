@@ -241,6 +241,9 @@ def main(spec):
             while b'\n' in control:
                 line, control = control.split(b'\n', 1)
                 held = keep
+                if master is not None and held is not None and line.split() == [b'close-stdin']:
+                    # What the client wrote before it closed stdin is the terminal's, ahead of its EOF.
+                    to_tty += drain(held)
                 keep = order(line.split(), master, keep, prefix + '.stdin')
                 if held is not None and keep is None and master is not None:
                     # A terminal's end of input is its EOF character, after what input waits.
@@ -293,6 +296,19 @@ def order(words, master, keep, stdin_fifo):
         unlink(stdin_fifo)
         return None
     return keep
+
+
+def drain(fd):
+    """Everything a non-blocking fd holds now."""
+    out = b''
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return out
+        if not chunk:
+            return out
+        out += chunk
 
 
 def tell_agent(line):

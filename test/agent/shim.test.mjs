@@ -1,8 +1,8 @@
-// The container shim (agent/shim.py) on its own, at its edges: what it does when a client's input outruns a terminal
-// container that does not read it.
+// The container shim (agent/shim.py) on its own, at its edges: a client's input that outruns a terminal container not
+// reading it, and input written just before stdin is closed (stdinOnce).
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
@@ -50,6 +50,38 @@ describe('shim.py', () => {
       assert.match(readFileSync(join(dir, '0.log'), 'utf8'), / stdout F done\r?$/m)
     } finally {
       kill(writer?.pid)
+      kill(shim.pid)
+      const run = existsSync(join(dir, '0.run')) ? JSON.parse(readFileSync(join(dir, '0.run'), 'utf8')) : null
+      if (run) kill(-run.pid)
+    }
+  })
+
+  it('hands a tty container what was written to its stdin before the close, then its EOF', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shim-'))
+    const spec = { command: ['cat'], dir, attempt: 0, tty: true, stdin: true }
+    const shim = spawn('python3', ['-I', '-S', SHIM, JSON.stringify(spec)], {
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      detached: true,
+      stdio: 'ignore',
+    })
+    try {
+      await until('the run record', () => existsSync(join(dir, '0.run')))
+      const fd = openSync(join(dir, '0.stdin'), constants.O_WRONLY)
+      // Both arrive while the shim is held, so it finds the input and the close at once.
+      process.kill(shim.pid, 'SIGSTOP')
+      const lines = Array.from({ length: 1000 }, (_, i) => `line ${i}\n`).join('')
+      writeSync(fd, lines)
+      // The agent closes stdin as soon as its writes are done (stdinOnce): the shim is told on its control fifo.
+      const ctl = openSync(join(dir, '0.ctl'), constants.O_WRONLY)
+      writeSync(ctl, 'close-stdin\n')
+      closeSync(ctl)
+      closeSync(fd)
+      process.kill(shim.pid, 'SIGCONT')
+      await until('the exit record', () => existsSync(join(dir, '0.exit')))
+      assert.equal(JSON.parse(readFileSync(join(dir, '0.exit'), 'utf8')).exitCode, 0)
+      assert.match(readFileSync(join(dir, '0.log'), 'utf8'), / stdout F line 999\r?$/m)
+    } finally {
       kill(shim.pid)
       const run = existsSync(join(dir, '0.run')) ? JSON.parse(readFileSync(join(dir, '0.run'), 'utf8')) : null
       if (run) kill(-run.pid)
