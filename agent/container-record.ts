@@ -56,6 +56,8 @@ export class ContainerRecord {
   env: Record<string, string> = {}
   private probes: ProbeWorker[] = []
   private containerID = ''
+  /** An adopted run and the image the status had for it (an adopted runtime client knows its container, not its image). */
+  private adopted: { run: RuntimeRun; imageID: string } | null = null
 
   readonly spec: Obj
   readonly init: boolean
@@ -113,6 +115,7 @@ export class ContainerRecord {
     if (found instanceof ContainerProcess) {
       const run: RuntimeRun = this.host.runtime.adopt?.(found, this.logFile(attempt)) ?? found
       if (run.containerID) this.containerID = run.containerID
+      this.adopted = { run, imageID: previous?.containerID === this.containerID ? String(previous.imageID ?? '') : '' }
       this.proc = run
       this.current = null
       this.env = found.environment() ?? {}
@@ -329,7 +332,7 @@ export class ContainerRecord {
       ready: this.ready || (this.init && this.current?.exitCode === 0 && !this.waiting && !this.running),
       restartCount: this.restartCount,
       image: this.spec.image ?? '',
-      imageID: this.proc?.imageID ?? '',
+      imageID: this.proc?.imageID || (this.proc && this.proc === this.adopted?.run ? this.adopted.imageID : ''),
     }
     if (this.attempts > 0) out.containerID = this.containerID
     out.started = this.started

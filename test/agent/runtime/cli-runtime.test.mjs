@@ -519,6 +519,8 @@ describe('container runtime (docker CLI)', () => {
     assert.equal(s.containerID, `docker://${id}`)
     assert.equal(s.state.running.startedAt, before.state.running.startedAt)
     assert.equal(s.restartCount, 0)
+    // The same container runs the same image.
+    assert.equal(s.imageID, 'busybox@sha256:d1')
     const r = next.worker.record('main')
     assert.deepEqual(r.execIn(['true'], { stdin: false, tty: false }).argv.slice(1), ['exec', id, 'true'])
     await r.stop(3000)
