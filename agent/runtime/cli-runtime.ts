@@ -102,11 +102,15 @@ export class CliRuntime implements ContainerRuntime {
 
   /** A run an earlier agent started: its client adopted from the shim's records, the container known by its cidfile. */
   adopt(client: ContainerProcess, logFile: string): RuntimeRun {
-    return new CliRun(this.cli, client, logFile.replace(/\.log$/, '.cid'), '')
+    const run = new CliRun(this.cli, client, logFile.replace(/\.log$/, '.cid'), '')
+    // An env file the earlier agent left (it died before the run started): read by the client by now, or once started.
+    void run.spawned.then(() => rmSync(logFile.replace(/\.log$/, '.env'), { force: true }))
+    return run
   }
 
   /** A run not adopted: its container, which may still run (its client was lost with its shim), is removed. */
   discard(logFile: string) {
+    rmSync(logFile.replace(/\.log$/, '.env'), { force: true })
     let id = ''
     try {
       id = readFileSync(logFile.replace(/\.log$/, '.cid'), 'utf8').trim()

@@ -511,6 +511,12 @@ describe('container runtime (docker CLI)', () => {
     await until('Running', () => status(t)?.state.running)
     const before = status(t)
     const id = cid(t.worker.record('main'))
+    // An env file of the run's (values and all) that the first agent left, dying before the run started.
+    const envFile = t.worker
+      .record('main')
+      .logFile(0)
+      .replace(/\.log$/, '.env')
+    writeFileSync(envFile, 'HOME=/left\n', { mode: 0o600 })
     // The first agent is gone without stopping anything (its worker is left alone); the next one takes over.
     const next = t.again()
     workers.push(next.worker)
@@ -521,6 +527,7 @@ describe('container runtime (docker CLI)', () => {
     assert.equal(s.restartCount, 0)
     // The same container runs the same image.
     assert.equal(s.imageID, 'busybox@sha256:d1')
+    await until('the env file removed', () => !existsSync(envFile))
     const r = next.worker.record('main')
     assert.deepEqual(r.execIn(['true'], { stdin: false, tty: false }).argv.slice(1), ['exec', id, 'true'])
     await r.stop(3000)
