@@ -110,7 +110,8 @@ export class CliRun implements RuntimeRun {
 
   /** `stop -t <seconds>` (the engine sends SIGTERM, then SIGKILL), or `kill` for no grace. */
   stop(graceMs: number): Promise<RunExit> {
-    if (this.clientEnded) return this.exited
+    // A client that ended may have lost a container that still runs (its end is waited for): that one is stopped too.
+    if (this.done) return this.exited
     void this.signal(graceMs)
     return this.exited
   }
@@ -118,7 +119,7 @@ export class CliRun implements RuntimeRun {
   private async signal(graceMs: number) {
     // A stop asked while the container is being created waits for its id (or the client's end).
     while (!this.id && !this.clientEnded && !this.readId()) await sleep(25)
-    if (this.clientEnded) return
+    if (!this.id || this.done) return
     if (graceMs <= 0) {
       await this.cli.run(['kill', this.id])
       return

@@ -567,6 +567,31 @@ describe('container runtime (docker CLI)', () => {
     }
   })
 
+  it('stops a container whose client was lost while the agent runs (a pod deleted then ends)', async () => {
+    const t = setup({ containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', '30'] }] })
+    await until('Running', () => status(t)?.state.running)
+    const r = t.worker.record('main')
+    const id = cid(r)
+    const pid = JSON.parse(readFileSync(join(state, 'containers', `${id}.json`), 'utf8')).State.Pid
+    try {
+      const shim = JSON.parse(readFileSync(r.logFile(0).replace(/\.log$/, '.run'), 'utf8'))
+      process.kill(shim.shimPid, 'SIGKILL')
+      process.kill(-shim.pid, 'SIGKILL')
+      await until('the lost run recorded', () => existsSync(r.logFile(0).replace(/\.log$/, '.exit')))
+      let stopped = false
+      void r.stop(1000).then(() => (stopped = true))
+      await until('the stop to end', () => stopped, 10_000)
+      assert.ok(callsOf('stop').some((c) => c.argv.join(' ') === `stop -t 1 ${id}`))
+      assert.throws(() => process.kill(pid, 0))
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // stopped
+      }
+    }
+  })
+
   it('removes the containers an earlier agent left: ended ones, and running ones of pods it no longer has', async () => {
     const t = setup({ containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', '30'] }] })
     await until('Running', () => status(t)?.state.running)

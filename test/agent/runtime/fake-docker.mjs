@@ -14,7 +14,15 @@ const containers = join(dir, 'containers')
 mkdirSync(containers, { recursive: true })
 const json = (file, fallback) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fallback)
 const images = () => json(join(dir, 'images.json'), {})
-const load = (id) => json(join(containers, `${id}.json`), null)
+const load = (id) => {
+  const c = json(join(containers, `${id}.json`), null)
+  // The engine sees a container's end itself: one whose client is gone (and cannot record it) ended when its process did.
+  if (c?.State.Running && !alive(c.ClientPid) && !alive(c.State.Pid)) {
+    c.State = { ...c.State, Status: 'exited', Running: false, ExitCode: 137, FinishedAt: now() }
+    save(c)
+  }
+  return c
+}
 const save = (c) => writeFileSync(join(containers, `${c.Id}.json`), JSON.stringify(c))
 const all = () => readdirSync(containers).map((f) => load(f.replace(/\.json$/, '')))
 const now = () => new Date().toISOString().replace(/Z$/, '123456Z')
@@ -135,6 +143,7 @@ async function run(args) {
     fail(`docker: Error response from daemon: ${c.State.Error}. (${e.code})`, 127)
   })
   child.on('spawn', () => {
+    c.ClientPid = process.pid
     c.State = { ...c.State, Status: 'running', Running: true, Pid: child.pid, StartedAt: now() }
     save(c)
   })
