@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LeanWebSocket } from './ws-client.mjs'
+import { migrationStatements, parseWranglerToml } from './miniflare-config.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = process.env.BENCH_PIPE_DIST ?? join(root, 'bench', 'dist-pipeline')
@@ -54,47 +55,6 @@ function run(cmd, args) {
   })
 }
 
-function tomlVars(text) {
-  const out = { compatibilityDate: undefined, compatibilityFlags: [], vars: {} }
-  let section = ''
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim()
-    const sec = line.match(/^\[\[?([^\]]+)\]\]?$/)
-    if (sec) {
-      section = sec[1].trim()
-      continue
-    }
-    const kv = line.match(/^([A-Za-z0-9_-]+)\s*=\s*(.+)$/)
-    if (!kv) continue
-    if (section === '' && kv[1] === 'compatibility_date') out.compatibilityDate = JSON.parse(kv[2])
-    if (section === '' && kv[1] === 'compatibility_flags') out.compatibilityFlags = JSON.parse(kv[2])
-    if (section === 'vars') out.vars[kv[1]] = kv[2].startsWith('"') ? JSON.parse(kv[2]) : kv[2]
-  }
-  return out
-}
-
-/** A migration file as single-line statements (D1's exec splits on newlines); a trigger's body stays whole. */
-function migrationStatements(sql) {
-  const out = []
-  let open = ''
-  for (const part of sql
-    .split('\n')
-    .map((l) => l.replace(/--.*$/, '').trim())
-    .filter(Boolean)
-    .join(' ')
-    .split(';')) {
-    const piece = part.trim()
-    if (!piece && !open) continue
-    open = open ? `${open}; ${piece}` : piece
-    if (/^CREATE\s+TRIGGER\b/i.test(open) && !/\bEND$/i.test(open)) continue
-    out.push(open)
-    open = ''
-  }
-  if (open) out.push(open)
-  return out
-}
-
-/** workerd's CPU jiffies (children of this process). */
 function workerdJiffies() {
   let total = 0
   for (const d of readdirSync('/proc')) {
@@ -443,7 +403,7 @@ async function main() {
     if (b.code !== 0) throw new Error(`bundling failed: ${b.out}`)
   }
   const { Miniflare, convertV4MiniflareOptions } = await import('miniflare')
-  const toml = tomlVars(readFileSync(join(root, 'wrangler.toml'), 'utf8'))
+  const toml = parseWranglerToml(readFileSync(join(root, 'wrangler.toml'), 'utf8'))
   const delay = process.env.BENCH_KUBELET_DELAY_MS
   const vars = {
     ...toml.vars,

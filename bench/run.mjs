@@ -44,6 +44,7 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LeanWebSocket } from './ws-client.mjs'
+import { migrationStatements, parseWranglerToml } from './miniflare-config.mjs'
 import { deploymentPhase } from './deployment-phase.mjs'
 import { crdPhase, crdRows } from './crd-phase.mjs'
 import { agentPhase, agentRows } from './agent-phase.mjs'
@@ -122,48 +123,6 @@ const r2 = (x) => (Number.isFinite(x) ? Math.round(x * 100) / 100 : null)
 const fmtMs = (x) =>
   x === null || !Number.isFinite(x) ? 'n/a' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)
 const fmtRate = (x) => (x === null || !Number.isFinite(x) ? 'n/a' : Math.round(x).toString())
-
-function parseWranglerToml(text) {
-  const out = { compatibilityDate: undefined, compatibilityFlags: [], vars: {} }
-  let section = ''
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim()
-    if (!line) continue
-    const sec = line.match(/^\[\[?([^\]]+)\]\]?$/)
-    if (sec) {
-      section = sec[1].trim()
-      continue
-    }
-    const kv = line.match(/^([A-Za-z0-9_-]+)\s*=\s*(.+)$/)
-    if (!kv) continue
-    const [, key, value] = kv
-    if (section === '' && key === 'compatibility_date') out.compatibilityDate = JSON.parse(value)
-    if (section === '' && key === 'compatibility_flags') out.compatibilityFlags = JSON.parse(value)
-    if (section === 'vars') out.vars[key] = value.startsWith('"') ? JSON.parse(value) : value
-  }
-  return out
-}
-
-/** A migration file as single-line statements (D1's exec splits on newlines); a trigger's body stays whole. */
-function migrationStatements(sql) {
-  const out = []
-  let open = ''
-  for (const part of sql
-    .split('\n')
-    .map((l) => l.replace(/--.*$/, '').trim())
-    .filter(Boolean)
-    .join(' ')
-    .split(';')) {
-    const piece = part.trim()
-    if (!piece && !open) continue
-    open = open ? `${open}; ${piece}` : piece
-    if (/^CREATE\s+TRIGGER\b/i.test(open) && !/\bEND$/i.test(open)) continue
-    out.push(open)
-    open = ''
-  }
-  if (open) out.push(open)
-  return out
-}
 
 function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { KUBECONFIG } from './helpers.mjs'
+import { api, KUBECONFIG } from './helpers.mjs'
 import { nodeBin, root } from './server-process.mjs'
 
 /**
@@ -73,3 +73,10 @@ export async function eventually(what, check, ms = 30_000) {
     await new Promise((r) => setTimeout(r, 200))
   }
 }
+
+/** Waits until the agent has registered `node` and reports it Ready. */
+export const nodeRegisteredReady = (node) =>
+  eventually('the node to register Ready', async () => {
+    const n = (await api('GET', `/api/v1/nodes/${node}`)).body
+    return n?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
+  })

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { eventually, startAgent } from './agent-process.mjs'
+import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
 import { api, kubectl, uniqueNs } from './helpers.mjs'
 
 const node = `restart-${randomBytes(3).toString('hex')}`
@@ -76,10 +76,7 @@ describe('node agent restarts', () => {
   before(async () => {
     agent = agentOn()
     await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
-    await eventually('the node to register Ready', async () => {
-      const n = (await api('GET', `/api/v1/nodes/${node}`)).body
-      return n?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
-    })
+    await nodeRegisteredReady(node)
   })
   after(async () => {
     await api('DELETE', `/api/v1/namespaces/${namespace}`)

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { eventually, startAgent } from './agent-process.mjs'
+import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
 import { api, KUBECTL_DIR, kubectl, TEST_TOKENS, uniqueNs } from './helpers.mjs'
 import { kubeconfigFor } from './identity-helpers.mjs'
 
@@ -45,10 +45,7 @@ describe('node agent: native sidecars and ephemeral containers', () => {
       kubeconfigFor('e2e-agent', TEST_TOKENS.node),
     ])
     await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
-    await eventually('the node to register Ready', async () => {
-      const n = (await api('GET', `/api/v1/nodes/${node}`)).body
-      return n?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
-    })
+    await nodeRegisteredReady(node)
   })
   after(async () => {
     await api('DELETE', `/api/v1/namespaces/${namespace}`)
@@ -177,8 +174,10 @@ describe('node agent: native sidecars and ephemeral containers', () => {
       {
         encoding: 'utf8',
         timeout: 60_000,
-        // What the shell prints differs from what the terminal echoes of our line.
-        input: 'stty size; test -t 0 && echo on-a-$((1+1))-tty; exit\n',
+        // What the shell prints differs from what the terminal echoes of our line. kubectl sends the terminal's
+        // size and our typed line on separate goroutines, so the line can reach the shell first (with kube's own
+        // kubelet too); the sleep lets the size land before stty reads it.
+        input: 'sleep 1; stty size; test -t 0 && echo on-a-$((1+1))-tty; exit\n',
         env: { ...process.env, KUBECONFIG: process.env.KUBECONFIG },
       },
     )

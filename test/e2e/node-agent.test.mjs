@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { connect, createServer } from 'node:net'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
-import { startAgent, eventually } from './agent-process.mjs'
+import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
 import { api, KUBECTL_DIR, kubectl, TEST_TOKENS, uniqueNs } from './helpers.mjs'
 import { kubeconfigFor, kubectlWith } from './identity-helpers.mjs'
 
@@ -70,10 +70,7 @@ describe('node agent', () => {
   before(async () => {
     agent = startNodeAgent()
     await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
-    await eventually('the node to register Ready', async () => {
-      const n = (await api('GET', `/api/v1/nodes/${node}`)).body
-      return n?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
-    })
+    await nodeRegisteredReady(node)
   })
   after(async () => {
     await api('DELETE', `/api/v1/namespaces/${namespace}`)
