@@ -63,6 +63,19 @@ export class NodeLedger {
     return { ...b, podIP }
   }
 
+  /**
+   * Records where a pod is bound (the pod's own spec.nodeName, whoever bound it). A reservation the scheduler made
+   * for it on another node (a client's binding won the race against the scheduler's) moves to the bound node, its
+   * address (from the other node's pod CIDR) given up. Answers whether a reservation left another node.
+   */
+  assume(b: Omit<Binding, 'podIP'>): boolean {
+    const had = this.binding(b.podKey)
+    if (had?.node === b.node) return false
+    if (had) this.release(b.podKey)
+    this.bind(b)
+    return had !== null
+  }
+
   release(podKey: string): Binding | null {
     const b = this.binding(podKey)
     if (!b) return null

@@ -115,9 +115,13 @@ export class Scheduling {
     return podIP ? { ok: true, node, addresses: { podIP, hostIP: facts.hostIP } } : { ok: true, node }
   }
 
-  /** Records a binding made elsewhere (spec.nodeName set by the client, or POST pods/binding). */
+  /**
+   * Records a binding made elsewhere (spec.nodeName set by the client, or POST pods/binding), also over a reservation
+   * the scheduler made for the same pod meanwhile on another node: the pod is where its spec says, and the room it
+   * held elsewhere is free again.
+   */
   assumePod(req: ScheduleRequest, node: string) {
-    this.ledger.bind({ podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) })
+    if (this.ledger.assume({ podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) })) this.wakeWaiting()
   }
 
   allocatePodIP(podKey: string): PodAddresses | null {

@@ -148,6 +148,28 @@ export class SchedulerController implements Controller {
     await this.attempt(host, again)
   }
 
+  /**
+   * The pod's binding was declined. A pod bound meanwhile by someone else (a client's pods/binding won the race)
+   * counts where it is bound: the reservation moves there, as its binding's commit, heard here before this decline or
+   * mistaken for this scheduler's own (the `binding` mark), may not have asked for. Any other pod gives its
+   * reservation back.
+   */
+  private async declined(host: ControllerHost, pod: KubeObject): Promise<void> {
+    const key = podKey(pod)
+    const boundTo = (): Obj | null => {
+      const current = host.get('pods', pod.metadata.name!)?.object as Obj | undefined
+      return current?.metadata.uid === pod.metadata.uid && current?.spec?.nodeName ? current : null
+    }
+    const bound = boundTo()
+    if (!bound) {
+      await this.cluster().releasePod(key)
+      return
+    }
+    await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: bound.spec }, bound.spec.nodeName)
+    // Deleted while that call was under way: its DELETED commit's release may have reached the cluster first.
+    if (!boundTo()) await this.cluster().releasePod(key)
+  }
+
   /** Binds a placed pod (and records Scheduled), or marks one that fits nowhere and lets it wait. */
   private async settle(host: ControllerHost, pod: KubeObject, result: Placement): Promise<void> {
     const name = pod.metadata.name!
@@ -167,7 +189,7 @@ export class SchedulerController implements Controller {
       if (!bound.ok || !bound.value) {
         this.binding.delete(key)
         this.addresses.forget(key)
-        await this.cluster().releasePod(key)
+        await this.declined(host, pod)
         return
       }
       await recordEvent(host, bound.value.object, {

@@ -74,4 +74,24 @@ describe('NodeLedger', () => {
       expect(ledger.allocateIP('ns/p2/uid-2', '10.0.0.0/30')).toBeNull()
     })
   })
+
+  it('assuming a pod reserved on another node moves its reservation there and gives up its address', async () => {
+    await withSql('assume', (sql) => {
+      const ledger = new NodeLedger(sql)
+      // The scheduler reserved node a (with an address from a's pod CIDR); a client bound the pod to b meanwhile.
+      ledger.bind(pod(1, 'a', 300, 50), '10.244.1.0/24')
+      expect(ledger.assume(pod(1, 'b', 300, 50))).toBe(true)
+      expect(ledger.binding('ns/p1/uid-1')).toMatchObject({ node: 'b', podIP: null })
+      expect(ledger.usage().has('a')).toBe(false)
+      expect(ledger.usage().get('b')).toEqual({ cpuMilli: 300, memBytes: 50, pods: 1 })
+      // Assumed where it is already counted: nothing moves.
+      expect(ledger.assume(pod(1, 'b', 300, 50))).toBe(false)
+      expect(ledger.assume(pod(2, 'b'))).toBe(false)
+      expect(ledger.usage().get('b')?.pods).toBe(2)
+      expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
+      // a's address is free again.
+      ledger.bind(pod(3, 'a'))
+      expect(ledger.allocateIP('ns/p3/uid-3', '10.244.1.0/24')).toBe('10.244.1.2')
+    })
+  })
 })

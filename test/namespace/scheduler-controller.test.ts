@@ -3,9 +3,11 @@
 // scheduler must not ask for it again and then release the reservation of the pod it just bound.
 import { describe, expect, it } from 'vitest'
 import type { ClusterApi, Placement, ScheduleRequest } from '../../src/cluster/cluster-api'
+import type { ControllerHost } from '../../src/host/controller'
 import type { HostPolicy } from '../../src/host/host-policy'
 import { PodAddressBook } from '../../src/namespace/pod-address-book'
 import { podKey, SchedulerController } from '../../src/namespace/scheduler-controller'
+import { bindPod } from '../../src/registry/binding-subresource'
 import { podNeedsAttention } from '../../src/registry/pod-lifecycle'
 import type { LogEntry } from '../../src/registry/store'
 import { memoryHost } from '../support/memory-host'
@@ -68,5 +70,109 @@ describe('a commit heard after its pods changed', () => {
     const fresh = stored('fresh').object
     expect((fresh as Obj).spec.nodeName).toBe('node-1')
     expect(ledger.get(podKey(fresh))).toBe('node-1')
+  })
+})
+
+describe('a client binding the pod while the scheduler places it', () => {
+  /**
+   * One pod, a cluster whose scheduler picks node-1 and whose ledger records where a pod is assumed (as the cluster
+   * object's does: over a reservation for another node). `clientBinds` runs inside schedulePod, after node-1 was
+   * reserved, with a function that binds the pod to node-2 as a client's POST pods/binding would and answers that
+   * commit's entry; `deliver` hands an entry to the scheduler as the host would after a commit.
+   */
+  async function race(
+    clientBinds: (
+      bind: () => Promise<LogEntry>,
+      deliver: (e: LogEntry) => Promise<void>,
+      beforeSchedulerWrite: (f: () => Promise<void>) => void,
+    ) => Promise<void>,
+  ) {
+    const { host } = memoryHost({ policy })
+    const view = host.controllerView
+    // The scheduler's view of the host: its next write first runs what the test asked to happen just before it.
+    let pending: (() => Promise<void>) | undefined
+    const schedulerView: ControllerHost = Object.assign(Object.create(view), {
+      update: async (...args: Parameters<ControllerHost['update']>) => {
+        const before = pending
+        pending = undefined
+        await before?.()
+        return view.update(...args)
+      },
+    })
+    expect((await host.create('pods', pod('p'))).ok).toBe(true)
+    const created = host.objects.get('pods', 'p')!
+    const ledger = new Map<string, string>()
+    let scheduler!: SchedulerController
+    const deliver = (e: LogEntry) => scheduler.onCommitted([e], schedulerView)
+    const bind = async (): Promise<LogEntry> => {
+      const prev = host.objects.get('pods', 'p')!
+      const r = await view.update(
+        'pods',
+        'p',
+        (cur) => {
+          const b = bindPod(cur, 'node-2', undefined, new Date())
+          return b.ok ? b.value : null
+        },
+        { subresource: 'binding' },
+      )
+      expect(r.ok && r.value).toBeTruthy()
+      const now = host.objects.get('pods', 'p')!
+      return {
+        type: 'MODIFIED',
+        resource: 'pods',
+        namespace: 'ns',
+        name: 'p',
+        object: now.object,
+        prev: prev.object,
+        prevRv: prev.rv,
+        rv: now.rv,
+      }
+    }
+    const api: Partial<ClusterApi> = {
+      schedulePod: async (req) => {
+        ledger.set(req.podKey, ledger.get(req.podKey) ?? 'node-1')
+        await clientBinds(bind, deliver, (f) => {
+          pending = f
+        })
+        return { ok: true, node: 'node-1' }
+      },
+      assumePod: async (req, node) => {
+        ledger.set(req.podKey, node)
+      },
+      releasePod: async (key) => ledger.delete(key),
+    }
+    scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    await scheduler.onCommitted(
+      [
+        {
+          type: 'ADDED',
+          resource: 'pods',
+          namespace: 'ns',
+          name: 'p',
+          object: created.object,
+          prev: null,
+          prevRv: null,
+          rv: created.rv,
+        },
+      ],
+      schedulerView,
+    )
+    const stored = host.objects.get('pods', 'p')!.object
+    expect((stored as Obj).spec.nodeName).toBe('node-2')
+    return () => ledger.get(podKey(stored))
+  }
+
+  it('counts the pod on the node the client bound it to when the client commit is heard first', async () => {
+    const where = await race(async (bind, deliver) => deliver(await bind()))
+    expect(where()).toBe('node-2')
+  })
+
+  it('counts the pod on its node when the client commit is heard after the scheduler marked its own binding', async () => {
+    // The client's commit is heard only once the scheduler's write is on its way: it takes the scheduler's mark.
+    const where = await race(async (bind, deliver, beforeSchedulerWrite) => {
+      const entry = await bind()
+      beforeSchedulerWrite(() => deliver(entry))
+    })
+    expect(where()).toBe('node-2')
   })
 })
