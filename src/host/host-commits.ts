@@ -12,7 +12,8 @@ import type { HostPolicy } from './host-policy'
 import type { ObjectStore } from './object-store'
 import type { WriteAnswer, WriteOptions } from './rpc-types'
 import type { Watchers } from './watchers'
-import { type VerbPlan, writeJob } from './write-plans'
+import type { VerbPlan } from './planning-host'
+import { writeJob } from './write-job'
 import { WriteQueue } from './write-queue'
 
 /** The host's parts a commit goes through. */

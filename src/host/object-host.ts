@@ -23,17 +23,9 @@ import { ensureFresh, getObject, listLocal } from './reads'
 import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from './rpc-types'
 import { prepareWatch, type WatchOpening } from './watch-socket'
 import type { WriteQueue } from './write-queue'
-import { writerOf } from './writer'
-import {
-  defFor,
-  planCreateVerb,
-  planDeleteVerb,
-  planMutateVerb,
-  planPatchVerb,
-  planReconcileVerb,
-  planUpdateVerb,
-  type PlanningHost,
-} from './write-plans'
+import { planMutateVerb } from './mutation-plans'
+import { defFor, type PlanningHost, planningHostOf } from './planning-host'
+import { planCreateVerb, planDeleteVerb, planPatchVerb, planReconcileVerb, planUpdateVerb } from './write-plans'
 
 export class ObjectHost {
   readonly scope: string
@@ -54,18 +46,7 @@ export class ObjectHost {
     this.scope = parts.scope
     this.expiries = new Expiries(local.expiries)
     this.tokens = new CreationTokens(local.tokens)
-    this.planning = {
-      scope: () => this.scope,
-      strategyContext: () => this.strategyContext(),
-      get: (resource, name) => local.objects.get(resource, name),
-      exists: (resource, name) => local.objects.exists(resource, name),
-      admitCreateNow: (def, name) => policy.admitCreateNow(def, name),
-      writer: (requester) =>
-        writerOf(this.scope, requester, {
-          all: (resource) => local.objects.all(resource).map((s) => s.object),
-          get: (resource, name) => local.objects.get(resource, name)?.object ?? null,
-        }),
-    }
+    this.planning = planningHostOf(this.scope, local.objects, policy, () => this.strategyContext())
     this.controllers = new HostControllers(parts.controllers, this, parts.alarms)
     this.controllerView = this.controllers.shared
     this.commits = new HostCommits({
