@@ -43,7 +43,8 @@ export interface ClusterApi {
   schedulePods(reqs: ScheduleRequest[]): Promise<Placement[]>
   /** Counts a pod bound elsewhere (created bound, or bound by POST binding) against its node. */
   assumePod(req: ScheduleRequest, node: string): Promise<void>
-  allocatePodIP(podKey: string): Promise<PodAddresses | null>
+  /** The addresses of bound pods (each null: no binding, or no free address on its node), in order. */
+  allocatePodIPs(podKeys: string[]): Promise<(PodAddresses | null)[]>
   /** Returns a pod's node reservation and IP. */
   releasePod(podKey: string): Promise<boolean>
   nodeFacts(name: string): Promise<NodeFacts | null>

@@ -263,8 +263,8 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     this.scheduling.assumePod(req, node)
   }
 
-  async allocatePodIP(podKey: string): Promise<PodAddresses | null> {
-    return this.scheduling.allocatePodIP(podKey)
+  async allocatePodIPs(podKeys: string[]): Promise<(PodAddresses | null)[]> {
+    return podKeys.map((key) => this.scheduling.allocatePodIP(key))
   }
 
   async releasePod(podKey: string): Promise<boolean> {

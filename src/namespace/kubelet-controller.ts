@@ -22,6 +22,7 @@ import type { NodeFacts } from '../cluster/cluster-api'
 import { podKey } from './scheduler-controller'
 import type { PodLogStore } from './pod-log-store'
 import type { PodAddressBook } from './pod-address-book'
+import { PodIpRequests } from './kubelet-pod-ips'
 
 type Obj = Record<string, any>
 
@@ -54,7 +55,12 @@ export class KubeletController implements Controller {
   /** One step at a time per pod; a trigger that arrives mid-step runs after it, against fresh state. */
   private chains = new Map<string, Promise<number | null>>()
 
-  constructor(private readonly opts: KubeletOptions) {}
+  /** Addresses the book lacks, asked of the cluster in batches (src/namespace/kubelet-pod-ips.ts). */
+  private readonly ips: PodIpRequests
+
+  constructor(private readonly opts: KubeletOptions) {
+    this.ips = new PodIpRequests(opts.cluster)
+  }
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     const pods = new Map<string, KubeObject>()
@@ -199,7 +205,7 @@ export class KubeletController implements Controller {
 
     if (!started) {
       const key = podKey(current.object)
-      const ips = this.opts.addresses.take(key) ?? (await this.opts.cluster().allocatePodIP(key))
+      const ips = this.opts.addresses.take(key) ?? (await this.ips.addressOf(key))
       if (!ips) return null
       const at = new Date()
       const written = await this.writeStatus(host, name, uid, (p) =>

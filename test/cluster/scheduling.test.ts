@@ -24,7 +24,7 @@ describe('schedulePod', () => {
     expect(first.addresses?.podIP.startsWith(prefix)).toBe(true)
     const again = await cluster().schedulePod({ podKey, ns: 'sched-test', spec: spec() })
     expect(again).toEqual(first)
-    expect(await cluster().allocatePodIP(podKey)).toEqual(first.addresses)
+    expect(await cluster().allocatePodIPs([podKey, 'sched-test/none/x'])).toEqual([first.addresses, null])
     expect(await cluster().releasePod(podKey)).toBe(true)
   })
 
