@@ -9,7 +9,6 @@ import { type AuditConfig, type AuditPolicy, evaluatePolicy, LEVELS, type Stage 
 import type { Attributes } from '../registry/rbac/attributes'
 import type { Observation } from './observation'
 import { observationOf } from './observation'
-import { requestUrl } from './request-url'
 
 const atLeast = (config: AuditConfig, level: AuditConfig['level']) =>
   LEVELS.indexOf(config.level) >= LEVELS.indexOf(level)
@@ -101,11 +100,10 @@ export async function writeAudit(
   endedAt: number,
 ): Promise<void> {
   if (config.level === 'None') return
-  const url = requestUrl(c)
   const base: Omit<AuditEventInput, 'stage' | 'stageTimestamp'> = {
     level: config.level,
     auditID: obs.auditID,
-    requestURI: url.pathname + url.search,
+    requestURI: obs.requestURI,
     verb: attrs.verb,
     user: obs.authenticated,
     impersonatedUser: obs.impersonated,

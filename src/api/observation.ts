@@ -11,6 +11,11 @@ export interface Observation {
   auditID: string
   /** When the request arrived (ms since the epoch). */
   arrivedAt: number
+  /**
+   * The path and query as the client sent them (the audit event's `requestURI`): a handler may replace the request
+   * it serves (a deprecated /watch/ path becomes a list with watch), but kube logs the URI that arrived.
+   */
+  requestURI: string
   /** The user the credentials name (the audit event's `user`); absent when authentication failed. */
   authenticated?: UserInfo
   /** The user impersonated, when the request impersonates (the audit event's `impersonatedUser`). */

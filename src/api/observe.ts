@@ -43,7 +43,12 @@ function withHeader(res: Response, name: string, value: string): Response {
 export const observe: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   const arrivedAt = Date.now()
   const sent = c.req.header('audit-id')
-  const obs: Observation = { auditID: sent && CLIENT_AUDIT_ID.test(sent) ? sent : crypto.randomUUID(), arrivedAt }
+  const url = requestUrl(c)
+  const obs: Observation = {
+    auditID: sent && CLIENT_AUDIT_ID.test(sent) ? sent : crypto.randomUUID(),
+    arrivedAt,
+    requestURI: url.pathname + url.search,
+  }
   c.set('observation', obs)
   const policy = auditPolicy(c.env)
   if (!policy.ok) {
@@ -58,7 +63,6 @@ export const observe: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => 
     )
   }
   const metrics = isolateMetrics(c.env)
-  const url = requestUrl(c)
   const kind = c.req.method === 'GET' || c.req.method === 'HEAD' ? 'readOnly' : 'mutating'
   metrics.inflight.start(kind)
   try {

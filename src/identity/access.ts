@@ -78,7 +78,7 @@ export const access: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   }
   const live = new LiveObjects(c.env)
   // What is learned here is also the audit log's and the request metrics' (src/api/observe.ts).
-  const observed = observationOf(c) ?? { auditID: '', arrivedAt }
+  const observed = observationOf(c) ?? { auditID: '', arrivedAt, requestURI: '' }
   const authn = await authenticate(
     {
       authorization: c.req.header('authorization'),

@@ -222,6 +222,27 @@ describe('audit log', () => {
     expect(stages).toEqual(['ResponseStarted'])
   })
 
+  it('a deprecated /watch/ path is logged with the requestURI the client sent, not the list it is served as', async () => {
+    const path = '/api/v1/watch/namespaces/default/pods/audited-watch?timeoutSeconds=1'
+    const ctx = createExecutionContext()
+    log.mockClear()
+    const res = await app.fetch(
+      new Request(BASE + path, { headers: withToken() }),
+      { ...env, KUBEFLARE_AUDIT_POLICY: '' } as Env,
+      ctx,
+    )
+    expect(res.status).toBe(200)
+    await res.body?.cancel()
+    await waitOnExecutionContext(ctx)
+    const events = log.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, any>)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({
+      requestURI: path,
+      verb: 'watch',
+      objectRef: { resource: 'pods', namespace: 'default', name: 'audited-watch' },
+    })
+  })
+
   it('an invalid policy is a 503 naming the setting, for every request', async () => {
     const { res, text } = await audited(
       '{"apiVersion":"audit.k8s.io/v1","kind":"Policy","rules":[{"level":"Loud"}]}',
