@@ -32,6 +32,8 @@ import {
   sameProcess,
 } from './run-files.ts'
 
+import type { Mount } from './volumes/mount.ts'
+
 export { type Exit, exitOf } from './run-files.ts'
 
 export interface ProcessSpec {
@@ -43,6 +45,8 @@ export interface ProcessSpec {
   tty?: boolean
   /** <container dir>/<attempt>.log: the shim's files sit beside it. */
   logFile: string
+  /** Volumes bound in a mount namespace of the run's own (shim.py). */
+  mounts?: Mount[]
 }
 
 /** The terminal helper exec -t uses (Node has no pseudo-terminal of its own). */
@@ -135,6 +139,7 @@ export class ContainerProcess {
         attempt: this.attempt,
         tty: spec.tty === true,
         stdin: spec.stdin,
+        ...(spec.mounts ? { mounts: spec.mounts } : {}),
       })
       child = spawn(python(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,

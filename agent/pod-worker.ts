@@ -18,6 +18,7 @@ import type { ContainerRuntime } from './runtime/runtime.ts'
 import { isSidecar, stepInit, stopInOrder } from './sidecars.ts'
 import { StatusWriter } from './status-writer.ts'
 import { rfc3339 } from './time.ts'
+import { PodVolumes } from './volumes/pod-volumes.ts'
 import type { Obj } from './obj.ts'
 
 export interface WorkerDeps {
@@ -61,6 +62,8 @@ export class PodWorker {
   private again = false
   private timer: NodeJS.Timeout | null = null
   private readonly status: StatusWriter
+  /** The pod's volumes, set up before any container starts (volumes/). */
+  private readonly volumes: PodVolumes
 
   private readonly deps: WorkerDeps
 
@@ -71,6 +74,14 @@ export class PodWorker {
     this.status = new StatusWriter(deps.client, this.uid)
     this.dir = join(deps.config.dataDir, 'pods', this.uid)
     this.startTime = pod.status?.startTime ?? rfc3339()
+    this.volumes = new PodVolumes({
+      podDir: this.dir,
+      pod: () => this.pod,
+      client: deps.client,
+      allocatable: deps.allocatable,
+      event: (type, reason, message) => deps.event(this.pod, type, reason, message),
+      log: (msg) => deps.log(`pod ${this.name}: ${msg}`),
+    })
     const host = {
       podDir: this.dir,
       host: this.runtime.podHost,
@@ -140,6 +151,7 @@ export class PodWorker {
   async shutdown(): Promise<void> {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
+    this.volumes.stop()
     await Promise.all(this.all.map((r) => r.stop(2000)))
     // A start the sync pass under way had begun finishes after the stops above: stop what it started too.
     if (this.syncing) {
@@ -260,6 +272,9 @@ export class PodWorker {
   }
 
   private async start(r: ContainerRecord, wakeups: number[]) {
+    // kubelet's WaitForAttachAndMount: no container starts before the pod's volumes are set up.
+    const volumesAt = await this.volumes.ensure()
+    if (volumesAt !== null) return void wakeups.push(volumesAt)
     let command: string[]
     let env: Record<string, string>
     try {
@@ -270,6 +285,7 @@ export class PodWorker {
         base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
       })
       command = this.runtime.command(r.spec, env, this.deps.config.imageDefaults)
+      r.mounts = this.volumes.mountsFor(r.spec, env, this.runtime.name)
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e
       const reason = /needs a command/.test(e.message) ? 'CreateContainerError' : 'CreateContainerConfigError'
@@ -377,6 +393,7 @@ export class PodWorker {
     if (this.timer) clearTimeout(this.timer)
     await this.stopInTurn(this.graceMs())
     await this.status.settled()
+    this.volumes.teardown()
     rmSync(this.dir, { recursive: true, force: true })
     this.deps.backoff.forget(`${this.uid}/`)
     this.deps.done(this.uid)

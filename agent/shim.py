@@ -4,7 +4,8 @@
 # the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
 # and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
-# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin>'   (cwd and environment: the container's)
+# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts>'   (cwd and environment: the container's)
+#        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
 # Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms),
 # n.exit (json: exitCode, signal, finishedAt ms, or startError {code, message}), n.ctl and n.stdin (fifos).
 # Once n.run (or n.exit for a command that cannot start) is written it prints one line on stdout and lets go of it.
@@ -106,8 +107,65 @@ def make_fifo(path):
     os.mkfifo(path, 0o600)
 
 
-def spawn(argv, tty, stdin_fd):
-    """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec errno)."""
+# Volumes: a process has no filesystem of its own, so a container with mounts gets a private mount namespace (with a
+# user namespace mapping the agent's own uid when it is not root) in which each volume is bind-mounted at its
+# mountPath (read-only ones remounted so), just before the command is executed; exec enters it (nsenter).
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+
+
+def enter_mounts(mounts):
+    """In the forked child: a mount namespace of its own with every mount in place (raises OSError)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+
+    def check(result, what):
+        if result != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, '%s: %s' % (what, os.strerror(e)))
+
+    uid, gid = os.geteuid(), os.getegid()
+    check(libc.unshare(CLONE_NEWNS | (CLONE_NEWUSER if uid != 0 else 0)), 'unshare')
+    if uid != 0:
+        for name, text in (('setgroups', 'deny'), ('uid_map', '%d %d 1' % (uid, uid)), ('gid_map', '%d %d 1' % (gid, gid))):
+            with open('/proc/self/' + name, 'w') as f:
+                f.write(text)
+    # Nothing mounted here propagates back to the host.
+    check(libc.mount(None, b'/', None, MS_REC | MS_PRIVATE, None), 'making / private')
+    for m in sorted(mounts, key=lambda m: m['target'].rstrip('/').count('/')):
+        source, target = m['source'].encode(), m['target'].encode()
+        if os.path.isdir(source):
+            os.makedirs(target, exist_ok=True)
+        elif not os.path.exists(target):
+            os.makedirs(os.path.dirname(target) or b'/', exist_ok=True)
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o644))
+        check(libc.mount(source, target, None, MS_BIND | MS_REC, None), 'mounting %s on %s' % (m['source'], m['target']))
+        if m.get('readOnly'):
+            # A remount keeps the flags the kernel locked on the source (nosuid, nodev, noexec) or it is refused.
+            locked = os.statvfs(target).f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+            check(libc.mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | locked, None),
+                  'making %s read-only' % m['target'])
+
+
+def can_mount():
+    """Whether a child can enter a mount namespace of its own here (the agent asks once, before using one)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            enter_mounts([])
+            os._exit(0)
+        except Exception:
+            os._exit(1)
+    return 0 if os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 0 else 1
+
+
+def spawn(argv, tty, stdin_fd, mounts=None):
+    """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec failure:
+    an errno, or the text of a failed mount)."""
     err_r, err_w = os.pipe()
     if tty:
         import pty
@@ -130,6 +188,13 @@ def spawn(argv, tty, stdin_fd):
             for sig in (signal.SIGPIPE, signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            if mounts:
+                try:
+                    enter_mounts(mounts)
+                except OSError as e:
+                    where = e.filename.decode() if isinstance(e.filename, bytes) else e.filename
+                    os.write(err_w, b'M' + ('%s: %s' % (e.strerror, where) if where else str(e.strerror)).encode())
+                    os._exit(127)
             os.execvpe(argv[0], argv, os.environ)
         except OSError as e:
             os.write(err_w, str(e.errno).encode())
@@ -145,6 +210,8 @@ def spawn(argv, tty, stdin_fd):
             break
         failure += chunk
     os.close(err_r)
+    if failure.startswith(b'M'):
+        return pid, outputs, master, failure[1:].decode(errors='replace')
     return pid, outputs, master, int(failure) if failure else 0
 
 
@@ -169,7 +236,7 @@ def main(spec):
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     started_at = now_ms()
-    pid, outputs, master, failure = spawn(spec['command'], tty, child_in)
+    pid, outputs, master, failure = spawn(spec['command'], tty, child_in, spec.get('mounts'))
     if master is not None:
         # Input goes to the terminal only as fast as it takes it: a blocking write to a full terminal (a container
         # that does not read its stdin) would stop the shim for good, its exit never recorded.
@@ -180,11 +247,13 @@ def main(spec):
         os.waitpid(pid, 0)
         for fifo in ('.ctl', '.stdin'):
             unlink(prefix + fifo)
-        message = os.strerror(failure)
+        mount_failed = isinstance(failure, str)
+        message = failure if mount_failed else os.strerror(failure)
+        code = 'MOUNT' if mount_failed else errno.errorcode.get(failure, str(failure))
         write_json(prefix + '.exit', {
             'exitCode': 128,
             'finishedAt': now_ms(),
-            'startError': {'code': errno.errorcode.get(failure, str(failure)), 'message': message,
+            'startError': {'code': code, 'message': message,
                            'command': spec['command'][0] if spec['command'] else ''},
         })
         tell_agent('failed')
@@ -327,4 +396,4 @@ def kill_group(pid, sig):
 
 
 if __name__ == '__main__':
-    sys.exit(main(json.loads(sys.argv[1])))
+    sys.exit(can_mount() if sys.argv[1:] == ['--can-mount'] else main(json.loads(sys.argv[1])))

@@ -1,8 +1,10 @@
 // The process runtime: a container is a host process group in its own directory (container-process.ts), its command
 // the container's command + args (or --image-default's), exec a process beside it with its environment; images are
-// neither pulled nor isolated.
+// neither pulled nor isolated. A container with volumes runs in a mount namespace of its own with each volume bind-mounted
+// at its mountPath (shim.py), and exec enters that namespace (volumes/mount-namespace.ts).
 import { ContainerProcess, PTY_HELPER } from '../container-process.ts'
 import { containerCommand } from '../pod-env.ts'
+import { enterPrefix } from '../volumes/mount-namespace.ts'
 import type { ContainerRuntime } from './runtime.ts'
 
 export const processRuntime: ContainerRuntime = {
@@ -24,12 +26,16 @@ export const processRuntime: ContainerRuntime = {
       stdin: spec.container.stdin === true,
       tty: spec.container.tty === true,
       logFile: spec.logFile,
+      ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
     }),
-  exec: (_run, spec, command, { tty }) => ({
-    argv: tty ? ['python3', PTY_HELPER, ...command] : command,
-    env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },
-    cwd: spec.cwd,
-  }),
+  exec: (run, spec, command, { tty }) => {
+    const inside = [...enterPrefix((run as ContainerProcess).pid, spec.cwd), ...command]
+    return {
+      argv: tty ? ['python3', PTY_HELPER, ...inside] : inside,
+      env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },
+      cwd: spec.cwd,
+    }
+  },
   // Left processes are found by their own records (pod-manager.ts).
   reapLeftovers: async () => undefined,
 }

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream'
 import type { ContainerProcess, Exit } from '../container-process.ts'
 import type { CriLogWriter } from '../cri-log.ts'
 import type { Obj } from '../obj.ts'
+import type { Mount } from '../volumes/mount.ts'
 
 /** How a run ended, in ContainerStateTerminated's terms. */
 export type RunExit = Exit
@@ -46,6 +47,8 @@ export interface RunSpec {
   dir: string
   cwd: string
   logFile: string
+  /** The container's volumes as bind mounts (volumes/pod-volumes.ts). */
+  mounts?: Mount[]
 }
 
 /** How to run a command inside a running container: the host argv, its environment and directory. */

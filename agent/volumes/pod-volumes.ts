@@ -1,0 +1,379 @@
+// A pod's volumes on this node, as the kubelet's volume manager sets them up: every volume a container mounts is set
+// up before any container starts (a failure is a FailedMount event and the containers keep waiting, retried with
+// kube's back-off, 500 ms doubling to 2m2s), under <pod dir>/volumes/kubernetes.io~<plugin>/<name>; API-data volumes
+// (configMap, secret, downwardAPI, projected) are written again every SYNC_MS so updates reach the files (kubelet's
+// periodic resync; tokens are asked again at 80% of their life). A container's mounts (subPath, subPathExpr, readOnly)
+// become the host paths its runtime binds (mount.ts).
+import { spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, isAbsolute, join, sep } from 'node:path'
+import { isNotFound, type KubeClient } from '../kube-client.ts'
+import type { Obj } from '../obj.ts'
+import { ConfigError, expand } from '../pod-env.ts'
+import { type Payload, writePayload } from './atomic-writer.ts'
+import { checkHostPath } from './host-path.ts'
+import type { Mount } from './mount.ts'
+import { mountNamespaceUnsupported } from './mount-namespace.ts'
+import {
+  configMapPayload,
+  DEFAULT_MODE,
+  downwardPayload,
+  projectedPayload,
+  secretPayload,
+  type SourceContext,
+} from './payloads.ts'
+
+/** How often API-data volumes are written again (a periodic sync, not a watch). */
+export const SYNC_MS = 10_000
+/** kube's exponential back-off for a failed mount operation. */
+const BACKOFF_FIRST_MS = 500
+const BACKOFF_MAX_MS = 122_000
+/** kubelet's WaitForAttachAndMount gives up (and says so in an event) after this long. */
+const MOUNT_TIMEOUT_MS = 123_000
+
+const PLUGIN_DIR: Record<string, string> = {
+  emptyDir: 'kubernetes.io~empty-dir',
+  configMap: 'kubernetes.io~configmap',
+  secret: 'kubernetes.io~secret',
+  downwardAPI: 'kubernetes.io~downward-api',
+  projected: 'kubernetes.io~projected',
+}
+/** The API-data volumes: mounted read-only whatever the mount says, and synced. */
+const API_DATA = new Set(['configMap', 'secret', 'downwardAPI', 'projected'])
+
+/** A volume the kubelet's desired-state populator cannot process (an unbound claim, no plugin): a pod error. */
+class PodVolumeError extends Error {}
+
+export interface VolumeHost {
+  podDir: string
+  pod(): Obj
+  client: KubeClient
+  allocatable: Obj
+  event(type: 'Normal' | 'Warning', reason: string, message: string): void
+  log(msg: string): void
+}
+
+const kindOf = (v: Obj) => Object.keys(v).find((k) => k !== 'name') ?? ''
+
+/** The volumes the pod's containers mount (kubelet ignores the others: GetPodVolumeNames). */
+function mountedNames(pod: Obj): Set<string> {
+  const out = new Set<string>()
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers'])
+    for (const c of (pod.spec?.[list] ?? []) as Obj[]) for (const m of (c.volumeMounts ?? []) as Obj[]) out.add(m.name)
+  return out
+}
+
+/** Whether `dir` is a mount point (its device differs from its parent's). */
+function mountPoint(dir: string): boolean {
+  try {
+    return statSync(dir).dev !== statSync(dirname(dir)).dev
+  } catch {
+    return false
+  }
+}
+
+export class PodVolumes {
+  /** The volumes set up: name → the host path containers bind. */
+  private readonly paths = new Map<string, string>()
+  private readonly host: VolumeHost
+  private readonly tokens = new Map<string, { token: string; refreshAt: number }>()
+  /** The last FailedMount message per volume (a resync repeats one only when it changes). */
+  private readonly failed = new Map<string, string>()
+  private backoffMs = 0
+  private retryAt = 0
+  private firstFailure = 0
+  private timedOut = false
+  private lastPodError = ''
+  private timer: NodeJS.Timeout | null = null
+  private syncing = false
+
+  constructor(host: VolumeHost) {
+    this.host = host
+  }
+
+  private get pod(): Obj {
+    return this.host.pod()
+  }
+
+  /** Sets up what is not yet; answers null once every mounted volume is, else when to try again (ms epoch). */
+  async ensure(): Promise<number | null> {
+    const wanted = mountedNames(this.pod)
+    const volumes = ((this.pod.spec?.volumes ?? []) as Obj[]).filter((v) => wanted.has(v.name))
+    const pending = volumes.filter((v) => !this.paths.has(v.name))
+    if (pending.length === 0) {
+      this.startSync()
+      return null
+    }
+    if (Date.now() < this.retryAt) return this.retryAt
+    const unmounted: string[] = []
+    const unprocessed: string[] = []
+    const podErrors: string[] = []
+    for (const v of pending) {
+      try {
+        this.paths.set(v.name, await this.setUp(v))
+        this.failed.delete(v.name)
+      } catch (e) {
+        unmounted.push(v.name)
+        const message = (e as Error).message
+        if (e instanceof PodVolumeError) {
+          unprocessed.push(v.name)
+          podErrors.push(message)
+        } else this.host.event('Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${v.name}" : ${message}`)
+      }
+    }
+    if (unmounted.length === 0) {
+      this.backoffMs = 0
+      this.firstFailure = 0
+      this.startSync()
+      return null
+    }
+    const now = Date.now()
+    this.firstFailure ||= now
+    const summary = `unmounted volumes=[${unmounted.join(' ')}], unattached volumes=[], failed to process volumes=[${unprocessed.join(' ')}]`
+    // The pod worker's own event: at once for a volume it cannot process, after the wait's timeout otherwise.
+    if (podErrors.length) {
+      const message = `Unable to attach or mount volumes: ${summary}: ${podErrors.join('; ')}`
+      if (message !== this.lastPodError) this.host.event('Warning', 'FailedMount', message)
+      this.lastPodError = message
+    } else if (!this.timedOut && now - this.firstFailure >= MOUNT_TIMEOUT_MS) {
+      this.timedOut = true
+      this.host.event(
+        'Warning',
+        'FailedMount',
+        `Unable to attach or mount volumes: ${summary}: context deadline exceeded`,
+      )
+    }
+    this.backoffMs = Math.min(this.backoffMs ? this.backoffMs * 2 : BACKOFF_FIRST_MS, BACKOFF_MAX_MS)
+    this.retryAt = now + this.backoffMs
+    return this.retryAt
+  }
+
+  /**
+   * The bind mounts of a container (after ensure()); a bad subPath is a ConfigError, as the kubelet's makeMounts, and so
+   * is a process runtime that cannot give the container a mount namespace (never a container without its volumes).
+   */
+  mountsFor(container: Obj, env: Record<string, string>, runtime: string): Mount[] {
+    const kinds = new Map(((this.pod.spec?.volumes ?? []) as Obj[]).map((v) => [v.name as string, kindOf(v)]))
+    const out: Mount[] = []
+    for (const m of (container.volumeMounts ?? []) as Obj[]) {
+      const volumePath = this.paths.get(m.name)
+      if (volumePath === undefined)
+        throw new ConfigError(`cannot find volume "${m.name}" to mount into container "${container.name}"`)
+      let source = volumePath
+      let sub = String(m.subPath ?? '')
+      if (m.subPathExpr) {
+        const missing = new Set<string>()
+        sub = expand(String(m.subPathExpr), (k) => {
+          if (!env[k]) missing.add(k)
+          return env[k] ?? ''
+        })
+        if (missing.size) throw new ConfigError(`missing value for ${[...missing].sort().join(', ')}`)
+      }
+      if (sub) source = this.subPath(volumePath, sub, m.name, container.name)
+      out.push({
+        source,
+        target: String(m.mountPath),
+        readOnly: m.readOnly === true || API_DATA.has(kinds.get(m.name) ?? ''),
+      })
+    }
+    const unsupported = out.length && runtime === 'process' ? mountNamespaceUnsupported() : null
+    if (unsupported) throw new ConfigError(unsupported)
+    return out
+  }
+
+  /** kubelet's subpath handling: relative, no backsteps, created as a directory when missing, kept inside the volume. */
+  private subPath(volumePath: string, sub: string, volume: string, container: string): string {
+    if (isAbsolute(sub)) throw new ConfigError(`error SubPath \`${sub}\` must not be an absolute path`)
+    if (sub.split('/').includes('..'))
+      throw new ConfigError(`unable to provision SubPath \`${sub}\`: must not contain '..'`)
+    const path = join(volumePath, sub)
+    if (!existsSync(path))
+      try {
+        mkdirSync(path, { recursive: true, mode: 0o777 })
+      } catch {
+        throw new ConfigError(
+          `failed to create subPath directory for volumeMount "${volume}" of container "${container}"`,
+        )
+      }
+    let real: string
+    try {
+      real = realpathSync(path)
+    } catch {
+      real = ''
+    }
+    const root = realpathSync(volumePath)
+    if (real !== root && !real.startsWith(root + sep))
+      throw new ConfigError(`failed to prepare subPath for volumeMount "${volume}" of container "${container}"`)
+    return real
+  }
+
+  private dirOf(kind: string, name: string): string {
+    return join(this.host.podDir, 'volumes', PLUGIN_DIR[kind]!, name)
+  }
+
+  private async setUp(v: Obj): Promise<string> {
+    const kind = kindOf(v)
+    const src = v[kind] as Obj
+    switch (kind) {
+      case 'emptyDir':
+        return this.emptyDir(v.name, src)
+      case 'hostPath':
+        checkHostPath(String(src.path), src.type)
+        return String(src.path)
+      case 'configMap':
+      case 'secret':
+      case 'downwardAPI':
+      case 'projected': {
+        const dir = this.dirOf(kind, v.name)
+        const payload = await this.payload(kind, src)
+        this.makeDir(dir)
+        writePayload(dir, payload)
+        return dir
+      }
+      case 'persistentVolumeClaim':
+        return this.claim(String(src.claimName))
+      case 'ephemeral':
+        return this.claim(`${this.pod.metadata.name}-${v.name}`)
+      default:
+        throw new PodVolumeError(
+          `failed to get Plugin from volumeSpec for volume "${v.name}" err=no volume plugin matched`,
+        )
+    }
+  }
+
+  /** emptyDir's directory is 0777; medium Memory is a tmpfs the agent mounts when it may (root), else under /dev/shm. */
+  private emptyDir(name: string, src: Obj): string {
+    const dir = this.dirOf('emptyDir', name)
+    if (src.medium !== 'Memory') {
+      this.makeDir(dir)
+      return dir
+    }
+    if (process.getuid?.() === 0 && process.platform === 'linux') {
+      this.makeDir(dir)
+      if (mountPoint(dir)) return dir
+      const options = ['mode=0777', ...(src.sizeLimit ? [`size=${String(src.sizeLimit).replace(/i$/, '')}`] : [])]
+      const r = spawnSync('mount', ['-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir], { encoding: 'utf8' })
+      if (r.status !== 0) throw new Error(`mount failed: ${(r.stderr || r.error?.message || '').trim()}`)
+      return dir
+    }
+    const shm = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
+    const memDir = join(shm, `kubeflare-${this.pod.metadata.uid}-${name}`)
+    this.makeDir(memDir)
+    return memDir
+  }
+
+  private makeDir(dir: string) {
+    if (existsSync(dir)) return
+    mkdirSync(dir, { recursive: true })
+    chmodSync(dir, 0o777)
+  }
+
+  /** dswp's getPVCExtractPV: a claim not bound (always here: no storage is simulated) is a pod error. */
+  private async claim(claimName: string): Promise<string> {
+    const ns = this.pod.metadata.namespace
+    const why = (e: string) => new PodVolumeError(`error processing PVC ${ns}/${claimName}: ${e}`)
+    let pvc: Obj
+    try {
+      pvc = await this.host.client.get(`/api/v1/namespaces/${ns}/persistentvolumeclaims/${claimName}`)
+    } catch (e) {
+      if (isNotFound(e))
+        throw why(`failed to fetch PVC from API server: persistentvolumeclaims "${claimName}" not found`)
+      throw why(`failed to fetch PVC from API server: ${(e as Error).message}`)
+    }
+    if (pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName) throw why('PVC is not bound')
+    throw why(`this node has no volume plugin for PersistentVolume "${pvc.spec.volumeName}"`)
+  }
+
+  private payload(kind: string, src: Obj): Promise<Payload> {
+    const ctx: SourceContext = {
+      pod: this.pod,
+      client: this.host.client,
+      allocatable: this.host.allocatable,
+      token: (audience, seconds) => this.token(audience, seconds),
+    }
+    const mode = (src.defaultMode as number | undefined) ?? DEFAULT_MODE
+    if (kind === 'configMap') return configMapPayload(ctx, src, mode)
+    if (kind === 'secret') return secretPayload(ctx, src, mode)
+    if (kind === 'downwardAPI') return Promise.resolve(downwardPayload(ctx, src.items ?? [], mode))
+    return projectedPayload(ctx, src.sources ?? [], mode)
+  }
+
+  /** A token of the pod's service account bound to the pod (TokenRequest as the node), kept until 80% of its life. */
+  private async token(audience: string | undefined, seconds: number): Promise<string> {
+    const key = `${audience ?? ''}|${seconds}`
+    const cached = this.tokens.get(key)
+    if (cached && Date.now() < cached.refreshAt) return cached.token
+    const { namespace, name, uid } = this.pod.metadata
+    const account = this.pod.spec?.serviceAccountName || 'default'
+    const tr = await this.host.client.request(
+      'POST',
+      `/api/v1/namespaces/${namespace}/serviceaccounts/${account}/token`,
+      {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: {
+          ...(audience ? { audiences: [audience] } : {}),
+          expirationSeconds: seconds,
+          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name, uid },
+        },
+      },
+    )
+    const now = Date.now()
+    const expires = Date.parse(tr.status?.expirationTimestamp ?? '') || now + seconds * 1000
+    const refreshAt = now + Math.min(0.8 * (expires - now), 24 * 3600 * 1000)
+    this.tokens.set(key, { token: String(tr.status?.token ?? ''), refreshAt })
+    return String(tr.status?.token ?? '')
+  }
+
+  /** The periodic rewrite of API-data volumes (updates to ConfigMaps, Secrets, labels, tokens reach the files). */
+  private startSync() {
+    if (this.timer) return
+    this.timer = setInterval(() => void this.resync(), SYNC_MS)
+    this.timer.unref()
+  }
+
+  async resync() {
+    if (this.syncing) return
+    this.syncing = true
+    try {
+      for (const v of (this.pod.spec?.volumes ?? []) as Obj[]) {
+        const kind = kindOf(v)
+        if (!API_DATA.has(kind) || !this.paths.has(v.name)) continue
+        try {
+          const payload = await this.payload(kind, v[kind])
+          if (this.timer === null) return
+          writePayload(this.paths.get(v.name)!, payload)
+          this.failed.delete(v.name)
+        } catch (e) {
+          const message = `MountVolume.SetUp failed for volume "${v.name}" : ${(e as Error).message}`
+          if (this.failed.get(v.name) !== message) this.host.event('Warning', 'FailedMount', message)
+          this.failed.set(v.name, message)
+        }
+      }
+    } finally {
+      this.syncing = false
+    }
+  }
+
+  /** The agent stops watching (its containers, and so their volumes, live on). */
+  stop() {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+
+  /** The pod is gone: memory volumes are unmounted or removed (the pod directory itself is the worker's to remove). */
+  teardown() {
+    this.stop()
+    for (const v of (this.pod.spec?.volumes ?? []) as Obj[]) {
+      if (v.emptyDir?.medium !== 'Memory') continue
+      const dir = this.dirOf('emptyDir', v.name)
+      if (mountPoint(dir)) {
+        const r = spawnSync('umount', [dir], { encoding: 'utf8' })
+        if (r.status !== 0) this.host.log(`unmounting ${dir}: ${(r.stderr || '').trim()}`)
+      }
+      const path = this.paths.get(v.name)
+      if (path && path !== dir) rmSync(path, { recursive: true, force: true })
+    }
+  }
+}

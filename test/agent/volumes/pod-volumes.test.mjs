@@ -1,0 +1,333 @@
+// A pod's volumes under the process runtime, with real processes against a stand-in API: a ConfigMap, a Secret with
+// its defaultMode, an emptyDir two containers share, each bound at its mountPath in the container's own mount
+// namespace (the host's path stays empty) and seen by exec (nsenter); an update reaching the file; a missing
+// ConfigMap's FailedMount with the containers left waiting; subPath, readOnly, hostPath types and an unbound claim.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, it } from 'node:test'
+import { Backoff } from '../../../agent/backoff.ts'
+import { PodWorker } from '../../../agent/pod-worker.ts'
+
+const b64 = (s) => Buffer.from(s).toString('base64')
+
+function fakeApi(objects) {
+  const calls = []
+  let pod
+  return {
+    calls,
+    objects,
+    setPod: (p) => (pod = p),
+    statuses: () => calls.filter((c) => c.method === 'PATCH').map((c) => c.body.status),
+    async request(method, path, body) {
+      calls.push({ method, path, body })
+      if (method === 'PATCH') {
+        pod = {
+          ...pod,
+          metadata: { ...pod.metadata, resourceVersion: String(Number(pod.metadata.resourceVersion) + 1) },
+          status: body.status,
+        }
+        return pod
+      }
+      if (method === 'POST' && path.endsWith('/token'))
+        return {
+          status: {
+            token: `token-for-${body.spec.boundObjectRef.name}`,
+            expirationTimestamp: new Date(Date.now() + 3600e3).toISOString(),
+          },
+        }
+      return {}
+    },
+    async get(path) {
+      calls.push({ method: 'GET', path })
+      const o = objects[path]
+      if (!o) {
+        const e = new Error('not found')
+        Object.assign(e, { code: 404 })
+        Object.setPrototypeOf(e, (await import('../../../agent/kube-client.ts')).KubeError.prototype)
+        throw e
+      }
+      return o
+    },
+  }
+}
+
+const workers = []
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.shutdown()))
+})
+
+function setup(spec, objects = {}) {
+  const pod = {
+    metadata: {
+      name: 'p',
+      namespace: 'n',
+      uid: `uid-${Math.random()}`,
+      resourceVersion: '1',
+      labels: { app: 'web', tier: 'a' },
+    },
+    spec: { nodeName: 'edge', restartPolicy: 'Always', terminationGracePeriodSeconds: 1, ...spec },
+  }
+  const api = fakeApi(objects)
+  api.setPod(pod)
+  const events = []
+  const worker = new PodWorker(pod, {
+    config: { dataDir: mkdtempSync(join(tmpdir(), 'vol-')), imageDefaults: new Map(), backoffInitialMs: 100 },
+    client: api,
+    hostIP: '192.0.2.9',
+    allocatable: { cpu: '2', memory: '1Gi' },
+    backoff: new Backoff(100, 400),
+    event: (_pod, type, reason, message) => events.push(`${type} ${reason}: ${message}`),
+    log: () => {},
+    done: () => {},
+  })
+  workers.push(worker)
+  return { api, events, worker }
+}
+
+const until = async (what, cond, ms = 15_000) => {
+  const t0 = Date.now()
+  while (!(await cond())) {
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+const last = (api) => api.statuses().at(-1)
+const running = (api) => last(api)?.containerStatuses?.every((c) => c.state.running)
+/** Runs `command` in container `name` as kubectl exec would (its host argv). */
+function exec(worker, name, command) {
+  const h = worker.record(name).execIn(command, { stdin: false, tty: false })
+  const r = spawnSync(h.argv[0], h.argv.slice(1), { env: h.env, cwd: h.cwd, encoding: 'utf8' })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+
+describe('pod volumes (process runtime)', () => {
+  it('binds a ConfigMap, a Secret with defaultMode and a shared emptyDir at their mountPaths', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const t = setup(
+      {
+        containers: [
+          {
+            name: 'a',
+            image: 'i',
+            command: ['sh', '-c', `echo hello > ${root}/shared/from-a; sleep 30`],
+            volumeMounts: [
+              { name: 'config', mountPath: `${root}/etc/config` },
+              { name: 'creds', mountPath: `${root}/etc/creds` },
+              { name: 'shared', mountPath: `${root}/shared` },
+            ],
+          },
+          {
+            name: 'b',
+            image: 'i',
+            command: ['sleep', '30'],
+            volumeMounts: [{ name: 'shared', mountPath: `${root}/data` }],
+          },
+        ],
+        volumes: [
+          { name: 'config', configMap: { name: 'cm', items: [{ key: 'k1', path: 'dir/one' }] } },
+          { name: 'creds', secret: { secretName: 's', defaultMode: 0o400 } },
+          { name: 'shared', emptyDir: {} },
+        ],
+      },
+      {
+        '/api/v1/namespaces/n/configmaps/cm': { data: { k1: 'v1', k2: 'v2' } },
+        '/api/v1/namespaces/n/secrets/s': { data: { password: b64('s3cret') } },
+      },
+    )
+    t.worker.sync()
+    await until('running', () => running(t.api))
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/etc/config/dir/one`]).out, 'v1')
+    assert.equal(exec(t.worker, 'a', ['ls', `${root}/etc/config`]).out, 'dir\n')
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/etc/creds/password`]).out, 's3cret')
+    assert.equal(exec(t.worker, 'a', ['stat', '-L', '-c', '%a', `${root}/etc/creds/password`]).out.trim(), '400')
+    await until('the shared file', () => exec(t.worker, 'b', ['cat', `${root}/data/from-a`]).out === 'hello\n')
+    // API-data volumes are read-only, an emptyDir is not.
+    assert.notEqual(exec(t.worker, 'a', ['sh', '-c', `echo x > ${root}/etc/config/new`]).code, 0)
+    assert.equal(exec(t.worker, 'b', ['sh', '-c', `echo x > ${root}/data/new`]).code, 0)
+    // The host's own paths hold none of it: the mounts live in the containers' namespaces.
+    assert.deepEqual(readdirSync(join(root, 'etc/config')), [])
+    assert.deepEqual(readdirSync(join(root, 'data')), [])
+  })
+
+  it('writes a ConfigMap update into the mounted files (periodic sync)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const objects = { '/api/v1/namespaces/n/configmaps/cm': { data: { k: 'one' } } }
+    const t = setup(
+      {
+        containers: [
+          { name: 'a', image: 'i', command: ['sleep', '30'], volumeMounts: [{ name: 'c', mountPath: `${root}/c` }] },
+        ],
+        volumes: [{ name: 'c', configMap: { name: 'cm' } }],
+      },
+      objects,
+    )
+    t.worker.sync()
+    await until('running', () => running(t.api))
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/c/k`]).out, 'one')
+    objects['/api/v1/namespaces/n/configmaps/cm'] = { data: { k: 'two' } }
+    await until('the update', () => exec(t.worker, 'a', ['cat', `${root}/c/k`]).out === 'two', 25_000)
+  })
+
+  it('leaves the containers waiting with a FailedMount event while a ConfigMap is missing, then starts them', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const objects = {}
+    const t = setup(
+      {
+        containers: [
+          {
+            name: 'a',
+            image: 'i',
+            command: ['sleep', '30'],
+            volumeMounts: [{ name: 'config-volume', mountPath: `${root}/c` }],
+          },
+        ],
+        volumes: [{ name: 'config-volume', configMap: { name: 'missing' } }],
+      },
+      objects,
+    )
+    t.worker.sync()
+    await until('FailedMount', () =>
+      t.events.includes(
+        'Warning FailedMount: MountVolume.SetUp failed for volume "config-volume" : configmap "missing" not found',
+      ),
+    )
+    await until('a status', () => last(t.api))
+    assert.deepEqual(last(t.api).containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } })
+    assert.equal(last(t.api).phase, 'Pending')
+    objects['/api/v1/namespaces/n/configmaps/missing'] = { data: { k: 'v' } }
+    await until('running', () => running(t.api), 20_000)
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/c/k`]).out, 'v')
+  })
+
+  it('names a missing key, and skips it when optional', async () => {
+    const t = setup(
+      {
+        containers: [
+          { name: 'a', image: 'i', command: ['sleep', '30'], volumeMounts: [{ name: 'v', mountPath: '/tmp/x' }] },
+        ],
+        volumes: [{ name: 'v', configMap: { name: 'cm', items: [{ key: 'nope', path: 'p' }] } }],
+      },
+      { '/api/v1/namespaces/n/configmaps/cm': { data: { k: 'v' } } },
+    )
+    t.worker.sync()
+    await until('FailedMount', () =>
+      t.events.includes(
+        'Warning FailedMount: MountVolume.SetUp failed for volume "v" : configmap references non-existent config key: nope',
+      ),
+    )
+  })
+
+  it('mounts a subPath and a subPathExpr, readOnly emptyDir, and downwardAPI labels and a projected token', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const t = setup(
+      {
+        containers: [
+          {
+            name: 'a',
+            image: 'i',
+            command: ['sleep', '30'],
+            env: [{ name: 'SUB', value: 'from-env' }],
+            volumeMounts: [
+              { name: 'c', mountPath: `${root}/one-file`, subPath: 'k1' },
+              { name: 'e', mountPath: `${root}/sub`, subPathExpr: '$(SUB)' },
+              { name: 'e', mountPath: `${root}/ro`, readOnly: true },
+              { name: 'info', mountPath: `${root}/info` },
+              { name: 'tok', mountPath: `${root}/tok` },
+            ],
+          },
+        ],
+        volumes: [
+          { name: 'c', configMap: { name: 'cm' } },
+          { name: 'e', emptyDir: {} },
+          {
+            name: 'info',
+            downwardAPI: {
+              items: [
+                { path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } },
+                { path: 'cpu', resourceFieldRef: { containerName: 'a', resource: 'limits.cpu' } },
+              ],
+            },
+          },
+          {
+            name: 'tok',
+            projected: {
+              sources: [
+                { serviceAccountToken: { path: 'token', audience: 'api' } },
+                { downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace' } }] } },
+              ],
+            },
+          },
+        ],
+      },
+      { '/api/v1/namespaces/n/configmaps/cm': { data: { k1: 'v1' } } },
+    )
+    t.worker.sync()
+    await until('running', () => running(t.api))
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/one-file`]).out, 'v1')
+    assert.equal(exec(t.worker, 'a', ['sh', '-c', `echo hi > ${root}/sub/f`]).code, 0)
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/ro/from-env/f`]).out, 'hi\n')
+    assert.notEqual(exec(t.worker, 'a', ['sh', '-c', `echo x > ${root}/ro/g`]).code, 0)
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/info/labels`]).out, 'app="web"\ntier="a"')
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/info/cpu`]).out, '2')
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/tok/token`]).out, 'token-for-p')
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/tok/ns`]).out, 'n')
+    const tr = t.api.calls.find((c) => c.path === '/api/v1/namespaces/n/serviceaccounts/default/token')
+    assert.deepEqual(tr.body.spec, {
+      audiences: ['api'],
+      expirationSeconds: 3600,
+      boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'p', uid: t.worker.uid },
+    })
+  })
+
+  it("checks a hostPath's type with kube's message, creating what *OrCreate asks for", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'host-'))
+    writeFileSync(join(root, 'afile'), 'x')
+    const t = setup({
+      containers: [
+        {
+          name: 'a',
+          image: 'i',
+          command: ['sleep', '30'],
+          volumeMounts: [
+            { name: 'made', mountPath: `${root}/in-made` },
+            { name: 'wrong', mountPath: `${root}/in-wrong` },
+          ],
+        },
+      ],
+      volumes: [
+        { name: 'made', hostPath: { path: `${root}/made`, type: 'DirectoryOrCreate' } },
+        { name: 'wrong', hostPath: { path: `${root}/afile`, type: 'Directory' } },
+      ],
+    })
+    t.worker.sync()
+    await until('FailedMount', () =>
+      t.events.includes(
+        `Warning FailedMount: MountVolume.SetUp failed for volume "wrong" : hostPath type check failed: ${root}/afile is not a directory`,
+      ),
+    )
+    assert.ok(existsSync(join(root, 'made')))
+  })
+
+  it("reports an unbound claim as the kubelet's pod error, containers waiting", async () => {
+    const t = setup(
+      {
+        containers: [
+          { name: 'a', image: 'i', command: ['sleep', '30'], volumeMounts: [{ name: 'data', mountPath: '/tmp/data' }] },
+        ],
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'claim' } }],
+      },
+      { '/api/v1/namespaces/n/persistentvolumeclaims/claim': { spec: {}, status: { phase: 'Pending' } } },
+    )
+    t.worker.sync()
+    await until('FailedMount', () =>
+      t.events.includes(
+        'Warning FailedMount: Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[], failed to process volumes=[data]: error processing PVC n/claim: PVC is not bound',
+      ),
+    )
+    await until('a status', () => last(t.api))
+    assert.deepEqual(last(t.api).containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } })
+  })
+})
