@@ -1,20 +1,13 @@
-// The in-memory twin of SqlObjectStore and of the host records (src/host/object-store.ts): the same contract over
-// Maps, objects kept as their stored JSON text so reads materialize copies exactly as the SQLite store does. The unit
-// tests run both through one case suite (test/host/object-store.cases.ts).
-import { pastStates, type IndexHint, type ListItem, type ListSource } from '../registry/list'
+// The in-memory twin of SqlObjectStore (src/host/object-store.ts): the same contract over Maps, objects kept as their
+// stored JSON text so reads materialize copies exactly as the SQLite store does; its lists: memory-list-source.ts.
+// The unit tests run both through one case suite (test/host/object-store.cases.ts).
+import type { ListSource } from '../registry/list'
 import type { LogEntry, Stored } from '../registry/store'
 import { encodeStored, materialize, storedText } from '../registry/stored-json'
 import type { KubeObject } from '../schema/meta'
 import { type GraphEdge, graphEdgesChanged, graphEdgesOf } from '../registry/node-graph/graph-edges'
-import {
-  CREATION_TOKEN_TTL_MS,
-  type Attend,
-  type ExpiryStore,
-  type GraphEdgeRow,
-  type HostState,
-  type ObjectStore,
-  type TokenStore,
-} from './object-store'
+import { memoryListSource } from './memory-list-source'
+import type { Attend, GraphEdgeRow, HostState, ObjectStore } from './object-store'
 
 interface Row {
   rv: number
@@ -249,78 +242,7 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   listSource(resource: string): ListSource {
-    const rows = this.sorted(resource)
     const history = this.history.filter((h) => h.resource === resource)
-    const matchesHint = (r: Row, hint: IndexHint | null) =>
-      !hint || (hint.key in r.labels && (hint.values === null || hint.values.includes(r.labels[hint.key]!)))
-    return {
-      currentRv: this.appliedRv,
-      floorRv: this.floorRv,
-      isolated: true,
-      async scan(after: string | null, n: number, hint: IndexHint | null): Promise<ListItem[]> {
-        return rows
-          .filter(([name, r]) => (after === null || name > after) && matchesHint(r, hint))
-          .slice(0, n)
-          .map(([name, r]) => ({ key: name, rv: r.rv, labels: r.labels, load: () => materialize(r.text, r.rv) }))
-      },
-      async count(after: string | null): Promise<number> {
-        return rows.filter(([name]) => after === null || name > after).length
-      },
-      async changedSince(rv: number, after: string | null) {
-        return pastStates(
-          history.filter((h) => h.rv > rv).map((h) => ({ key: h.name, type: h.type, prev: h.prev, prevRv: h.prevRv })),
-          after,
-        )
-      },
-    }
-  }
-}
-
-export class MemoryHostState implements HostState {
-  private readonly values = new Map<string, string>()
-
-  get(key: string): string | undefined {
-    return this.values.get(key)
-  }
-
-  set(key: string, value: string | undefined) {
-    if (value === undefined) this.values.delete(key)
-    else this.values.set(key, value)
-  }
-}
-
-export class MemoryTokenStore implements TokenStore {
-  private readonly tokens = new Map<string, { resource: string; name: string; uid: string; at: number }>()
-
-  find(token: string): { resource: string; name: string; uid: string } | null {
-    const t = this.tokens.get(token)
-    return t ? { resource: t.resource, name: t.name, uid: t.uid } : null
-  }
-
-  record(token: string, resource: string, name: string, uid: string, now: number) {
-    if (!this.tokens.has(token)) this.tokens.set(token, { resource, name, uid, at: now })
-    for (const [k, t] of this.tokens) if (t.at < now - CREATION_TOKEN_TTL_MS) this.tokens.delete(k)
-  }
-}
-
-export class MemoryExpiryStore implements ExpiryStore {
-  private readonly times = new Map<string, { resource: string; name: string; at: number }>()
-
-  set(resource: string, name: string, at: number) {
-    this.times.set(`${resource}/${name}`, { resource, name, at })
-  }
-
-  due(now: number): { resource: string; name: string }[] {
-    return [...this.times.values()].filter((t) => t.at <= now).map(({ resource, name }) => ({ resource, name }))
-  }
-
-  clear(resource: string, name: string) {
-    this.times.delete(`${resource}/${name}`)
-  }
-
-  next(): number | null {
-    let min: number | null = null
-    for (const t of this.times.values()) if (min === null || t.at < min) min = t.at
-    return min
+    return memoryListSource(this.sorted(resource), history, this.appliedRv, this.floorRv)
   }
 }

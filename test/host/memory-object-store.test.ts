@@ -1,10 +1,6 @@
 // The in-memory local state runs the shared case suite.
-import {
-  MemoryExpiryStore,
-  MemoryHostState,
-  MemoryObjectStore,
-  MemoryTokenStore,
-} from '../../src/host/memory-object-store'
+import { MemoryExpiryStore, MemoryHostState, MemoryTokenStore } from '../../src/host/memory-host-records'
+import { MemoryObjectStore } from '../../src/host/memory-object-store'
 import { objectStoreCases } from './object-store.cases'
 
 objectStoreCases('memory', async (fn) => {

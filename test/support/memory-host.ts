@@ -4,12 +4,8 @@ import { MemoryAlarms } from '../../src/host/alarms'
 import type { Controller } from '../../src/host/controller'
 import type { HostPolicy } from '../../src/host/host-policy'
 import { MemoryChangeLog } from '../../src/host/memory-change-log'
-import {
-  MemoryExpiryStore,
-  MemoryHostState,
-  MemoryObjectStore,
-  MemoryTokenStore,
-} from '../../src/host/memory-object-store'
+import { MemoryExpiryStore, MemoryHostState, MemoryTokenStore } from '../../src/host/memory-host-records'
+import { MemoryObjectStore } from '../../src/host/memory-object-store'
 import { ObjectHost } from '../../src/host/object-host'
 import { MemoryMembership } from '../../src/host/watch-membership'
 import { Watchers } from '../../src/host/watchers'
