@@ -11,7 +11,6 @@ import type { ContainerRuntime, HostCommand, RuntimeRun } from './runtime/runtim
 import { readExit, readRun, recordedAttempts } from './run-files.ts'
 import { rfc3339 } from './time.ts'
 import type { Obj } from './obj.ts'
-import type { Mount } from './volumes/mount.ts'
 
 /** ContainerStateTerminated, with the run it ended. */
 export interface Termination {
@@ -55,8 +54,6 @@ export class ContainerRecord {
   waiting: { reason: string; message?: string } | null = { reason: 'ContainerCreating' }
   /** The environment of the current run, which `exec` runs with too. */
   env: Record<string, string> = {}
-  /** The volumes the next run binds (set by the pod worker before start). */
-  mounts: Mount[] = []
   private probes: ProbeWorker[] = []
   private containerID = ''
   /** An adopted run and the image the status had for it (an adopted runtime client knows its container, not its image). */
@@ -168,8 +165,11 @@ export class ContainerRecord {
     this.host.event(type, reason, message)
   }
 
-  /** Starts a run with the prepared command and environment; answers once it runs (or failed to start). */
-  async start(command: string[], env: Record<string, string>): Promise<void> {
+  /**
+   * Starts a run with the prepared command and environment; answers once it runs (or failed to start) and `started`
+   * (the postStart hook) has answered: its probes begin only if that says so, as kubelet's probe nothing until then.
+   */
+  async start(command: string[], env: Record<string, string>, started?: () => Promise<boolean>): Promise<void> {
     const attempt = this.attempts++
     if (attempt > 0) {
       this.restartCount++
@@ -195,7 +195,6 @@ export class ContainerRecord {
       dir: this.dir,
       cwd: this.cwd,
       logFile: this.logFile(attempt),
-      mounts: this.mounts,
     })
     this.proc = proc
     void proc.exited.then((exit) => this.ended(proc, exit, attempt))
@@ -204,6 +203,8 @@ export class ContainerRecord {
       if (proc.containerID && this.proc === proc) this.containerID = proc.containerID
       this.host.event('Normal', 'Created', `Created container: ${this.name}`)
       this.host.event('Normal', 'Started', `Started container ${this.name}`)
+      // A run that ended while its postStart ran has nothing to probe.
+      if (started && (!(await started()) || this.proc !== proc || !proc.running)) return
       this.startProbes(env)
     }
   }

@@ -1,10 +1,13 @@
 // One pod on this node, as a kubelet's pod worker runs it: init containers in order, then the containers, restarted by
 // restartPolicy with kube's back-off; probes; activeDeadlineSeconds; status written through pods/{name}/status
-// whenever it changes; a deleted pod's processes stopped within its grace period (SIGTERM, then SIGKILL), its final
-// status written, and its deletion confirmed with grace 0. Every step is taken by sync(), one at a time.
+// whenever it changes; lifecycle hooks (postStart after a start, holding the pod's sync as kubelet's does; preStop
+// within the grace period of every kill); a deleted pod's processes stopped within its grace period (preStop, SIGTERM,
+// then SIGKILL), its final status written, and its deletion confirmed with grace 0. Every step is taken by sync(), one
+// at a time.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Backoff } from './backoff.ts'
+import { ContainerHooks } from './container-hooks.ts'
 import { ContainerRecord } from './container-record.ts'
 import { goDuration } from './durations.ts'
 import type { EventFn } from './events.ts'
@@ -15,10 +18,9 @@ import { podStatus } from './pod-status.ts'
 import type { ProbeKind } from './probes.ts'
 import { processRuntime } from './runtime/process-runtime.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
-import { isSidecar, stepInit, stopInOrder } from './sidecars.ts'
+import { isSidecar, stepInit, TerminationOrdering } from './sidecars.ts'
 import { StatusWriter } from './status-writer.ts'
 import { rfc3339 } from './time.ts'
-import { PodVolumes } from './volumes/pod-volumes.ts'
 import type { Obj } from './obj.ts'
 
 export interface WorkerDeps {
@@ -62,8 +64,9 @@ export class PodWorker {
   private again = false
   private timer: NodeJS.Timeout | null = null
   private readonly status: StatusWriter
-  /** The pod's volumes, set up before any container starts (volumes/). */
-  private readonly volumes: PodVolumes
+  /** The containers whose postStart hook runs, with the status they had before their start (what kubelet reports). */
+  private readonly hooking = new Map<ContainerRecord, Obj>()
+  private readonly hooks: ContainerHooks<ContainerRecord>
 
   private readonly deps: WorkerDeps
 
@@ -74,13 +77,10 @@ export class PodWorker {
     this.status = new StatusWriter(deps.client, this.uid)
     this.dir = join(deps.config.dataDir, 'pods', this.uid)
     this.startTime = pod.status?.startTime ?? rfc3339()
-    this.volumes = new PodVolumes({
-      podDir: this.dir,
+    this.hooks = new ContainerHooks({
       pod: () => this.pod,
-      client: deps.client,
-      allocatable: deps.allocatable,
-      event: (type, reason, message) => deps.event(this.pod, type, reason, message),
-      log: (msg) => deps.log(`pod ${this.name}: ${msg}`),
+      podIP: deps.hostIP,
+      podEvent: (type, reason, message) => deps.event(this.pod, type, reason, message),
     })
     const host = {
       podDir: this.dir,
@@ -138,12 +138,15 @@ export class PodWorker {
     // Our own status writes answer newer versions than a watch may still be delivering.
     if (Number(pod.metadata.resourceVersion) < Number(this.pod.metadata.resourceVersion)) return
     this.pod = pod
+    // kubelet cancels a sync under way when the pod is to be killed: a postStart hook does not hold its deletion.
+    if (pod.metadata.deletionTimestamp) this.hooks.endPostStarts()
     this.sync()
   }
 
   /** The pod left the API (deleted with grace 0 by someone, or by us). */
   removed() {
     this.gone = true
+    this.hooks.endPostStarts()
     this.sync()
   }
 
@@ -151,7 +154,7 @@ export class PodWorker {
   async shutdown(): Promise<void> {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
-    this.volumes.stop()
+    this.hooks.endPostStarts()
     await Promise.all(this.all.map((r) => r.stop(2000)))
     // A start the sync pass under way had begun finishes after the stops above: stop what it started too.
     if (this.syncing) {
@@ -187,7 +190,7 @@ export class PodWorker {
       this.reason = 'DeadlineExceeded'
       this.message = 'Pod was active on the node longer than the specified deadline'
       this.deps.event(this.pod, 'Normal', 'DeadlineExceeded', this.message)
-      await this.stopAll(this.graceMs())
+      await this.stopAll(this.graceSeconds())
       this.terminal = true
       return this.writeStatus()
     }
@@ -200,7 +203,7 @@ export class PodWorker {
       // remaining containers in its termination order.
       if (this.all.some((r) => r.running)) {
         await this.writeStatus()
-        await this.stopRunning(this.graceMs())
+        await this.stopRunning(this.graceSeconds())
       }
       // A sidecar that was waiting to run again will not: its last run is its final state.
       for (const r of this.init) if (isSidecar(r.spec) && r.attempts > 0) r.settle()
@@ -272,9 +275,8 @@ export class PodWorker {
   }
 
   private async start(r: ContainerRecord, wakeups: number[]) {
-    // kubelet's WaitForAttachAndMount: no container starts before the pod's volumes are set up.
-    const volumesAt = await this.volumes.ensure()
-    if (volumesAt !== null) return void wakeups.push(volumesAt)
+    // Deleted (or stopping) while this pass ran, a postStart hook ended for it: nothing more starts.
+    if (this.pod.metadata.deletionTimestamp || this.gone || this.finished) return
     let command: string[]
     let env: Record<string, string>
     try {
@@ -285,7 +287,6 @@ export class PodWorker {
         base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
       })
       command = this.runtime.command(r.spec, env, this.deps.config.imageDefaults)
-      r.mounts = this.volumes.mountsFor(r.spec, env, this.runtime.name)
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e
       const reason = /needs a command/.test(e.message) ? 'CreateContainerError' : 'CreateContainerConfigError'
@@ -305,7 +306,32 @@ export class PodWorker {
       if (image.retryAt) wakeups.push(image.retryAt)
       return
     }
-    await r.start(command, env)
+    const postStart = r.spec.lifecycle?.postStart as Obj | undefined
+    if (!postStart) return r.start(command, env)
+    this.hooking.set(r, r.status())
+    try {
+      await r.start(command, env, () => this.postStart(r, postStart))
+    } finally {
+      this.hooking.delete(r)
+    }
+  }
+
+  /**
+   * kubelet's startContainer step 4: the postStart hook, right after the start; a failure is a FailedPostStartHook
+   * event (without the message, so that no secret leaks), a kill (preStop included) with the message
+   * FailedPostStartHook, and a container waiting in PostStartHookError with the hook's message until it runs again.
+   * Answers whether the container goes on (its probes start).
+   */
+  private async postStart(r: ContainerRecord, handler: Obj): Promise<boolean> {
+    const { failure, ended } = await this.hooks.postStart(r, handler)
+    if (failure === null) return true
+    // Ended for the pod's deletion: its kill comes from the termination.
+    if (ended) return false
+    r.event('Warning', 'FailedPostStartHook', 'PostStartHook failed')
+    await this.hooks.kill(r, this.graceSeconds(), 'FailedPostStartHook')
+    // kubelet's reason cache shows only for a container that is to run again (convertToAPIContainerStatuses).
+    if (r.current && this.restarts(r.current.exitCode)) r.waiting = { reason: 'PostStartHookError', message: failure }
+    return false
   }
 
   private async restart(r: ContainerRecord, wakeups: number[]) {
@@ -333,33 +359,37 @@ export class PodWorker {
     const message = r.init
       ? `Init container ${r.name} failed ${kind} probe`
       : `Container ${r.name} failed ${kind} probe, will be restarted`
-    this.deps.event(this.pod, 'Normal', 'Killing', message)
+    // setTerminationGracePeriod: a deletion's grace, else the probe's own, else the pod's.
     const probe = kind === 'liveness' ? r.spec.livenessProbe : r.spec.startupProbe
-    const seconds = probe?.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30
-    void r.stop(seconds * 1000)
+    const seconds =
+      this.pod.metadata.deletionGracePeriodSeconds ??
+      probe?.terminationGracePeriodSeconds ??
+      this.pod.spec?.terminationGracePeriodSeconds ??
+      30
+    void this.hooks.kill(r, seconds, message)
   }
 
-  private graceMs(): number {
-    const seconds = this.pod.metadata.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30
-    // kubelet's minimumGracePeriodInSeconds.
-    return Math.max(seconds, 2) * 1000
+  private graceSeconds(): number {
+    return this.pod.metadata.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30
   }
 
-  /** Stops what runs: the other containers first, then the sidecars, last one first (sidecars.ts). */
-  private async stopRunning(graceMs: number) {
-    for (const r of this.all)
-      if (r.running) this.deps.event(this.pod, 'Normal', 'Killing', `Stopping container ${r.name}`)
-    await this.stopInTurn(graceMs)
+  /** Kills what runs, each with its Killing event; the sidecars stop after the others, last one first (sidecars.ts). */
+  private stopRunning(graceSeconds: number): Promise<void> {
+    return this.stopInTurn(graceSeconds, true)
   }
 
-  private stopInTurn(graceMs: number): Promise<void> {
-    const sidecars = this.init.filter((r) => isSidecar(r.spec))
-    const others = this.all.filter((r) => !sidecars.includes(r))
-    return stopInOrder(others, sidecars, graceMs, (r, ms) => r.stop(ms))
+  private stopInTurn(graceSeconds: number, events = false): Promise<void> {
+    const running = this.all.filter((r) => r.running)
+    const sidecars = this.init.filter((r) => isSidecar(r.spec) && r.running)
+    const others = running.filter((r) => !sidecars.includes(r))
+    const order = new TerminationOrdering(others, sidecars)
+    return Promise.all(
+      running.map((r) => this.hooks.kill(r, graceSeconds, events ? `Stopping container ${r.name}` : null, order)),
+    ).then(() => undefined)
   }
 
-  private async stopAll(graceMs: number) {
-    await this.stopRunning(graceMs)
+  private async stopAll(graceSeconds: number) {
+    await this.stopRunning(graceSeconds)
     for (const r of this.all) r.settle()
   }
 
@@ -367,7 +397,7 @@ export class PodWorker {
   private async terminate() {
     if (this.confirmed) return
     if (this.timer) clearTimeout(this.timer)
-    await this.stopAll(this.graceMs())
+    await this.stopAll(this.graceSeconds())
     this.terminal = true
     await this.writeStatus()
     const { namespace, name } = this.pod.metadata
@@ -391,9 +421,8 @@ export class PodWorker {
   private async teardown() {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
-    await this.stopInTurn(this.graceMs())
+    await this.stopInTurn(this.graceSeconds())
     await this.status.settled()
-    this.volumes.teardown()
     rmSync(this.dir, { recursive: true, force: true })
     this.deps.backoff.forget(`${this.uid}/`)
     this.deps.done(this.uid)
@@ -411,8 +440,8 @@ export class PodWorker {
   statusNow(): Obj {
     return podStatus({
       pod: this.pod,
-      initStatuses: this.init.map((r) => r.status()),
-      statuses: this.containers.map((r) => r.status()),
+      initStatuses: this.init.map((r) => this.hooking.get(r) ?? r.status()),
+      statuses: this.containers.map((r) => this.hooking.get(r) ?? r.status()),
       ephemeralStatuses: this.ephemeral.map((r) => ephemeralStatus(r.status())),
       terminal: this.terminal,
       hostIP: this.deps.hostIP,

@@ -61,24 +61,38 @@ export async function stepInit<R extends InitContainer>(
   return 'initialized'
 }
 
-/** kubelet's minimumGracePeriodInSeconds: a container stopped in its turn gets at least this. */
-const MIN_GRACE_MS = 2000
-
 /**
- * Stops a pod's containers in kube's termination order: every container but the sidecars at once (regular, init and
- * ephemeral ones), then each sidecar once those and the sidecars after it have stopped, with the grace period less the
- * whole seconds already waited.
+ * kubelet's terminationOrdering: a pod's containers are all killed at once (each runs its preStop hook at once), and a
+ * sidecar is stopped only once the other containers and the sidecars after it have stopped, or its grace period ran
+ * out waiting for them.
  */
-export async function stopInOrder<R extends { readonly spec: Obj }>(
-  others: readonly R[],
-  sidecars: readonly R[],
-  graceMs: number,
-  stop: (r: R, graceMs: number) => Promise<void>,
-): Promise<void> {
-  const t0 = Date.now()
-  await Promise.all(others.map((r) => stop(r, graceMs)))
-  for (const r of [...sidecars].reverse()) {
-    const waited = Math.floor((Date.now() - t0) / 1000) * 1000
-    await stop(r, graceMs <= 0 ? graceMs : Math.max(graceMs - waited, MIN_GRACE_MS))
+export class TerminationOrdering<R> {
+  private readonly ended = new Map<R, { done: Promise<void>; end: () => void }>()
+  private readonly prereqs = new Map<R, R[]>()
+
+  /** `others`: the running containers that are not sidecars; `sidecars`: the running sidecars, in the spec's order. */
+  constructor(others: readonly R[], sidecars: readonly R[]) {
+    for (const r of [...others, ...sidecars]) {
+      const { promise, resolve } = Promise.withResolvers<void>()
+      this.ended.set(r, { done: promise, end: resolve })
+    }
+    sidecars.forEach((r, i) => this.prereqs.set(r, [...others, ...sidecars.slice(i + 1)]))
+  }
+
+  /** Waits for `r`'s turn, at most `graceSeconds`; answers the whole seconds waited (kubelet truncates them). */
+  async waitForTurn(r: R, graceSeconds: number): Promise<number> {
+    const before = this.prereqs.get(r)
+    if (!before?.length || graceSeconds <= 0) return 0
+    const t0 = Date.now()
+    let timer: NodeJS.Timeout | undefined
+    const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceSeconds * 1000)))
+    await Promise.race([Promise.all(before.map((x) => this.ended.get(x)!.done)), expired])
+    clearTimeout(timer)
+    return Math.floor((Date.now() - t0) / 1000)
+  }
+
+  /** `r` has stopped: the sidecars waiting for it may go on. */
+  terminated(r: R) {
+    this.ended.get(r)?.end()
   }
 }

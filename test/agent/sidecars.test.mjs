@@ -2,7 +2,7 @@
 // order (other containers at once, then the sidecars last one first, on what is left of the grace period).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { stepInit, stopInOrder } from '../../agent/sidecars.ts'
+import { stepInit, TerminationOrdering } from '../../agent/sidecars.ts'
 
 /** An init container in a given state: 'new', 'running', 'starting' (startup probe pending), 'done', 'failed'. */
 function ctr(name, state, sidecar = false) {
@@ -72,40 +72,53 @@ describe('stepInit (computeInitContainerActions)', () => {
   })
 })
 
-describe('stopInOrder (newTerminationOrdering)', () => {
-  it('stops the other containers at once, then the sidecars last one first, each on the grace left', async () => {
+describe('TerminationOrdering (newTerminationOrdering)', () => {
+  /** Kills every container at once as killContainer does: a preStop of `hook` ms, the wait for its turn, the stop. */
+  async function kill(others, sidecars, grace, { hook = {}, stopMs = {} } = {}) {
     const log = []
-    const stop = (r, grace) =>
-      new Promise((resolve) => {
-        log.push(`stop ${r.spec.name} ${grace}`)
-        // The regular container takes 1.1 s to stop: the sidecars get a second less (whole seconds).
-        setTimeout(
-          () => {
-            log.push(`stopped ${r.spec.name}`)
-            resolve()
-          },
-          r.spec.name === 'main' ? 1100 : 10,
-        )
-      })
-    const spec = (name) => ({ spec: { name } })
-    await stopInOrder([spec('main'), spec('debug')], [spec('s1'), spec('s2')], 5000, stop)
+    const order = new TerminationOrdering(others, sidecars)
+    const t0 = Date.now()
+    const at = () => Math.round((Date.now() - t0) / 100) / 10
+    await Promise.all(
+      [...others, ...sidecars].map(async (r) => {
+        let left = grace
+        log.push(`kill ${r} ${at()}`)
+        if (hook[r]) {
+          const t = Date.now()
+          await new Promise((resolve) => setTimeout(resolve, hook[r]))
+          left -= Math.floor((Date.now() - t) / 1000)
+        }
+        left -= await order.waitForTurn(r, left)
+        log.push(`stop ${r} ${Math.max(left, 2)}`)
+        await new Promise((resolve) => setTimeout(resolve, stopMs[r] ?? 10))
+        order.terminated(r)
+      }),
+    )
+    return log
+  }
+
+  it('stops the other containers at once, then the sidecars last one first, each on the grace left', async () => {
+    const log = await kill(['main', 'debug'], ['s1', 's2'], 5, { stopMs: { main: 1100 } })
     assert.deepEqual(log, [
-      'stop main 5000',
-      'stop debug 5000',
-      'stopped debug',
-      'stopped main',
-      'stop s2 4000',
-      'stopped s2',
-      'stop s1 4000',
-      'stopped s1',
+      'kill main 0',
+      'kill debug 0',
+      'kill s1 0',
+      'kill s2 0',
+      'stop main 5',
+      'stop debug 5',
+      // main takes 1.1 s to stop: the sidecars have a second less (whole seconds).
+      'stop s2 4',
+      'stop s1 4',
     ])
   })
 
-  it('gives a sidecar at least 2 s, and kills at once with no grace', async () => {
-    const log = []
-    const stop = async (r, grace) => log.push(`${r.spec.name} ${grace}`)
-    await stopInOrder([], [{ spec: { name: 's' } }], 1000, stop)
-    await stopInOrder([], [{ spec: { name: 's' } }], 0, stop)
-    assert.deepEqual(log, ['s 2000', 's 0'])
+  it('runs every preStop hook at once, sidecars’ too, and counts a sidecar’s hook against its wait', async () => {
+    const log = await kill(['main'], ['s'], 5, { hook: { main: 1100, s: 1100 } })
+    assert.deepEqual(log, ['kill main 0', 'kill s 0', 'stop main 4', 'stop s 4'])
+  })
+
+  it('waits for its turn no longer than the grace left, and gives at least 2 s', async () => {
+    const log = await kill(['main'], ['s'], 1, { stopMs: { main: 1500 } })
+    assert.deepEqual(log, ['kill main 0', 'kill s 0', 'stop main 2', 'stop s 2'])
   })
 })
