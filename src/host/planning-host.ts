@@ -1,7 +1,8 @@
 // What the write verbs plan against, as they run inside the write queue: the host's state and plan-time admission
 // (PlanningHost), the strategy context and field manager a write plans with, and the resource row it plans with
 // (the kind's own, or its subresource's). A verb's plan (VerbPlan) is what each planner in write-plans.ts answers.
-import type { Change, Manager, Stored } from '../registry/store'
+import type { Change, Stored } from '../registry/store'
+import type { Manager } from '../registry/store-encoding'
 import type { Result, Status } from '../registry/status'
 import type { ResourceDef } from '../registry/resource'
 import type { StrategyContext, Writer } from '../registry/strategy'

@@ -2,7 +2,8 @@
 // a controller's reconcile, delete. What they plan against: planning-host.ts; read-modify-writes: mutation-plans.ts;
 // /scale: scale-plan.ts; turning a plan into a queued job: write-job.ts.
 import { planDelete } from '../registry/store-delete'
-import { planApply, planCreate, planUpdate } from '../registry/store'
+import { planCreate, planUpdate } from '../registry/store'
+import { planApply } from '../registry/store-apply'
 import { statuses, fail, ok } from '../registry/status'
 import type { ResourceDef } from '../registry/resource'
 import type { DeleteOptions, KubeObject } from '../schema/meta'

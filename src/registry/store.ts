@@ -1,31 +1,22 @@
-// The generic store: create, update and delete for every kind, planned as pure functions over the current state.
-// The Durable Object hosts run these plans inside their write queue and commit the resulting Change.
+// The generic store: create and update for every kind, planned as pure functions over the current state, and the
+// Change they plan. The Durable Object hosts run these plans inside their write queue and commit the resulting Change.
+// Its other verbs: store-delete.ts (delete, expiry, removal), store-apply.ts (server-side apply); how it encodes what
+// it stores and records managedFields: store-encoding.ts.
 import type { StoredText } from './stored-json'
 import { fieldError, type FieldError } from './field-errors'
 import { statuses, ok, fail, type Result, type Resource } from './status'
 import type { ResourceDef } from './resource'
 import { apiVersionOf, resourceKey } from './resource'
 import type { StrategyContext } from './strategy'
-import { ObjectMeta, type KubeObject } from '../schema/meta'
+import type { KubeObject } from '../schema/meta'
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta'
 import { generateName } from './generate-name'
 import { deepEqual, clone } from './deep-equal'
+import { encodeAsGo, type Manager, trackManagedFields } from './store-encoding'
 import { rfc3339 } from './time'
-import { recordUpdate } from './managed-fields/managers'
-import { goTypeOf } from './decoding/go-types'
-import { omitEmptyCopy, omitEmptyFields } from './decoding/go-encoded'
-import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
 import { uidPreconditionFailure } from './preconditions'
-
-/** Who is writing, for managedFields; omitted: fields are not tracked (internal writes). */
-export interface Manager {
-  name: string
-  subresource?: string
-  /** The object's managedFields were already computed (server-side apply). */
-  keep?: boolean
-}
 
 /** An object as stored: its metadata.resourceVersion equals String(rv). */
 export interface Stored {
@@ -99,7 +90,7 @@ export function planCreate(
     ctx.requestingNode &&
     nodeRestriction(ctx.requestingNode, storeWrite('CREATE', def, ctx, generated ? '' : (meta.name ?? ''), obj, null))
   if (denied) return fail(denied)
-  track(def, ctx, obj, null, manager)
+  trackManagedFields(def, ctx, obj, null, manager)
   def.strategy.admit?.(obj)
   def.strategy.prepareForCreate(obj, ctx)
   const errors: FieldError[] = [
@@ -195,7 +186,7 @@ export function planUpdate(
   if (denied) return fail(denied)
   def.strategy.admit?.(obj)
   def.strategy.prepareForUpdate(obj, old, ctx)
-  track(def, ctx, obj, old, manager)
+  trackManagedFields(def, ctx, obj, old, manager)
   const errors: FieldError[] = [
     ...validateObjectMetaUpdate(meta, oldMeta),
     ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
@@ -238,68 +229,6 @@ export function planUpdate(
   })
 }
 
-/** Sets managedFields for an Update by `manager` (or keeps what apply computed; or the old ones for internal writes). */
-function track(def: ResourceDef, ctx: StrategyContext, obj: KubeObject, old: KubeObject | null, manager?: Manager) {
-  if (manager?.keep) return
-  if (!manager) {
-    if (old?.metadata.managedFields) obj.metadata.managedFields = old.metadata.managedFields
-    else delete obj.metadata.managedFields
-    return
-  }
-  const sent = obj.metadata.managedFields
-  delete obj.metadata.managedFields
-  const oldForDiff = old ? { ...old, metadata: { ...old.metadata } } : null
-  // Owned fields are those of the object as stored (encodeAsGo runs after validation, so on a copy here).
-  const encoded = encodedCopy(def, obj)
-  const entries = recordUpdate(encoded, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource, sent)
-  if (entries) obj.metadata.managedFields = entries
-}
-
-interface ApplyPlan extends UpdatePlan {
-  created: boolean
-}
-
-/** Plans a server-side apply of `applied` (already shape-checked) by `manager`: create, or merge by ownership. */
-export function planApply(
-  def: ResourceDef,
-  ctx: StrategyContext,
-  name: string,
-  applied: KubeObject,
-  current: Stored | null,
-  exists: (name: string) => boolean,
-  manager: string,
-  force: boolean,
-  subresource?: string,
-): Result<ApplyPlan> {
-  const meta = (applied.metadata ??= {})
-  if (meta.name && meta.name !== name) {
-    return fail(
-      statuses.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`),
-    )
-  }
-  meta.name = name
-  const outcome = serverSideApply(current?.object ?? null, applied, def.schema, manager, force, ctx.now, subresource)
-  if (!outcome.ok) {
-    const s = statuses.conflict(resourceOf(def), name, '')
-    s.message = conflictMessage(outcome.conflicts)
-    s.details = {
-      ...s.details,
-      causes: outcome.conflicts.map((c) => ({
-        reason: 'FieldManagerConflict',
-        message: conflictCause(c),
-        field: c.field,
-      })),
-    }
-    return fail(s)
-  }
-  if (!current) {
-    const created = planCreate(def, ctx, outcome.object, exists, { name: manager, subresource, keep: true })
-    return created.ok ? ok({ change: created.value, object: created.value.object, created: true }) : created
-  }
-  const updated = planUpdate(def, ctx, name, outcome.object, current, { name: manager, subresource, keep: true })
-  return updated.ok ? ok({ ...updated.value, created: false }) : updated
-}
-
 /** A copy of a request's object with the kind's apiVersion and kind, metadata present, the namespace checked. */
 function intake(def: ResourceDef, ctx: StrategyContext, input: KubeObject): Result<KubeObject> {
   const obj = clone(input)
@@ -308,25 +237,6 @@ function intake(def: ResourceDef, ctx: StrategyContext, input: KubeObject): Resu
   obj.metadata ??= {}
   const bad = checkNamespace(def, ctx, obj)
   return bad ? fail(bad) : ok(obj)
-}
-
-/**
- * The object as kube's Go structs encode it for storage: omitempty fields holding their empty value go. Validation
- * sees the object before (kube validates the decoded Go value, whose empty map prints `map[string]string{}`, not
- * nil); managedFields and storage see it after (the field manager reads the object through ToUnstructured, which
- * omits them too). A custom resource keeps its JSON: only its metadata (decoded as ObjectMeta) is encoded.
- */
-function encodeAsGo(def: ResourceDef, obj: KubeObject) {
-  if (def.unstructured) omitEmptyFields(obj.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
-  else omitEmptyFields(obj, goTypeOf(def.schema, `v1.${def.kind}`))
-}
-
-/** A copy of `obj` as encodeAsGo leaves it (a typed kind's copy is made and encoded in one walk). */
-function encodedCopy(def: ResourceDef, obj: KubeObject): KubeObject {
-  if (!def.unstructured) return omitEmptyCopy(obj, goTypeOf(def.schema, `v1.${def.kind}`)) as KubeObject
-  const copy = clone(obj)
-  encodeAsGo(def, copy)
-  return copy
 }
 
 function checkNamespace(def: ResourceDef, ctx: StrategyContext, obj: KubeObject) {
