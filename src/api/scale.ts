@@ -13,8 +13,10 @@ import { objectContentType, patchContentType, readBodyText } from './body'
 import { call, hostFor } from './hosts'
 import { patchOptions, updateOptions } from './write-options'
 import { getResourceVersion } from './query'
-import { addWarnings, json, negotiate } from './respond'
+import { addWarnings, json, negotiate, negotiated } from './respond'
 import { resourceEndpoint } from './negotiation'
+import { tableOptions, toTable } from './table'
+import { scaleTable } from '../registry/scale-table'
 
 type Ctx = Context<{ Bindings: Env }>
 
@@ -24,9 +26,25 @@ const PATCH_TYPES: Record<string, PatchType> = {
   'application/strategic-merge-patch+json': 'strategic',
 }
 
-/** Negotiated before anything is done, as for the object (a Scale is never answered as a Table here). */
+/** Negotiated before anything is done, as for the object. */
 const negotiateFor = (c: Ctx, def: ResourceDef) =>
   negotiate(c, resourceEndpoint({ table: true, custom: def.unstructured !== undefined }))
+
+/**
+ * The Scale of `obj`, or its one-row Table when the Accept clause asks for one (ScaleREST.ConvertToTable: the scale
+ * printer's columns, src/registry/scale-table.ts), for reads and writes alike as kube's transformResponseObject.
+ */
+function renderScale(c: Ctx, def: ResourceDef, obj: KubeObject): Response {
+  const scale = scaleOf(obj, def)
+  const convert = negotiated(c)?.convert
+  if (convert?.kind !== 'Table') return json(c, scale)
+  const include = tableOptions(c.req.query('includeObject'))
+  const printer = { kind: 'Scale', strategy: { table: scaleTable(def) } }
+  return json(
+    c,
+    toTable(printer, [scale], { resourceVersion: scale.metadata.resourceVersion }, include, convert.version),
+  )
+}
 
 function unwrap<T>(r: Result<T>): T {
   if (!r.ok) throw new StatusError(r.status)
@@ -37,7 +55,7 @@ function unwrap<T>(r: Result<T>): T {
 export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
   negotiateFor(c, def)
   const minRv = getResourceVersion(c)
-  return json(c, scaleOf(unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name, minRv))), def))
+  return renderScale(c, def, unwrap(await call(() => hostFor(c.env, def, ns).get(resourceKey(def), name, minRv))))
 }
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
@@ -52,7 +70,7 @@ export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: strin
   addWarnings(c, decoded.warnings)
   const opts = { dryRun: options.dryRun, fieldManager: options.fieldManager, subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(resourceKey(def), name, decoded.value, opts)))
-  return json(c, scaleOf(answer.object, def))
+  return renderScale(c, def, answer.object)
 }
 
 export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
@@ -64,5 +82,5 @@ export async function patchScale(c: Ctx, def: ResourceDef, ns: string, name: str
   const opts = { dryRun, fieldManager, fieldValidation, subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).patch(resourceKey(def), name, type, body, opts)))
   addWarnings(c, answer.warnings ?? [])
-  return json(c, scaleOf(answer.object, def))
+  return renderScale(c, def, answer.object)
 }

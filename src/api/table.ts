@@ -1,7 +1,7 @@
 // Server-side printing: Table responses for `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (negotiated in
 // negotiation.ts; kube writes them as plain application/json).
 import type { KubeObject } from '../schema/meta'
-import type { ResourceDef } from '../registry/resource'
+import type { TableConvertor } from '../registry/strategy'
 import { StatusError, statuses } from '../registry/status'
 
 type IncludeObject = 'None' | 'Metadata' | 'Object'
@@ -37,7 +37,7 @@ interface TableMeta {
  * columnDefinitions null (every watch event after the first).
  */
 export function toTable(
-  def: ResourceDef,
+  def: { kind: string; strategy: { table: TableConvertor<KubeObject> } },
   items: KubeObject[],
   meta: TableMeta,
   include: IncludeObject,

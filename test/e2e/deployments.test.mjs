@@ -201,6 +201,12 @@ for (const v of KUBECTL_VERSIONS) {
       await rollout()
     })
 
+    it('get --subresource=scale prints the Scale as kube-apiserver tables it (NAME DESIRED AVAILABLE AGE)', async () => {
+      const t = parseTable((await k(['get', 'deploy', 'nginx-deployment', '--subresource=scale'])).stdout)
+      assert.deepEqual(t.header, ['NAME', 'DESIRED', 'AVAILABLE', 'AGE'])
+      assert.deepEqual(t.rows[0]?.slice(0, 3), ['nginx-deployment', '5', '5'])
+    })
+
     it('create deployment', async () => {
       const r = await k(['create', 'deployment', 'hello', '--image=nginx:1.25', '--replicas=2'])
       assert.equal(r.stdout, 'deployment.apps/hello created\n')
