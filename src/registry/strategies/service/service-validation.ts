@@ -1,14 +1,12 @@
-// Service validation (ValidateService, ValidateServiceUpdate, ValidateServiceStatusUpdate) with kube's field paths
-// and wording, plus the IP-family checks kube's allocator makes before allocating (initIPFamilyFields).
+// ValidateService with kube's field paths and wording: type, ports, selector, session affinity, external IPs, load
+// balancer fields, traffic policies. Cluster IPs and IP families: service-validation-ips.ts; updates and status:
+// service-validation-update.ts.
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import { validateLabels } from '../../validation/object-meta'
 import { goQuote } from '../../go-strings'
 import {
   duplicateGo,
   goStruct,
-  invalidGo,
-  ipFamily,
-  isDualStack,
   isValidPortNum,
   validateDNS1123Label,
   validateDNS1123Subdomain,
@@ -16,20 +14,16 @@ import {
   validatePortNumOrName,
   validateQualifiedName,
 } from '../pod/pod-validation-formats'
-import { isDNS1123Subdomain } from '../../validation/names'
 import { validateCIDR, validateNonSpecialIP } from './ip-checks'
-import { CLUSTER_IP_FAMILIES } from './service-defaults'
 import type { ServiceObject, ServicePort } from './service-types'
-import { CLUSTER_IP_NONE, externallyAccessible, hasSelector, isHeadless, needsHealthCheck } from './service-types'
+import { validateClusterIPsRelatedFields, validateIPFamilyConfig } from './service-validation-ips'
+import { externallyAccessible, isHeadless, needsHealthCheck } from './service-types'
 
 const SPEC = new FieldPath('spec')
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP']
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']
 const AFFINITIES = ['ClientIP', 'None']
 const TRAFFIC_POLICIES = ['Cluster', 'Local']
-const IP_FAMILIES = ['IPv4', 'IPv6']
-const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack']
-const IP_MODES = ['Proxy', 'VIP']
 const MAX_CLIENT_IP_AFFINITY_SECONDS = 86400
 const TOPOLOGY_MODE = 'service.kubernetes.io/topology-mode'
 const TOPOLOGY_HINTS = 'service.kubernetes.io/topology-aware-hints'
@@ -191,121 +185,6 @@ function validateClientIPAffinity(svc: ServiceObject): FieldError[] {
   return []
 }
 
-/** ValidateServiceClusterIPsRelatedFields: clusterIP and clusterIPs agree, addresses parse, families match. */
-function validateClusterIPsRelatedFields(svc: ServiceObject): FieldError[] {
-  const spec = svc.spec
-  if (spec.type === 'ExternalName') return []
-  const errs: FieldError[] = []
-  const ips = spec.clusterIPs ?? []
-  const ipsValue = formatIPs(ips)
-  if (spec.clusterIP) {
-    if (ips.length === 0) errs.push(fieldError.required('spec.clusterIPs'))
-    else if (ips[0] !== spec.clusterIP)
-      errs.push(invalidGo('spec.clusterIPs', ipsValue, 'first value must match `clusterIP`'))
-  } else if (ips.length > 0) {
-    errs.push(invalidGo('spec.clusterIPs', ipsValue, 'must be empty when `clusterIP` is not specified'))
-  }
-  const seen = new Set<string>()
-  ;(spec.ipFamilies ?? []).forEach((f, i) => {
-    if (!IP_FAMILIES.includes(f)) errs.push(fieldError.notSupported(`spec.ipFamilies[${i}]`, f, IP_FAMILIES))
-    if (seen.has(f)) errs.push(fieldError.duplicate(`spec.ipFamilies[${i}]`, f))
-    seen.add(f)
-  })
-  if (spec.ipFamilyPolicy !== undefined && !IP_FAMILY_POLICIES.includes(spec.ipFamilyPolicy)) {
-    errs.push(fieldError.notSupported('spec.ipFamilyPolicy', spec.ipFamilyPolicy, IP_FAMILY_POLICIES))
-  }
-  let badIPs = false
-  ips.forEach((ip, i) => {
-    if (i === 0 && ip === CLUSTER_IP_NONE) {
-      if (ips.length > 1) {
-        badIPs = true
-        errs.push(invalidGo('spec.clusterIPs', ipsValue, "'None' must be the first and only value"))
-      }
-      return
-    }
-    const bad = validateIP(ip, SPEC.child('clusterIPs').index(i))
-    if (bad.length) badIPs = true
-    errs.push(...bad)
-  })
-  if (ips.length > 2) errs.push(invalidGo('spec.clusterIPs', ipsValue, 'may only hold up to 2 values'))
-  if (badIPs) return errs
-  if (ips.length > 1 && !isDualStack(ips))
-    errs.push(invalidGo('spec.clusterIPs', ipsValue, 'may specify no more than one IP for each IP family'))
-  if (!isHeadless(svc)) {
-    ips.forEach((ip, i) => {
-      const fam = spec.ipFamilies?.[i]
-      if (fam === 'IPv4' && ipFamily(ip) === 6)
-        errs.push(
-          fieldError.invalid(
-            `spec.clusterIPs[${i}]`,
-            ip,
-            `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``,
-          ),
-        )
-      if (fam === 'IPv6' && ipFamily(ip) !== 6)
-        errs.push(
-          fieldError.invalid(
-            `spec.clusterIPs[${i}]`,
-            ip,
-            `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``,
-          ),
-        )
-    })
-  }
-  return errs
-}
-
-/** What kube's allocator refuses before allocating (initIPFamilyFields) on a single-stack IPv4 cluster. */
-function validateIPFamilyConfig(svc: ServiceObject): FieldError[] {
-  const spec = svc.spec
-  if (spec.type === 'ExternalName') return []
-  const errs: FieldError[] = []
-  const ips = spec.clusterIPs ?? []
-  const families = spec.ipFamilies ?? []
-  if (spec.ipFamilyPolicy === 'SingleStack') {
-    if (ips.length === 2)
-      errs.push(
-        fieldError.invalid(
-          'spec.ipFamilyPolicy',
-          'SingleStack',
-          "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
-        ),
-      )
-    if (families.length === 2)
-      errs.push(
-        fieldError.invalid(
-          'spec.ipFamilyPolicy',
-          'SingleStack',
-          "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
-        ),
-      )
-  }
-  for (const [i, ip] of ips.entries()) {
-    if (ip === CLUSTER_IP_NONE) break
-    const fam = ipFamily(ip) === 6 ? 'IPv6' : 'IPv4'
-    if (ipFamily(ip) !== null && i >= families.length && !(CLUSTER_IP_FAMILIES as readonly string[]).includes(fam)) {
-      errs.push(invalidGo(`spec.clusterIPs[${i}]`, formatIPs(ips), `${fam} is not configured on this cluster`))
-    }
-  }
-  // Headless services without a selector may list families the cluster does not serve.
-  if (spec.clusterIP === CLUSTER_IP_NONE && !hasSelector(svc)) return errs
-  if (spec.ipFamilyPolicy === 'RequireDualStack') {
-    errs.push(
-      fieldError.invalid(
-        'spec.ipFamilyPolicy',
-        'RequireDualStack',
-        'this cluster is not configured for dual-stack services',
-      ),
-    )
-  }
-  families.forEach((f, i) => {
-    if (IP_FAMILIES.includes(f) && !(CLUSTER_IP_FAMILIES as readonly string[]).includes(f)) {
-      errs.push(fieldError.invalid(`spec.ipFamilies[${i}]`, f, 'not configured on this cluster'))
-    }
-  })
-  return errs
-}
-
 function validateSourceRanges(svc: ServiceObject): FieldError[] {
   const errs: FieldError[] = []
   const ranges = svc.spec.loadBalancerSourceRanges ?? []
@@ -365,143 +244,3 @@ function validateExternalTrafficPolicy(svc: ServiceObject): FieldError[] {
   }
   return errs
 }
-
-/** ValidateServiceUpdate: immutability and dual-stack transitions, then everything ValidateService checks. */
-export function validateServiceUpdate(svc: ServiceObject, old: ServiceObject): FieldError[] {
-  const errs: FieldError[] = []
-  errs.push(...validateClusterIPsUpdate(old, svc))
-  errs.push(...validateIPFamiliesUpdate(old, svc))
-  if (
-    old.spec.type === 'LoadBalancer' &&
-    svc.spec.type === 'LoadBalancer' &&
-    old.spec.loadBalancerClass !== svc.spec.loadBalancerClass
-  ) {
-    errs.push(
-      fieldError.invalid('spec.loadBalancerClass', svc.spec.loadBalancerClass ?? null, 'may not change once set'),
-    )
-  }
-  if (
-    needsHealthCheck(old) &&
-    needsHealthCheck(svc) &&
-    (svc.spec.healthCheckNodePort ?? 0) !== (old.spec.healthCheckNodePort ?? 0)
-  ) {
-    errs.push(fieldError.forbidden('spec.healthCheckNodePort', 'field is immutable'))
-  }
-  if (svc.spec.type !== 'ExternalName' && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-    const shorter = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) =>
-      (a?.length ?? 0) > 0 && (a?.length ?? 0) < (b?.length ?? 0)
-    if (shorter(svc.spec.clusterIPs, old.spec.clusterIPs)) {
-      errs.push(
-        fieldError.invalid(
-          'spec.ipFamilyPolicy',
-          svc.spec.ipFamilyPolicy ?? null,
-          "must be 'SingleStack' to release the secondary cluster IP",
-        ),
-      )
-    }
-    if (shorter(svc.spec.ipFamilies, old.spec.ipFamilies)) {
-      errs.push(
-        fieldError.invalid(
-          'spec.ipFamilyPolicy',
-          svc.spec.ipFamilyPolicy ?? null,
-          "must be 'SingleStack' to release the secondary IP family",
-        ),
-      )
-    }
-  }
-  return [...errs, ...validateService(svc)]
-}
-
-/** validateUpgradeDowngradeClusterIPs: cluster IPs never change, except on the way to or from ExternalName. */
-function validateClusterIPsUpdate(old: ServiceObject, svc: ServiceObject): FieldError[] {
-  if (svc.spec.type === 'ExternalName' || old.spec.type === 'ExternalName') return []
-  if (isHeadless(old) && isHeadless(svc)) return []
-  const errs: FieldError[] = []
-  const was = old.spec.clusterIPs ?? []
-  const now = svc.spec.clusterIPs ?? []
-  const value = formatIPs(now)
-  if (was.length === now.length) {
-    was.forEach((ip, i) => {
-      if (ip !== now[i]) errs.push(invalidGo(`spec.clusterIPs[${i}]`, value, 'may not change once set'))
-    })
-  } else if (was.length > now.length) {
-    if (now.length === 0) errs.push(invalidGo('spec.clusterIPs[0]', value, 'primary clusterIP can not be unset'))
-    if (was.length > 0 && now.length > 0 && now[0] !== was[0])
-      errs.push(invalidGo('spec.clusterIPs[0]', value, 'may not change once set'))
-    if (now.length === 1 && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(
-        fieldError.invalid(
-          'spec.ipFamilyPolicy',
-          svc.spec.ipFamilyPolicy ?? null,
-          "must be set to 'SingleStack' when releasing the secondary clusterIP",
-        ),
-      )
-    }
-  } else if (was.length > 0 && now[0] !== was[0]) {
-    errs.push(invalidGo('spec.clusterIPs[0]', value, 'may not change once set'))
-  }
-  return errs
-}
-
-/** validateUpgradeDowngradeIPFamilies: the primary family never changes (headless services excepted). */
-function validateIPFamiliesUpdate(old: ServiceObject, svc: ServiceObject): FieldError[] {
-  if (svc.spec.type === 'ExternalName' || old.spec.type === 'ExternalName') return []
-  if (isHeadless(old) !== isHeadless(svc) || isHeadless(svc)) return []
-  const was = old.spec.ipFamilies ?? []
-  const now = svc.spec.ipFamilies ?? []
-  const value = `[]core.IPFamily{${now.map(goQuote).join(', ')}}`
-  const errs: FieldError[] = []
-  if (was.length === now.length) {
-    was.forEach((f, i) => {
-      if (f !== now[i]) errs.push(invalidGo('spec.ipFamilies[0]', value, 'may not change once set'))
-    })
-  } else if (was.length > now.length) {
-    if ((svc.spec.clusterIPs?.length ?? 0) === 0)
-      errs.push(invalidGo('spec.ipFamilies[0]', value, 'primary ipFamily can not be unset'))
-    if (now.length > 0 && now[0] !== was[0])
-      errs.push(invalidGo('spec.ipFamilies[0]', formatIPs(svc.spec.clusterIPs ?? []), 'may not change once set'))
-    if (now.length === 1 && svc.spec.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(
-        fieldError.invalid(
-          'spec.ipFamilyPolicy',
-          svc.spec.ipFamilyPolicy ?? null,
-          "must be set to 'SingleStack' when releasing the secondary ipFamily",
-        ),
-      )
-    }
-  } else if (was.length > 0 && now.length > 0 && now[0] !== was[0]) {
-    errs.push(invalidGo('spec.ipFamilies[0]', formatIPs(svc.spec.clusterIPs ?? []), 'may not change once set'))
-  }
-  return errs
-}
-
-/** ValidateServiceStatusUpdate: the load-balancer status (metadata is the store's). */
-export function validateServiceStatusUpdate(svc: ServiceObject): FieldError[] {
-  const errs: FieldError[] = []
-  const ingress = svc.status?.loadBalancer?.ingress ?? []
-  if (svc.spec.type !== 'LoadBalancer' && ingress.length > 0) {
-    return [fieldError.forbidden('status.loadBalancer.ingress', "may only be used when `spec.type` is 'LoadBalancer'")]
-  }
-  ingress.forEach((ing, i) => {
-    const at = new FieldPath('status.loadBalancer.ingress').index(i)
-    if (ing.ip) errs.push(...validateIP(ing.ip, at.child('ip')))
-    if (ing.ipMode === undefined) {
-      if (ing.ip) errs.push(fieldError.required(at.child('ipMode').toString(), 'must be specified when `ip` is set'))
-    } else if (!ing.ip)
-      errs.push(fieldError.forbidden(at.child('ipMode').toString(), 'may not be specified when `ip` is not set'))
-    else if (!IP_MODES.includes(ing.ipMode))
-      errs.push(fieldError.notSupported(at.child('ipMode').toString(), ing.ipMode, IP_MODES))
-    if (ing.hostname) {
-      for (const m of isDNS1123Subdomain(ing.hostname))
-        errs.push(fieldError.invalid(at.child('hostname').toString(), ing.hostname, m))
-      if (ipFamily(ing.hostname) !== null)
-        errs.push(
-          fieldError.invalid(at.child('hostname').toString(), ing.hostname, 'must be a DNS name, not an IP address'),
-        )
-    }
-  })
-  return errs
-}
-
-/** %#v of a []string, as kube prints clusterIPs in these errors. */
-const formatIPs = (ips: readonly string[]) => `[]string{${ips.map(goQuote).join(', ')}}`
