@@ -1,7 +1,7 @@
 // A CRD version's OpenAPI v3 schema checked as kube checks it (apiextensions validation.go:
 // validateCustomResourceDefinitionValidation and ValidateCustomResourceDefinitionOpenAPISchema): what the root may
-// hold with /status, the fields OpenAPI v3 has that CRDs refuse, list and map extensions, rules' shapes, then the
-// structural invariants, the defaults and the CEL rules.
+// hold with /status, the fields OpenAPI v3 has that CRDs refuse, list and map extensions (list-map-validation.ts),
+// rules' shapes (rule-shape-validation.ts), then the structural invariants, the defaults and the CEL rules.
 import { fieldError, type FieldError, type FieldPath } from '../field-errors'
 import {
   additionalPropertiesOf,
@@ -11,13 +11,13 @@ import {
   schemaHas,
   sortedKeys,
 } from './json-schema'
-import { validFieldPath } from './field-path'
-import { NotStructural, newStructural, type Structural, tryStructural } from './structural'
+import { listAndMapTypes, mapListKeysMapSet } from './list-map-validation'
+import { ruleShapes } from './rule-shape-validation'
+import { NotStructural, newStructural, type Structural } from './structural'
 import { validateStructural } from './structural-validation'
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string']
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion'])
-const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired']
 /** What a root schema may hold when /status is enabled (allowedFieldsAtRootSchema, as JSON names). */
 const ALLOWED_AT_ROOT = new Set([
   'description',
@@ -245,214 +245,6 @@ function standard(s: JSONSchemaProps, path: FieldPath, w: Walk): FieldError[] {
       ),
     )
   }
-  return errs
-}
-
-function listAndMapTypes(s: JSONSchemaProps, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = []
-  const mapType = s['x-kubernetes-map-type']
-  const listType = s['x-kubernetes-list-type']
-  const keys = s['x-kubernetes-list-map-keys'] ?? []
-  if (mapType !== undefined && s.type !== 'object') {
-    const detail = 'must be object if x-kubernetes-map-type is specified'
-    errs.push(
-      s.type
-        ? fieldError.invalid(path.child('type').path, s.type, detail)
-        : fieldError.required(path.child('type').path, detail),
-    )
-  }
-  if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular')
-    errs.push(fieldError.notSupported(path.child('x-kubernetes-map-type').path, mapType, ['atomic', 'granular']))
-  const item = itemsSchema(s)
-  if (listType !== undefined && s.type !== 'array') {
-    const detail = 'must be array if x-kubernetes-list-type is specified'
-    errs.push(
-      s.type
-        ? fieldError.invalid(path.child('type').path, s.type, detail)
-        : fieldError.required(path.child('type').path, detail),
-    )
-  } else if (listType === 'set' && item) {
-    if (
-      item.type === 'array' &&
-      item['x-kubernetes-list-type'] !== undefined &&
-      item['x-kubernetes-list-type'] !== 'atomic'
-    ) {
-      errs.push(
-        fieldError.invalid(
-          path.child('items').child('x-kubernetes-list-type').path,
-          item['x-kubernetes-list-type'],
-          'must be atomic as item of a list with x-kubernetes-list-type=set',
-        ),
-      )
-    }
-    if (item.type === 'object' && item['x-kubernetes-map-type'] !== 'atomic') {
-      errs.push(
-        fieldError.invalid(
-          path.child('items').child('x-kubernetes-map-type').path,
-          item['x-kubernetes-list-type'] ?? null,
-          'must be atomic as item of a list with x-kubernetes-list-type=set',
-        ),
-      )
-    }
-  }
-  if (listType !== undefined && listType !== 'atomic' && listType !== 'set' && listType !== 'map')
-    errs.push(fieldError.notSupported(path.child('x-kubernetes-list-type').path, listType, ['atomic', 'set', 'map']))
-  if (keys.length > 0) {
-    if (listType === undefined)
-      errs.push(
-        fieldError.required(
-          path.child('x-kubernetes-list-type').path,
-          'must be map if x-kubernetes-list-map-keys is non-empty',
-        ),
-      )
-    else if (listType !== 'map')
-      errs.push(
-        fieldError.invalid(
-          path.child('x-kubernetes-list-type').path,
-          listType,
-          'must be map if x-kubernetes-list-map-keys is non-empty',
-        ),
-      )
-  }
-  if (listType === 'map') {
-    if (keys.length === 0)
-      errs.push(
-        fieldError.required(
-          path.child('x-kubernetes-list-map-keys').path,
-          'must not be empty if x-kubernetes-list-type is map',
-        ),
-      )
-    if (s.items === undefined)
-      errs.push(fieldError.required(path.child('items').path, 'must have a schema if x-kubernetes-list-type is map'))
-    if (s.items !== undefined && !item)
-      errs.push(
-        fieldError.invalid(
-          path.child('items').path,
-          s.items,
-          'must only have a single schema if x-kubernetes-list-type is map',
-        ),
-      )
-    if (item && item.type !== 'object') {
-      errs.push(
-        fieldError.invalid(
-          path.child('items').child('type').path,
-          item.type ?? '',
-          "must be object if parent array's x-kubernetes-list-type is map",
-        ),
-      )
-    }
-    if (item && item.type === 'object') {
-      const seen = new Set<string>()
-      for (const k of keys) {
-        const p = item.properties?.[k]
-        if (p) {
-          if (p.type === 'array' || p.type === 'object') {
-            errs.push(
-              fieldError.invalid(
-                path.child('items').child('properties').key(k).child('type').path,
-                item.type,
-                "must be a scalar type if parent array's x-kubernetes-list-type is map",
-              ),
-            )
-          }
-        } else {
-          errs.push(
-            fieldError.invalid(
-              path.child('x-kubernetes-list-map-keys').path,
-              keys,
-              'entries must all be names of item properties',
-            ),
-          )
-        }
-        if (seen.has(k))
-          errs.push(
-            fieldError.invalid(
-              path.child('x-kubernetes-list-map-keys').path,
-              keys,
-              'must not contain duplicate entries',
-            ),
-          )
-        seen.add(k)
-      }
-    }
-  }
-  return errs
-}
-
-/** validateMapListKeysMapSet: set and map items not nullable, map keys required or defaulted and not nullable. */
-function mapListKeysMapSet(s: JSONSchemaProps, path: FieldPath): FieldError[] {
-  const item = itemsSchema(s)
-  const listType = s['x-kubernetes-list-type']
-  if (!item || (listType !== 'set' && listType !== 'map')) return []
-  const errs: FieldError[] = []
-  if (item.nullable)
-    errs.push(
-      fieldError.forbidden(
-        path.child('items').child('nullable').path,
-        `cannot be nullable when x-kubernetes-list-type is ${listType}`,
-      ),
-    )
-  if (listType === 'map') {
-    const required = new Set(item.required ?? [])
-    for (const k of s['x-kubernetes-list-map-keys'] ?? []) {
-      const p = item.properties?.[k]
-      if (!p) continue
-      const at = path.child('items').child('properties').key(k)
-      if (!required.has(k) && p.default === undefined) {
-        errs.push(
-          fieldError.required(
-            at.child('default').path,
-            'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
-          ),
-        )
-      }
-      if (p.nullable)
-        errs.push(
-          fieldError.forbidden(
-            at.child('nullable').path,
-            'this property is in x-kubernetes-list-map-keys, so it cannot be nullable',
-          ),
-        )
-    }
-  }
-  return errs
-}
-
-const NEWLINES = /[\n\r]+/
-
-/** The shape of each x-kubernetes-validations entry (the rules themselves are compiled by checkRules). */
-function ruleShapes(s: JSONSchemaProps, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = []
-  ;(s['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
-    const at = path.child('x-kubernetes-validations').index(i)
-    const trimmedRule = (rule.rule ?? '').trim()
-    const message = rule.message ?? ''
-    const trimmedMsg = message.trim()
-    const messageExpression = rule.messageExpression ?? ''
-    if (trimmedRule.length === 0) errs.push(fieldError.required(at.child('rule').path, 'rule is not specified'))
-    else if (message.length > 0 && trimmedMsg.length === 0)
-      errs.push(fieldError.invalid(at.child('message').path, message, 'message must be non-empty if specified'))
-    else if (NEWLINES.test(trimmedMsg))
-      errs.push(fieldError.invalid(at.child('message').path, message, 'message must not contain line breaks'))
-    else if (NEWLINES.test(trimmedRule) && trimmedMsg.length === 0)
-      errs.push(fieldError.required(at.child('message').path, 'message must be specified if rule contains line breaks'))
-    if (messageExpression.length > 0 && messageExpression.trim().length === 0)
-      errs.push(
-        fieldError.required(at.child('messageExpression').path, 'messageExpression must be non-empty if specified'),
-      )
-    if (rule.reason !== undefined && !SUPPORTED_REASONS.includes(rule.reason))
-      errs.push(fieldError.notSupported(at.child('reason').path, rule.reason, SUPPORTED_REASONS))
-    const fieldPath = rule.fieldPath ?? ''
-    if (fieldPath.length > 0 && fieldPath.trim().length === 0)
-      errs.push(fieldError.invalid(at.child('fieldPath').path, fieldPath, 'fieldPath must be non-empty if specified'))
-    if (NEWLINES.test(fieldPath))
-      errs.push(fieldError.invalid(at.child('fieldPath').path, fieldPath, 'fieldPath must not contain line breaks'))
-    if (fieldPath.length > 0) {
-      const node = tryStructural(s)
-      if (node && 'error' in validFieldPath(fieldPath, node))
-        errs.push(fieldError.invalid(at.child('fieldPath').path, fieldPath, 'fieldPath must be a valid path'))
-    }
-  })
   return errs
 }
 
