@@ -1,19 +1,18 @@
 // ValidateCustomResourceDefinition and ValidateCustomResourceDefinitionUpdate (k8s.io/apiextensions-apiserver
 // pkg/apis/apiextensions/validation/validation.go, release-1.33) over the internal view of the spec: group, scope,
-// names, versions (exactly one storage version), schemas, subresources, printer columns, selectable fields,
-// conversion, stored versions, API approval of protected groups. kubeflare has no conversion webhooks: a Webhook
-// strategy is refused here with a 422 that says so.
+// names (crd-names-validation.ts), versions (exactly one storage version; each: crd-version-validation.ts), schemas,
+// subresources, printer columns, selectable fields, conversion, stored versions, API approval of protected groups.
+// kubeflare has no conversion webhooks: a Webhook strategy is refused here with a 422 that says so.
 import { fieldError, type FieldError, FieldPath } from '../field-errors'
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names'
 import { deepEqual } from '../deep-equal'
 import { APPROVAL_ANNOTATION, approvalOf, isProtectedGroup } from './crd-approval'
 import { type InternalSpec, internalSpec, schemaOf, subresourcesOf } from './crd-internal'
-import type { ColumnDefinition, Crd, CrdNames, JSONSchemaProps, Subresources } from './json-schema'
+import type { Crd, JSONSchemaProps } from './json-schema'
+import { requiredNames, validateNames } from './crd-names-validation'
+import { validateColumn, validateSubresources, validateVersion } from './crd-version-validation'
 import { type RuleChecker, schemaHasDefaults, validateSchema } from './schema-validation'
 import { validateSelectableFields } from './selectable-fields-validation'
-
-const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
-const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password']
 
 /** What validation needs besides the CRD: the checkers of defaults and CEL rules (src/registry/custom/). */
 export interface CrdCheckers {
@@ -170,152 +169,12 @@ function validateSpec(
   return errs
 }
 
-function validateVersion(
-  s: InternalSpec,
-  v: InternalSpec['versions'][number],
-  at: FieldPath,
-  statusEnabled: boolean,
-  checkers: CrdCheckers & { suppressPerExpressionCost: boolean },
-): FieldError[] {
-  const errs: FieldError[] = []
-  for (const detail of deprecationWarningErrors(v.deprecated ?? false, v.deprecationWarning))
-    errs.push(fieldError.invalid(at.child('deprecationWarning').path, v.deprecationWarning ?? null, detail))
-  errs.push(...validateSchema(v.schema?.openAPIV3Schema, at.child('schema'), { statusEnabled, ...checkers }))
-  errs.push(...validateSubresources(v.subresources, at.child('subresources')))
-  v.additionalPrinterColumns?.forEach((c, i) =>
-    errs.push(...validateColumn(c, at.child('additionalPrinterColumns').index(i))),
-  )
-  if ((v.selectableFields?.length ?? 0) > 0) {
-    const schema = schemaOf(s, v.name)
-    if (!v.schema?.openAPIV3Schema || !schema) {
-      errs.push(
-        fieldError.invalid(
-          at.child('selectableFields').path,
-          '',
-          'selectableFields may only be set when version.schema.openAPIV3Schema is not included',
-        ),
-      )
-    } else errs.push(...validateSelectableFields(v.selectableFields!, schema, at))
-  }
-  return errs
-}
-
 /** The spec.versions value kube quotes in its errors (Go prints the internal structs; we print the JSON). */
 const versionsValue = (s: InternalSpec) => JSON.stringify(s.versions)
-
-function deprecationWarningErrors(deprecated: boolean, warning: string | undefined): string[] {
-  if (!deprecated && warning !== undefined) return ['can only be set for deprecated versions']
-  if (warning === undefined) return []
-  const errs: string[] = []
-  if (new TextEncoder().encode(warning).length > 256) errs.push('must be <= 256 characters long')
-  if (warning.length === 0) errs.push('must not be an empty string')
-  let i = 0
-  for (const ch of warning) {
-    const cp = ch.codePointAt(0)!
-    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
-      errs.push(`must only contain printable UTF-8 characters; non-printable character found at index ${i}`)
-      break
-    }
-    i += new TextEncoder().encode(ch).length
-  }
-  return errs
-}
 
 function enumString(field: string, value: string | undefined, accepted: string[]): FieldError[] {
   if (!value) return [fieldError.required(field)]
   return accepted.includes(value) ? [] : [fieldError.notSupported(field, value, accepted)]
-}
-
-function requiredNames(n: CrdNames | undefined): FieldError[] {
-  const errs: FieldError[] = []
-  if (!n?.plural) errs.push(fieldError.required('spec.names.plural'))
-  if (!n?.singular) errs.push(fieldError.required('spec.names.singular'))
-  if (!n?.kind) errs.push(fieldError.required('spec.names.kind'))
-  if (!n?.listKind) errs.push(fieldError.required('spec.names.listKind'))
-  return errs
-}
-
-/** ValidateCustomResourceDefinitionNames. */
-function validateNames(n: CrdNames | undefined, at: FieldPath): FieldError[] {
-  if (!n) return []
-  const errs: FieldError[] = []
-  const label = (field: string, value: string | undefined) => {
-    if (!value) return
-    const bad = isDNS1035Label(value)
-    if (bad.length > 0) errs.push(fieldError.invalid(at.child(field).path, value, bad.join(',')))
-  }
-  const mixedCase = (field: string, value: string | undefined) => {
-    if (!value) return
-    const bad = isDNS1035Label(value.toLowerCase())
-    if (bad.length > 0)
-      errs.push(
-        fieldError.invalid(
-          at.child(field).path,
-          value,
-          `may have mixed case, but should otherwise match: ${bad.join(',')}`,
-        ),
-      )
-  }
-  label('plural', n.plural)
-  label('singular', n.singular)
-  mixedCase('kind', n.kind)
-  mixedCase('listKind', n.listKind)
-  n.shortNames?.forEach((s, i) => {
-    const bad = isDNS1035Label(s)
-    if (bad.length > 0) errs.push(fieldError.invalid(at.child('shortNames').index(i).path, s, bad.join(',')))
-  })
-  if (n.kind && n.kind === n.listKind)
-    errs.push(fieldError.invalid(at.child('listKind').path, n.listKind, 'kind and listKind may not be the same'))
-  n.categories?.forEach((c, i) => {
-    const bad = isDNS1035Label(c)
-    if (bad.length > 0) errs.push(fieldError.invalid(at.child('categories').index(i).path, c, bad.join(',')))
-  })
-  return errs
-}
-
-function validateColumn(c: ColumnDefinition, at: FieldPath): FieldError[] {
-  const errs: FieldError[] = []
-  if (!c.name) errs.push(fieldError.required(at.child('name').path))
-  const types = `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`
-  if (!c.type) errs.push(fieldError.required(at.child('type').path, types))
-  else if (!PRINTER_COLUMN_TYPES.includes(c.type)) errs.push(fieldError.invalid(at.child('type').path, c.type, types))
-  if (c.format && !COLUMN_FORMATS.includes(c.format))
-    errs.push(fieldError.invalid(at.child('format').path, c.format, `must be one of ${COLUMN_FORMATS.join(',')}`))
-  if (!c.jsonPath) errs.push(fieldError.required(at.child('JSONPath').path))
-  else errs.push(...simpleJsonPath(c.jsonPath, at.child('JSONPath')))
-  return errs
-}
-
-function simpleJsonPath(s: string, at: FieldPath): FieldError[] {
-  if (s.length === 0) return [fieldError.invalid(at.path, s, 'must not be empty')]
-  if (s[0] !== '.') return [fieldError.invalid(at.path, s, 'must be a simple json path starting with .')]
-  return []
-}
-
-function validateSubresources(sub: Subresources | undefined, at: FieldPath): FieldError[] {
-  const scale = sub?.scale
-  if (!scale) return []
-  const errs: FieldError[] = []
-  const check = (field: string, value: string | undefined, prefixes: string[], detail: string, required: boolean) => {
-    const path = at.child(`scale.${field}`)
-    if (!value) {
-      if (required) errs.push(fieldError.required(path.path))
-      return
-    }
-    const bad = simpleJsonPath(value, path)
-    if (bad.length > 0) errs.push(...bad)
-    else if (!prefixes.some((p) => value.startsWith(p))) errs.push(fieldError.invalid(path.path, value, detail))
-  }
-  check('specReplicasPath', scale.specReplicasPath, ['.spec.'], 'should be a json path under .spec', true)
-  check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], 'should be a json path under .status', true)
-  check(
-    'labelSelectorPath',
-    scale.labelSelectorPath,
-    ['.spec.', '.status.'],
-    'should be a json path under either .spec or .status',
-    false,
-  )
-  return errs
 }
 
 function validateConversion(c: InternalSpec['conversion'], at: FieldPath): FieldError[] {

@@ -59,7 +59,7 @@ interface Walk {
  */
 export type RuleChecker = (schema: Structural, path: FieldPath, suppressPerExpressionCost?: boolean) => FieldError[]
 
-interface SchemaCheckOptions {
+export interface SchemaCheckOptions {
   /** Whether /status is enabled for the version(s) this schema serves. */
   statusEnabled: boolean
   /** Default values must be pruned and valid (src/registry/custom/defaults-validation.ts). */
