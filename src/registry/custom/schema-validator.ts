@@ -1,48 +1,14 @@
 // kube-openapi's schema validator (k8s.io/kube-openapi pkg/validation/validate) over a CRD version's schema, as
 // apiextensions-apiserver runs it on custom resources (pkg/apiserver/validation): the validators of each node in
 // kube's order (type, allOf/oneOf/anyOf/not, string, format, number, items, enum, object), their messages
-// (`spec.replicas in body must be of type integer: "string"`), then the field errors kube makes of them.
+// (`spec.replicas in body must be of type integer: "string"`), then the field errors kube makes of them. The checks of
+// one value: schema-scalar-checks.ts; the result they add to: schema-result.ts.
 import { fieldError, type FieldError } from '../field-errors'
-import { compileGoRegexp } from '../crd/go-regexp'
 import { additionalPropertiesOf, itemsSchema, type JSONSchemaProps } from '../crd/json-schema'
-import { checkFormat, isSupportedFormat } from './formats'
-import { goPrint, jsonType } from './go-values'
-
-/** One kube-openapi validation error (errors.Validation): its code, the path it names and the values it carries. */
-interface Problem {
-  code: 'type' | 'required' | 'tooLong' | 'enum' | 'maxItems' | 'tooManyProperties' | 'other'
-  name: string
-  message: string
-  value?: unknown
-  valid?: number
-  values?: unknown[]
-}
-
-class Result {
-  errors: Problem[] = []
-  matchCount = 0
-  get valid() {
-    return this.errors.length === 0
-  }
-  add(p: Problem) {
-    this.errors.push(p)
-  }
-  merge(...others: (Result | null)[]) {
-    for (const o of others) {
-      if (!o) continue
-      this.errors.push(...o.errors)
-      this.matchCount += o.matchCount
-    }
-    return this
-  }
-}
-
-const IN = 'body'
-const at = (name: string) => (name === '' ? '' : name)
-const typeMessage = (name: string, type: string, value: unknown) =>
-  typeof value === 'string'
-    ? `${at(name)} in ${IN} must be of type ${type}: ${JSON.stringify(value)}`
-    : `${at(name)} in ${IN} must be of type ${type}`
+import { isSupportedFormat } from './formats'
+import { jsonType } from './go-values'
+import { IN, Result, typeMessage } from './schema-result'
+import { enumCheck, formatCheck, numberChecks, stringChecks, typeCheck } from './schema-scalar-checks'
 
 /** The schema's type list as kube-openapi sees it (x-kubernetes-int-or-string is integer or string). */
 const typesOf = (s: JSONSchemaProps): string[] =>
@@ -75,25 +41,6 @@ function validateValue(s: JSONSchemaProps, data: unknown, path = ''): Result {
   if (kind === 'object') result.merge(objectChecks(s, data as Record<string, unknown>, path))
   result.matchCount++
   return result
-}
-
-/** typeValidator.Validate. */
-function typeCheck(s: JSONSchemaProps, types: string[], format: string, data: unknown, path: string): Problem | null {
-  const schType = jsonType(data)
-  const isFloatInt = schType === 'number' && Number.isInteger(data) && types.includes('integer')
-  const isIntFloat = schType === 'integer' && types.includes('number')
-  // A formatted string is the format's business, not the type's.
-  if (
-    !(types.includes('number') || types.includes('integer')) &&
-    format &&
-    (schType === 'string' || schType === 'array')
-  )
-    return null
-  if (!(types.includes(schType) || isFloatInt || isIntFloat)) {
-    void s
-    return { code: 'type', name: path, message: typeMessage(path, types.join(','), schType), value: schType }
-  }
-  return null
 }
 
 function junctors(s: JSONSchemaProps, data: unknown, path: string): Result {
@@ -165,102 +112,6 @@ function junctors(s: JSONSchemaProps, data: unknown, path: string): Result {
   return main
 }
 
-const runeCount = (s: string) => [...s].length
-
-function stringChecks(s: JSONSchemaProps, data: string, path: string): Result | null {
-  const r = new Result()
-  if (s.maxLength !== undefined && runeCount(data) > s.maxLength) {
-    r.add({
-      code: 'tooLong',
-      name: path,
-      message: `${path} in ${IN} should be at most ${s.maxLength} chars long`,
-      value: data,
-      valid: s.maxLength,
-    })
-    return r
-  }
-  if (s.minLength !== undefined && runeCount(data) < s.minLength) {
-    r.add({
-      code: 'other',
-      name: path,
-      message: `${path} in ${IN} should be at least ${s.minLength} chars long`,
-      value: data,
-    })
-    return r
-  }
-  if (s.pattern) {
-    const re = compileGoRegexp(s.pattern)
-    if ('error' in re) {
-      r.add({
-        code: 'other',
-        name: path,
-        message: `${path} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.error}'`,
-        value: data,
-      })
-    } else if (!re.re.test(data)) {
-      r.add({ code: 'other', name: path, message: `${path} in ${IN} should match '${s.pattern}'`, value: data })
-    }
-  }
-  return r
-}
-
-function formatCheck(format: string, data: string, path: string): Result | null {
-  if (!format || checkFormat(format, data)) return null
-  const r = new Result()
-  r.add({ code: 'type', name: path, message: typeMessage(path, format, data), value: data })
-  return r
-}
-
-function numberChecks(s: JSONSchemaProps, types: string[], data: number, path: string): Result {
-  const r = new Result()
-  // A value read from JSON is an int64 when it has no fraction (Go's unstructured decoding), a float64 otherwise.
-  const isInt = Number.isInteger(data)
-  const bound = (b: number) => (isInt ? Math.trunc(b) : b)
-  if (s.multipleOf !== undefined) {
-    const factor = s.multipleOf
-    if (factor <= 0)
-      r.add({
-        code: 'other',
-        name: path,
-        message: `factor MultipleOf declared for ${path} must be positive: ${goPrint(factor)}`,
-        value: factor,
-      })
-    else if (
-      isInt && Number.isInteger(factor)
-        ? data % factor !== 0
-        : !Number.isInteger(factor < 1 ? (1 / factor) * data : data / factor)
-    )
-      r.add({
-        code: 'other',
-        name: path,
-        message: `${path} in ${IN} should be a multiple of ${goPrint(isInt ? Math.trunc(factor) : factor)}`,
-        value: data,
-      })
-  }
-  if (s.minimum !== undefined) {
-    const min = bound(s.minimum)
-    if ((!s.exclusiveMinimum && data < min) || (s.exclusiveMinimum && data <= min))
-      r.add({
-        code: 'other',
-        name: path,
-        message: `${path} in ${IN} should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${goPrint(min)}`,
-        value: data,
-      })
-  }
-  if (s.maximum !== undefined) {
-    const max = bound(s.maximum)
-    if ((!s.exclusiveMaximum && data > max) || (s.exclusiveMaximum && data >= max))
-      r.add({
-        code: 'other',
-        name: path,
-        message: `${path} in ${IN} should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${goPrint(max)}`,
-        value: data,
-      })
-  }
-  void types
-  return r
-}
-
 function sliceChecks(s: JSONSchemaProps, data: unknown[], path: string): Result {
   const r = new Result()
   const items = itemsSchema(s)
@@ -281,26 +132,6 @@ function sliceChecks(s: JSONSchemaProps, data: unknown[], path: string): Result 
       valid: s.maxItems,
     })
   return r
-}
-
-function enumCheck(s: JSONSchemaProps, data: unknown, path: string): Result | null {
-  if (!s.enum?.length) return null
-  for (const e of s.enum) if (enumEqual(e, data)) return null
-  const r = new Result()
-  r.add({
-    code: 'enum',
-    name: path,
-    message: `${path} in ${IN} should be one of ${goPrint(s.enum)}`,
-    value: data,
-    values: s.enum,
-  })
-  return r
-}
-
-/** reflect.DeepEqual after Go's convertibility: a number equals a number of the same value. */
-function enumEqual(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return a === b
-  return JSON.stringify(a) === JSON.stringify(b)
 }
 
 function objectChecks(s: JSONSchemaProps, data: Record<string, unknown>, path: string): Result {
