@@ -9,7 +9,7 @@ import type { JobPlan } from './write-queue'
 
 /** What turning a plan into a queued job needs from the host. */
 interface JobHost {
-  /** See StoreHost.beginChange. */
+  /** See HostPolicy.beginChange (src/host/host-policy.ts). */
   beginChange(
     def: ResourceDef,
     change: Change,
