@@ -106,7 +106,11 @@ export class ContainerHooks<R extends HookedContainer> {
       pod: this.host.pod(),
       container: r.spec,
       podIP: this.host.podIP,
-      exec: (command) => r.execIn(command, { stdin: false, tty: false }),
+      exec: (command) => {
+        // The CRI refuses an exec into a container that has ended (a postStart racing its container's exit).
+        if (!r.running) throw new Error('container is in CONTAINER_EXITED state')
+        return r.execIn(command, { stdin: false, tty: false })
+      },
       podEvent: this.host.podEvent,
       signal,
     }

@@ -9,11 +9,16 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { last, setup, sh, until, updatePod } from './worker-harness.mjs'
 
-const deleteNow = (t, grace) =>
-  updatePod(t, (p) => ({
-    ...p,
-    metadata: { ...p.metadata, deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: grace },
-  }))
+/** A graceful deletion, which the API's later answers carry too (as the API server's would). */
+function deleteNow(t, grace) {
+  const deletion = { deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: grace }
+  const request = t.api.request.bind(t.api)
+  t.api.request = async (method, path, body) => {
+    const answer = await request(method, path, body)
+    return method === 'PATCH' ? { ...answer, metadata: { ...answer.metadata, ...deletion } } : answer
+  }
+  updatePod(t, (p) => ({ ...p, metadata: { ...p.metadata, ...deletion } }))
+}
 const cwdOf = (t, name) => t.worker.record(name).cwd
 const logOf = (t, name, attempt = 0) => readFileSync(t.worker.record(name).logFile(attempt), 'utf8')
 const status = (s, name = 'main') => s?.containerStatuses?.find((c) => c.name === name)
@@ -88,6 +93,30 @@ describe('lifecycle hooks in the pod worker', () => {
     await until('Failed', () => last(t.api)?.phase === 'Failed')
     assert.equal(status(last(t.api)).state.terminated.exitCode, 143)
     assert.ok(t.events.includes('Warning FailedPostStartHook: PostStartHook failed'))
+  })
+
+  it('ends a postStart hook for a deletion: no FailedPostStartHook, the preStop runs, the container stops', async () => {
+    const t = setup({
+      containers: [
+        {
+          name: 'main',
+          image: 'i',
+          command: sh("trap 'echo TERM saw $(cat stopping); exit 0' TERM; while true; do sleep 0.05; done"),
+          lifecycle: {
+            postStart: { exec: { command: sh('sleep 30') } },
+            preStop: { exec: { command: sh('echo prestop > stopping') } },
+          },
+        },
+      ],
+    })
+    t.worker.sync()
+    await until('the hook to start', () => t.events.some((e) => e.startsWith('Normal Started')))
+    const t0 = Date.now()
+    deleteNow(t, 5)
+    await until('the deletion confirmed', () => t.api.calls.some((c) => c.method === 'DELETE'))
+    assert.ok(Date.now() - t0 < 4000, 'the deletion waited for the postStart hook')
+    assert.match(logOf(t, 'main'), /TERM saw prestop/)
+    assert.ok(!t.events.some((e) => e.includes('FailedPostStartHook')), t.events.join('\n'))
   })
 
   it('runs preStop before the SIGTERM of a deletion, within the grace period', async () => {
