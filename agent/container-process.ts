@@ -20,6 +20,7 @@ import { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
 import { basename, delimiter, dirname, join } from 'node:path'
 import { CriLogWriter, parseRecords } from './cri-log.ts'
+import type { ProcessSecurity } from './runtime/process-security.ts'
 import {
   awaitShim,
   type Exit,
@@ -47,6 +48,8 @@ export interface ProcessSpec {
   logFile: string
   /** Volumes bound in a mount namespace of the run's own (shim.py). */
   mounts?: Mount[]
+  /** Who the command runs as and what it may not do (runtime/process-security.ts), applied by the shim. */
+  security?: ProcessSecurity
 }
 
 /** The terminal helper exec -t uses (Node has no pseudo-terminal of its own). */
@@ -140,6 +143,7 @@ export class ContainerProcess {
         tty: spec.tty === true,
         stdin: spec.stdin,
         ...(spec.mounts ? { mounts: spec.mounts } : {}),
+        ...(spec.security ? { security: spec.security } : {}),
       })
       child = spawn(python(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,

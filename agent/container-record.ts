@@ -36,6 +36,8 @@ export interface RecordHost {
   runtime: ContainerRuntime
   podName: string
   podNamespace: string
+  /** The pod as it is now (a run reads its securityContext). */
+  pod?(): Obj
   /** The container's run changed (started, exited, probe result). */
   changed(): void
   event(type: 'Normal' | 'Warning', reason: string, message: string): void
@@ -186,6 +188,7 @@ export class ContainerRecord {
     this.containerID = containerIDOf(this.podUID, this.name, attempt)
     const proc = this.host.runtime.start({
       container: this.spec,
+      ...(this.host.pod ? { pod: this.host.pod() } : {}),
       podUID: this.podUID,
       podName: this.host.podName,
       podNamespace: this.host.podNamespace,

@@ -88,6 +88,7 @@ export class PodWorker {
       runtime: this.runtime,
       podName: pod.metadata.name as string,
       podNamespace: pod.metadata.namespace as string,
+      pod: () => this.pod,
       changed: () => this.sync(),
       unhealthy: (r: ContainerRecord, kind: ProbeKind, output: string) => this.unhealthy(r, kind, output),
     }
@@ -295,15 +296,25 @@ export class PodWorker {
       wakeups.push(Date.now() + this.deps.config.backoffInitialMs)
       return
     }
-    const image = await this.runtime.ensureImage(
-      r.spec,
-      this.uid,
-      (...e) => r.event(...e),
-      () => this.sync(),
-    )
+    const image = await this.runtime.ensureImage(r.spec, {
+      pod: this.pod,
+      secret: (name) => this.deps.client.get(`/api/v1/namespaces/${this.pod.metadata.namespace}/secrets/${name}`),
+      event: (...e) => r.event(...e),
+      podEvent: (...e) => this.deps.event(this.pod, ...e),
+      pulled: () => this.sync(),
+    })
     if (image) {
       r.waiting = { reason: image.reason, ...(image.message ? { message: image.message } : {}) }
       if (image.retryAt) wakeups.push(image.retryAt)
+      return
+    }
+    try {
+      await this.runtime.verify?.(this.pod, r.spec)
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e
+      if (r.waiting?.message !== e.message) r.event('Warning', 'Failed', `Error: ${e.message}`)
+      r.waiting = { reason: 'CreateContainerConfigError', message: e.message }
+      wakeups.push(Date.now() + this.deps.config.backoffInitialMs)
       return
     }
     const postStart = r.spec.lifecycle?.postStart as Obj | undefined

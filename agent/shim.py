@@ -6,6 +6,7 @@
 #
 # usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts>'   (cwd and environment: the container's)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
+#        python3 -I -S shim.py --become '<json: security>' command...   (exec as a container's user: kubectl exec)
 # Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms),
 # n.exit (json: exitCode, signal, finishedAt ms, or startError {code, message}), n.ctl and n.stdin (fifos).
 # Once n.run (or n.exit for a command that cannot start) is written it prints one line on stdout and lets go of it.
@@ -163,6 +164,53 @@ def can_mount():
     return 0 if os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 0 else 1
 
 
+# securityContext, as a host process can take it (agent/runtime/process-security.ts decides what is asked):
+# the bounding set without the dropped capabilities, the groups, the group, the user, then no_new_privs.
+PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
+SECURITY = None
+
+
+def become(security):
+    """In the forked child, last before exec: the container's user, groups and privileges (raises OSError)."""
+    if not security:
+        return
+    # os.execvpe imports this lazily: the new user may not be able to read the interpreter's library (under /root).
+    import warnings  # noqa: F401
+    drop, no_new_privs = security.get('dropCaps') or [], bool(security.get('noNewPrivs'))
+    if drop or no_new_privs:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+
+        def prctl(option, arg):
+            if libc.prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
+                e = ctypes.get_errno()
+                # A capability this kernel does not know is not there to drop.
+                if not (option == PR_CAPBSET_DROP and e == errno.EINVAL):
+                    raise OSError(e, os.strerror(e))
+
+        for cap in drop:
+            prctl(PR_CAPBSET_DROP, cap)
+    if 'groups' in security:
+        os.setgroups(security['groups'])
+    if 'gid' in security:
+        os.setgid(security['gid'])
+    if 'uid' in security:
+        os.setuid(security['uid'])
+    if no_new_privs:
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def run_as(security, argv):
+    """--become: a command run as a container runs (exec into it), replacing this process."""
+    try:
+        become(security)
+        os.execvp(argv[0], argv)
+    except OSError as e:
+        sys.stderr.write('%s: %s\n' % (argv[0] if argv else 'exec', e.strerror or e))
+        return 127
+
+
 def spawn(argv, tty, stdin_fd, mounts=None):
     """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec failure:
     an errno, or the text of a failed mount)."""
@@ -195,6 +243,11 @@ def spawn(argv, tty, stdin_fd, mounts=None):
                     where = e.filename.decode() if isinstance(e.filename, bytes) else e.filename
                     os.write(err_w, b'M' + ('%s: %s' % (e.strerror, where) if where else str(e.strerror)).encode())
                     os._exit(127)
+            try:
+                become(SECURITY)
+            except OSError as e:
+                os.write(err_w, b'M' + ('securityContext: %s' % e.strerror).encode())
+                os._exit(127)
             os.execvpe(argv[0], argv, os.environ)
         except OSError as e:
             os.write(err_w, str(e.errno).encode())
@@ -216,6 +269,8 @@ def spawn(argv, tty, stdin_fd, mounts=None):
 
 
 def main(spec):
+    global SECURITY
+    SECURITY = spec.get('security')
     prefix = os.path.join(spec['dir'], str(spec['attempt']))
     tty = bool(spec.get('tty'))
     wants_stdin = bool(spec.get('stdin'))
@@ -396,4 +451,6 @@ def kill_group(pid, sig):
 
 
 if __name__ == '__main__':
+    if sys.argv[1:2] == ['--become']:
+        sys.exit(run_as(json.loads(sys.argv[2]), sys.argv[3:]))
     sys.exit(can_mount() if sys.argv[1:] == ['--can-mount'] else main(json.loads(sys.argv[1])))

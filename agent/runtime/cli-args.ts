@@ -50,6 +50,8 @@ export interface RunArgs {
   /** A file (0600) with the container's variables the CLI reads itself (clientReads), as NAME=VALUE lines. */
   envFile?: string
   cidFile: string
+  /** The flags of the container's effective securityContext (cli-security.ts). */
+  security?: string[]
 }
 
 /** `run` and its flags, then the image and its arguments. */
@@ -86,9 +88,8 @@ export function runArgs(a: RunArgs): string[] {
   const limits = (c.resources?.limits ?? {}) as Obj
   if (limits.memory !== undefined) out.push('--memory', String(Math.floor(quantity(limits.memory))))
   if (limits.cpu !== undefined) out.push('--cpus', String(quantity(limits.cpu)))
-  const user = c.securityContext?.runAsUser
-  const group = c.securityContext?.runAsGroup
-  if (user !== undefined) out.push('--user', group !== undefined ? `${user}:${group}` : String(user))
+  // The pod's and the container's securityContext (cli-security.ts).
+  out.push(...(a.security ?? []))
   const { entrypoint: ep, args } = entrypoint(c, a.env)
   if (ep !== undefined) out.push('--entrypoint', ep)
   out.push(String(c.image), ...args)

@@ -3,14 +3,17 @@
 // (image-puller.ts); each run attached through cli-run.ts; exec through `exec -i [-t]`; containers of an agent that
 // died found by their node label and removed.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { type ContainerProcess, PTY_HELPER } from '../container-process.ts'
 import type { Obj } from '../obj.ts'
 import { ConfigError } from '../pod-env.ts'
 import { type Cli, cliError } from './cli.ts'
 import { clientReads, entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
 import { CliRun } from './cli-run.ts'
+import { securityArgs } from './cli-security.ts'
 import { ImagePuller, imageID } from './image-puller.ts'
-import type { ContainerRuntime, HostCommand, RunSpec, RuntimeEvent, RuntimeRun } from './runtime.ts'
+import type { ContainerRuntime, HostCommand, ImageContext, RunSpec, RuntimeRun } from './runtime.ts'
+import { effectiveSecurity, imageUser, verifyRunAsNonRoot } from './security-context.ts'
 
 export interface CliRuntimeOptions {
   node: string
@@ -19,6 +22,8 @@ export interface CliRuntimeOptions {
   /** Image pull back-off: first delay and cap (the kubelet's 10s and 5m). */
   backoffInitialMs: number
   backoffMaxMs: number
+  /** The agent's data directory (pulls' client configurations, seccomp profiles); none in tests. */
+  dataDir?: string
 }
 
 /** The agent's own environment, which the CLI needs (PATH, DOCKER_HOST, XDG_RUNTIME_DIR ...). */
@@ -32,13 +37,15 @@ export class CliRuntime implements ContainerRuntime {
   readonly images: ImagePuller
   private readonly cli: Cli
   private readonly node: string
+  private readonly dataDir: string
 
   constructor(cli: Cli, options: CliRuntimeOptions) {
     this.cli = cli
     this.name = cli.name
     this.version = `${cli.name}://${options.version}`
     this.node = options.node
-    this.images = new ImagePuller(cli, options.backoffInitialMs, options.backoffMaxMs)
+    this.dataDir = options.dataDir ?? tmpdir()
+    this.images = new ImagePuller(cli, options.backoffInitialMs, options.backoffMaxMs, options.dataDir)
   }
 
   /** An image brings its own PATH and HOME; the pod's variables are all a container gets from the agent. */
@@ -58,8 +65,17 @@ export class CliRuntime implements ContainerRuntime {
     return ep !== undefined ? [ep, ...args] : args
   }
 
-  ensureImage(container: Obj, podUID: string, event: RuntimeEvent, pulled: () => void) {
-    return this.images.ensure(container, podUID, event, pulled)
+  ensureImage(container: Obj, ctx: ImageContext) {
+    return this.images.ensure(container, ctx)
+  }
+
+  /** runAsNonRoot against runAsUser, else the image's configured user (read by inspect), as the kubelet checks it. */
+  async verify(pod: Obj, container: Obj): Promise<void> {
+    const sc = effectiveSecurity(pod, container)
+    if (sc.runAsNonRoot !== true) return
+    const image = String(container.image ?? '')
+    const info = this.images.known(image) ?? (await this.images.inspect(image))
+    verifyRunAsNonRoot(pod, container, sc, imageUser(info?.user ?? ''))
   }
 
   start(spec: RunSpec): RuntimeRun {
@@ -87,6 +103,12 @@ export class CliRuntime implements ContainerRuntime {
         env: own,
         ...(filed.length ? { envFile } : {}),
         cidFile,
+        security: securityArgs(
+          this.name,
+          effectiveSecurity(spec.pod, c),
+          this.images.known(String(c.image ?? ''))?.user ?? '',
+          this.dataDir,
+        ),
       }),
       env: { ...agent, ...own },
       cwd: spec.dir,

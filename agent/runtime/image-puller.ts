@@ -1,19 +1,32 @@
 // Images by imagePullPolicy, as the kubelet's image manager readies them: Never uses what is there
 // (ErrImageNeverPull), IfNotPresent pulls what is missing, Always pulls at every start; a pull runs in the
 // background (the container waits in ContainerCreating) and a failed one is ErrImagePull, then ImagePullBackOff
-// until its back-off (per pod and image) has passed. Events carry the kubelet's wording.
+// until its back-off (per pod and image) has passed. Events carry the kubelet's wording. A pull uses the pod's
+// imagePullSecrets: each credential that matches the image's registry in turn (pull-credentials.ts), handed to the CLI
+// in a private client configuration removed after the pull; none matching, the CLI's own login.
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Backoff } from '../backoff.ts'
 import { goDuration } from '../durations.ts'
 import type { Obj } from '../obj.ts'
-import { type Cli, cliError } from './cli.ts'
+import { type Cli, type CliResult, cliError } from './cli.ts'
 import { withDefaultTag } from './cli-args.ts'
-import type { ImageWait, RuntimeEvent } from './runtime.ts'
+import {
+  lookupCredentials,
+  type PullCredential,
+  PullSecretError,
+  removeClientConfig,
+  writeClientConfig,
+} from './pull-credentials.ts'
+import type { ImageContext, ImageWait } from './runtime.ts'
 
 /** What the engine knows of an image. */
 export interface ImageInfo {
   id: string
   size: number
   repoDigests: string[]
+  /** The image's configured user (Config.User: `name`, `uid`, `uid:gid`; '' for none). */
+  user: string
 }
 
 /** ContainerStatus.imageID as containerd and CRI-O report it: the repo digest, else the image's id. */
@@ -34,10 +47,15 @@ export class ImagePuller {
   private readonly lastFailure = new Map<string, number>()
   private readonly backoff: Backoff
   private readonly cli: Cli
+  /** Where the client configurations of pulls with credentials are written (each removed after its pull). */
+  private readonly authRoot: string
 
-  constructor(cli: Cli, backoffInitialMs: number, backoffMaxMs: number) {
+  constructor(cli: Cli, backoffInitialMs: number, backoffMaxMs: number, dataDir?: string) {
     this.cli = cli
     this.backoff = new Backoff(backoffInitialMs, backoffMaxMs)
+    this.authRoot = join(dataDir ?? tmpdir(), dataDir ? 'pull-auth' : `kubeflare-pull-auth-${process.pid}`)
+    // What an agent that died during a pull left.
+    removeClientConfig(this.authRoot)
   }
 
   /** What was learnt of an image (its id for ContainerStatus.imageID). */
@@ -47,23 +65,28 @@ export class ImagePuller {
 
   async inspect(image: string): Promise<ImageInfo | undefined> {
     const ref = withDefaultTag(image)
-    const r = await this.cli.run(['image', 'inspect', '--format', '{{.Id}} {{.Size}} {{json .RepoDigests}}', ref])
+    const format = '{{.Id}} {{.Size}} {{json .Config.User}} {{json .RepoDigests}}'
+    const r = await this.cli.run(['image', 'inspect', '--format', format, ref])
     if (r.code !== 0) return undefined
-    const m = /^(\S+) (\d+) (.*)$/.exec(r.stdout.trim())
+    const m = /^(\S+) (\d+) ("(?:[^"\\]|\\.)*"|null) (.*)$/.exec(r.stdout.trim())
     if (!m) return undefined
     let repoDigests: string[] = []
+    let user = ''
     try {
-      repoDigests = (JSON.parse(m[3]!) as string[] | null) ?? []
+      repoDigests = (JSON.parse(m[4]!) as string[] | null) ?? []
+      user = (JSON.parse(m[3]!) as string | null) ?? ''
     } catch {
       repoDigests = []
     }
-    const info = { id: m[1]!, size: Number(m[2]), repoDigests }
+    const info = { id: m[1]!, size: Number(m[2]), repoDigests, user }
     this.info.set(ref, info)
     return info
   }
 
   /** null: the image is there; else why the container waits. */
-  async ensure(container: Obj, podUID: string, event: RuntimeEvent, pulled: () => void): Promise<ImageWait | null> {
+  async ensure(container: Obj, ctx: ImageContext): Promise<ImageWait | null> {
+    const { event, pulled } = ctx
+    const podUID = String(ctx.pod.metadata?.uid ?? '')
     const image = withDefaultTag(String(container.image ?? ''))
     const policy = String(container.imagePullPolicy ?? defaultPolicy(image))
     const key = `${podUID}_${image}`
@@ -98,10 +121,12 @@ export class ImagePuller {
       event('Warning', 'Failed', 'Error: ImagePullBackOff')
       return { reason: 'ImagePullBackOff', message, retryAt: this.backoff.restartAt(key, this.lastFailure.get(key)!) }
     }
-    event('Normal', 'Pulling', `Pulling image "${image}"`)
-    const pull = this.cli.run(['pull', image], 30 * 60_000).then(async (r) => {
-      if (r.code !== 0) {
-        const error = cliError(r)
+    const pull = (async () => {
+      // The kubelet reads the pod's pull secrets at every sync; one it cannot read is an event, and the pull goes on.
+      const secrets = await this.pullSecrets(ctx)
+      event('Normal', 'Pulling', `Pulling image "${image}"`)
+      const error = await this.pullWith(image, secrets).catch((e: Error) => e.message)
+      if (error !== null) {
         event('Warning', 'Failed', `Failed to pull image "${image}": ${error}`)
         this.lastFailure.set(key, Date.now())
         this.backoff.next(key, Date.now())
@@ -120,8 +145,67 @@ export class ImagePuller {
       }
       this.pulls.delete(key)
       pulled()
-    })
+    })()
     this.pulls.set(key, pull)
     return { reason: 'ContainerCreating' }
+  }
+
+  /** The pod's pull secrets that could be read (getPullSecretsForPod), the others named in one event. */
+  private async pullSecrets(ctx: ImageContext): Promise<Obj[]> {
+    const found: Obj[] = []
+    const failed: string[] = []
+    for (const ref of (ctx.pod.spec?.imagePullSecrets ?? []) as Obj[]) {
+      // API validation lets an empty name through; the kubelet skips it.
+      if (!ref?.name) continue
+      try {
+        found.push(await ctx.secret(String(ref.name)))
+      } catch {
+        failed.push(String(ref.name))
+      }
+    }
+    if (failed.length)
+      ctx.podEvent(
+        'Warning',
+        'FailedToRetrieveImagePullSecret',
+        `Unable to retrieve some image pull secrets (${failed.join(', ')}); attempting to pull the image may not succeed.`,
+      )
+    return found
+  }
+
+  /**
+   * Pulls with each matching credential in turn until one works (the kubelet's PullImage), else without any: null, or
+   * the error as the kubelet words it (one failure's, or every distinct one's in brackets).
+   */
+  private async pullWith(image: string, secrets: Obj[]): Promise<string | null> {
+    let creds: PullCredential[]
+    try {
+      creds = lookupCredentials(secrets, image)
+    } catch (e) {
+      if (e instanceof PullSecretError) return e.message
+      throw e
+    }
+    if (creds.length === 0) {
+      const r = await this.cli.run(['pull', image], 30 * 60_000)
+      return r.code === 0 ? null : cliError(r)
+    }
+    const errors: string[] = []
+    for (const cred of creds) {
+      const r = await this.pullAs(image, cred)
+      if (r.code === 0) return null
+      const error = cliError(r)
+      if (!errors.includes(error)) errors.push(error)
+    }
+    return errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`
+  }
+
+  /** One pull with one credential: docker's --config directory or podman's --authfile, removed after the pull. */
+  private async pullAs(image: string, cred: PullCredential): Promise<CliResult> {
+    const { dir, file } = writeClientConfig(this.authRoot, image, cred)
+    try {
+      const args = this.cli.name === 'podman' ? ['pull', '--authfile', file, image] : ['--config', dir, 'pull', image]
+      return await this.cli.run(args, 30 * 60_000)
+    } finally {
+      removeClientConfig(dir)
+    }
   }
 }

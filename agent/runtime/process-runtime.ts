@@ -2,9 +2,10 @@
 // the container's command + args (or --image-default's), exec a process beside it with its environment; images are
 // neither pulled nor isolated. A container with volumes runs in a mount namespace of its own with each volume bind-mounted
 // at its mountPath (shim.py), and exec enters that namespace (volumes/mount-namespace.ts).
-import { ContainerProcess, PTY_HELPER } from '../container-process.ts'
+import { ContainerProcess, PTY_HELPER, SHIM } from '../container-process.ts'
 import { containerCommand } from '../pod-env.ts'
 import { enterPrefix } from '../volumes/mount-namespace.ts'
+import { processSecurity, securityOfProcess } from './process-security.ts'
 import type { ContainerRuntime } from './runtime.ts'
 
 export const processRuntime: ContainerRuntime = {
@@ -18,6 +19,8 @@ export const processRuntime: ContainerRuntime = {
   }),
   command: containerCommand,
   ensureImage: async () => null,
+  // What a host process cannot honour of its securityContext is refused (process-security.ts).
+  verify: async (pod, container) => void processSecurity(pod, container),
   start: (spec) =>
     ContainerProcess.start({
       command: spec.command,
@@ -27,9 +30,14 @@ export const processRuntime: ContainerRuntime = {
       tty: spec.container.tty === true,
       logFile: spec.logFile,
       ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
+      security: spec.pod ? processSecurity(spec.pod, spec.container) : undefined,
     }),
   exec: (run, spec, command, { tty }) => {
-    const inside = [...enterPrefix((run as ContainerProcess).pid, spec.cwd), ...command]
+    const pid = (run as ContainerProcess).pid
+    // As the container's process runs: its user, groups, bounding set and no_new_privs (shim.py --become).
+    const who = securityOfProcess(pid)
+    const become = who ? ['python3', '-I', '-S', SHIM, '--become', JSON.stringify(who)] : []
+    const inside = [...enterPrefix(pid, spec.cwd), ...become, ...command]
     return {
       argv: tty ? ['python3', PTY_HELPER, ...inside] : inside,
       env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },

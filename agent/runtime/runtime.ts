@@ -35,6 +35,8 @@ export interface RuntimeRun {
 export interface RunSpec {
   /** The container as the pod spec has it (image, command, args, workingDir, stdin, tty, resources). */
   container: Obj
+  /** The pod (its securityContext; its spec does not change while it runs). */
+  pod?: Obj
   podUID: string
   podName: string
   podNamespace: string
@@ -75,6 +77,20 @@ export interface ImageWait {
 
 export type RuntimeEvent = (type: 'Normal' | 'Warning', reason: string, message: string) => void
 
+/** What readying a container's image needs of its pod. */
+export interface ImageContext {
+  /** The pod (its uid, namespace and imagePullSecrets). */
+  pod: Obj
+  /** Reads a Secret of the pod's namespace (a node may read those its pods reference). */
+  secret(name: string): Promise<Obj>
+  /** An event about the container (its image). */
+  event: RuntimeEvent
+  /** An event about the pod itself (FailedToRetrieveImagePullSecret). */
+  podEvent: RuntimeEvent
+  /** Told when a pull under way ends. */
+  pulled(): void
+}
+
 export interface ContainerRuntime {
   /** process, docker or podman. */
   readonly name: string
@@ -88,10 +104,16 @@ export interface ContainerRuntime {
   command(container: Obj, env: Record<string, string>, imageDefaults: Map<string, string[]>): string[]
   /**
    * Readies the container's image by its imagePullPolicy: null when it is there, else why the container waits
-   * (ContainerCreating while it pulls; ErrImagePull, ImagePullBackOff, ErrImageNeverPull). `pulled` is told when
-   * a pull under way ends.
+   * (ContainerCreating while it pulls; ErrImagePull, ImagePullBackOff, ErrImageNeverPull), with the pod's
+   * imagePullSecrets for credentials.
    */
-  ensureImage(container: Obj, podUID: string, event: RuntimeEvent, pulled: () => void): Promise<ImageWait | null>
+  ensureImage(container: Obj, ctx: ImageContext): Promise<ImageWait | null>
+  /**
+   * Refuses a container the runtime cannot run as its (pod's and its own) securityContext asks, or that breaks
+   * runAsNonRoot, with a ConfigError (CreateContainerConfigError); asked once its image is ready, as the kubelet
+   * builds a container's config after the pull.
+   */
+  verify?(pod: Obj, container: Obj): Promise<void>
   start(spec: RunSpec): RuntimeRun
   /**
    * A run an earlier agent started, whose process the shim's records gave back (container-record.ts): the runtime's

@@ -15,6 +15,7 @@ export interface SelectOptions {
   node: string
   backoffInitialMs: number
   backoffMaxMs: number
+  dataDir?: string
   log(msg: string): void
 }
 

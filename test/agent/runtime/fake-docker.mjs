@@ -5,11 +5,23 @@
 // calls.jsonl so the tests can check exactly what the agent sent.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 
 const dir = process.env.FAKE_DOCKER_DIR
 const argv = process.argv.slice(2)
+// docker's global --config <dir> (a pull with a pod's credentials), before the subcommand.
+const configDir = argv[0] === '--config' ? argv[1] : null
+const sub0 = configDir ? 2 : 0
 const containers = join(dir, 'containers')
 mkdirSync(containers, { recursive: true })
 const json = (file, fallback) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fallback)
@@ -75,12 +87,17 @@ function parseRun(args) {
     '--cpus',
     '--user',
     '--entrypoint',
+    '--group-add',
+    '--cap-add',
+    '--cap-drop',
+    '--security-opt',
+    '--sysctl',
   ])
+  const flags = new Set(['-i', '-t', '--privileged', '--read-only'])
   let k = 0
   for (; k < args.length && args[k].startsWith('-'); k++) {
     const a = args[k]
-    if (a === '-i') o.i = true
-    else if (a === '-t') o.t = true
+    if (flags.has(a)) o[a.replace(/^-+/, '')] = true
     else if (valued.has(a)) {
       const v = args[++k]
       if (a === '--label') o.labels[v.slice(0, v.indexOf('='))] = v.slice(v.indexOf('=') + 1)
@@ -219,23 +236,49 @@ function inspect(args) {
   process.exit(missing ? 1 : 0)
 }
 
-async function pull(ref) {
+/** The credential a client configuration holds for a registry host (docker's legacy key for Docker Hub). */
+function credentialFor(file, host) {
+  if (!file || !existsSync(file)) return null
+  const auths = JSON.parse(readFileSync(file, 'utf8')).auths ?? {}
+  const entry = auths[host === 'docker.io' ? 'https://index.docker.io/v1/' : host]
+  return entry ? Buffer.from(entry.auth, 'base64').toString() : null
+}
+
+async function pull(ref, authFile) {
   const registry = json(join(dir, 'registry.json'), {})
   const img = registry[ref]
   await sleep(img?.PullMs ?? 0)
   if (!img) fail(`Error response from daemon: manifest for ${ref} not found: manifest unknown: manifest unknown`)
+  // A private image: only the credential it names is let in (user:password for its registry host).
+  if (img.Auth) {
+    const host = ref.includes('/') && /[.:]/.test(ref.split('/')[0]) ? ref.split('/')[0] : 'docker.io'
+    const given = credentialFor(authFile, host)
+    if (given !== img.Auth)
+      fail(
+        given
+          ? `Error response from daemon: Head "https://${host}/v2/${ref}": unauthorized: incorrect username or password (${given.split(':')[0]})`
+          : `Error response from daemon: Head "https://${host}/v2/${ref}": no basic auth credentials`,
+      )
+  }
   writeFileSync(join(dir, 'images.json'), JSON.stringify({ ...images(), [ref]: img }))
   console.log(`docker.io/library/${ref}`)
 }
 
 async function main() {
   const call = { argv }
+  // A client configuration handed to a pull: what it held, and its mode (0600 is expected).
+  const authFile = configDir ? join(configDir, 'config.json') : argv[argv.indexOf('--authfile') + 1]
+  if (argv.includes('pull') && authFile && existsSync(authFile)) {
+    call.auth = JSON.parse(readFileSync(authFile, 'utf8'))
+    call.authMode = (statSync(authFile).mode & 0o777).toString(8)
+    if (configDir) call.configDirMode = (statSync(configDir).mode & 0o777).toString(8)
+  }
   const e = argv[0] === 'run' ? parseRun(argv.slice(1)).o.env : []
   if (e.length) call.env = envOf(e)
   // What the CLI itself reads from its environment (where its engine is, where its configuration and storage are).
   if (argv[0] === 'run') call.own = { HOME: process.env.HOME ?? null, DOCKER_HOST: process.env.DOCKER_HOST ?? null }
   appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify(call)}\n`)
-  const [sub, ...args] = argv
+  const [sub, ...args] = argv.slice(sub0)
   switch (sub) {
     case 'version':
       return console.log('99.1.0-fake')
@@ -252,10 +295,12 @@ async function main() {
     case 'image': {
       const img = images()[args.at(-1)]
       if (!img) fail(`Error: No such image: ${args.at(-1)}`)
-      return console.log(`${img.Id} ${img.Size} ${JSON.stringify(img.RepoDigests ?? [])}`)
+      return console.log(
+        `${img.Id} ${img.Size} ${JSON.stringify(img.User ?? '')} ${JSON.stringify(img.RepoDigests ?? [])}`,
+      )
     }
     case 'pull':
-      return pull(args.at(-1))
+      return pull(args.at(-1), authFile)
     case 'rm':
       for (const id of args.filter((a) => a !== '-f')) {
         const c = load(id)
