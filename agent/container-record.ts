@@ -11,6 +11,7 @@ import type { ContainerRuntime, HostCommand, RuntimeRun } from './runtime/runtim
 import { readExit, readRun, recordedAttempts } from './run-files.ts'
 import { rfc3339 } from './time.ts'
 import type { Obj } from './obj.ts'
+import type { Mount } from './volumes/mount.ts'
 
 /** ContainerStateTerminated, with the run it ended. */
 export interface Termination {
@@ -56,6 +57,8 @@ export class ContainerRecord {
   waiting: { reason: string; message?: string } | null = { reason: 'ContainerCreating' }
   /** The environment of the current run, which `exec` runs with too. */
   env: Record<string, string> = {}
+  /** The volumes the next run binds (set by the pod worker before start). */
+  mounts: Mount[] = []
   private probes: ProbeWorker[] = []
   private containerID = ''
   /** An adopted run and the image the status had for it (an adopted runtime client knows its container, not its image). */
@@ -198,6 +201,7 @@ export class ContainerRecord {
       dir: this.dir,
       cwd: this.cwd,
       logFile: this.logFile(attempt),
+      mounts: this.mounts,
     })
     this.proc = proc
     void proc.exited.then((exit) => this.ended(proc, exit, attempt))

@@ -21,6 +21,7 @@ import type { ContainerRuntime } from './runtime/runtime.ts'
 import { isSidecar, stepInit, TerminationOrdering } from './sidecars.ts'
 import { StatusWriter } from './status-writer.ts'
 import { rfc3339 } from './time.ts'
+import { PodVolumes } from './volumes/pod-volumes.ts'
 import type { Obj } from './obj.ts'
 
 export interface WorkerDeps {
@@ -64,6 +65,8 @@ export class PodWorker {
   private again = false
   private timer: NodeJS.Timeout | null = null
   private readonly status: StatusWriter
+  /** The pod's volumes, set up before any container starts (volumes/). */
+  private readonly volumes: PodVolumes
   /** The containers whose postStart hook runs, with the status they had before their start (what kubelet reports). */
   private readonly hooking = new Map<ContainerRecord, Obj>()
   private readonly hooks: ContainerHooks<ContainerRecord>
@@ -81,6 +84,14 @@ export class PodWorker {
       pod: () => this.pod,
       podIP: deps.hostIP,
       podEvent: (type, reason, message) => deps.event(this.pod, type, reason, message),
+    })
+    this.volumes = new PodVolumes({
+      podDir: this.dir,
+      pod: () => this.pod,
+      client: deps.client,
+      allocatable: deps.allocatable,
+      event: (type, reason, message) => deps.event(this.pod, type, reason, message),
+      log: (msg) => deps.log(`pod ${this.name}: ${msg}`),
     })
     const host = {
       podDir: this.dir,
@@ -155,6 +166,7 @@ export class PodWorker {
   async shutdown(): Promise<void> {
     this.finished = true
     if (this.timer) clearTimeout(this.timer)
+    this.volumes.stop()
     this.hooks.endPostStarts()
     await Promise.all(this.all.map((r) => r.stop(2000)))
     // A start the sync pass under way had begun finishes after the stops above: stop what it started too.
@@ -278,6 +290,9 @@ export class PodWorker {
   private async start(r: ContainerRecord, wakeups: number[]) {
     // Deleted (or stopping) while this pass ran, a postStart hook ended for it: nothing more starts.
     if (this.pod.metadata.deletionTimestamp || this.gone || this.finished) return
+    // kubelet's WaitForAttachAndMount: no container starts before the pod's volumes are set up.
+    const volumesAt = await this.volumes.ensure()
+    if (volumesAt !== null) return void wakeups.push(volumesAt)
     let command: string[]
     let env: Record<string, string>
     try {
@@ -288,6 +303,7 @@ export class PodWorker {
         base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
       })
       command = this.runtime.command(r.spec, env, this.deps.config.imageDefaults)
+      r.mounts = this.volumes.mountsFor(r.spec, env, this.runtime.name)
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e
       const reason = /needs a command/.test(e.message) ? 'CreateContainerError' : 'CreateContainerConfigError'
@@ -434,6 +450,7 @@ export class PodWorker {
     if (this.timer) clearTimeout(this.timer)
     await this.stopInTurn(this.graceSeconds())
     await this.status.settled()
+    this.volumes.teardown()
     rmSync(this.dir, { recursive: true, force: true })
     this.deps.backoff.forget(`${this.uid}/`)
     this.deps.done(this.uid)
