@@ -3,6 +3,7 @@
 // environment; the pod's identity as labels; the host's network, so podIP = hostIP and ports are the host's.
 import { expand, quantity } from '../pod-env.ts'
 import type { Obj } from '../obj.ts'
+import type { Mount } from '../volumes/mount.ts'
 
 /** The labels every container carries (the kubelet's, and the node's, by which leftovers are found). */
 export const NODE_LABEL = 'kubeflare.node'
@@ -50,6 +51,8 @@ export interface RunArgs {
   /** A file (0600) with the container's variables the CLI reads itself (clientReads), as NAME=VALUE lines. */
   envFile?: string
   cidFile: string
+  /** The container's volumes, bound with --mount (volumes/pod-volumes.ts). */
+  mounts?: Mount[]
   /** The flags of the container's effective securityContext (cli-security.ts). */
   security?: string[]
 }
@@ -90,8 +93,20 @@ export function runArgs(a: RunArgs): string[] {
   if (limits.cpu !== undefined) out.push('--cpus', String(quantity(limits.cpu)))
   // The pod's and the container's securityContext (cli-security.ts).
   out.push(...(a.security ?? []))
+  for (const m of a.mounts ?? []) out.push('--mount', mountFlag(m))
   const { entrypoint: ep, args } = entrypoint(c, a.env)
   if (ep !== undefined) out.push('--entrypoint', ep)
   out.push(String(c.image), ...args)
   return out
+}
+
+/** One bind mount as `--mount` takes it: CSV fields (a field holding a comma or a quote is quoted, as docker reads it). */
+function mountFlag(m: Mount): string {
+  const field = (f: string) => (/[",]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)
+  return [
+    'type=bind',
+    field(`source=${m.source}`),
+    field(`target=${m.target}`),
+    ...(m.readOnly ? ['readonly'] : []),
+  ].join(',')
 }

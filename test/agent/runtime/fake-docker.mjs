@@ -87,6 +87,7 @@ function parseRun(args) {
     '--cpus',
     '--user',
     '--entrypoint',
+    '--mount',
     '--group-add',
     '--cap-add',
     '--cap-drop',
@@ -104,6 +105,8 @@ function parseRun(args) {
       else if (a === '-e') o.env.push(v.includes('=') ? v : `${v}=${process.env[v] ?? ''}`)
       // docker reads an env file itself: NAME=VALUE lines (a line break ends a value).
       else if (a === '--env-file') o.env.unshift(...readFileSync(v, 'utf8').split('\n').filter(Boolean))
+      // Bind mounts are recorded, not made (a container here is a host process: it sees the host's files).
+      else if (a === '--mount') (o.mounts ??= []).push(v)
       else o[a.replace(/^-+/, '')] = v
     } else fail(`unknown flag: ${a}`, 125)
   }

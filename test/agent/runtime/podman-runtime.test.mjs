@@ -73,7 +73,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.shutdown()))
 })
 
-function setup(spec) {
+function setup(spec, objects = {}) {
   let pod = {
     metadata: { name: 'p', namespace: 'n', uid: `uid-${Math.random().toString(36).slice(2)}`, resourceVersion: '1' },
     spec: { nodeName: 'podman-test', restartPolicy: 'Always', terminationGracePeriodSeconds: 5, ...spec },
@@ -86,8 +86,9 @@ function setup(spec) {
       pod = { ...pod, metadata: { ...pod.metadata, resourceVersion: String(Number(pod.metadata.resourceVersion) + 1) } }
       return { ...pod, status: body.status }
     },
-    async get() {
-      throw new Error('no config maps here')
+    async get(path) {
+      if (objects[path]) return objects[path]
+      throw new Error(`no ${path} here`)
     },
   }
   const worker = new PodWorker(pod, {
@@ -164,5 +165,57 @@ describe('container runtime (real podman)', { skip: why ?? false }, () => {
     const term = t.last().containerStatuses[0].state.terminated
     assert.deepEqual([term.exitCode, term.reason], [7, 'Error'])
     assert.match(term.containerID, /^podman:\/\//)
+  })
+
+  it('binds volumes: a ConfigMap (read-only, updates reach it), a Secret, an emptyDir two containers share', async () => {
+    const objects = {
+      '/api/v1/namespaces/n/configmaps/cm': { data: { greeting: 'one' } },
+      '/api/v1/namespaces/n/secrets/s': { data: { password: Buffer.from('s3cret').toString('base64') } },
+    }
+    const mounts = [
+      { name: 'config', mountPath: '/etc/config' },
+      { name: 'creds', mountPath: '/etc/creds' },
+      { name: 'shared', mountPath: '/shared' },
+    ]
+    const t = setup(
+      {
+        containers: [
+          {
+            name: 'a',
+            image: IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['sh', '-c', 'echo from-a > /shared/f; sleep 60'],
+            volumeMounts: mounts,
+          },
+          {
+            name: 'b',
+            image: IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['sleep', '60'],
+            volumeMounts: [{ name: 'shared', mountPath: '/data' }],
+          },
+        ],
+        volumes: [
+          { name: 'config', configMap: { name: 'cm' } },
+          { name: 'creds', secret: { secretName: 's', defaultMode: 0o400 } },
+          { name: 'shared', emptyDir: {} },
+        ],
+      },
+      objects,
+    )
+    await until('Running', () => t.last()?.containerStatuses?.every((c) => c.state.running))
+    const sh = (name, script) => {
+      const run = t.worker.record(name).execIn(['sh', '-c', script], { stdin: false, tty: false })
+      try {
+        return execFileSync(run.argv[0], run.argv.slice(1), { env: run.env, encoding: 'utf8', stdio: 'pipe' })
+      } catch (e) {
+        return `failed: ${e.status}`
+      }
+    }
+    assert.equal(sh('a', 'cat /etc/config/greeting; cat /etc/creds/password'), 'ones3cret')
+    await until('the shared file', () => sh('b', 'cat /data/f') === 'from-a\n')
+    assert.equal(sh('a', 'echo x > /etc/config/x'), 'failed: 1')
+    objects['/api/v1/namespaces/n/configmaps/cm'] = { data: { greeting: 'two' } }
+    await until('the update', () => sh('a', 'cat /etc/config/greeting') === 'two', 30_000)
   })
 })
