@@ -44,6 +44,8 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
       } catch {
         // gone
       }
+      // The command itself, in the container (a container runtime's exec client was all the kill above reached).
+      run.end?.()
       resolve({ ok: false, output: `command timed out after ${timeoutMs / 1000}s` })
     }, timeoutMs)
     const take = (d: Buffer) => {
@@ -134,6 +136,8 @@ export async function runProbe(probe: Obj, target: ProbeTarget): Promise<ProbeOu
 /** A probe running periodically for one run of a container; `result` is what it decided so far. */
 export class ProbeWorker {
   result: boolean
+  /** A readiness or startup probe starts Unknown (kubelet's results): its first verdict counts even when false. */
+  private decided: boolean
   private timer: NodeJS.Timeout | null = null
   private streak = 0
   private stopped = false
@@ -158,6 +162,7 @@ export class ProbeWorker {
     this.onFailure = onFailure
     // A readiness or startup probe has not succeeded yet; a liveness probe has not failed yet.
     this.result = kind === 'liveness'
+    this.decided = kind === 'liveness'
   }
 
   start() {
@@ -181,8 +186,9 @@ export class ProbeWorker {
     // A streak counts results equal to each other: positive for successes, negative for failures.
     this.streak = outcome.ok ? Math.max(this.streak, 0) + 1 : Math.min(this.streak, 0) - 1
     const threshold = outcome.ok ? (this.probe.successThreshold ?? 1) : (this.probe.failureThreshold ?? 3)
-    if (Math.abs(this.streak) >= threshold && this.result !== outcome.ok) {
+    if (Math.abs(this.streak) >= threshold && (this.result !== outcome.ok || !this.decided)) {
       this.result = outcome.ok
+      this.decided = true
       this.onChange(outcome.ok, outcome.output)
     }
     this.schedule((this.probe.periodSeconds ?? 10) * 1000)

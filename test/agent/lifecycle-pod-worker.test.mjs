@@ -182,6 +182,36 @@ describe('lifecycle hooks in the pod worker', () => {
     assert.ok(t.events.includes('Warning FailedPreStopHook: PreStopHook failed'))
   })
 
+  it('runs preStop before a startup-probe restart, within the probe’s own grace period', async () => {
+    const t = setup({
+      terminationGracePeriodSeconds: 30,
+      containers: [
+        {
+          name: 'main',
+          image: 'i',
+          command: sh("trap 'echo TERM saw $(cat stopping)' TERM; while true; do sleep 0.05; done"),
+          startupProbe: {
+            exec: { command: ['false'] },
+            periodSeconds: 1,
+            failureThreshold: 1,
+            terminationGracePeriodSeconds: 3,
+          },
+          lifecycle: { preStop: { sleep: { seconds: 1 } } },
+        },
+      ],
+    })
+    t.worker.sync()
+    await until('the probe to fail', () =>
+      t.events.includes('Normal Killing: Container main failed startup probe, will be restarted'),
+    )
+    const t0 = Date.now()
+    await until('a restart', () => status(last(t.api))?.restartCount >= 1, 10_000)
+    // 1 s of preStop, then max(3 - 1, 2) = 2 s before the SIGKILL of a container that ignores SIGTERM.
+    const took = Date.now() - t0
+    assert.ok(took >= 2700 && took < 5000, `took ${took} ms`)
+    assert.equal(status(last(t.api)).lastState.terminated.exitCode, 137)
+  })
+
   it('runs preStop before a liveness restart', async () => {
     const t = setup({
       containers: [
