@@ -16,6 +16,7 @@ import {
   setConditions,
   terminatedStatus,
 } from '../registry/pod-lifecycle'
+import { type RestartDeps, stepRestarts } from './kubelet-restarts'
 import { containerProgram } from '../registry/container-program'
 import type { ClusterApi } from '../cluster/cluster-api'
 import type { NodeFacts } from '../cluster/cluster-api'
@@ -58,8 +59,18 @@ export class KubeletController implements Controller {
   /** Addresses the book lacks, asked of the cluster in batches (src/namespace/kubelet-pod-ips.ts). */
   private readonly ips: PodIpRequests
 
+  /** What stepping containers' restarts writes through (src/namespace/kubelet-restarts.ts). */
+  private readonly restartDeps: RestartDeps
+
   constructor(private readonly opts: KubeletOptions) {
     this.ips = new PodIpRequests(opts.cluster)
+    this.restartDeps = {
+      writeStatus: (host, name, uid, next) => this.writeStatus(host, name, uid, next),
+      event: (host, pod, facts, type, reason, message, fieldPath) =>
+        this.event(host, pod, facts, type, reason, message, fieldPath),
+      logLines: (uid, container) => this.opts.logs.lines(uid, container).length,
+      log: (uid, container, lines, at) => this.log(uid, container, lines, at),
+    }
   }
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
@@ -174,7 +185,7 @@ export class KubeletController implements Controller {
   }
 
   private async advance(host: ControllerHost, current: Stored, facts: NodeFacts, now: number): Promise<number | null> {
-    const pod = current.object as Obj
+    let pod = current.object as Obj
     const name = pod.metadata.name as string
     const uid = pod.metadata.uid as string
     const phase = pod.status?.phase ?? 'Pending'
@@ -287,6 +298,9 @@ export class KubeletController implements Controller {
       }
       dues.push(due)
     }
+    const restarts = await stepRestarts(this.restartDeps, host, pod, facts, now)
+    if (restarts.pod) pod = restarts.pod
+    if (restarts.due !== null) dues.push(restarts.due)
     const logDue = this.writeDueLogs(pod, startTime, now)
     if (logDue !== null) dues.push(logDue)
     const ready = desiredReady(pod, new Date())
@@ -295,7 +309,7 @@ export class KubeletController implements Controller {
       await this.writeStatus(host, name, uid, (p) => {
         const status = { ...(p.status ?? {}) }
         const r = desiredReady(p, new Date())
-        if (r) status.conditions = setConditions(status.conditions, [r])
+        if (r) status.conditions = setConditions(status.conditions, r)
         const eph = ephemeralStatuses(p, new Date())
         if (eph) status.ephemeralContainerStatuses = eph
         return status
@@ -304,15 +318,23 @@ export class KubeletController implements Controller {
     return dues.length ? Math.min(...dues) : null
   }
 
-  /** Writes the program output lines whose time has come; answers when the next one falls due. */
+  /**
+   * Writes the program output lines whose time has come; answers when the next one falls due. A container's lines are
+   * counted from its current run's start (a restarted container writes its program's lines again, after its
+   * earlier runs').
+   */
   private writeDueLogs(pod: Obj, startTime: number, now: number): number | null {
     const uid = pod.metadata.uid as string
     let next: number | null = null
     for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
       const program = containerProgram(c.command, c.args)
       if (!program.exit || program.output.length === 0) continue
-      const written = this.opts.logs.lines(uid, c.name).length
-      const due = program.output.slice(written).filter((o) => startTime + o.at * 1000 <= now)
+      const status = ((pod.status?.containerStatuses ?? []) as Obj[]).find((s) => s.name === c.name)
+      const run = (pod.spec?.containers ?? []).includes(c) ? (status?.restartCount ?? 0) : 0
+      const runStart = status?.state?.running?.startedAt ? Date.parse(status.state.running.startedAt) : startTime
+      const base = run * program.output.length
+      const written = Math.max(0, this.opts.logs.lines(uid, c.name).length - base)
+      const due = program.output.slice(written).filter((o) => runStart + o.at * 1000 <= now)
       if (due.length)
         this.log(
           uid,
@@ -322,7 +344,7 @@ export class KubeletController implements Controller {
         )
       const pending = program.output[written + due.length]
       if (pending) {
-        const at = startTime + pending.at * 1000
+        const at = runStart + pending.at * 1000
         next = next === null ? at : Math.min(next, at)
       }
     }

@@ -51,7 +51,7 @@ function simpleDigest(s: string): string {
   return out
 }
 
-const containerID = (podUID: string, name: string) => `containerd://${simpleDigest(`${podUID}/${name}`)}`
+export const containerID = (podUID: string, name: string) => `containerd://${simpleDigest(`${podUID}/${name}`)}`
 
 /** Whether every container of a pod exits (so the pod may complete), and how. */
 export function podCompletion(pod: Obj): { seconds: number; failed: boolean } | null {
@@ -145,20 +145,55 @@ export function runningStatus(pod: Obj, ips: { podIP: string; hostIP: string }, 
   return status
 }
 
-/** The Ready condition a running pod should have now (readiness gates can change through /status). */
-export function desiredReady(pod: Obj, now: Date): Obj | null {
+/**
+ * ContainersReady as kubelet's GenerateContainersReadyCondition words it for a running pod (sidecars among the init
+ * containers count too): "containers with unready status: [a b]" while any is not ready.
+ */
+function containersReadyCondition(pod: Obj, now: Date): Obj {
+  const unready: string[] = []
+  const statusOf = (list: Obj[] | undefined, name: string) => (list ?? []).find((x) => x.name === name)
+  for (const c of (pod.spec?.initContainers ?? []) as Obj[]) {
+    const s = statusOf(pod.status?.initContainerStatuses, c.name)
+    if (c.restartPolicy === 'Always' && s && !s.ready) unready.push(c.name)
+  }
+  for (const c of (pod.spec?.containers ?? []) as Obj[]) {
+    const s = statusOf(pod.status?.containerStatuses, c.name)
+    if (s && !s.ready) unready.push(c.name)
+  }
+  if (unready.length === 0) return condition('ContainersReady', 'True', now)
+  return condition(
+    'ContainersReady',
+    'False',
+    now,
+    'ContainersNotReady',
+    `containers with unready status: [${unready.join(' ')}]`,
+  )
+}
+
+/**
+ * The ContainersReady and Ready conditions a running pod should have now, where they differ from its own (containers
+ * stop and start again, readiness gates change through /status): Ready takes ContainersReady's status, reason and
+ * message while containers are not ready, then the readiness gates' verdict (GeneratePodReadyCondition).
+ */
+export function desiredReady(pod: Obj, now: Date): Obj[] | null {
   if (pod.status?.phase !== 'Running') return null
   const conditions = (pod.status?.conditions ?? []) as Obj[]
-  const containersReady = ((pod.status?.containerStatuses ?? []) as Obj[]).every((c) => c.ready)
+  const containers = containersReadyCondition(pod, now)
   const gate = readyFromGates(pod, conditions)
-  const ready = containersReady && gate.ready
-  const current = conditions.find((c) => c.type === 'Ready')
-  const next = ready
-    ? condition('Ready', 'True', now)
-    : condition('Ready', 'False', now, gate.reason ?? 'ContainersNotReady', gate.message)
-  if (current && current.status === next.status && current.reason === next.reason && current.message === next.message)
-    return null
-  return next
+  const ready =
+    containers.status !== 'True'
+      ? condition('Ready', 'False', now, containers.reason, containers.message)
+      : gate.ready
+        ? condition('Ready', 'True', now)
+        : condition('Ready', 'False', now, gate.reason, gate.message)
+  const differs = (next: Obj) => {
+    const current = conditions.find((c) => c.type === next.type)
+    return (
+      !current || current.status !== next.status || current.reason !== next.reason || current.message !== next.message
+    )
+  }
+  const changed = [containers, ready].filter(differs)
+  return changed.length ? changed : null
 }
 
 /** Every container stopped: Succeeded/Failed, or (reason given) a deadline or deletion. */
@@ -175,6 +210,11 @@ export function terminatedStatus(
   if (outcome.message) status.message = outcome.message
   status.containerStatuses = ((pod.spec?.containers ?? []) as Obj[]).map((c) => {
     const prev = ((pod.status?.containerStatuses ?? []) as Obj[]).find((s) => s.name === c.name)
+    // A container that already ended (its program exited and it is not restarted) keeps the end it had; one waiting
+    // in CrashLoopBackOff is not started again, its last run is how it ended.
+    if (prev?.state?.terminated) return prev
+    if (prev?.state?.waiting && prev.lastState?.terminated)
+      return { ...prev, state: { terminated: prev.lastState.terminated }, lastState: {}, ready: false, started: false }
     const program = containerProgram(c.command, c.args)
     const code = outcome.killed ? 137 : (program.exit?.code ?? 0)
     return {
@@ -185,15 +225,15 @@ export function terminatedStatus(
           reason: outcome.killed ? 'Error' : code === 0 ? 'Completed' : 'Error',
           startedAt: prev?.state?.running?.startedAt ?? ts,
           finishedAt: ts,
-          containerID: containerID(uid, c.name),
+          containerID: prev?.containerID ?? containerID(uid, c.name),
         },
       },
-      lastState: {},
+      lastState: prev?.lastState ?? {},
       ready: false,
       restartCount: prev?.restartCount ?? 0,
       image: c.image,
       imageID: imageID(c.image ?? ''),
-      containerID: containerID(uid, c.name),
+      containerID: prev?.containerID ?? containerID(uid, c.name),
       started: false,
     }
   })
@@ -246,6 +286,11 @@ export function podNeedsAttention(pod: Obj): boolean {
   )
     return true
   if (podCompletion(pod)) return true
+  // A container whose program exits ends, and may start again (src/registry/container-restarts.ts).
+  const statuses = (pod.status?.containerStatuses ?? []) as Obj[]
+  const ends = (c: Obj) =>
+    containerProgram(c.command, c.args).exit !== null && !statuses.find((s) => s.name === c.name)?.state?.terminated
+  if (((pod.spec.containers ?? []) as Obj[]).some(ends)) return true
   return [...((pod.spec.initContainers ?? []) as Obj[]), ...((pod.spec.containers ?? []) as Obj[])].some((c) =>
     containerProgram(c.command, c.args).output.some((o) => o.at > 0),
   )

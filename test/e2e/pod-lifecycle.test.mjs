@@ -102,6 +102,20 @@ for (const v of KUBECTL_VERSIONS) {
       assert.match(events, /Normal\s+Started\s+.*kubelet\s+Started container web/)
     })
 
+    it('a container that keeps failing restarts and shows CrashLoopBackOff with its restart count', async () => {
+      await k(['run', 'crash', '--image=busybox:1.36', '-n', ns, '--', 'sh', '-c', 'exit 2'])
+      const row = await waitFor('crash to loop', async () => {
+        const t = parseTable((await k(['get', 'pods', 'crash', '-n', ns])).stdout)
+        const r = rowFor(t, 'crash')
+        return r && cell(t, r, 'STATUS') === 'CrashLoopBackOff' ? { t, r } : undefined
+      })
+      assert.equal(cell(row.t, row.r, 'READY'), '0/1')
+      assert.match(cell(row.t, row.r, 'RESTARTS'), /^1 \(\d+s ago\)$/)
+      const d = (await k(['describe', 'pod', 'crash', '-n', ns])).stdout
+      assert.match(d, /Last State:\s+Terminated\n\s+Reason:\s+Error\n\s+Exit Code:\s+2/)
+      assert.match(d, /Warning\s+BackOff\s+.*Back-off restarting failed container crash in pod crash_/)
+    })
+
     it('logs -f of a finished pod prints its output and ends', async () => {
       await k([
         'run',

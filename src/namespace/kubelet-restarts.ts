@@ -1,0 +1,109 @@
+// The simulated kubelet's step for containers whose programs exit (decided by src/registry/container-restarts.ts):
+// the statuses of the containers that ended, started again or wait out their back-off, written through pods/status
+// with ContainersReady and Ready to match, then the kubelet's events (Pulled, Created, Started; BackOff) and the ended
+// runs' remaining log lines.
+import type { NodeFacts } from '../cluster/cluster-api'
+import type { ControllerHost } from '../host/controller'
+import { containerProgram } from '../registry/container-program'
+import { stepContainers } from '../registry/container-restarts'
+import { containerID, desiredReady, setConditions } from '../registry/pod-lifecycle'
+import type { Stored } from '../registry/store'
+import type { KubeObject } from '../schema/meta'
+
+type Obj = Record<string, any>
+
+/** The kubelet's own writes this step makes. */
+export interface RestartDeps {
+  writeStatus(host: ControllerHost, name: string, uid: string, next: (pod: Obj) => Obj | null): Promise<Stored | null>
+  event(
+    host: ControllerHost,
+    pod: KubeObject,
+    facts: NodeFacts,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    fieldPath?: string,
+  ): Promise<unknown>
+  /** How many lines a container's log holds. */
+  logLines(uid: string, container: string): number
+  log(uid: string, container: string, lines: string[], at: Date): void
+}
+
+/**
+ * Containers whose programs exit end, restart or wait out their back-off (src/registry/container-restarts.ts),
+ * written through pods/status with ContainersReady and Ready to match, with the kubelet's events and the ended
+ * runs' remaining log lines. Answers the pod as written (when it was) and when the next exit or restart falls due.
+ */
+export async function stepRestarts(
+  deps: RestartDeps,
+  host: ControllerHost,
+  pod: Obj,
+  facts: NodeFacts,
+  now: number,
+): Promise<{ pod: Obj | null; due: number | null }> {
+  const uid = pod.metadata.uid as string
+  const idOf = (name: string, run: number) => containerID(uid, run === 0 ? name : `${name}/${run}`)
+  const steps = stepContainers(pod, now, idOf)
+  if (!steps.changed) return { pod: null, due: steps.due }
+  // What the write made of the newest pod is what the events and logs follow.
+  let applied = steps
+  const written = await deps.writeStatus(host, pod.metadata.name, uid, (p) => {
+    if (p.status?.phase !== 'Running') return null
+    const again = stepContainers(p, now, idOf)
+    if (!again.changed) return null
+    applied = again
+    const status = { ...p.status, containerStatuses: again.statuses }
+    const conditions = desiredReady({ ...p, status }, new Date())
+    if (conditions) status.conditions = setConditions(status.conditions, conditions)
+    return status
+  })
+  if (!written) return { pod: null, due: steps.due }
+  for (const { name, run } of applied.exits) flushRun(deps, pod, name, run)
+  const events: Promise<unknown>[] = []
+  const specOf = (name: string) => ((pod.spec?.containers ?? []) as Obj[]).find((c) => c.name === name)!
+  for (const name of new Set(applied.restarted)) {
+    const c = specOf(name)
+    const path = `spec.containers{${name}}`
+    const pulled =
+      c.imagePullPolicy === 'Always'
+        ? `Successfully pulled image "${c.image}"`
+        : `Container image "${c.image}" already present on machine`
+    events.push(
+      deps.event(host, written.object, facts, 'Normal', 'Pulled', pulled, path),
+      deps.event(host, written.object, facts, 'Normal', 'Created', `Created container: ${name}`, path),
+      deps.event(host, written.object, facts, 'Normal', 'Started', `Started container ${name}`, path),
+    )
+  }
+  const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${uid})`
+  for (const name of new Set(applied.backedOff.map((b) => b.name))) {
+    events.push(
+      deps.event(
+        host,
+        written.object,
+        facts,
+        'Warning',
+        'BackOff',
+        `Back-off restarting failed container ${name} in pod ${podRef}`,
+        `spec.containers{${name}}`,
+      ),
+    )
+  }
+  await Promise.all(events)
+  return { pod: written.object as Obj, due: applied.due }
+}
+
+/** The output lines of a run that ended and were not written yet (each run writes its program's lines again). */
+function flushRun(deps: RestartDeps, pod: Obj, name: string, run: number) {
+  const c = ((pod.spec?.containers ?? []) as Obj[]).find((x) => x.name === name)
+  if (!c) return
+  const output = containerProgram(c.command, c.args).output
+  const uid = pod.metadata.uid as string
+  const have = deps.logLines(uid, name) - run * output.length
+  if (output.length > 0 && have < output.length)
+    deps.log(
+      uid,
+      name,
+      output.slice(Math.max(0, have)).map((o) => o.line),
+      new Date(),
+    )
+}

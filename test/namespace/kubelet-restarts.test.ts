@@ -1,0 +1,112 @@
+// The simulated kubelet restarting containers whose programs exit (zero start delay): restartPolicy Always and
+// OnFailure start them again, the second exit waits in CrashLoopBackOff with kube's message, restartCount and
+// lastState, the pod stays Running with ContainersReady and Ready False, and the kubelet records BackOff. Never leaves
+// an exited container terminated while the others run.
+import { describe, expect, it } from 'vitest'
+import { makeNamespace, pod, req, waitFor } from '../helpers'
+
+type Obj = Record<string, any>
+
+async function crashLooping(policy: 'Always' | 'OnFailure') {
+  const ns = await makeNamespace('restart')
+  const p = pod('crash', {}, { restartPolicy: policy })
+  ;(p.spec.containers[0] as Obj).command = ['sh', '-c', 'echo try; exit 3']
+  expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, p)).status).toBe(201)
+  const looping = await waitFor(async () => {
+    const g = (await req('GET', `/api/v1/namespaces/${ns}/pods/crash`)).json
+    return g.status?.containerStatuses?.[0]?.state?.waiting ? g : undefined
+  }, 8000)
+  return { ns, looping }
+}
+
+describe('simulated container restarts', () => {
+  for (const policy of ['Always', 'OnFailure'] as const) {
+    it(`${policy}: a failing container restarts at once, then waits in CrashLoopBackOff`, async () => {
+      const { ns, looping } = await crashLooping(policy)
+      const uid = looping.metadata.uid
+      const s = looping.status.containerStatuses[0]
+      expect(looping.status.phase).toBe('Running')
+      expect(s.state.waiting).toEqual({
+        reason: 'CrashLoopBackOff',
+        message: `back-off 10s restarting failed container=c pod=crash_${ns}(${uid})`,
+      })
+      expect(s.restartCount).toBe(1)
+      expect(s.ready).toBe(false)
+      expect(s.started).toBe(false)
+      expect(s.lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error', containerID: s.containerID })
+      const conditions = Object.fromEntries(looping.status.conditions.map((c: Obj) => [c.type, c]))
+      for (const type of ['ContainersReady', 'Ready'])
+        expect(conditions[type]).toMatchObject({
+          status: 'False',
+          reason: 'ContainersNotReady',
+          message: 'containers with unready status: [c]',
+        })
+      // Events are written after the status they follow.
+      const events = await waitFor(async () => {
+        const items = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items as Obj[]
+        return items.some((e) => e.reason === 'BackOff') ? items : undefined
+      })
+      const backOff = events.find((e) => e.reason === 'BackOff')
+      expect(backOff).toMatchObject({
+        type: 'Warning',
+        message: `Back-off restarting failed container c in pod crash_${ns}(${uid})`,
+        involvedObject: { fieldPath: 'spec.containers{c}' },
+        source: { component: 'kubelet' },
+      })
+      expect(events.filter((e) => e.reason === 'Started').reduce((n, e) => n + (e.count ?? 1), 0)).toBe(2)
+      // Each run wrote its line.
+      expect((await req('GET', `/api/v1/namespaces/${ns}/pods/crash/log`)).text).toBe('try\ntry\n')
+    })
+  }
+
+  it('Never: a container that exits ends while the others run; the pod is Running and not Ready', async () => {
+    const ns = await makeNamespace('restart')
+    const p = pod('mixed', {}, { restartPolicy: 'Never' })
+    p.spec.containers = [
+      { name: 'once', image: 'busybox', command: ['sh', '-c', 'exit 1'] } as Obj as (typeof p.spec.containers)[0],
+      { name: 'server', image: 'nginx:1.25' },
+    ]
+    expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, p)).status).toBe(201)
+    const ended = await waitFor(async () => {
+      const g = (await req('GET', `/api/v1/namespaces/${ns}/pods/mixed`)).json
+      return g.status?.containerStatuses?.[0]?.state?.terminated ? g : undefined
+    }, 8000)
+    expect(ended.status.phase).toBe('Running')
+    expect(ended.status.containerStatuses[0]).toMatchObject({
+      restartCount: 0,
+      ready: false,
+      state: { terminated: { exitCode: 1, reason: 'Error' } },
+    })
+    expect(ended.status.containerStatuses[1].state.running).toBeDefined()
+    const ready = ended.status.conditions.find((c: Obj) => c.type === 'Ready')
+    expect(ready).toMatchObject({ status: 'False', message: 'containers with unready status: [once]' })
+  })
+
+  it('an OnFailure Job whose container keeps failing reaches its backoffLimit through restart counts', async () => {
+    const ns = await makeNamespace('restart')
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'flaky' },
+      spec: {
+        backoffLimit: 1,
+        template: {
+          spec: {
+            restartPolicy: 'OnFailure',
+            containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'exit 1'] }],
+          },
+        },
+      },
+    }
+    const created = await req('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, job)
+    expect(created.status, created.text).toBe(201)
+    const failed = await waitFor(async () => {
+      const j = (await req('GET', `/apis/batch/v1/namespaces/${ns}/jobs/flaky`)).json
+      return (j.status?.conditions ?? []).find((c: Obj) => c.type === 'Failed' && c.status === 'True')
+    }, 8000)
+    expect(failed).toMatchObject({
+      reason: 'BackoffLimitExceeded',
+      message: 'Job has reached the specified backoff limit',
+    })
+  })
+})
