@@ -4,7 +4,7 @@
 // write queue → commit to the log → apply locally → watchers, controllers → answer. Its parts: host-parts.ts (what it
 // is composed of), host-commits.ts (the write path after planning), host-controllers.ts, host-alarm.ts.
 import type { ListPage } from '../registry/list'
-import { resourceByPlural } from '../registry/resources'
+import type { ResourceDef } from '../registry/resource'
 import { fail, ok, statuses, type Result, type Status } from '../registry/status'
 import { planRemoval } from '../registry/store-delete'
 import type { StrategyContext } from '../registry/strategy'
@@ -139,8 +139,7 @@ export class ObjectHost {
   }
 
   async create(resource: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
-    await this.parts.knowKind?.(resource)
-    const def = defFor(resource, undefined, opts.version)
+    const def = await this.rowFor(resource, undefined, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     const refused = await this.parts.policy.admitCreate(def, input.metadata?.name ?? '')
     if (refused) return fail(refused)
@@ -161,16 +160,20 @@ export class ObjectHost {
     input: KubeObject,
     opts: WriteOptions = {},
   ): Promise<Result<WriteAnswer>> {
-    await this.parts.knowKind?.(resource)
-    const def = defFor(resource, opts.subresource, opts.version)
+    const def = await this.rowFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     return this.commits.write(def, () => planUpdateVerb(this.planning, def, resource, name, input, opts), opts)
   }
 
   /** A read-modify-write next to the state (controllers, binding): see Mutation. */
-  mutate(resource: string, name: string, mutation: Mutation, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
-    const def = defFor(resource, opts.subresource, opts.version)
-    if (!def) return Promise.resolve(fail(statuses.pathNotFound()))
+  async mutate(
+    resource: string,
+    name: string,
+    mutation: Mutation,
+    opts: WriteOptions = {},
+  ): Promise<Result<WriteAnswer>> {
+    const def = await this.rowFor(resource, opts.subresource, opts.version)
+    if (!def) return fail(statuses.pathNotFound())
     return this.commits.write(def, () => planMutateVerb(this.planning, def, resource, name, mutation, opts), opts)
   }
 
@@ -181,7 +184,7 @@ export class ObjectHost {
     decide: (current: KubeObject | null) => Desired,
     opts: WriteOptions = {},
   ): Promise<Result<WriteAnswer>> {
-    const def = defFor(resource, opts.subresource, opts.version)
+    const def = await this.rowFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     // Learn what admission needs (a namespace's phase) before planning, in case the decision is a create.
     await this.parts.policy.admitCreate(def, name)
@@ -196,8 +199,7 @@ export class ObjectHost {
     body: string,
     opts: PatchOptions,
   ): Promise<Result<WriteAnswer>> {
-    await this.parts.knowKind?.(resource)
-    const def = defFor(resource, opts.subresource, opts.version)
+    const def = await this.rowFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
     let warnings: string[] = []
     const answer = await this.commits.write(
@@ -219,8 +221,7 @@ export class ObjectHost {
     options: DeleteOptions = {},
     opts: WriteOptions = {},
   ): Promise<Result<WriteAnswer>> {
-    await this.parts.knowKind?.(resource)
-    const def = resourceByPlural(resource)
+    const def = await this.rowFor(resource)
     if (!def) return fail(statuses.pathNotFound())
     return this.commits.write(def, () => planDeleteVerb(this.planning, def, resource, name, options, opts), opts)
   }
@@ -244,9 +245,9 @@ export class ObjectHost {
   }
 
   /** Removes an object whatever holds it (a namespace whose content is gone; an operator's repair). */
-  remove(resource: string, name: string): Promise<boolean> {
-    const def = resourceByPlural(resource)
-    if (!def) return Promise.resolve(false)
+  async remove(resource: string, name: string): Promise<boolean> {
+    const def = await this.rowFor(resource)
+    if (!def) return false
     return this.queue.submit(() => {
       const current = this.objects.get(resource, name)
       return {
@@ -276,6 +277,15 @@ export class ObjectHost {
   /** The alarm rang: remove what is due, then the policy's and the controllers' timed work (src/host/host-alarm.ts). */
   alarm(now = Date.now()): Promise<void> {
     return this.alarmClock.ring(now)
+  }
+
+  /**
+   * The row a write plans with, once this isolate knows the kind (a custom kind may not be loaded yet after a wake-up
+   * in a new isolate), whoever writes: a client, or a controller (the garbage collector releasing custom resources).
+   */
+  private async rowFor(resource: string, subresource?: string, version?: string): Promise<ResourceDef | undefined> {
+    await this.parts.knowKind?.(resource)
+    return defFor(resource, subresource, version)
   }
 
   private ensureFresh(minRv: number): Promise<Status | null> {

@@ -2,6 +2,7 @@
 // host and of controllers: the same verbs, write queue, watchers and controllers the Durable Objects run.
 import { MemoryAlarms } from '../../src/host/alarms'
 import type { Controller } from '../../src/host/controller'
+import type { HostParts } from '../../src/host/host-parts'
 import type { HostPolicy } from '../../src/host/host-policy'
 import { MemoryChangeLog } from '../../src/host/memory-change-log'
 import { MemoryExpiryStore, MemoryHostState, MemoryTokenStore } from '../../src/host/memory-host-records'
@@ -20,6 +21,8 @@ export function memoryHost(
     controllers?: Controller[]
     historyRetain?: number
     log?: MemoryChangeLog
+    /** What learns a kind this host is asked about (a Durable Object's: custom kinds from the CRDs). */
+    knowKind?: HostParts['knowKind']
   } = {},
 ) {
   const policy = opts.policy ?? openPolicy()
@@ -43,6 +46,7 @@ export function memoryHost(
     alarms,
     policy,
     controllers: opts.controllers ?? [],
+    knowKind: opts.knowKind,
   })
   return { host, log, alarms }
 }
