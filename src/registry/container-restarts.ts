@@ -11,6 +11,8 @@ type Obj = Record<string, any>
 
 const BACKOFF_INITIAL_MS = 10_000
 const BACKOFF_MAX_MS = 300_000
+/** kubelet's HasExpiredFunc: an exit more than 600 s after the last restart finds the back-off entry expired. */
+const BACKOFF_RESET_MS = 600_000
 /** Transitions replayed per container and step at most (a pod asleep for a year is caught up over several steps). */
 const MAX_TRANSITIONS = 1000
 
@@ -25,7 +27,7 @@ export const restartsAfter = (policy: string | undefined, code: number) =>
  * delay starts over).
  */
 export function backoffMs(restartCount: number, runMs: number): number {
-  if (restartCount === 0 || runMs > 2 * BACKOFF_MAX_MS) return 0
+  if (restartCount === 0 || runMs > BACKOFF_RESET_MS) return 0
   return Math.min(BACKOFF_INITIAL_MS * 2 ** (restartCount - 1), BACKOFF_MAX_MS)
 }
 
