@@ -32,9 +32,8 @@ export class Result {
 
 /** Where the value sits, as kube-openapi names it in every message. */
 export const IN = 'body'
-const at = (name: string) => (name === '' ? '' : name)
 /** A type error's message (a string value is quoted in it). */
 export const typeMessage = (name: string, type: string, value: unknown) =>
   typeof value === 'string'
-    ? `${at(name)} in ${IN} must be of type ${type}: ${JSON.stringify(value)}`
-    : `${at(name)} in ${IN} must be of type ${type}`
+    ? `${name} in ${IN} must be of type ${type}: ${JSON.stringify(value)}`
+    : `${name} in ${IN} must be of type ${type}`

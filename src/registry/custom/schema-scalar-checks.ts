@@ -7,13 +7,7 @@ import { goPrint, jsonType } from './go-values'
 import { IN, type Problem, Result, typeMessage } from './schema-result'
 
 /** typeValidator.Validate. */
-export function typeCheck(
-  s: JSONSchemaProps,
-  types: string[],
-  format: string,
-  data: unknown,
-  path: string,
-): Problem | null {
+export function typeCheck(types: string[], format: string, data: unknown, path: string): Problem | null {
   const schType = jsonType(data)
   const isFloatInt = schType === 'number' && Number.isInteger(data) && types.includes('integer')
   const isIntFloat = schType === 'integer' && types.includes('number')
@@ -24,10 +18,8 @@ export function typeCheck(
     (schType === 'string' || schType === 'array')
   )
     return null
-  if (!(types.includes(schType) || isFloatInt || isIntFloat)) {
-    void s
+  if (!(types.includes(schType) || isFloatInt || isIntFloat))
     return { code: 'type', name: path, message: typeMessage(path, types.join(','), schType), value: schType }
-  }
   return null
 }
 
@@ -80,7 +72,7 @@ export function formatCheck(format: string, data: string, path: string): Result 
 }
 
 /** numberValidator: multipleOf, minimum, maximum, with Go's int64/float64 distinction. */
-export function numberChecks(s: JSONSchemaProps, types: string[], data: number, path: string): Result {
+export function numberChecks(s: JSONSchemaProps, data: number, path: string): Result {
   const r = new Result()
   // A value read from JSON is an int64 when it has no fraction (Go's unstructured decoding), a float64 otherwise.
   const isInt = Number.isInteger(data)
@@ -126,7 +118,6 @@ export function numberChecks(s: JSONSchemaProps, types: string[], data: number, 
         value: data,
       })
   }
-  void types
   return r
 }
 

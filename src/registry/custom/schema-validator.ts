@@ -21,21 +21,22 @@ function validateValue(s: JSONSchemaProps, data: unknown, path = ''): Result {
   const result = new Result()
   const types = typesOf(s)
   const format = formatOf(s)
-  // typeValidator applies when a type or a format is set.
   if (data === null || data === undefined) {
-    if ((types.length > 0 || format) && types.length > 0 && !types.includes('null') && !s.nullable)
+    // typeValidator refuses a null only where types are set, none of them null, and the schema is not nullable.
+    if (types.length > 0 && !types.includes('null') && !s.nullable)
       result.add({ code: 'type', name: path, message: typeMessage(path, types.join(','), 'null'), value: 'null' })
     result.merge(enumCheck(s, data, path))
     return result
   }
+  // typeValidator applies when a type or a format is set.
   if (types.length > 0 || format) {
-    const t = typeCheck(s, types, format, data, path)
+    const t = typeCheck(types, format, data, path)
     if (t) result.add(t)
   }
   result.merge(junctors(s, data, path))
   const kind = jsonType(data)
   if (kind === 'string') result.merge(stringChecks(s, data as string, path), formatCheck(format, data as string, path))
-  if (kind === 'integer' || kind === 'number') result.merge(numberChecks(s, types, data as number, path))
+  if (kind === 'integer' || kind === 'number') result.merge(numberChecks(s, data as number, path))
   if (kind === 'array') result.merge(sliceChecks(s, data as unknown[], path))
   result.merge(enumCheck(s, data, path))
   if (kind === 'object') result.merge(objectChecks(s, data as Record<string, unknown>, path))
