@@ -91,6 +91,8 @@ function execHook(command: string[], target: HookTarget): Promise<{ error: strin
       } catch {
         // gone
       }
+      // The command itself, in the container (a container runtime's exec client was all the kill above reached).
+      run.end?.()
     }
     target.signal.addEventListener('abort', kill, { once: true })
     child.stdout.on('data', (d: Buffer) => stdout.push(d))

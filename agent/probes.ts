@@ -44,6 +44,8 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
       } catch {
         // gone
       }
+      // The command itself, in the container (a container runtime's exec client was all the kill above reached).
+      run.end?.()
       resolve({ ok: false, output: `command timed out after ${timeoutMs / 1000}s` })
     }, timeoutMs)
     const take = (d: Buffer) => {

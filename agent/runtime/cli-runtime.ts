@@ -10,6 +10,7 @@ import { ConfigError } from '../pod-env.ts'
 import { type Cli, cliError } from './cli.ts'
 import { clientReads, entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
 import { CliRun } from './cli-run.ts'
+import { killMarked, newMarker } from './exec-marker.ts'
 import { securityArgs } from './cli-security.ts'
 import { ImagePuller, imageID } from './image-puller.ts'
 import type { ContainerRuntime, HostCommand, ImageContext, RunSpec, RuntimeRun } from './runtime.ts'
@@ -145,8 +146,16 @@ export class CliRuntime implements ContainerRuntime {
 
   exec(run: RuntimeRun, spec: { dir: string }, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand {
     const id = (run.containerID ?? '').replace(/^[a-z]+:\/\//, '')
-    const argv = [this.cli.path, 'exec', ...(opts.stdin ? ['-i'] : []), ...(opts.tty ? ['-t'] : []), id, ...command]
-    return { argv: opts.tty ? ['python3', PTY_HELPER, ...argv] : argv, env: agentEnv(), cwd: spec.dir }
+    // A variable by which the exec's processes are found and ended (killing the client leaves them running).
+    const marker = newMarker()
+    const flags = [...(opts.stdin ? ['-i'] : []), ...(opts.tty ? ['-t'] : []), '-e', marker]
+    const argv = [this.cli.path, 'exec', ...flags, id, ...command]
+    return {
+      argv: opts.tty ? ['python3', PTY_HELPER, ...argv] : argv,
+      env: agentEnv(),
+      cwd: spec.dir,
+      end: () => void killMarked(marker),
+    }
   }
 
   async reapLeftovers(keep: (podUID: string) => boolean, log: (msg: string) => void): Promise<void> {

@@ -58,6 +58,11 @@ export interface HostCommand {
   argv: string[]
   env: Record<string, string>
   cwd: string
+  /**
+   * Ends what the command runs in the container, which outlives a killed host process under a container runtime
+   * (its exec client): called when a probe's timeout passes or a hook is cut short, as the kubelet's CRI ends it.
+   */
+  end?(): void
 }
 
 /** The container a command runs in: the environment and directories of its current run. */

@@ -498,7 +498,13 @@ describe('container runtime (docker CLI)', () => {
     await until('the exec to end', e.closed)
     assert.equal(e.channel(1), 'hola\ntyped\n')
     assert.equal(JSON.parse(e.channel(3)).details.causes[0].message, '5')
-    assert.ok(callsOf('exec').some((c) => c.argv.join(' ') === `exec -i ${id} sh -c echo $GREETING; cat; exit 5`))
+    assert.ok(
+      callsOf('exec').some((c) =>
+        new RegExp(`^exec -i -e KUBEFLARE_EXEC=[0-9a-f]{24} ${id} sh -c echo \\$GREETING; cat; exit 5$`).test(
+          c.argv.join(' '),
+        ),
+      ),
+    )
     const a = open(t, { op: 'attach', stdin: true, stdout: true }, serveAttach)
     a.deliver(dataFrame(1, 0, Buffer.from('ping\n')))
     await until('the echo', () => a.channel(1) === 'echo ping\n')
@@ -529,7 +535,9 @@ describe('container runtime (docker CLI)', () => {
     assert.equal(s.imageID, 'busybox@sha256:d1')
     await until('the env file removed', () => !existsSync(envFile))
     const r = next.worker.record('main')
-    assert.deepEqual(r.execIn(['true'], { stdin: false, tty: false }).argv.slice(1), ['exec', id, 'true'])
+    const argv = r.execIn(['true'], { stdin: false, tty: false }).argv.slice(1)
+    assert.deepEqual([...argv.slice(0, 2), ...argv.slice(3)], ['exec', '-e', id, 'true'])
+    assert.match(argv[2], /^KUBEFLARE_EXEC=[0-9a-f]{24}$/)
     await r.stop(3000)
     assert.ok(callsOf('stop').some((c) => c.argv.join(' ') === `stop -t 3 ${id}`))
     assert.equal(r.current.exitCode, 143)

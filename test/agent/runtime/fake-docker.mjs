@@ -205,14 +205,18 @@ async function kill(id) {
 
 function exec(args) {
   let k = 0
-  const o = { i: false, t: false }
-  for (; args[k]?.startsWith('-'); k++) o[args[k].slice(1)] = true
+  const o = { i: false, t: false, env: [] }
+  for (; args[k]?.startsWith('-'); k++)
+    if (args[k] === '-e') o.env.push(args[++k])
+    else o[args[k].slice(1)] = true
   const c = load(args[k])
   if (!c?.State.Running) fail(`Error response from daemon: container ${args[k]} is not running`)
   const command = args.slice(k + 1)
+  // Run by the engine, in a group of its own: killing the client leaves it running, as a real exec does.
   const child = spawn(command[0], command.slice(1), {
     cwd: c.Cwd,
-    env: envOf(c.Env),
+    env: envOf([...c.Env, ...o.env]),
+    detached: true,
     stdio: [o.i ? 'inherit' : 'ignore', 'inherit', 'inherit'],
   })
   child.on('error', () =>
