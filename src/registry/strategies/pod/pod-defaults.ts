@@ -3,27 +3,22 @@
 //     volume sources, _ObjectFieldSelector, _ResourceList, plus the declarative +default tags);
 //   - v1 conversion effects (serviceAccount mirrors serviceAccountName, a negative grace period becomes 1, status.podIP
 //     is authoritative over status.podIPs, quantities are re-serialized the way Quantity.MarshalJSON writes them,
-//     empty lists and maps vanish as omitempty drops them);
-//   - the admission plugins a default cluster runs on pods (ServiceAccount, Priority, DefaultTolerationSeconds).
+//     empty lists and maps vanish as omitempty drops them).
 // The store runs this on create and on every PUT body, so a sparse replace (kubectl replace) compares equal to the
-// stored pod. Every step therefore leaves an already-defaulted pod unchanged.
+// stored pod. Every step therefore leaves an already-defaulted pod unchanged. What the admission plugins add
+// afterwards: ./pod-admission.ts; the QoS class: ./pod-qos.ts.
 import { canonicalQuantity, formatQuantity, parseQuantity, type ParsedQuantity } from '../../../schema/quantity'
-import { addQuantities, cmpQuantity, ZERO } from './pod-validation-formats'
-import { defaultTolerationSeconds } from './default-toleration-seconds'
-import { MIRROR_POD_ANNOTATION } from './pod-validation-annotations'
 import type {
   AnyContainer,
   Container,
   HTTPGetAction,
   ObjectFieldSelector,
   PodObject,
-  PodQOSClass,
   PodSpec,
   PodStatus,
   Probe,
   ResourceFieldSelector,
   ResourceList,
-  Toleration,
   Volume,
 } from './pod-types'
 
@@ -89,7 +84,7 @@ function defaultResourceList(list: ResourceList | undefined) {
 // Containers
 
 /** Go defaulting treats "" like unset. */
-const unset = (v: string | undefined): v is undefined | '' => v === undefined || v === ''
+export const unset = (v: string | undefined): v is undefined | '' => v === undefined || v === ''
 
 function defaultHTTPGet(http: HTTPGetAction | undefined) {
   if (!http) return
@@ -197,45 +192,6 @@ function defaultVolume(v: Volume) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Admission
-
-const NOT_READY = 'node.kubernetes.io/not-ready'
-const UNREACHABLE = 'node.kubernetes.io/unreachable'
-/**
- * DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for the plugin's seconds (300 unless configured:
- * ./default-toleration-seconds.ts) unless the pod already does.
- */
-function addDefaultTolerations(spec: PodSpec) {
-  const seconds = defaultTolerationSeconds()
-  const tolerations: Toleration[] = (spec.tolerations ??= [])
-  const tolerates = (key: string) =>
-    tolerations.some((t) => (t.key === key || unset(t.key)) && (t.effect === 'NoExecute' || unset(t.effect)))
-  const notReady = tolerates(NOT_READY)
-  const unreachable = tolerates(UNREACHABLE)
-  if (!notReady)
-    tolerations.push({
-      key: NOT_READY,
-      operator: 'Exists',
-      effect: 'NoExecute',
-      tolerationSeconds: seconds.notReady,
-    })
-  if (!unreachable) {
-    tolerations.push({
-      key: UNREACHABLE,
-      operator: 'Exists',
-      effect: 'NoExecute',
-      tolerationSeconds: seconds.unreachable,
-    })
-  }
-}
-
-/** The built-in PriorityClasses; any other class name resolves to the global default, 0, here. */
-const SYSTEM_PRIORITIES: Record<string, number> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // omitempty
 
 /** List fields Go writes even when empty (no omitempty tag). */
@@ -254,7 +210,7 @@ const MAP_FIELDS = new Set([
 ])
 
 /** Drops what Go's omitempty would: empty lists, and empty maps among the known map fields. */
-function dropEmpty(value: unknown) {
+export function dropEmpty(value: unknown) {
   if (Array.isArray(value)) {
     for (const item of value) dropEmpty(item)
     return
@@ -328,68 +284,4 @@ export function applyPodDefaults(pod: PodObject) {
 
   dropEmpty(spec)
   defaultStatus(pod.status)
-}
-
-/**
- * What kube's admission plugins add to a pod (ServiceAccount, Priority, DefaultTolerationSeconds). It runs after the
- * writer's managedFields are recorded, so the writer does not own these fields, and on updates too, so a sparse PUT
- * (kubectl replace) compares equal to the stored pod.
- */
-export function admitPod(pod: PodObject) {
-  const spec = pod.spec
-  // kube's ServiceAccount plugin leaves mirror pods alone: the kubelet deletes a mirror pod whose spec differs from
-  // its static pod's, and NodeRestriction refuses one that names a service account.
-  if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
-    spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
-    spec.serviceAccount = spec.serviceAccountName
-  }
-  spec.priority ??= SYSTEM_PRIORITIES[spec.priorityClassName ?? ''] ?? 0
-  spec.preemptionPolicy ??= 'PreemptLowerPriority'
-  addDefaultTolerations(spec)
-  dropEmpty(spec)
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// QoS
-
-/**
- * qos.ComputePodQOS: BestEffort without any positive cpu or memory request or limit; Guaranteed when every regular and
- * init container limits both cpu and memory and the summed requests equal the summed limits exactly; else Burstable.
- * Comparisons are exact (no float rounding: 100m against 200m is Burstable). The second parameter is ignored; it
- * remains for callers written against the earlier numeric-parser signature.
- */
-export function podQOS(pod: Pick<PodObject, 'spec'>, _unused?: unknown): PodQOSClass {
-  const requests = new Map<string, ParsedQuantity>()
-  const limits = new Map<string, ParsedQuantity>()
-  let guaranteed = true
-  const add = (into: Map<string, ParsedQuantity>, name: string, q: ParsedQuantity) =>
-    into.set(name, into.has(name) ? addQuantities(into.get(name)!, q) : q)
-  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-    for (const [name, value] of Object.entries(c.resources?.requests ?? {})) {
-      if (name !== 'cpu' && name !== 'memory') continue
-      const q = parseQuantity(value)
-      if (q && cmpQuantity(q, ZERO) === 1) add(requests, name, q)
-    }
-    const found = new Set<string>()
-    for (const [name, value] of Object.entries(c.resources?.limits ?? {})) {
-      if (name !== 'cpu' && name !== 'memory') continue
-      const q = parseQuantity(value)
-      if (q && cmpQuantity(q, ZERO) === 1) {
-        found.add(name)
-        add(limits, name, q)
-      }
-    }
-    if (!found.has('cpu') || !found.has('memory')) guaranteed = false
-  }
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort'
-  if (guaranteed) {
-    for (const [name, req] of requests) {
-      const lim = limits.get(name)
-      if (!lim || cmpQuantity(lim, req) !== 0) {
-        guaranteed = false
-        break
-      }
-    }
-  }
-  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable'
 }

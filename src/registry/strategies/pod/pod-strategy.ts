@@ -1,7 +1,9 @@
 // The Pod strategy: wires defaults, validation, selectable fields, graceful deletion and the table together.
 import type { Strategy } from '../../strategy'
 import { nameIsDNSSubdomain } from '../../validation/names'
-import { admitPod, applyPodDefaults, podQOS } from './pod-defaults'
+import { admitPod } from './pod-admission'
+import { applyPodDefaults } from './pod-defaults'
+import { podQOS } from './pod-qos'
 import { validatePod } from './pod-validation'
 import { validatePodStatusUpdate } from './pod-validation-status'
 import { validatePodUpdate } from './pod-validation-update'

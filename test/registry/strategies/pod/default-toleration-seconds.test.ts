@@ -7,7 +7,8 @@ import {
   configureDefaultTolerationSeconds,
   defaultTolerationSeconds,
 } from '../../../../src/registry/strategies/pod/default-toleration-seconds'
-import { admitPod, applyPodDefaults } from '../../../../src/registry/strategies/pod/pod-defaults'
+import { admitPod } from '../../../../src/registry/strategies/pod/pod-admission'
+import { applyPodDefaults } from '../../../../src/registry/strategies/pod/pod-defaults'
 import { BASE, withToken } from '../../../helpers'
 import { sparse } from './pod-fixtures'
 

@@ -1,12 +1,12 @@
 // Pod defaulting: the sparse kubectl run body comes out as a 1.33 apiserver stores it, every default is idempotent (the
 // store defaults PUT bodies too, so a sparse replace must equal the stored pod), and QoS compares quantities exactly.
 import { describe, expect, it } from 'vitest'
+import { admitPod } from '../../../../src/registry/strategies/pod/pod-admission'
 import {
   applyPodDefaults as schemeDefaults,
-  admitPod,
   defaultPullPolicy,
-  podQOS,
 } from '../../../../src/registry/strategies/pod/pod-defaults'
+import { podQOS } from '../../../../src/registry/strategies/pod/pod-qos'
 
 /** Scheme defaults then admission, as the store applies them to a pod it stores. */
 const applyPodDefaults = (pod: Parameters<typeof schemeDefaults>[0]) => {

@@ -1,6 +1,7 @@
 // Shared pod fixtures for the pod strategy tests: kubectl's `run` body and helpers that default and validate it.
 import { renderFieldError, type FieldError } from '../../../../src/registry/field-errors'
-import { applyPodDefaults as schemeDefaults, admitPod } from '../../../../src/registry/strategies/pod/pod-defaults'
+import { admitPod } from '../../../../src/registry/strategies/pod/pod-admission'
+import { applyPodDefaults as schemeDefaults } from '../../../../src/registry/strategies/pod/pod-defaults'
 
 /** Scheme defaults then admission, as the store applies them to a pod it stores. */
 const applyPodDefaults = (pod: Parameters<typeof schemeDefaults>[0]) => {

@@ -1,0 +1,61 @@
+// What the admission plugins a default cluster runs add to a pod (ServiceAccount, Priority,
+// DefaultTolerationSeconds), after the scheme's defaults (./pod-defaults.ts) and the writer's managedFields.
+import { defaultTolerationSeconds } from './default-toleration-seconds'
+import { dropEmpty, unset } from './pod-defaults'
+import { MIRROR_POD_ANNOTATION } from './pod-validation-annotations'
+import type { PodObject, PodSpec, Toleration } from './pod-types'
+
+const NOT_READY = 'node.kubernetes.io/not-ready'
+const UNREACHABLE = 'node.kubernetes.io/unreachable'
+/**
+ * DefaultTolerationSeconds: tolerate not-ready and unreachable nodes for the plugin's seconds (300 unless configured:
+ * ./default-toleration-seconds.ts) unless the pod already does.
+ */
+function addDefaultTolerations(spec: PodSpec) {
+  const seconds = defaultTolerationSeconds()
+  const tolerations: Toleration[] = (spec.tolerations ??= [])
+  const tolerates = (key: string) =>
+    tolerations.some((t) => (t.key === key || unset(t.key)) && (t.effect === 'NoExecute' || unset(t.effect)))
+  const notReady = tolerates(NOT_READY)
+  const unreachable = tolerates(UNREACHABLE)
+  if (!notReady)
+    tolerations.push({
+      key: NOT_READY,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: seconds.notReady,
+    })
+  if (!unreachable) {
+    tolerations.push({
+      key: UNREACHABLE,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: seconds.unreachable,
+    })
+  }
+}
+
+/** The built-in PriorityClasses; any other class name resolves to the global default, 0, here. */
+const SYSTEM_PRIORITIES: Record<string, number> = {
+  'system-node-critical': 2000001000,
+  'system-cluster-critical': 2000000000,
+}
+
+/**
+ * What kube's admission plugins add to a pod (ServiceAccount, Priority, DefaultTolerationSeconds). It runs after the
+ * writer's managedFields are recorded, so the writer does not own these fields, and on updates too, so a sparse PUT
+ * (kubectl replace) compares equal to the stored pod.
+ */
+export function admitPod(pod: PodObject) {
+  const spec = pod.spec
+  // kube's ServiceAccount plugin leaves mirror pods alone: the kubelet deletes a mirror pod whose spec differs from
+  // its static pod's, and NodeRestriction refuses one that names a service account.
+  if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
+    spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
+    spec.serviceAccount = spec.serviceAccountName
+  }
+  spec.priority ??= SYSTEM_PRIORITIES[spec.priorityClassName ?? ''] ?? 0
+  spec.preemptionPolicy ??= 'PreemptLowerPriority'
+  addDefaultTolerations(spec)
+  dropEmpty(spec)
+}
