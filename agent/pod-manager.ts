@@ -12,6 +12,7 @@ import { KubeError, type KubeClient } from './kube-client.ts'
 import { PodWorker } from './pod-worker.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
 import { killRecordedRuns } from './run-files.ts'
+import { releasePodVolumes } from './volumes/empty-dir.ts'
 import type { Obj } from './obj.ts'
 
 export interface ManagerDeps {
@@ -129,7 +130,9 @@ export class PodManager {
       let killed = 0
       for (const container of safeList(dir)) killed += killRecordedRuns(join(dir, container))
       if (killed) this.deps.log(`stopped ${killed} container(s) of pod ${uid}, which this node no longer has`)
-      if (!listed.has(uid)) rmSync(dir, { recursive: true, force: true })
+      if (listed.has(uid)) continue
+      releasePodVolumes(dir, uid, this.deps.log)
+      rmSync(dir, { recursive: true, force: true })
     }
   }
 }

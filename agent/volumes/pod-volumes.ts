@@ -4,17 +4,17 @@
 // (configMap, secret, downwardAPI, projected) are written again every SYNC_MS so updates reach the files (kubelet's
 // periodic resync; tokens are asked again at 80% of their life). A container's mounts (subPath, subPathExpr, readOnly)
 // become the host paths its runtime binds (mount.ts).
-import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, isAbsolute, join, sep } from 'node:path'
+import { existsSync, mkdirSync, realpathSync } from 'node:fs'
+import { isAbsolute, join, sep } from 'node:path'
 import { isNotFound, type KubeClient } from '../kube-client.ts'
 import type { Obj } from '../obj.ts'
 import { ConfigError, expand } from '../pod-env.ts'
 import { type Payload, writePayload } from './atomic-writer.ts'
+import { EMPTY_DIR_PLUGIN, makeVolumeDir, releasePodVolumes, setUpEmptyDir } from './empty-dir.ts'
 import { checkHostPath } from './host-path.ts'
 import type { Mount } from './mount.ts'
 import { mountNamespaceUnsupported } from './mount-namespace.ts'
+import { PodTokens } from './pod-tokens.ts'
 import {
   configMapPayload,
   DEFAULT_MODE,
@@ -25,7 +25,7 @@ import {
 } from './payloads.ts'
 
 /** How often API-data volumes are written again (a periodic sync, not a watch). */
-export const SYNC_MS = 10_000
+const SYNC_MS = 10_000
 /** kube's exponential back-off for a failed mount operation. */
 const BACKOFF_FIRST_MS = 500
 const BACKOFF_MAX_MS = 122_000
@@ -33,7 +33,7 @@ const BACKOFF_MAX_MS = 122_000
 const MOUNT_TIMEOUT_MS = 123_000
 
 const PLUGIN_DIR: Record<string, string> = {
-  emptyDir: 'kubernetes.io~empty-dir',
+  emptyDir: EMPTY_DIR_PLUGIN,
   configMap: 'kubernetes.io~configmap',
   secret: 'kubernetes.io~secret',
   downwardAPI: 'kubernetes.io~downward-api',
@@ -64,20 +64,11 @@ function mountedNames(pod: Obj): Set<string> {
   return out
 }
 
-/** Whether `dir` is a mount point (its device differs from its parent's). */
-function mountPoint(dir: string): boolean {
-  try {
-    return statSync(dir).dev !== statSync(dirname(dir)).dev
-  } catch {
-    return false
-  }
-}
-
 export class PodVolumes {
   /** The volumes set up: name → the host path containers bind. */
   private readonly paths = new Map<string, string>()
   private readonly host: VolumeHost
-  private readonly tokens = new Map<string, { token: string; refreshAt: number }>()
+  private readonly tokens: PodTokens
   /** The last FailedMount message per volume (a resync repeats one only when it changes). */
   private readonly failed = new Map<string, string>()
   private backoffMs = 0
@@ -87,9 +78,13 @@ export class PodVolumes {
   private lastPodError = ''
   private timer: NodeJS.Timeout | null = null
   private syncing = false
+  private ensuring: Promise<number | null> | null = null
 
   constructor(host: VolumeHost) {
     this.host = host
+    this.tokens = new PodTokens(host.client)
+    // An agent started again, whose containers run on (adopted, never started again): their volumes are synced on.
+    if (existsSync(join(host.podDir, 'volumes'))) void this.ensure()
   }
 
   private get pod(): Obj {
@@ -97,7 +92,13 @@ export class PodVolumes {
   }
 
   /** Sets up what is not yet; answers null once every mounted volume is, else when to try again (ms epoch). */
-  async ensure(): Promise<number | null> {
+  ensure(): Promise<number | null> {
+    // One set-up at a time: the sync pass's and the one an adopting agent starts.
+    this.ensuring ??= this.ensureOnce().finally(() => (this.ensuring = null))
+    return this.ensuring
+  }
+
+  private async ensureOnce(): Promise<number | null> {
     const wanted = mountedNames(this.pod)
     const volumes = ((this.pod.spec?.volumes ?? []) as Obj[]).filter((v) => wanted.has(v.name))
     const pending = volumes.filter((v) => !this.paths.has(v.name))
@@ -217,7 +218,7 @@ export class PodVolumes {
     const src = v[kind] as Obj
     switch (kind) {
       case 'emptyDir':
-        return this.emptyDir(v.name, src)
+        return setUpEmptyDir(this.host.podDir, String(this.pod.metadata.uid), v.name, src)
       case 'hostPath':
         checkHostPath(String(src.path), src.type)
         return String(src.path)
@@ -227,7 +228,7 @@ export class PodVolumes {
       case 'projected': {
         const dir = this.dirOf(kind, v.name)
         const payload = await this.payload(kind, src)
-        this.makeDir(dir)
+        makeVolumeDir(dir)
         writePayload(dir, payload)
         return dir
       }
@@ -240,33 +241,6 @@ export class PodVolumes {
           `failed to get Plugin from volumeSpec for volume "${v.name}" err=no volume plugin matched`,
         )
     }
-  }
-
-  /** emptyDir's directory is 0777; medium Memory is a tmpfs the agent mounts when it may (root), else under /dev/shm. */
-  private emptyDir(name: string, src: Obj): string {
-    const dir = this.dirOf('emptyDir', name)
-    if (src.medium !== 'Memory') {
-      this.makeDir(dir)
-      return dir
-    }
-    if (process.getuid?.() === 0 && process.platform === 'linux') {
-      this.makeDir(dir)
-      if (mountPoint(dir)) return dir
-      const options = ['mode=0777', ...(src.sizeLimit ? [`size=${String(src.sizeLimit).replace(/i$/, '')}`] : [])]
-      const r = spawnSync('mount', ['-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir], { encoding: 'utf8' })
-      if (r.status !== 0) throw new Error(`mount failed: ${(r.stderr || r.error?.message || '').trim()}`)
-      return dir
-    }
-    const shm = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
-    const memDir = join(shm, `kubeflare-${this.pod.metadata.uid}-${name}`)
-    this.makeDir(memDir)
-    return memDir
-  }
-
-  private makeDir(dir: string) {
-    if (existsSync(dir)) return
-    mkdirSync(dir, { recursive: true })
-    chmodSync(dir, 0o777)
   }
 
   /** dswp's getPVCExtractPV: a claim not bound (always here: no storage is simulated) is a pod error. */
@@ -290,40 +264,13 @@ export class PodVolumes {
       pod: this.pod,
       client: this.host.client,
       allocatable: this.host.allocatable,
-      token: (audience, seconds) => this.token(audience, seconds),
+      token: (audience, seconds) => this.tokens.get(this.pod, audience, seconds),
     }
     const mode = (src.defaultMode as number | undefined) ?? DEFAULT_MODE
     if (kind === 'configMap') return configMapPayload(ctx, src, mode)
     if (kind === 'secret') return secretPayload(ctx, src, mode)
     if (kind === 'downwardAPI') return Promise.resolve(downwardPayload(ctx, src.items ?? [], mode))
     return projectedPayload(ctx, src.sources ?? [], mode)
-  }
-
-  /** A token of the pod's service account bound to the pod (TokenRequest as the node), kept until 80% of its life. */
-  private async token(audience: string | undefined, seconds: number): Promise<string> {
-    const key = `${audience ?? ''}|${seconds}`
-    const cached = this.tokens.get(key)
-    if (cached && Date.now() < cached.refreshAt) return cached.token
-    const { namespace, name, uid } = this.pod.metadata
-    const account = this.pod.spec?.serviceAccountName || 'default'
-    const tr = await this.host.client.request(
-      'POST',
-      `/api/v1/namespaces/${namespace}/serviceaccounts/${account}/token`,
-      {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenRequest',
-        spec: {
-          ...(audience ? { audiences: [audience] } : {}),
-          expirationSeconds: seconds,
-          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name, uid },
-        },
-      },
-    )
-    const now = Date.now()
-    const expires = Date.parse(tr.status?.expirationTimestamp ?? '') || now + seconds * 1000
-    const refreshAt = now + Math.min(0.8 * (expires - now), 24 * 3600 * 1000)
-    this.tokens.set(key, { token: String(tr.status?.token ?? ''), refreshAt })
-    return String(tr.status?.token ?? '')
   }
 
   /** The periodic rewrite of API-data volumes (updates to ConfigMaps, Secrets, labels, tokens reach the files). */
@@ -362,18 +309,9 @@ export class PodVolumes {
     this.timer = null
   }
 
-  /** The pod is gone: memory volumes are unmounted or removed (the pod directory itself is the worker's to remove). */
+  /** The pod is gone: its memory volumes are released (the pod directory itself is the worker's to remove). */
   teardown() {
     this.stop()
-    for (const v of (this.pod.spec?.volumes ?? []) as Obj[]) {
-      if (v.emptyDir?.medium !== 'Memory') continue
-      const dir = this.dirOf('emptyDir', v.name)
-      if (mountPoint(dir)) {
-        const r = spawnSync('umount', [dir], { encoding: 'utf8' })
-        if (r.status !== 0) this.host.log(`unmounting ${dir}: ${(r.stderr || '').trim()}`)
-      }
-      const path = this.paths.get(v.name)
-      if (path && path !== dir) rmSync(path, { recursive: true, force: true })
-    }
+    releasePodVolumes(this.host.podDir, String(this.pod.metadata.uid), this.host.log)
   }
 }
