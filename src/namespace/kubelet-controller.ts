@@ -329,8 +329,12 @@ export class KubeletController implements Controller {
     for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
       const program = containerProgram(c.command, c.args)
       if (!program.exit || program.output.length === 0) continue
-      const status = ((pod.status?.containerStatuses ?? []) as Obj[]).find((s) => s.name === c.name)
-      const run = (pod.spec?.containers ?? []).includes(c) ? (status?.restartCount ?? 0) : 0
+      // A sidecar's status is among the init containers'; an init container that ran to completion has no runs after.
+      const status = [
+        ...((pod.status?.containerStatuses ?? []) as Obj[]),
+        ...((pod.status?.initContainerStatuses ?? []) as Obj[]),
+      ].find((s) => s.name === c.name)
+      const run = status?.restartCount ?? 0
       const runStart = status?.state?.running?.startedAt ? Date.parse(status.state.running.startedAt) : startTime
       const base = run * program.output.length
       const written = Math.max(0, this.opts.logs.lines(uid, c.name).length - base)

@@ -53,6 +53,7 @@ export async function stepRestarts(
     if (!again.changed) return null
     applied = again
     const status = { ...p.status, containerStatuses: again.statuses }
+    if (again.initStatuses.length) status.initContainerStatuses = again.initStatuses
     const conditions = desiredReady({ ...p, status }, new Date())
     if (conditions) status.conditions = setConditions(status.conditions, conditions)
     return status
@@ -60,10 +61,8 @@ export async function stepRestarts(
   if (!written) return { pod: null, due: steps.due }
   for (const { name, run } of applied.exits) flushRun(deps, pod, name, run)
   const events: Promise<unknown>[] = []
-  const specOf = (name: string) => ((pod.spec?.containers ?? []) as Obj[]).find((c) => c.name === name)!
   for (const name of new Set(applied.restarted)) {
-    const c = specOf(name)
-    const path = `spec.containers{${name}}`
+    const { spec: c, path } = specOf(pod, name)!
     const pulled =
       c.imagePullPolicy === 'Always'
         ? `Successfully pulled image "${c.image}"`
@@ -84,7 +83,7 @@ export async function stepRestarts(
         'Warning',
         'BackOff',
         `Back-off restarting failed container ${name} in pod ${podRef}`,
-        `spec.containers{${name}}`,
+        specOf(pod, name)!.path,
       ),
     )
   }
@@ -94,9 +93,9 @@ export async function stepRestarts(
 
 /** The output lines of a run that ended and were not written yet (each run writes its program's lines again). */
 function flushRun(deps: RestartDeps, pod: Obj, name: string, run: number) {
-  const c = ((pod.spec?.containers ?? []) as Obj[]).find((x) => x.name === name)
-  if (!c) return
-  const output = containerProgram(c.command, c.args).output
+  const found = specOf(pod, name)
+  if (!found) return
+  const output = containerProgram(found.spec.command, found.spec.args).output
   const uid = pod.metadata.uid as string
   const have = deps.logLines(uid, name) - run * output.length
   if (output.length > 0 && have < output.length)
@@ -106,4 +105,12 @@ function flushRun(deps: RestartDeps, pod: Obj, name: string, run: number) {
       output.slice(Math.max(0, have)).map((o) => o.line),
       new Date(),
     )
+}
+
+/** A container of the pod by name, with the field path its events name (a sidecar is an init container). */
+function specOf(pod: Obj, name: string): { spec: Obj; path: string } | null {
+  const init = ((pod.spec?.initContainers ?? []) as Obj[]).find((c) => c.name === name)
+  if (init) return { spec: init, path: `spec.initContainers{${name}}` }
+  const c = ((pod.spec?.containers ?? []) as Obj[]).find((x) => x.name === name)
+  return c ? { spec: c, path: `spec.containers{${name}}` } : null
 }

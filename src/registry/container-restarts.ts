@@ -40,6 +40,8 @@ function goSeconds(ms: number): string {
 interface ContainerSteps {
   /** The containers' statuses as of `now` (the input's, when nothing happened). */
   statuses: Obj[]
+  /** The init containers' statuses as of `now` (sidecars run, end and restart as containers do). */
+  initStatuses: Obj[]
   changed: boolean
   /** When the next exit or restart falls due (null: none pending). */
   due: number | null
@@ -51,20 +53,45 @@ interface ContainerSteps {
 }
 
 /**
- * Advances the regular containers of a Running pod to `now`: runs that exit end (terminated, or restarted at once,
- * or waiting in CrashLoopBackOff with the last run as lastState), back-offs that ran out restart. `idOf(name, run)`
+ * Advances the regular containers and the sidecars (init containers with restartPolicy Always, restarted after every
+ * exit whatever the pod's policy) of a Running pod to `now`: runs that exit end (terminated, or restarted at once, or
+ * waiting in CrashLoopBackOff with the last run as lastState), back-offs that ran out restart. `idOf(name, run)`
  * names a run's container.
  */
 export function stepContainers(pod: Obj, now: number, idOf: (name: string, run: number) => string): ContainerSteps {
-  const out: ContainerSteps = { statuses: [], changed: false, due: null, exits: [], restarted: [], backedOff: [] }
+  const out: ContainerSteps = {
+    statuses: [],
+    initStatuses: [],
+    changed: false,
+    due: null,
+    exits: [],
+    restarted: [],
+    backedOff: [],
+  }
+  const sidecars = ((pod.spec?.initContainers ?? []) as Obj[]).filter((c) => c.restartPolicy === 'Always')
+  out.initStatuses = stepList(out, pod, sidecars, pod.status?.initContainerStatuses ?? [], 'Always', now, idOf)
   const policy = pod.spec?.restartPolicy as string | undefined
+  out.statuses = stepList(out, pod, pod.spec?.containers ?? [], pod.status?.containerStatuses ?? [], policy, now, idOf)
+  return out
+}
+
+/** stepContainers for one list of statuses, whose containers (the ones in `specs`) restart by `policy`. */
+function stepList(
+  out: ContainerSteps,
+  pod: Obj,
+  specs: Obj[],
+  current: Obj[],
+  policy: string | undefined,
+  now: number,
+  idOf: (name: string, run: number) => string,
+): Obj[] {
   const podRef = `${pod.metadata?.name}_${pod.metadata?.namespace}(${pod.metadata?.uid})`
-  const current = (pod.status?.containerStatuses ?? []) as Obj[]
   const dueAt = (t: number) => {
     out.due = out.due === null ? t : Math.min(out.due, t)
   }
+  const statuses: Obj[] = []
   for (const s of current) {
-    const spec = ((pod.spec?.containers ?? []) as Obj[]).find((c) => c.name === s.name)
+    const spec = specs.find((c) => c.name === s.name)
     const exit = spec ? containerProgram(spec.command, spec.args).exit : null
     let cs = s
     for (let i = 0; exit && i < MAX_TRANSITIONS; i++) {
@@ -117,9 +144,9 @@ export function stepContainers(pod: Obj, now: number, idOf: (name: string, run: 
       out.restarted.push(cs.name)
     }
     if (cs !== s) out.changed = true
-    out.statuses.push(cs)
+    statuses.push(cs)
   }
-  return out
+  return statuses
 }
 
 /** A container started again at `at`: running, the run that ended as lastState, one more restart, a new ID. */

@@ -291,6 +291,13 @@ export function podNeedsAttention(pod: Obj): boolean {
   const ends = (c: Obj) =>
     containerProgram(c.command, c.args).exit !== null && !statuses.find((s) => s.name === c.name)?.state?.terminated
   if (((pod.spec.containers ?? []) as Obj[]).some(ends)) return true
+  // A sidecar (restartable init container) whose program exits is started again for as long as the pod runs.
+  if (
+    ((pod.spec.initContainers ?? []) as Obj[]).some(
+      (c) => c.restartPolicy === 'Always' && containerProgram(c.command, c.args).exit !== null,
+    )
+  )
+    return true
   return [...((pod.spec.initContainers ?? []) as Obj[]), ...((pod.spec.containers ?? []) as Obj[])].some((c) =>
     containerProgram(c.command, c.args).output.some((o) => o.at > 0),
   )

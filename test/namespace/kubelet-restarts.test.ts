@@ -109,4 +109,33 @@ describe('simulated container restarts', () => {
       message: 'Job has reached the specified backoff limit',
     })
   })
+
+  it('a sidecar whose program fails restarts and backs off while the pod runs', async () => {
+    const ns = await makeNamespace('restart')
+    const p = pod('with-side', {}, { restartPolicy: 'Never' }) as Obj
+    p.spec.initContainers = [
+      { name: 'side', image: 'busybox', restartPolicy: 'Always', command: ['sh', '-c', 'echo up; exit 1'] },
+    ]
+    expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, p)).status).toBe(201)
+    const looping = await waitFor(async () => {
+      const g = (await req('GET', `/api/v1/namespaces/${ns}/pods/with-side`)).json
+      return g.status?.initContainerStatuses?.[0]?.state?.waiting ? g : undefined
+    }, 8000)
+    expect(looping.status.phase).toBe('Running')
+    expect(looping.status.initContainerStatuses[0]).toMatchObject({
+      restartCount: 1,
+      state: { waiting: { reason: 'CrashLoopBackOff' } },
+      lastState: { terminated: { exitCode: 1 } },
+    })
+    expect(looping.status.conditions.find((c: Obj) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      message: 'containers with unready status: [side]',
+    })
+    const events = await waitFor(async () => {
+      const items = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items as Obj[]
+      return items.some((e) => e.reason === 'BackOff') ? items : undefined
+    })
+    expect(events.find((e) => e.reason === 'BackOff').involvedObject.fieldPath).toBe('spec.initContainers{side}')
+    expect((await req('GET', `/api/v1/namespaces/${ns}/pods/with-side/log?container=side`)).text).toBe('up\nup\n')
+  })
 })

@@ -133,4 +133,28 @@ describe('stepContainers', () => {
     const p = pod('Always', 'nginx -g daemon off;')
     expect(stepTo(p, 10_000)).toMatchObject({ changed: false, due: null })
   })
+
+  it('a sidecar whose program exits restarts whatever the pod restartPolicy, with its own back-off', () => {
+    const p = pod('Never', 'sleep 3600')
+    p.spec.initContainers = [
+      { name: 'side', image: 'busybox', restartPolicy: 'Always', command: ['sh', '-c', 'exit 1'] },
+      { name: 'setup', image: 'busybox', command: ['sh', '-c', 'exit 0'] },
+    ]
+    p.status.initContainerStatuses = [
+      { name: 'side', state: { running: { startedAt: at(0) } }, lastState: {}, ready: true, restartCount: 0 },
+      { name: 'setup', state: { terminated: { exitCode: 0, reason: 'Completed' } }, ready: true, restartCount: 0 },
+    ]
+    const r = stepContainers(p, T0, idOf)
+    expect(r.restarted).toEqual(['side'])
+    expect(r.initStatuses[0]).toMatchObject({
+      restartCount: 1,
+      state: {
+        waiting: { reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=side pod=p_ns(u1)' },
+      },
+      lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+    })
+    expect(r.initStatuses[1]).toBe(p.status.initContainerStatuses[1])
+    expect(r.statuses[0]).toBe(p.status.containerStatuses[0])
+    expect(r.due).toBe(T0 + 10_000)
+  })
 })
