@@ -1,6 +1,6 @@
 // A pod's quality-of-service class (kube's qos.ComputePodQOS), written into status.qosClass when the pod is created.
 import { parseQuantity, type ParsedQuantity } from '../../../schema/quantity'
-import { addQuantities, cmpQuantity, ZERO } from './pod-validation-formats'
+import { addQuantities, cmpQuantity, ZERO } from './pod-validation-quantities'
 import type { PodObject, PodQOSClass } from './pod-types'
 
 /**

@@ -6,10 +6,10 @@ import {
   isConfigMapKey,
   isRelaxedEnvVarName,
   nameIsSubdomain,
-  quantityString,
   str,
   validateQualifiedName,
 } from './pod-validation-formats'
+import { quantityString } from './pod-validation-quantities'
 import type { EnvFromSource, EnvVar, ObjectFieldSelector, ResourceFieldSelector } from './pod-types'
 
 const ENV_FIELD_PATHS = [

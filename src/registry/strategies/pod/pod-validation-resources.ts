@@ -1,19 +1,16 @@
 // Container resources (requests, limits, claims) and resize policies, after kube-apiserver 1.33
 // pkg/apis/core/validation.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
+import { list, notFoundWithDetail, str, validateDNS1123Label } from './pod-validation-formats'
 import {
   cmpQuantity,
   isHugePageResourceName,
   isHugePageValueDivisible,
   isOvercommitAllowed,
-  list,
-  notFoundWithDetail,
   quantityString,
-  str,
   validateContainerResourceName,
-  validateDNS1123Label,
   validateResourceQuantityValue,
-} from './pod-validation-formats'
+} from './pod-validation-quantities'
 import type { AnyContainer, ResourceRequirements } from './pod-types'
 
 type Ctr = AnyContainer

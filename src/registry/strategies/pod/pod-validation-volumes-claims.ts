@@ -2,14 +2,8 @@
 // pkg/apis/core/validation.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { validateAnnotations, validateLabels } from '../../validation/object-meta'
-import {
-  IS_NOT_POSITIVE_ERROR_MSG,
-  isPositiveQuantity,
-  list,
-  nameIsSubdomain,
-  quantityString,
-  validateLabelSelector,
-} from './pod-validation-formats'
+import { IS_NOT_POSITIVE_ERROR_MSG, list, nameIsSubdomain, validateLabelSelector } from './pod-validation-formats'
+import { isPositiveQuantity, quantityString } from './pod-validation-quantities'
 import type { PersistentVolumeClaimSpec } from './pod-types'
 import type { ObjectMeta } from '../../../schema/meta'
 

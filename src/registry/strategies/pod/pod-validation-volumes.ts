@@ -9,14 +9,8 @@
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { isDNS1123Subdomain } from '../../validation/names'
 import { goQuote } from '../../go-strings'
-import {
-  inclusiveRangeError,
-  isNegativeQuantity,
-  list,
-  nameIsSubdomain,
-  str,
-  validateDNS1123Label,
-} from './pod-validation-formats'
+import { inclusiveRangeError, list, nameIsSubdomain, str, validateDNS1123Label } from './pod-validation-formats'
+import { isNegativeQuantity } from './pod-validation-quantities'
 import { validateLocalDescendingPath } from './pod-validation-mounts'
 import { validatePullPolicy } from './pod-validation-containers'
 import {
