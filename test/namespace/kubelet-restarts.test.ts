@@ -135,7 +135,7 @@ describe('simulated container restarts', () => {
       const items = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items as Obj[]
       return items.some((e) => e.reason === 'BackOff') ? items : undefined
     })
-    expect(events.find((e) => e.reason === 'BackOff').involvedObject.fieldPath).toBe('spec.initContainers{side}')
+    expect(events.find((e) => e.reason === 'BackOff')?.involvedObject.fieldPath).toBe('spec.initContainers{side}')
     expect((await req('GET', `/api/v1/namespaces/${ns}/pods/with-side/log?container=side`)).text).toBe('up\nup\n')
   })
 })
