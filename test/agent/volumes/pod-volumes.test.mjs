@@ -202,7 +202,7 @@ describe('pod volumes (process runtime)', () => {
     assert.equal(exec(t.worker, 'a', ['cat', `${root}/c/k`]).out, 'v')
   })
 
-  it('names a missing key, and skips it when optional', async () => {
+  it('names a missing key in the FailedMount event', async () => {
     const t = setup(
       {
         containers: [
@@ -280,6 +280,65 @@ describe('pod volumes (process runtime)', () => {
       expirationSeconds: 3600,
       boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'p', uid: t.worker.uid },
     })
+  })
+
+  it('starts with an empty volume for an optional missing ConfigMap; a deleted one keeps its files with a FailedMount', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const objects = { '/api/v1/namespaces/n/configmaps/here': { data: { k: 'v' } } }
+    const t = setup(
+      {
+        containers: [
+          {
+            name: 'a',
+            image: 'i',
+            command: ['sleep', '30'],
+            volumeMounts: [
+              { name: 'opt', mountPath: `${root}/opt` },
+              { name: 'here', mountPath: `${root}/here` },
+            ],
+          },
+        ],
+        volumes: [
+          { name: 'opt', configMap: { name: 'absent', optional: true } },
+          { name: 'here', configMap: { name: 'here' } },
+        ],
+      },
+      objects,
+    )
+    t.worker.sync()
+    await until('running', () => running(t.api))
+    assert.equal(exec(t.worker, 'a', ['ls', `${root}/opt`]).out, '')
+    delete objects['/api/v1/namespaces/n/configmaps/here']
+    await until(
+      'the resync failure',
+      () =>
+        t.events.includes(
+          'Warning FailedMount: MountVolume.SetUp failed for volume "here" : configmap "here" not found',
+        ),
+      25_000,
+    )
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/here/k`]).out, 'v')
+  })
+
+  it('is CreateContainerConfigError when a subPathExpr names a variable the container lacks', async () => {
+    const t = setup({
+      containers: [
+        {
+          name: 'a',
+          image: 'i',
+          command: ['sleep', '30'],
+          volumeMounts: [{ name: 'e', mountPath: '/tmp/x', subPathExpr: '$(POD_NAME)/$(NOPE)' }],
+          env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+        },
+      ],
+      volumes: [{ name: 'e', emptyDir: {} }],
+    })
+    t.worker.sync()
+    await until(
+      'the waiting reason',
+      () => last(t.api)?.containerStatuses?.[0]?.state.waiting?.reason === 'CreateContainerConfigError',
+    )
+    assert.deepEqual(last(t.api).containerStatuses[0].state.waiting.message, 'missing value for NOPE')
   })
 
   it("checks a hostPath's type with kube's message, creating what *OrCreate asks for", async () => {
