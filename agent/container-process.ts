@@ -29,8 +29,12 @@ import {
   readExit,
   readRun,
   recordLost,
+  readShim,
+  recordShim,
   type RunRecord,
   sameProcess,
+  type ShimRecord,
+  shimStarting,
 } from './run-files.ts'
 
 import type { Mount } from './volumes/mount.ts'
@@ -122,7 +126,15 @@ export class ContainerProcess {
   static adopt(logFile: string, stdin: boolean): ContainerProcess | Exit {
     const dir = dirname(logFile)
     const attempt = Number(basename(logFile, '.log'))
-    awaitShim(dir, attempt)
+    // A shim still starting the run (recorded at launch, alive, nothing recorded by it yet): followed once it has.
+    const starting = shimStarting(dir, attempt)
+    if (starting) {
+      const p = new ContainerProcess(logFile, stdin)
+      p.awaitRecord(starting)
+      return p
+    }
+    // A shim an agent without launch records started: a short wait for its records.
+    if (!readShim(dir, attempt)) awaitShim(dir, attempt)
     const ended = readExit(dir, attempt)
     if (ended) return exitOf(ended)
     const run = readRun(dir, attempt)
@@ -157,6 +169,8 @@ export class ContainerProcess {
     } finally {
       closeSync(errFd)
     }
+    // Recorded at once: an agent started again while the shim is still starting the run (a loaded host) waits for it.
+    if (child.pid) recordShim(this.dir, this.attempt, child.pid)
     // The shim outlives us; nothing here waits for it.
     child.unref()
     child.on('error', (e) => this.finish(shimError(e)))
@@ -170,6 +184,17 @@ export class ContainerProcess {
       else this.check()
     })
     child.on('exit', () => this.check())
+  }
+
+  /** Waits for a starting shim to record its run (then follows it) or its failure, or to go without either. */
+  private awaitRecord(shim: ShimRecord) {
+    this.checker = setInterval(() => {
+      const run = readRun(this.dir, this.attempt)
+      if (run) {
+        if (this.checker) clearInterval(this.checker)
+        this.follow(run)
+      } else if (readExit(this.dir, this.attempt) || !sameProcess(shim.shimPid, shim.shimStart)) this.check()
+    }, 50)
   }
 
   /** The run is going: follow its files. */

@@ -186,7 +186,7 @@ export class ContainerRecord {
     mkdirSync(this.cwd, { recursive: true })
     // Only the current and the previous run's logs are kept, as a kubelet keeps them.
     if (attempt >= 2)
-      for (const suffix of ['log', 'run', 'exit', 'shim.err'])
+      for (const suffix of ['log', 'run', 'exit', 'shim', 'shim.err'])
         rmSync(join(this.dir, `${attempt - 2}.${suffix}`), { force: true })
     this.containerID = containerIDOf(this.podUID, this.name, attempt)
     const proc = this.host.runtime.start({

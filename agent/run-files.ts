@@ -1,8 +1,9 @@
 // What a container run's shim (shim.py) leaves in the container's directory, read back by this agent or the next:
 // <n>.run (the shim's and the command's pid with their start times, the run's start), <n>.exit (how it ended, read as
 // the Exit kube reports), whether a recorded process is still the one recorded (pid and start time from
-// /proc/<pid>/stat, so that a pid the kernel gave to someone else since is never taken for ours), and the wait for a
-// shim that was started but has not recorded its run yet.
+// /proc/<pid>/stat, so that a pid the kernel gave to someone else since is never taken for ours), and a shim that was
+// started but has not recorded its run yet: <n>.shim, its pid as the agent recorded it at launch, tells a shim still
+// starting (waited for however long it takes) from one that died (a short wait where an older agent left no record).
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -47,6 +48,32 @@ function readJson<T>(path: string): T | null {
 export const readRun = (dir: string, attempt: number) => readJson<RunRecord>(join(dir, `${attempt}.run`))
 export const readExit = (dir: string, attempt: number) => readJson<ExitRecord>(join(dir, `${attempt}.exit`))
 
+/** <n>.shim: written by the agent as it starts a shim, before the shim records anything (seconds on a loaded host). */
+export interface ShimRecord {
+  shimPid: number
+  shimStart: number
+}
+
+export const readShim = (dir: string, attempt: number) => readJson<ShimRecord>(join(dir, `${attempt}.shim`))
+
+/** Records the shim just started for run <attempt>: its pid and start time. */
+export function recordShim(dir: string, attempt: number, pid: number) {
+  const path = join(dir, `${attempt}.shim`)
+  try {
+    writeFileSync(`${path}.tmp`, JSON.stringify({ shimPid: pid, shimStart: processStart(pid) }))
+    renameSync(`${path}.tmp`, path)
+  } catch {
+    // the directory is gone (the pod with it)
+  }
+}
+
+/** The shim of run <attempt> while it still starts it: alive as recorded at launch, its run and exit not recorded. */
+export function shimStarting(dir: string, attempt: number): ShimRecord | null {
+  if (readRun(dir, attempt) || readExit(dir, attempt)) return null
+  const shim = readShim(dir, attempt)
+  return shim && sameProcess(shim.shimPid, shim.shimStart) ? shim : null
+}
+
 /** The runs a container directory has records of, in order (a run the agent was starting has its shim.err). */
 export function recordedAttempts(dir: string): number[] {
   let names: string[] = []
@@ -57,7 +84,7 @@ export function recordedAttempts(dir: string): number[] {
   }
   const found = new Set<number>()
   for (const n of names) {
-    const m = /^(\d+)\.(run|exit|shim\.err)$/.exec(n)
+    const m = /^(\d+)\.(run|exit|shim|shim\.err)$/.exec(n)
     if (m) found.add(Number(m[1]))
   }
   return [...found].sort((a, b) => a - b)
@@ -115,6 +142,15 @@ export function processEnv(pid: number): Record<string, string> | null {
 export function killRecordedRuns(dir: string): number {
   let killed = 0
   for (const attempt of recordedAttempts(dir)) {
+    // A shim still starting its run: it goes (its group) before it starts a command nobody would stop.
+    const starting = shimStarting(dir, attempt)
+    if (starting)
+      try {
+        process.kill(-starting.shimPid, 'SIGKILL')
+        killed++
+      } catch {
+        // gone meanwhile
+      }
     const run = readRun(dir, attempt)
     if (!run || readExit(dir, attempt) || !sameProcess(run.pid, run.pidStart)) continue
     try {
