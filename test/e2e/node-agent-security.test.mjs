@@ -1,13 +1,15 @@
 // securityContext on a real node (the process runtime, the agent as the node's own identity): a pod's runAsUser is
 // the uid its container runs as and `kubectl exec` runs as; runAsNonRoot on a container that would run as root, and a
-// field a host process cannot honour, keep it in CreateContainerConfigError as kubectl shows it.
+// field a host process cannot honour, keep it in CreateContainerConfigError as kubectl shows it. The node may read the
+// pull secrets its pods reference (what a container runtime's pull reads as the node), and no other Secret.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
 import { api, kubectl, parseTable, TEST_TOKENS, uniqueNs } from './helpers.mjs'
-import { kubeconfigFor } from './identity-helpers.mjs'
+import { kubeconfigFor, kubectlWith } from './identity-helpers.mjs'
 
 const node = 'e2e-agent'
+const nodeKubeconfig = kubeconfigFor(node, TEST_TOKENS.node)
 const namespace = uniqueNs('agent-sec')
 const isRoot = process.getuid() === 0
 let agent
@@ -37,7 +39,7 @@ const waiting = async (name) =>
 
 describe('node agent: securityContext (process runtime)', { skip: !isRoot && 'the agent must run as root' }, () => {
   before(async () => {
-    agent = startAgent(node, ['--kubeconfig', kubeconfigFor(node, TEST_TOKENS.node)])
+    agent = startAgent(node, ['--kubeconfig', nodeKubeconfig])
     await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
     await nodeRegisteredReady(node)
   })
@@ -57,6 +59,29 @@ describe('node agent: securityContext (process runtime)', { skip: !isRoot && 'th
     assert.equal(logs, '65534\n')
     const exec = await kubectl('1.33', ['-n', namespace, 'exec', 'nobody', '--', 'sh', '-c', 'id -u; id -g'])
     assert.equal(exec.stdout, '65534\n65534\n')
+  })
+
+  it('lets the node read the pull secrets its pods reference (what a container runtime’s pull reads), and no other', async () => {
+    const dockerconfig = Buffer.from(JSON.stringify({ auths: { 'registry.example': { auth: 'dTpw' } } })).toString(
+      'base64',
+    )
+    for (const name of ['regcred', 'unrelated'])
+      await api('POST', `/api/v1/namespaces/${namespace}/secrets`, {
+        metadata: { name },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: { '.dockerconfigjson': dockerconfig },
+      })
+    await create({ ...pod('puller', {}), spec: { ...pod('puller', {}).spec, imagePullSecrets: [{ name: 'regcred' }] } })
+    const asNode = (args) => kubectlWith('1.33', nodeKubeconfig, args, { allowFail: true })
+    const read = await eventually('the node to be allowed the pull secret', async () => {
+      const r = await asNode(['-n', namespace, 'get', 'secret', 'regcred', '-o', 'name'])
+      return r.stdout || null
+    })
+    assert.equal(read, 'secret/regcred\n')
+    assert.match(
+      (await asNode(['-n', namespace, 'get', 'secret', 'unrelated'])).stderr,
+      /no relationship found between node 'e2e-agent' and this object/,
+    )
   })
 
   it('keeps a container that would run as root under runAsNonRoot in CreateContainerConfigError', async () => {
