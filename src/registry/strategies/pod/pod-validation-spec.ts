@@ -26,7 +26,8 @@ import {
 import { validateResourceRequirements } from './pod-validation-resources'
 import { validatePodSecurityContext } from './pod-validation-security'
 import { validateVolumes } from './pod-validation-volumes'
-import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './pod-validation-scheduling'
+import { validateAffinity } from './pod-validation-affinity'
+import { validateTolerations, validateTopologySpreadConstraints } from './pod-validation-scheduling'
 import { validatePodDNSConfig } from './pod-validation-dns'
 import type { AnyContainer, PodSpec } from './pod-types'
 

@@ -7,7 +7,7 @@ import { canonicalQuantity, parseQuantity } from '../../../schema/quantity'
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import { nameIsDNSSubdomain, validateNamespaceName } from '../../validation/names'
 import { validatePathNoBacksteps } from '../pod/pod-validation-mounts'
-import { validateNodeSelector } from '../pod/pod-validation-scheduling'
+import { validateNodeSelector } from '../pod/pod-validation-affinity'
 import { requiredAll, validateCSIDriverName, validateHostPath } from '../pod/pod-validation-volumes-storage'
 
 type Spec = NonNullable<PersistentVolume['spec']>
