@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
 import { Backoff } from '../../../agent/backoff.ts'
 import { PodWorker } from '../../../agent/pod-worker.ts'
+import { PodVolumes } from '../../../agent/volumes/pod-volumes.ts'
 
 const b64 = (s) => Buffer.from(s).toString('base64')
 
@@ -388,5 +389,40 @@ describe('pod volumes (process runtime)', () => {
     )
     await until('a status', () => last(t.api))
     assert.deepEqual(last(t.api).containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } })
+  })
+
+  it("says kubelet's 'Unable to attach or mount volumes' once a volume has failed for 2m3s", async (t) => {
+    let now = Date.now()
+    t.mock.method(Date, 'now', () => now)
+    const events = []
+    const pod = {
+      metadata: { name: 'p', namespace: 'n', uid: 'u' },
+      spec: {
+        containers: [{ name: 'a', volumeMounts: [{ name: 'config-volume', mountPath: '/x' }] }],
+        volumes: [{ name: 'config-volume', configMap: { name: 'missing' } }],
+      },
+    }
+    const volumes = new PodVolumes({
+      podDir: mkdtempSync(join(tmpdir(), 'pv-')),
+      pod: () => pod,
+      client: fakeApi({}),
+      allocatable: {},
+      event: (type, reason, message) => events.push(`${type} ${reason}: ${message}`),
+      log: () => {},
+    })
+    const first = await volumes.ensure()
+    assert.equal(first, now + 500)
+    // Asked again before the back-off's end: nothing is tried.
+    assert.equal(await volumes.ensure(), first)
+    now += 600
+    assert.equal(await volumes.ensure(), now + 1000)
+    assert.equal(events.length, 2)
+    now += 123_000
+    await volumes.ensure()
+    assert.equal(
+      events.at(-1),
+      'Warning FailedMount: Unable to attach or mount volumes: unmounted volumes=[config-volume], unattached volumes=[], failed to process volumes=[]: context deadline exceeded',
+    )
+    volumes.stop()
   })
 })
