@@ -272,7 +272,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
   async podLog(name: string, options: PodLogOptions): Promise<Result<string>> {
     const req = podLogRequest(this.host.objects.get('pods', name), name, options)
     if (!req.ok) return req
-    return ok(this.logs.read(req.value.uid, req.value.container, req.value.query).text)
+    return ok(this.logs.read(req.value.uid, req.value.container, req.value.query, req.value.lines).text)
   }
 
   /** GET pods/{name}/log?follow=true: what is logged so far, then new lines until the pod stops. */
@@ -289,7 +289,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       container: req.value.container,
       timestamps: options.timestamps ?? false,
     })
-    const { text } = this.logs.read(req.value.uid, req.value.container, req.value.query)
+    const { text } = this.logs.read(req.value.uid, req.value.container, req.value.query, req.value.lines)
     if (text) server.send(text)
     const phase = (current?.object.status as { phase?: string } | undefined)?.phase
     if (phase === 'Succeeded' || phase === 'Failed') server.close(1000, 'pod stopped')

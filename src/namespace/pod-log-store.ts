@@ -51,10 +51,19 @@ export class PodLogStore {
       .toArray()
   }
 
-  /** The log as kubectl logs shows it, with kube's tailLines, sinceSeconds/sinceTime, limitBytes, timestamps. */
-  read(uid: string, container: string, q: LogQuery): { text: string; lastSeq: number } {
+  /**
+   * The log as kubectl logs shows it, with kube's tailLines, sinceSeconds/sinceTime, limitBytes, timestamps; `run`
+   * narrows it to one run's lines of a restarted container (src/registry/pod-log-request.ts).
+   */
+  read(
+    uid: string,
+    container: string,
+    q: LogQuery,
+    run?: { from: number; to: number },
+  ): { text: string; lastSeq: number } {
     let lines = this.lines(uid, container)
     const lastSeq = lines.length ? lines[lines.length - 1]!.seq : 0
+    if (run) lines = lines.slice(run.from, run.to)
     if (q.since !== undefined) lines = lines.filter((l) => Date.parse(l.ts) >= q.since!)
     if (q.tailLines !== undefined) lines = q.tailLines === 0 ? [] : lines.slice(-q.tailLines)
     let text = lines.map((l) => format(l, q.timestamps ?? false)).join('')

@@ -1,4 +1,5 @@
 // Resolving a pods/log request: which container (kube's rules for the default), and the log query from options.
+import { containerProgram } from './container-program'
 import type { Stored } from './store'
 import { fail, ok, statuses, type Result } from './status'
 
@@ -31,11 +32,43 @@ export function chooseContainer(pod: Obj, name: string) {
   return statuses.badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`)
 }
 
+/**
+ * Which lines of a simulated container's log are the run asked for: each run of a program that exits writes the
+ * program's lines again (src/registry/container-restarts.ts), so run k holds lines [k*n, (k+1)*n). Without
+ * `previous` the newest run (kubelet's validateContainerLogStatus: the running, terminated or last terminated
+ * container); with it the run in lastState (a 400 when there is none). Undefined: the whole log.
+ */
+function simulatedRun(
+  pod: Obj,
+  name: string,
+  container: string,
+  status: Obj | undefined,
+  previous: boolean,
+): Result<{ from: number; to: number } | undefined> {
+  const spec = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].find(
+    (c) => c.name === container,
+  )
+  const program = spec ? containerProgram(spec.command, spec.args) : null
+  const window = (run: number) => {
+    if (!program?.exit) return undefined
+    const n = program.output.length
+    return { from: run * n, to: (run + 1) * n }
+  }
+  const restarts = (status?.restartCount ?? 0) as number
+  if (previous) {
+    if (!status?.lastState?.terminated?.containerID)
+      return fail(statuses.badRequest(`previous terminated container "${container}" in pod "${name}" not found`))
+    // Waiting to start again, the run that ended is both the newest and the one in lastState.
+    return ok(window(status.state?.waiting ? restarts : restarts - 1))
+  }
+  return ok(restarts === 0 ? undefined : window(restarts))
+}
+
 export function podLogRequest(
   current: Stored | null,
   name: string,
   o: PodLogOptions,
-): Result<{ uid: string; container: string; query: LogQuery }> {
+): Result<{ uid: string; container: string; query: LogQuery; lines?: { from: number; to: number } }> {
   if (!current) return fail(statuses.notFound({ resource: 'pods' }, name))
   const pod = current.object as Obj
   const all = [
@@ -54,19 +87,18 @@ export function podLogRequest(
   if (!all.includes(container!)) {
     return fail(statuses.badRequest(`container ${container} is not valid for pod ${name}`))
   }
-  if (o.previous) {
-    return fail(statuses.badRequest(`previous terminated container "${container}" in pod "${name}" not found`))
-  }
-  const phase = pod.status?.phase ?? 'Pending'
   const cs = [
     ...((pod.status?.containerStatuses ?? []) as Obj[]),
     ...((pod.status?.initContainerStatuses ?? []) as Obj[]),
   ].find((s) => s.name === container)
+  const run = simulatedRun(pod, name, container!, cs, o.previous === true)
+  if (!run.ok) return run
+  const phase = pod.status?.phase ?? 'Pending'
   if (phase === 'Pending' && !cs) {
     return fail(statuses.badRequest(`container "${container}" in pod "${name}" is waiting to start: ContainerCreating`))
   }
   const query: LogQuery = { timestamps: o.timestamps, tailLines: o.tailLines, limitBytes: o.limitBytes }
   if (o.sinceSeconds !== undefined) query.since = Date.now() - o.sinceSeconds * 1000
   else if (o.sinceTime) query.since = Date.parse(o.sinceTime)
-  return ok({ uid: pod.metadata.uid as string, container: container!, query })
+  return ok({ uid: pod.metadata.uid as string, container: container!, query, lines: run.value })
 }

@@ -114,6 +114,8 @@ for (const v of KUBECTL_VERSIONS) {
       const d = (await k(['describe', 'pod', 'crash', '-n', ns])).stdout
       assert.match(d, /Last State:\s+Terminated\n\s+Reason:\s+Error\n\s+Exit Code:\s+2/)
       assert.match(d, /Warning\s+BackOff\s+.*Back-off restarting failed container crash in pod crash_/)
+      // The run that ended is there to read (it wrote nothing).
+      assert.equal((await k(['logs', 'crash', '-n', ns, '--previous'])).stdout, '')
     })
 
     it('logs -f of a finished pod prints its output and ends', async () => {

@@ -54,8 +54,11 @@ describe('simulated container restarts', () => {
         source: { component: 'kubelet' },
       })
       expect(events.filter((e) => e.reason === 'Started').reduce((n, e) => n + (e.count ?? 1), 0)).toBe(2)
-      // Each run wrote its line.
-      expect((await req('GET', `/api/v1/namespaces/${ns}/pods/crash/log`)).text).toBe('try\ntry\n')
+      // Each run wrote its line; the log is the newest run's (the one in lastState while it waits), as is --previous.
+      const log = (q = '') => req('GET', `/api/v1/namespaces/${ns}/pods/crash/log?timestamps=true${q}`)
+      const newest = (await log()).text
+      expect(newest).toMatch(/^\S+ try\n$/)
+      expect((await log('&previous=true')).text).toBe(newest)
     })
   }
 
@@ -80,6 +83,10 @@ describe('simulated container restarts', () => {
     expect(ended.status.containerStatuses[1].state.running).toBeDefined()
     const ready = ended.status.conditions.find((c: Obj) => c.type === 'Ready')
     expect(ready).toMatchObject({ status: 'False', message: 'containers with unready status: [once]' })
+    // Never restarted: there is no previous run.
+    const previous = await req('GET', `/api/v1/namespaces/${ns}/pods/mixed/log?container=once&previous=true`)
+    expect(previous.status).toBe(400)
+    expect(previous.json.message).toBe('previous terminated container "once" in pod "mixed" not found')
   })
 
   it('an OnFailure Job whose container keeps failing reaches its backoffLimit through restart counts', async () => {
@@ -136,6 +143,6 @@ describe('simulated container restarts', () => {
       return items.some((e) => e.reason === 'BackOff') ? items : undefined
     })
     expect(events.find((e) => e.reason === 'BackOff')?.involvedObject.fieldPath).toBe('spec.initContainers{side}')
-    expect((await req('GET', `/api/v1/namespaces/${ns}/pods/with-side/log?container=side`)).text).toBe('up\nup\n')
+    expect((await req('GET', `/api/v1/namespaces/${ns}/pods/with-side/log?container=side`)).text).toBe('up\n')
   })
 })
