@@ -276,6 +276,9 @@ export class PodVolumes {
   /** The periodic rewrite of API-data volumes (updates to ConfigMaps, Secrets, labels, tokens reach the files). */
   private startSync() {
     if (this.timer) return
+    // Only API data changes under a running pod (an emptyDir or hostPath needs no sync).
+    if (!((this.pod.spec?.volumes ?? []) as Obj[]).some((v) => API_DATA.has(kindOf(v)) && this.paths.has(v.name)))
+      return
     this.timer = setInterval(() => void this.resync(), SYNC_MS)
     this.timer.unref()
   }
