@@ -4,16 +4,22 @@
 // Anything else gets kube's single Forbidden error on `spec`, with a diff appendix naming what changed.
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import { clone } from '../../deep-equal'
-import { MAX_INT32, goStringMap, inclusiveRangeError, invalidGo, list, str } from './pod-validation-formats'
+import { MAX_INT32, inclusiveRangeError, list, str } from './pod-validation-formats'
 import { goTrimSpace } from './pod-validation-containers'
-import { validateTolerations } from './pod-validation-scheduling'
+import { describeSpecDiff, semanticEqual } from './pod-spec-diff'
+import {
+  validateNodeAffinityMutation,
+  validateNodeSelectorMutation,
+  validateOnlyAddedTolerations,
+  validateOnlyDeletedSchedulingGates,
+} from './pod-validation-update-scheduling'
 import {
   APPARMOR_ANNOTATION_PREFIX,
   MIRROR_POD_ANNOTATION,
   validatePodSpecificAnnotations,
 } from './pod-validation-annotations'
 import { validatePodMetadataAndSpec } from './pod-validation'
-import type { Container, NodeAffinity, NodeSelectorTerm, PodObject, PodSpec, Toleration } from './pod-types'
+import type { Container, PodObject, PodSpec } from './pod-types'
 
 const specPath = new FieldPath('spec')
 const annotationsPath = new FieldPath('metadata').child('annotations')
@@ -185,166 +191,4 @@ export function validatePodSpecificAnnotationUpdates(pod: PodObject, old: PodObj
   )
   errs.push(...validatePodSpecificAnnotations(now, pod.spec ?? ({} as PodSpec), oldCostErrors))
   return errs
-}
-
-/** validateOnlyAddedTolerations: every old toleration must survive, except for its tolerationSeconds. */
-function validateOnlyAddedTolerations(
-  tolerations: readonly Toleration[],
-  old: readonly Toleration[],
-  path: FieldPath,
-): FieldError[] {
-  const same = (a: Toleration, b: Toleration) =>
-    str(a.key) === str(b.key) &&
-    str(a.operator) === str(b.operator) &&
-    str(a.value) === str(b.value) &&
-    str(a.effect) === str(b.effect)
-  for (const o of old) {
-    if (!tolerations.some((t) => same(o, t))) {
-      return [
-        fieldError.forbidden(path.toString(), 'existing toleration can not be modified except its tolerationSeconds'),
-      ]
-    }
-  }
-  return validateTolerations(tolerations, path)
-}
-
-/** validateOnlyDeletedSchedulingGates. */
-function validateOnlyDeletedSchedulingGates(
-  gates: readonly { name: string }[],
-  old: readonly { name: string }[],
-  path: FieldPath,
-): FieldError[] {
-  const oldNames = new Set(old.map((g) => g.name))
-  const added = new Map<string, number>()
-  gates.forEach((g, i) => {
-    if (!oldNames.has(g.name)) added.set(g.name, i)
-  })
-  return [...added].map(([name, i]) =>
-    fieldError.forbidden(
-      path.index(i).child('name').toString(),
-      `only deletion is allowed, but found new scheduling gate '${name}'`,
-    ),
-  )
-}
-
-function validateNodeSelectorMutation(
-  path: FieldPath,
-  now: Record<string, string> | undefined,
-  old: Record<string, string> | undefined,
-): FieldError[] {
-  for (const [k, v] of Object.entries(old ?? {})) {
-    if (now?.[k] !== v) {
-      const shown = now === undefined ? 'map[string]string(nil)' : goStringMap(now)
-      return [
-        invalidGo(
-          path.toString(),
-          shown,
-          'only additions to spec.nodeSelector are allowed (no mutations or deletions)',
-        ),
-      ]
-    }
-  }
-  return []
-}
-
-function validateNodeAffinityMutation(
-  path: FieldPath,
-  now: NodeAffinity | undefined,
-  old: NodeAffinity | undefined,
-): FieldError[] {
-  const oldTerms = list(old?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms)
-  if (!old?.requiredDuringSchedulingIgnoredDuringExecution) return []
-  const newTerms = list(now?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms)
-  const termsPath = path.child('requiredDuringSchedulingIgnoredDuringExecution').child('nodeSelectorTerms')
-  if (oldTerms.length > 0 && oldTerms.length !== newTerms.length) {
-    return [
-      invalidGo(
-        termsPath.toString(),
-        JSON.stringify(newTerms),
-        'no additions/deletions to non-empty NodeSelectorTerms list are allowed',
-      ),
-    ]
-  }
-  const errs: FieldError[] = []
-  oldTerms.forEach((o, i) => {
-    if (!onlyAdditions(newTerms[i]!, o)) {
-      errs.push(
-        invalidGo(
-          termsPath.index(i).toString(),
-          JSON.stringify(newTerms[i]),
-          'only additions are allowed (no mutations or deletions)',
-        ),
-      )
-    }
-  })
-  return errs
-}
-
-function onlyAdditions(now: NodeSelectorTerm, old: NodeSelectorTerm): boolean {
-  const oldExprs = list(old.matchExpressions)
-  const oldFields = list(old.matchFields)
-  const newExprs = list(now.matchExpressions)
-  const newFields = list(now.matchFields)
-  if (oldExprs.length === 0 && oldFields.length === 0 && (newExprs.length > 0 || newFields.length > 0)) return false
-  if (
-    oldExprs.length > 0 &&
-    (newExprs.length < oldExprs.length || !semanticEqual(newExprs.slice(0, oldExprs.length), oldExprs))
-  )
-    return false
-  if (
-    oldFields.length > 0 &&
-    (newFields.length < oldFields.length || !semanticEqual(newFields.slice(0, oldFields.length), oldFields))
-  )
-    return false
-  return true
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Semantic equality and the diff appendix
-
-const isEmpty = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0)
-
-/** apiequality.Semantic.DeepEqual on decoded JSON: an empty list equals an absent one. */
-function semanticEqual(a: unknown, b: unknown): boolean {
-  if (isEmpty(a) && isEmpty(b)) return true
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a)) {
-    const bb = b as unknown[]
-    return a.length === bb.length && a.every((x, i) => semanticEqual(x, bb[i]))
-  }
-  const ao = a as Record<string, unknown>
-  const bo = b as Record<string, unknown>
-  for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) if (!semanticEqual(ao[k], bo[k])) return false
-  return true
-}
-
-const render = (v: unknown) => (v === undefined ? '<nil>' : JSON.stringify(v))
-
-function diffLines(a: unknown, b: unknown, path: string, out: string[]) {
-  if (semanticEqual(a, b)) return
-  const bothObjects = a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)
-  if (bothObjects) {
-    const ao = a as Record<string, unknown>
-    const bo = b as Record<string, unknown>
-    const keys = Array.isArray(a)
-      ? Array.from({ length: Math.max((a as unknown[]).length, (b as unknown[]).length) }, (_, i) => String(i))
-      : [...new Set([...Object.keys(ao), ...Object.keys(bo)])]
-    for (const k of keys) diffLines(ao[k], bo[k], Array.isArray(a) ? `${path}[${k}]` : path ? `${path}.${k}` : k, out)
-    return
-  }
-  if (a !== undefined) out.push(`- \t${path}: ${render(a)}`)
-  if (b !== undefined) out.push(`+ \t${path}: ${render(b)}`)
-}
-
-/**
- * The appendix kube adds with cmp.Diff(old, new): `-` lines hold the stored value, `+` lines the requested one.
- * cmp.Diff's own layout is deliberately unstable upstream, so this keeps its frame and markers but prints one line
- * per changed field, named by its JSON path within the spec.
- */
-export function describeSpecDiff(old: PodSpec, now: PodSpec): string {
-  const lines: string[] = []
-  diffLines(old, now, '', lines)
-  return ['  core.PodSpec{', ...lines, '  }'].join('\n')
 }

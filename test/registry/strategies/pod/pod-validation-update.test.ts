@@ -2,7 +2,7 @@
 // store defaults PUT bodies and checks every error validatePodUpdate returns, with kube's path and wording.
 import { describe, expect, it } from 'vitest'
 import { validatePodUpdate } from '../../../../src/registry/strategies/pod/pod-validation-update'
-import { describeSpecDiff } from '../../../../src/registry/strategies/pod/pod-validation-update'
+import { describeSpecDiff } from '../../../../src/registry/strategies/pod/pod-spec-diff'
 import { defaulted, rendered, type Body } from './pod-fixtures'
 
 const UPDATABLE =
