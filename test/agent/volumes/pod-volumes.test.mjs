@@ -159,7 +159,14 @@ describe('pod volumes (process runtime)', () => {
     const t = setup(
       {
         containers: [
-          { name: 'a', image: 'i', command: ['sleep', '30'], volumeMounts: [{ name: 'c', mountPath: `${root}/c` }] },
+          {
+            name: 'a',
+            image: 'i',
+            command: ['sleep', '30'],
+            volumeMounts: [{ name: 'c', mountPath: `${root}/c` }],
+            // Fails on the host, whose path is empty: passes only inside the container's mount namespace.
+            readinessProbe: { exec: { command: ['cat', `${root}/c/k`] }, periodSeconds: 1 },
+          },
         ],
         volumes: [{ name: 'c', configMap: { name: 'cm' } }],
       },
@@ -167,6 +174,8 @@ describe('pod volumes (process runtime)', () => {
     )
     t.worker.sync()
     await until('running', () => running(t.api))
+    // An exec probe runs in the container's mount namespace too: it sees the file.
+    await until('ready', () => last(t.api)?.containerStatuses?.[0]?.ready)
     assert.equal(exec(t.worker, 'a', ['cat', `${root}/c/k`]).out, 'one')
     objects['/api/v1/namespaces/n/configmaps/cm'] = { data: { k: 'two' } }
     await until('the update', () => exec(t.worker, 'a', ['cat', `${root}/c/k`]).out === 'two', 25_000)
