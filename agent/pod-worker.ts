@@ -350,6 +350,9 @@ export class PodWorker {
    * Answers whether the container goes on (its probes start).
    */
   private async postStart(r: ContainerRecord, handler: Obj): Promise<boolean> {
+    // kubelet's status manager has the status computed before this start (a first run's ContainerCreating) while the
+    // hook holds the sync: it is written now, not once the hook is over.
+    await this.writeStatus()
     const { failure, ended } = await this.hooks.postStart(r, handler)
     if (failure === null) return true
     // Ended for the pod's deletion: its kill comes from the termination.

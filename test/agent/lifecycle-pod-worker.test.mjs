@@ -43,6 +43,8 @@ describe('lifecycle hooks in the pod worker', () => {
     assert.equal(status(during).started, false)
     assert.equal(during.phase, 'Pending')
     assert.ok(!existsSync(join(cwdOf(t, 'main'), 'probes')), 'probed while postStart ran')
+    // Written while the hook runs, as kubelet's status manager has it.
+    await until('ContainerCreating written', () => status(last(t.api))?.state.waiting?.reason === 'ContainerCreating')
     await until('Ready', () => status(last(t.api))?.ready === true)
     assert.ok(t.api.statuses().every((s) => !status(s).state.running || existsSync(join(cwdOf(t, 'main'), 'ready'))))
     await until('the container to read the file', () => logOf(t, 'main').includes('read hooked'))

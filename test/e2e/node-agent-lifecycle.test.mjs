@@ -1,8 +1,8 @@
 // Container lifecycle hooks on a real node (the agent as the node's own identity, process runtime): a postStart exec
-// writes a file the container then reads; a failing postStart kills the container (FailedPostStartHook and Killing in
-// `kubectl describe` and `kubectl get events`); a preStop exec runs before the SIGTERM of `kubectl delete pod` and of
-// a `kubectl drain` eviction; a preStop sleep runs before the SIGTERM and shortens the grace period; a preStop httpGet
-// reaches a python3 http.server container on its named port.
+// writes a file the container then reads (the pod shows ContainerCreating meanwhile); a failing postStart kills the
+// container (FailedPostStartHook and Killing in `kubectl describe` and `kubectl get events`); a preStop exec runs
+// before the SIGTERM of `kubectl delete pod` and of a `kubectl drain` eviction; a preStop sleep runs before the
+// SIGTERM and shortens the grace period; a preStop httpGet reaches a python3 http.server container on its named port.
 import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -73,9 +73,14 @@ describe('node agent: container lifecycle hooks', () => {
             '-c',
             'while ! test -e hooked; do sleep 0.1; done; echo "read $(cat hooked)"; exec sleep 600',
           ],
-          lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo from-post-start > hooked'] } } },
+          lifecycle: { postStart: { exec: { command: ['sh', '-c', 'sleep 2; echo from-post-start > hooked'] } } },
         },
       ],
+    })
+    // While the hook runs, kubectl sees what a kubelet reports: ContainerCreating.
+    await eventually('ContainerCreating during postStart', async () => {
+      const r = await kubectl('1.33', ['-n', namespace, 'get', 'pod', 'post-start', '--no-headers'])
+      return /\s0\/1\s+ContainerCreating\s/.test(r.stdout)
     })
     await running('post-start')
     await eventually('the container to read the file', async () => {
