@@ -68,6 +68,10 @@ export class SchedulerController implements Controller {
         if (this.binding.delete(key)) continue
         waited = true
         await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
+        // Deleted while that call was under way: the release its DELETED commit asked for (a later commit, heard
+        // concurrently) may have reached the cluster first and found nothing to release.
+        if (host.get('pods', e.name)?.object.metadata.uid !== e.object.metadata.uid)
+          await this.cluster().releasePod(key)
         continue
       }
       if (

@@ -176,3 +176,43 @@ describe('a client binding the pod while the scheduler places it', () => {
     expect(where()).toBe('node-2')
   })
 })
+
+describe('a pod created bound and deleted while its assumePod is under way', () => {
+  it('leaves no reservation behind', async () => {
+    const { host } = memoryHost({ policy })
+    const view = host.controllerView
+    const bound = { ...pod('p'), spec: { ...pod('p').spec, nodeName: 'node-2' } }
+    expect((await host.create('pods', bound)).ok).toBe(true)
+    const created = host.objects.get('pods', 'p')!
+    const ledger = new Map<string, string>()
+    let open!: () => void
+    const gate = new Promise<void>((r) => {
+      open = r
+    })
+    const api: Partial<ClusterApi> = {
+      // The assume is slow to arrive: the release of the pod's deletion gets to the cluster first.
+      assumePod: async (req, node) => {
+        await gate
+        ledger.set(req.podKey, node)
+      },
+      releasePod: async (key) => ledger.delete(key),
+    }
+    const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    const entry = (type: 'ADDED' | 'DELETED'): LogEntry => ({
+      type,
+      resource: 'pods',
+      namespace: 'ns',
+      name: 'p',
+      object: created.object,
+      prev: null,
+      prevRv: null,
+      rv: created.rv,
+    })
+    const added = scheduler.onCommitted([entry('ADDED')], view)
+    expect((await view.delete('pods', 'p', { gracePeriodSeconds: 0 })).ok).toBe(true)
+    await scheduler.onCommitted([entry('DELETED')], view)
+    open()
+    await added
+    expect(ledger.size).toBe(0)
+  })
+})
