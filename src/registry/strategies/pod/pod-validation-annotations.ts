@@ -4,7 +4,7 @@ import { fieldError, FieldPath, type FieldError } from '../../field-errors'
 import type { ObjectMeta } from '../../../schema/meta'
 import { goQuote } from '../../go-strings'
 import { validateLocalDescendingPath } from './pod-validation-mounts'
-import { allContainers } from './pod-validation-spec'
+import { allContainers } from './pod-validation-containers'
 import type { PodSpec } from './pod-types'
 
 const specPath = new FieldPath('spec')

@@ -3,7 +3,7 @@
 // file: ports (pod-validation-ports.ts), env and envFrom (pod-validation-env.ts), mounts and devices
 // (pod-validation-mounts.ts), probes and lifecycle hooks (pod-validation-probes.ts), resources
 // (pod-validation-resources.ts). Security contexts live in pod-validation-security.ts.
-import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
+import { fieldError, type FieldError, FieldPath } from '../../field-errors'
 import { list, str, validateDNS1123Label } from './pod-validation-formats'
 import { validateSecurityContext } from './pod-validation-security'
 import { checkHostPortConflicts, validateContainerPorts } from './pod-validation-ports'
@@ -16,7 +16,22 @@ import {
   validateStartupProbe,
 } from './pod-validation-probes'
 import { validateResizePolicy, validateResourceRequirements } from './pod-validation-resources'
-import type { AnyContainer, Container, EphemeralContainer, Volume } from './pod-types'
+import type { AnyContainer, Container, EphemeralContainer, PodSpec, Volume } from './pod-types'
+
+const specPath = new FieldPath('spec')
+
+/** VisitContainersWithPath order: init, regular, ephemeral. */
+export function allContainers(spec: PodSpec): [AnyContainer, FieldPath][] {
+  return [
+    ...list(spec.initContainers).map(
+      (c, i) => [c, specPath.child('initContainers').index(i)] as [AnyContainer, FieldPath],
+    ),
+    ...list(spec.containers).map((c, i) => [c, specPath.child('containers').index(i)] as [AnyContainer, FieldPath]),
+    ...list(spec.ephemeralContainers).map(
+      (c, i) => [c, specPath.child('ephemeralContainers').index(i)] as [AnyContainer, FieldPath],
+    ),
+  ]
+}
 
 /** What container validation needs to know about the rest of the pod. */
 export interface ContainerContext {

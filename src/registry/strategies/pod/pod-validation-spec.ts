@@ -1,6 +1,7 @@
 // ValidatePodSpec, shared by pods and pod templates, after kube-apiserver 1.33 pkg/apis/core/validation. Each part of
-// the spec with rules of its own is validated in its file: volumes, containers, security contexts, scheduling, DNS.
-import { fieldError, FieldPath, type FieldError } from '../../field-errors'
+// the spec with rules of its own is validated in its file: volumes, containers, security contexts, scheduling, DNS,
+// the pod's OS.
+import { fieldError, type FieldPath, type FieldError } from '../../field-errors'
 import { validateLabels } from '../../validation/object-meta'
 import type { ObjectMeta } from '../../../schema/meta'
 import { goQuote } from '../../go-strings'
@@ -29,22 +30,8 @@ import { validateVolumes } from './pod-validation-volumes'
 import { validateAffinity } from './pod-validation-affinity'
 import { validateTolerations, validateTopologySpreadConstraints } from './pod-validation-scheduling'
 import { validatePodDNSConfig } from './pod-validation-dns'
-import type { AnyContainer, PodSpec } from './pod-types'
-
-const specPath = new FieldPath('spec')
-
-/** VisitContainersWithPath order: init, regular, ephemeral. */
-export function allContainers(spec: PodSpec): [AnyContainer, FieldPath][] {
-  return [
-    ...list(spec.initContainers).map(
-      (c, i) => [c, specPath.child('initContainers').index(i)] as [AnyContainer, FieldPath],
-    ),
-    ...list(spec.containers).map((c, i) => [c, specPath.child('containers').index(i)] as [AnyContainer, FieldPath]),
-    ...list(spec.ephemeralContainers).map(
-      (c, i) => [c, specPath.child('ephemeralContainers').index(i)] as [AnyContainer, FieldPath],
-    ),
-  ]
-}
+import { validateOS, validateWindowsHostProcessPod } from './pod-validation-os'
+import type { PodSpec } from './pod-types'
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never']
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']
@@ -223,115 +210,5 @@ function validatePodHostNetworkDeps(spec: PodSpec, path: FieldPath): FieldError[
       }
     })
   })
-  return errs
-}
-
-/** validateWindowsHostProcessPod: all or no containers are host processes, and they need the host network. */
-function validateWindowsHostProcessPod(spec: PodSpec, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = []
-  const podHostProcess = spec.securityContext?.windowsOptions?.hostProcess
-  let count = 0
-  let hostProcessCount = 0
-  for (const [c, p] of allContainers(spec)) {
-    count++
-    const own = c.securityContext?.windowsOptions?.hostProcess
-    if (podHostProcess !== undefined && own !== undefined && podHostProcess !== own) {
-      errs.push(
-        fieldError.invalid(
-          p.child('securityContext').child('windowsOptions').child('hostProcess').toString(),
-          own,
-          `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
-        ),
-      )
-    }
-    if (own === true || (own === undefined && podHostProcess === true)) hostProcessCount++
-  }
-  if (hostProcessCount > 0) {
-    if (hostProcessCount !== count) {
-      errs.push(
-        fieldError.invalid(
-          path.toString(),
-          '',
-          'If pod contains any hostProcess containers then all containers must be HostProcess containers',
-        ),
-      )
-    }
-    if (!spec.hostNetwork) {
-      errs.push(
-        fieldError.invalid(
-          path.child('hostNetwork').toString(),
-          false,
-          'hostNetwork must be true if pod contains any hostProcess containers',
-        ),
-      )
-    }
-  }
-  return errs
-}
-
-/** validateOS plus the per-OS restrictions (validateLinux, validateWindows). */
-function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
-  const os = spec.os!
-  const osPath = path.child('os')
-  if (!os.name) return [fieldError.required(osPath.child('name').toString(), 'cannot be empty')]
-  if (os.name !== 'linux' && os.name !== 'windows')
-    return [fieldError.notSupported(osPath.toString(), os.name, ['linux', 'windows'])]
-  const errs: FieldError[] = []
-  const sc = spec.securityContext
-  const scPath = path.child('securityContext')
-  if (os.name === 'linux') {
-    const detail = 'windows options cannot be set for a linux pod'
-    if (sc?.windowsOptions) errs.push(fieldError.forbidden(scPath.child('windowsOptions').toString(), detail))
-    for (const [c, p] of allContainers(spec)) {
-      if (c.securityContext?.windowsOptions)
-        errs.push(fieldError.forbidden(p.child('securityContext').child('windowsOptions').toString(), detail))
-    }
-    return errs
-  }
-  const detail = 'cannot be set for a windows pod'
-  const forbid = (p: FieldPath) => errs.push(fieldError.forbidden(p.toString(), detail))
-  if (sc) {
-    if (sc.appArmorProfile) forbid(scPath.child('appArmorProfile'))
-    if (sc.seLinuxOptions) forbid(scPath.child('seLinuxOptions'))
-  }
-  if (spec.hostUsers !== undefined) forbid(path.child('hostUsers'))
-  if (spec.hostPID) forbid(path.child('hostPID'))
-  if (spec.hostIPC) forbid(path.child('hostIPC'))
-  if (sc) {
-    for (const key of ['seccompProfile', 'fsGroup', 'fsGroupChangePolicy'] as const)
-      if (sc[key] !== undefined) forbid(scPath.child(key))
-    if (list(sc.sysctls).length > 0) forbid(scPath.child('sysctls'))
-  }
-  if (spec.shareProcessNamespace !== undefined) forbid(path.child('shareProcessNamespace'))
-  if (sc) {
-    for (const key of [
-      'runAsUser',
-      'runAsGroup',
-      'supplementalGroups',
-      'supplementalGroupsPolicy',
-      'seLinuxChangePolicy',
-    ] as const) {
-      if (sc[key] !== undefined) forbid(scPath.child(key))
-    }
-  }
-  for (const [c, p] of allContainers(spec)) {
-    const csc = c.securityContext
-    if (!csc) continue
-    const cp = p.child('securityContext')
-    for (const key of [
-      'appArmorProfile',
-      'seLinuxOptions',
-      'seccompProfile',
-      'capabilities',
-      'readOnlyRootFilesystem',
-      'privileged',
-      'allowPrivilegeEscalation',
-      'procMount',
-      'runAsUser',
-      'runAsGroup',
-    ] as const) {
-      if (csc[key] !== undefined) forbid(cp.child(key))
-    }
-  }
   return errs
 }
