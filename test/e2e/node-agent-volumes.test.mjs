@@ -3,6 +3,9 @@
 // serviceAccountToken the container uses against the API, a ConfigMap update reaching the file, a missing ConfigMap's
 // FailedMount event and an unbound claim's; kubectl exec sees the files at their mountPaths.
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
@@ -267,5 +270,105 @@ spec:
     await running('no-config')
     assert.equal(await exec('no-config', 'cat /etc/nothing/k'), 'v')
     assert.equal(agent.output().includes('Error'), false, agent.output())
+  })
+})
+
+// The same volumes through a real podman (skipped where podman cannot run a container): an agent with --runtime podman
+// on a node of its own, the image made from the host's static busybox as test/agent/runtime/podman-runtime.test.mjs
+// makes it.
+const IMAGE = 'localhost/kubeflare-test-busybox:1'
+const podmanDir = mkdtempSync(join(tmpdir(), 'e2e-podman-'))
+const podmanEnv = { ...process.env, CONTAINERS_CONF: join(podmanDir, 'containers.conf') }
+function podmanUnusable() {
+  writeFileSync(
+    podmanEnv.CONTAINERS_CONF,
+    '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]\n[engine]\nruntime = "runc"\n',
+  )
+  const podman = (...args) =>
+    execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe', timeout: 120_000, env: podmanEnv })
+  try {
+    podman('version')
+  } catch {
+    return 'podman does not answer here'
+  }
+  try {
+    podman('image', 'exists', IMAGE)
+  } catch {
+    if (!existsSync('/bin/busybox')) return 'no static /bin/busybox to make an image of'
+    const fs = join(podmanDir, 'rootfs')
+    mkdirSync(join(fs, 'bin'), { recursive: true })
+    copyFileSync('/bin/busybox', join(fs, 'bin', 'busybox'))
+    for (const c of ['sh', 'cat', 'sleep', 'ls']) symlinkSync('busybox', join(fs, 'bin', c))
+    execFileSync('tar', ['-C', fs, '-cf', join(podmanDir, 'rootfs.tar'), '.'])
+    podman('import', '--change', 'CMD ["sh"]', join(podmanDir, 'rootfs.tar'), IMAGE)
+  }
+  return null
+}
+const noPodman = podmanUnusable()
+
+describe('node agent volumes (podman)', { skip: noPodman ?? false }, () => {
+  const podmanNode = 'e2e-podman'
+  let podmanAgent
+  const ns = uniqueNs('volpod')
+  const kp = (args, opts) => kubectl('1.33', ['-n', ns, ...args], opts)
+  before(async () => {
+    podmanAgent = startAgent(podmanNode, ['--runtime', 'podman'], { env: podmanEnv })
+    await api('POST', '/api/v1/namespaces', { metadata: { name: ns } })
+    await nodeRegisteredReady(podmanNode)
+  })
+  after(async () => {
+    await api('DELETE', `/api/v1/namespaces/${ns}`)
+    await podmanAgent?.stop()
+    await api('DELETE', `/api/v1/nodes/${podmanNode}`)
+  })
+
+  it('binds a ConfigMap and a shared emptyDir into the containers; an update reaches the file', async () => {
+    await kp(['apply', '-f', '-'], {
+      input: `
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cfg
+data:
+  greeting: one
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: boxed
+spec:
+  nodeName: ${podmanNode}
+  terminationGracePeriodSeconds: 1
+  containers:
+    - name: a
+      image: ${IMAGE}
+      imagePullPolicy: Never
+      command: [ "sh", "-c", "echo from-a > /shared/f; sleep 3600" ]
+      volumeMounts:
+      - { name: cfg, mountPath: /etc/config }
+      - { name: shared, mountPath: /shared }
+    - name: b
+      image: ${IMAGE}
+      imagePullPolicy: Never
+      command: [ "sleep", "3600" ]
+      volumeMounts:
+      - { name: shared, mountPath: /data }
+  volumes:
+    - { name: cfg, configMap: { name: cfg } }
+    - { name: shared, emptyDir: {} }
+`,
+    })
+    const pod = async () => (await api('GET', `/api/v1/namespaces/${ns}/pods/boxed`)).body
+    await eventually(
+      'boxed to run',
+      async () => (await pod()).status?.containerStatuses?.every((c) => c.state.running),
+      90_000,
+    )
+    const ex = async (c, script) => (await kp(['exec', 'boxed', '-c', c, '--', 'sh', '-c', script])).stdout
+    assert.equal(await ex('a', 'cat /etc/config/greeting'), 'one')
+    await eventually('the shared file', async () => (await ex('b', 'cat /data/f')) === 'from-a\n')
+    await kp(['patch', 'configmap', 'cfg', '-p', '{"data":{"greeting":"two"}}'])
+    await eventually('the update', async () => (await ex('a', 'cat /etc/config/greeting')) === 'two', 45_000)
+    assert.match((await pod()).status.containerStatuses[0].containerID, /^podman:\/\//)
   })
 })
