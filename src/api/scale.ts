@@ -5,7 +5,7 @@ import type { Context } from 'hono'
 import { decodeObject } from '../registry/decode'
 import type { PatchType } from '../registry/patch/apply-patch'
 import { resourceKey, type ResourceDef } from '../registry/resource'
-import { scaleOf } from '../registry/scale-subresource'
+import { scaleOf, scaleRow } from '../registry/scale-subresource'
 import { statuses, StatusError, type Result } from '../registry/status'
 import type { KubeObject } from '../schema/meta'
 import { Scale } from '../schema/replication-controller'
@@ -16,6 +16,7 @@ import { getResourceVersion } from './query'
 import { addWarnings, json, negotiate, negotiated } from './respond'
 import { resourceEndpoint } from './negotiation'
 import { tableOptions, toTable } from './table'
+import { partialOfObject } from './partial-metadata'
 import { scaleTable } from '../registry/scale-table'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -31,13 +32,19 @@ const negotiateFor = (c: Ctx, def: ResourceDef) =>
   negotiate(c, resourceEndpoint({ table: true, custom: def.unstructured !== undefined }))
 
 /**
- * The Scale of `obj`, or its one-row Table when the Accept clause asks for one (ScaleREST.ConvertToTable: the scale
- * printer's columns, src/registry/scale-table.ts), for reads and writes alike as kube's transformResponseObject.
+ * The Scale of `obj`, its PartialObjectMetadata, or its one-row Table when the Accept clause asks for one
+ * (ScaleREST.ConvertToTable: the scale printer's columns, src/registry/scale-table.ts), for reads and writes alike as
+ * kube's transformResponseObject.
  */
 function renderScale(c: Ctx, def: ResourceDef, obj: KubeObject): Response {
   const scale = scaleOf(obj, def)
   const convert = negotiated(c)?.convert
-  if (convert?.kind !== 'Table') return json(c, scale)
+  if (convert?.kind !== 'Table') {
+    // A 406 for a list names the Go type the scale storage answers: the internal *autoscaling.Scale, or a custom
+    // resource's *v1.Scale (apiextensions converts to autoscaling/v1 itself).
+    const scaleDef = { ...scaleRow(def), group: def.unstructured ? 'v1' : 'autoscaling' }
+    return json(c, partialOfObject(scaleDef, scale, convert))
+  }
   const include = tableOptions(c.req.query('includeObject'))
   const printer = { kind: 'Scale', strategy: { table: scaleTable(def) } }
   return json(

@@ -206,3 +206,19 @@ describe('/scale as a Table (ScaleREST.ConvertToTable)', () => {
     expect(got.json.rows[0].cells.slice(0, 3)).toEqual(['w', 3, 0])
   })
 })
+
+describe('/scale as PartialObjectMetadata (asPartialObjectMetadata of the Scale)', () => {
+  it("answers the Scale's metadata, and a 406 naming *autoscaling.Scale for a list", async () => {
+    const path = await deployment()
+    const accept = (as: string) => ({ accept: `application/json;as=${as};g=meta.k8s.io;v=v1` })
+    const got = await req('GET', `${path}/scale`, undefined, accept('PartialObjectMetadata'))
+    expect(got.status, got.text).toBe(200)
+    const scale = (await req('GET', `${path}/scale`)).json
+    expect(got.json).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: scale.metadata })
+    const list = await req('GET', `${path}/scale`, undefined, accept('PartialObjectMetadataList'))
+    expect(list.status, list.text).toBe(406)
+    expect(list.json.message).toBe(
+      'you requested PartialObjectMetadataList, but the requested object is not a list (*autoscaling.Scale)',
+    )
+  })
+})
