@@ -64,12 +64,13 @@ export class ContainerHooks<R extends HookedContainer> {
   kill(r: R, graceSeconds: number, message: string | null, order?: TerminationOrdering<R>): Promise<void> {
     const under = this.killing.get(r)
     if (under) return under.finally(() => order?.terminated(r))
+    // Recorded even for a container that has just ended (a postStart racing its exit), as killContainer records it.
+    if (message !== null) r.event('Normal', 'Killing', message)
     if (!r.running) {
       order?.terminated(r)
       return Promise.resolve()
     }
     const killing = (async () => {
-      if (message !== null) r.event('Normal', 'Killing', message)
       let grace = graceSeconds
       const preStop = r.spec.lifecycle?.preStop as Obj | undefined
       const control = new AbortController()

@@ -79,6 +79,24 @@ describe('lifecycle hooks in the pod worker', () => {
     await until('a restart', () => status(last(t.api))?.restartCount >= 1)
   })
 
+  it('records the kill of a container that ended while its failing postStart ran, and waits in PostStartHookError', async () => {
+    const t = setup({
+      containers: [
+        {
+          name: 'main',
+          image: 'i',
+          command: sh('exit 0'),
+          lifecycle: { postStart: { exec: { command: sh('sleep 0.5; exit 1') } } },
+        },
+      ],
+    })
+    t.worker.sync()
+    await until('PostStartHookError', () =>
+      t.api.statuses().some((s) => status(s).state.waiting?.reason === 'PostStartHookError'),
+    )
+    assert.ok(t.events.includes('Normal Killing: FailedPostStartHook'), t.events.join('\n'))
+  })
+
   it('leaves a Never container that failed its postStart terminated, and kills one whose handler is tcpSocket', async () => {
     const t = setup({
       restartPolicy: 'Never',
