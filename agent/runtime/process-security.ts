@@ -127,28 +127,39 @@ export function processSecurity(pod: Obj, container: Obj, agent: AgentIdentity =
   return Object.keys(out).length ? out : undefined
 }
 
-/** The uid, groups and privileges of a running process (/proc/<pid>/status): what exec into it runs with. */
-export function securityOfProcess(pid: number | undefined): ProcessSecurity | undefined {
-  if (!pid) return undefined
+/** What /proc/<pid>/status says of a process's identity and privileges (null: no such process, or no /proc). */
+function statusOf(pid: number | 'self') {
   let status: string
   try {
     status = readFileSync(`/proc/${pid}/status`, 'utf8')
   } catch {
-    return undefined
+    return null
   }
   const field = (name: string) => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(status)?.[1]?.trim() ?? ''
-  const uid = Number(field('Uid').split(/\s+/)[1])
-  const gid = Number(field('Gid').split(/\s+/)[1])
-  const groups = field('Groups').split(/\s+/).filter(Boolean).map(Number)
-  const bounding = BigInt(`0x${field('CapBnd') || '0'}`)
-  const ours = BigInt(`0x${/^CapBnd:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '0'}`)
-  const dropCaps: number[] = []
-  for (let n = 0; n < 64; n++) if (ours & (1n << BigInt(n)) && !(bounding & (1n << BigInt(n)))) dropCaps.push(n)
-  const me = self()
-  const sameGroups = groups.join(',') === (process.getgroups?.() ?? []).join(',')
+  return {
+    uid: Number(field('Uid').split(/\s+/)[1]),
+    gid: Number(field('Gid').split(/\s+/)[1]),
+    groups: field('Groups').split(/\s+/).filter(Boolean).map(Number),
+    bounding: BigInt(`0x${field('CapBnd') || '0'}`),
+    noNewPrivs: field('NoNewPrivs') === '1',
+  }
+}
+
+/**
+ * How a running process differs from the agent in uid, groups and privileges (/proc/<pid>/status): what exec into it
+ * runs with (undefined: as the agent itself).
+ */
+export function securityOfProcess(pid: number | undefined): ProcessSecurity | undefined {
+  const it = pid ? statusOf(pid) : null
+  const me = statusOf('self')
+  if (!it || !me) return undefined
   const out: ProcessSecurity = {}
-  if (uid !== me.uid || gid !== me.gid || !sameGroups) Object.assign(out, { uid, gid, groups })
+  if (it.uid !== me.uid || it.gid !== me.gid || it.groups.join(',') !== me.groups.join(','))
+    Object.assign(out, { uid: it.uid, gid: it.gid, groups: it.groups })
+  const dropCaps: number[] = []
+  for (let n = 0; n < 64; n++)
+    if (me.bounding & (1n << BigInt(n)) && !(it.bounding & (1n << BigInt(n)))) dropCaps.push(n)
   if (dropCaps.length) out.dropCaps = dropCaps
-  if (field('NoNewPrivs') === '1') out.noNewPrivs = true
+  if (it.noNewPrivs && !me.noNewPrivs) out.noNewPrivs = true
   return Object.keys(out).length ? out : undefined
 }

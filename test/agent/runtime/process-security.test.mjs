@@ -154,6 +154,14 @@ describe('process runtime: securityContext', () => {
     assert.equal(out.stdout, '65534\n65534\n', out.stderr)
   })
 
+  it('execs into a container with no securityContext as the agent itself (no --become)', async () => {
+    const t = setup({ containers: [{ name: 'c', command: sh('sleep 30') }] })
+    t.worker.sync()
+    await until('Running', () => last(t.api)?.containerStatuses?.[0]?.state.running)
+    const run = t.worker.record('c').execIn(['true'], { stdin: false, tty: false })
+    assert.deepEqual(run.argv, ['true'])
+  })
+
   it('keeps a refused container waiting in CreateContainerConfigError with the kubelet’s event', {
     skip: !isRoot && 'needs root',
   }, async () => {
