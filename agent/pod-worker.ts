@@ -359,8 +359,10 @@ export class PodWorker {
     if (ended) return false
     r.event('Warning', 'FailedPostStartHook', 'PostStartHook failed')
     await this.hooks.kill(r, this.graceSeconds(), 'FailedPostStartHook')
-    // kubelet's reason cache shows only for a container that is to run again (convertToAPIContainerStatuses).
-    if (r.current && this.restarts(r.current.exitCode)) r.waiting = { reason: 'PostStartHookError', message: failure }
+    // kubelet's reason cache shows only for a container that is to run again (convertToAPIContainerStatuses): a
+    // sidecar always is.
+    if (r.current && (isSidecar(r.spec) || this.restarts(r.current.exitCode)))
+      r.waiting = { reason: 'PostStartHookError', message: failure }
     return false
   }
 

@@ -97,6 +97,28 @@ describe('lifecycle hooks in the pod worker', () => {
     assert.ok(t.events.includes('Normal Killing: FailedPostStartHook'), t.events.join('\n'))
   })
 
+  it("runs a sidecar whose postStart failed again, whatever the pod's restartPolicy (PostStartHookError meanwhile)", async () => {
+    const t = setup({
+      restartPolicy: 'Never',
+      initContainers: [
+        {
+          name: 'side',
+          image: 'i',
+          restartPolicy: 'Always',
+          command: sh('exec sleep 30'),
+          lifecycle: { postStart: { exec: { command: ['false'] } } },
+        },
+      ],
+      containers: [{ name: 'main', image: 'i', command: sh('exec sleep 30') }],
+    })
+    t.worker.sync()
+    const side = (s) => s?.initContainerStatuses?.[0]
+    await until('PostStartHookError', () =>
+      t.api.statuses().some((s) => side(s).state.waiting?.reason === 'PostStartHookError'),
+    )
+    await until('a restart', () => side(last(t.api))?.restartCount >= 1)
+  })
+
   it('leaves a Never container that failed its postStart terminated, and kills one whose handler is tcpSocket', async () => {
     const t = setup({
       restartPolicy: 'Never',
