@@ -17,7 +17,8 @@ import {
   ResourceList,
   RestartPolicy,
 } from './pod-common'
-import { Container, EphemeralContainer, PodSecurityContext, ResourceRequirements } from './pod-containers'
+import { Container, EphemeralContainer, ResourceRequirements } from './pod-containers'
+import { PodSecurityContext } from './pod-security-context'
 import { Volume } from './pod-volumes'
 import {
   Affinity,
@@ -33,6 +34,7 @@ import {
 } from './pod-scheduling'
 export * from './pod-common'
 export * from './pod-containers'
+export * from './pod-security-context'
 export * from './pod-volumes'
 export * from './pod-scheduling'
 
