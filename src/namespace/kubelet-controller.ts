@@ -37,6 +37,8 @@ interface KubeletOptions {
   /** Told about new log lines and stopped pods (log followers). */
   onLog(uid: string, container: string, lines: { seq: number; ts: string; line: string }[]): void
   onPodGone(uid: string): void
+  /** A run of a container ended (its program exited): `logs -f` of it ends, as a container's log file does. */
+  onRunEnded(uid: string, container: string): void
 }
 
 const nanoTs = (d: Date) => d.toISOString().replace(/Z$/, '000000Z')
@@ -70,6 +72,7 @@ export class KubeletController implements Controller {
         this.event(host, pod, facts, type, reason, message, fieldPath),
       logLines: (uid, container) => this.opts.logs.lines(uid, container).length,
       log: (uid, container, lines, at) => this.log(uid, container, lines, at),
+      runEnded: (uid, container) => this.opts.onRunEnded(uid, container),
     }
   }
 

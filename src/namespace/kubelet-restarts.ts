@@ -27,6 +27,8 @@ export interface RestartDeps {
   /** How many lines a container's log holds. */
   logLines(uid: string, container: string): number
   log(uid: string, container: string, lines: string[], at: Date): void
+  /** A run of the container ended: its log followers are done. */
+  runEnded(uid: string, container: string): void
 }
 
 /**
@@ -60,6 +62,7 @@ export async function stepRestarts(
   })
   if (!written) return { pod: null, due: steps.due }
   for (const { name, run } of applied.exits) flushRun(deps, pod, name, run)
+  for (const name of new Set(applied.exits.map((e) => e.name))) deps.runEnded(uid, name)
   const events: Promise<unknown>[] = []
   for (const name of new Set(applied.restarted)) {
     const { spec: c, path } = specOf(pod, name)!

@@ -30,6 +30,17 @@ export class LogFollowers {
     }
   }
 
+  /** One run of a container ended (it exited; the kubelet may start it again): its followers' streams end. */
+  endContainer(uid: string, container: string) {
+    for (const ws of this.ctx.getWebSockets(tag(uid, container))) {
+      try {
+        ws.close(1000, 'container stopped')
+      } catch {
+        // already closed
+      }
+    }
+  }
+
   /** The pod stopped or went away: its followers' streams end. */
   end(uid: string) {
     for (const ws of this.ctx.getWebSockets(`log:${uid}`)) {

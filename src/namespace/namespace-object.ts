@@ -76,6 +76,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       logs: this.logs,
       onLog: (uid, container, lines) => this.followers.send(uid, container, lines),
       onPodGone: (uid) => this.followers.end(uid),
+      onRunEnded: (uid, container) => this.followers.endContainer(uid, container),
     })
     // A terminating namespace gets no new pods from its replication controllers and replica sets.
     const canCreate = () => this.policy.phase === 'Active'
@@ -292,7 +293,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     const { text } = this.logs.read(req.value.uid, req.value.container, req.value.query, req.value.lines)
     if (text) server.send(text)
     const phase = (current?.object.status as { phase?: string } | undefined)?.phase
-    if (phase === 'Succeeded' || phase === 'Failed') server.close(1000, 'pod stopped')
+    if (phase === 'Succeeded' || phase === 'Failed' || req.value.ended) server.close(1000, 'pod stopped')
     return new Response(null, { status: 101, webSocket: client })
   }
 

@@ -68,7 +68,14 @@ export function podLogRequest(
   current: Stored | null,
   name: string,
   o: PodLogOptions,
-): Result<{ uid: string; container: string; query: LogQuery; lines?: { from: number; to: number } }> {
+): Result<{
+  uid: string
+  container: string
+  query: LogQuery
+  lines?: { from: number; to: number }
+  /** The container's run read is over (it exited; it may wait to start again): a follow ends with what it read. */
+  ended: boolean
+}> {
   if (!current) return fail(statuses.notFound({ resource: 'pods' }, name))
   const pod = current.object as Obj
   const all = [
@@ -100,5 +107,7 @@ export function podLogRequest(
   const query: LogQuery = { timestamps: o.timestamps, tailLines: o.tailLines, limitBytes: o.limitBytes }
   if (o.sinceSeconds !== undefined) query.since = Date.now() - o.sinceSeconds * 1000
   else if (o.sinceTime) query.since = Date.parse(o.sinceTime)
-  return ok({ uid: pod.metadata.uid as string, container: container!, query, lines: run.value })
+  // Only a program that exits ends; a simulated init container that is not a sidecar completes at once and is done.
+  const ended = o.previous === true || (cs !== undefined && !cs.state?.running && phase === 'Running')
+  return ok({ uid: pod.metadata.uid as string, container: container!, query, lines: run.value, ended })
 }

@@ -400,6 +400,25 @@ describe('pods/log?follow=true', () => {
     expect((await getPod(ns, 'ends')).status.phase).toBe('Succeeded')
     expect(ended).toBe(true)
   })
+
+  // kubelet's follow reads one container's log file, which ends when that run exits; a restart is a new container.
+  it('the stream of a container that exits ends with its run, though the kubelet starts it again', async () => {
+    const ns = await makeNamespace('log')
+    await create(ns, job('again', { c: 'echo a; sleep 1; exit 1' }, { restartPolicy: 'Always' }))
+    await phaseIs(ns, 'again', 'Running')
+    const { chunks, ended } = await readTimed(await follow(ns, 'again'), 5000)
+    expect(chunks.map((c) => c.text).join('')).toBe('a\n')
+    expect(ended).toBe(true)
+    expect((await getPod(ns, 'again')).status.containerStatuses[0].restartCount).toBeGreaterThan(0)
+    // Following it while it waits in CrashLoopBackOff answers the run that ended, and ends.
+    await waitFor(
+      'again to back off',
+      async () => (await getPod(ns, 'again')).status.containerStatuses[0].state.waiting,
+    )
+    const waiting = await readTimed(await follow(ns, 'again'), 3000)
+    expect(waiting.chunks.map((c) => c.text).join('')).toBe('a\n')
+    expect(waiting.ended).toBe(true)
+  })
 })
 
 describe('exec, attach, portforward, proxy on virtual nodes', () => {

@@ -71,6 +71,7 @@ describe('the simulated kubelet asking for pod addresses after a restart', () =>
         logs: new PodLogStore(state.storage.sql),
         onLog: () => undefined,
         onPodGone: () => undefined,
+        onRunEnded: () => undefined,
       })
       await kubelet.resync(view, Date.now())
 
