@@ -387,9 +387,7 @@ describe('pods/log?follow=true', () => {
   })
 
   // `kubectl logs -f` of a pod whose containers exit returns when they have exited (the kubelet closes the stream at
-  // the container's end). src/namespace/log-followers.ts end() is only called from the kubelet's onPodGone, i.e. when
-  // the pod is DELETED (src/namespace/kubelet-controller.ts onCommitted); the completion step (advance: writeDueLogs +
-  // writeStatus Succeeded/Failed) never ends the followers, so the stream stays open after the pod has Succeeded.
+  // the container's end): the kubelet's status write of Succeeded/Failed ends the pod's followers (onPodGone).
   it('the stream ends when the pod completes', async () => {
     const ns = await makeNamespace('log')
     await create(ns, job('ends', { c: 'echo one; sleep 1; echo two' }))
