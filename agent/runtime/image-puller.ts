@@ -43,8 +43,8 @@ export class ImagePuller {
   private readonly pulls = new Map<string, Promise<void>>()
   private readonly ended = new Map<string, { error?: string }>()
   private readonly info = new Map<string, ImageInfo>()
-  /** When a pull last failed, by pod and image (its back-off counts from then). */
-  private readonly lastFailure = new Map<string, number>()
+  /** When a pull last failed and why, by pod and image (its back-off counts from then). */
+  private readonly lastFailure = new Map<string, { at: number; error: string }>()
   private readonly backoff: Backoff
   private readonly cli: Cli
   /** Where the client configurations of pulls with credentials are written (each removed after its pull). */
@@ -115,11 +115,17 @@ export class ImagePuller {
       return { reason: 'ErrImageNeverPull', message, retryAt: Date.now() + this.backoff.delay('') }
     }
     const now = Date.now()
-    if (this.backoff.restartAt(key, this.lastFailure.get(key) ?? 0) > now) {
+    const failed = this.lastFailure.get(key)
+    if (failed && this.backoff.restartAt(key, failed.at) > now) {
       const message = `Back-off pulling image "${image}"`
       event('Normal', 'BackOff', message)
       event('Warning', 'Failed', 'Error: ImagePullBackOff')
-      return { reason: 'ImagePullBackOff', message, retryAt: this.backoff.restartAt(key, this.lastFailure.get(key)!) }
+      // The waiting message carries the last pull's error (kubelet 1.32+'s prevPullErrMsg); the event does not.
+      return {
+        reason: 'ImagePullBackOff',
+        message: `${message}: ErrImagePull: ${failed.error}`,
+        retryAt: this.backoff.restartAt(key, failed.at),
+      }
     }
     const pull = (async () => {
       // The kubelet reads the pod's pull secrets at every sync; one it cannot read is an event, and the pull goes on.
@@ -128,7 +134,7 @@ export class ImagePuller {
       const error = await this.pullWith(image, secrets).catch((e: Error) => e.message)
       if (error !== null) {
         event('Warning', 'Failed', `Failed to pull image "${image}": ${error}`)
-        this.lastFailure.set(key, Date.now())
+        this.lastFailure.set(key, { at: Date.now(), error })
         this.backoff.next(key, Date.now())
         this.ended.set(key, { error })
       } else {

@@ -81,6 +81,10 @@ describe('container runtime: imagePullSecrets', () => {
     assert.equal(status(t).state.waiting.message, `[${deny('one')}, ${deny('two')}]`)
     assert.ok(t.events.includes(`Warning Failed: Failed to pull image "${img}": [${deny('one')}, ${deny('two')}]`))
     await until('ImagePullBackOff', () => status(t)?.state.waiting?.reason === 'ImagePullBackOff', 15_000, t)
+    assert.equal(
+      status(t).state.waiting.message,
+      `Back-off pulling image "${img}": ErrImagePull: [${deny('one')}, ${deny('two')}]`,
+    )
   })
 
   it('names a pull secret it cannot read in the kubelet event on the pod, and pulls without it', async () => {

@@ -464,7 +464,8 @@ describe('container runtime (docker CLI)', () => {
     })
     assert.deepEqual(status(always).state.waiting, {
       reason: 'ImagePullBackOff',
-      message: 'Back-off pulling image "nope:latest"',
+      message:
+        'Back-off pulling image "nope:latest": ErrImagePull: Error response from daemon: manifest for nope:latest not found: manifest unknown: manifest unknown',
     })
     assert.ok(always.events.includes('Warning Failed: Error: ErrImagePull'))
     assert.ok(always.events.includes('Normal BackOff: Back-off pulling image "nope:latest"'))
