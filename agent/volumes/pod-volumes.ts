@@ -13,6 +13,7 @@ import { type Payload, writePayload } from './atomic-writer.ts'
 import { EMPTY_DIR_PLUGIN, makeVolumeDir, releasePodVolumes, setUpEmptyDir } from './empty-dir.ts'
 import { checkHostPath } from './host-path.ts'
 import type { Mount } from './mount.ts'
+import { setVolumeOwnership } from './ownership.ts'
 import { mountNamespaceUnsupported } from './mount-namespace.ts'
 import { PodTokens } from './pod-tokens.ts'
 import {
@@ -217,8 +218,11 @@ export class PodVolumes {
     const kind = kindOf(v)
     const src = v[kind] as Obj
     switch (kind) {
-      case 'emptyDir':
-        return setUpEmptyDir(this.host.podDir, String(this.pod.metadata.uid), v.name, src)
+      case 'emptyDir': {
+        const path = setUpEmptyDir(this.host.podDir, String(this.pod.metadata.uid), v.name, src)
+        if (this.fsGroup !== undefined) setVolumeOwnership(path, this.fsGroup, false)
+        return path
+      }
       case 'hostPath':
         checkHostPath(String(src.path), src.type)
         return String(src.path)
@@ -229,7 +233,7 @@ export class PodVolumes {
         const dir = this.dirOf(kind, v.name)
         const payload = await this.payload(kind, src)
         makeVolumeDir(dir)
-        writePayload(dir, payload)
+        this.write(dir, payload)
         return dir
       }
       case 'persistentVolumeClaim':
@@ -257,6 +261,19 @@ export class PodVolumes {
     }
     if (pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName) throw why('PVC is not bound')
     throw why(`this node has no volume plugin for PersistentVolume "${pvc.spec.volumeName}"`)
+  }
+
+  /** The pod's fsGroup, which volume files are given to (kubelet's SetVolumeOwnership). */
+  private get fsGroup(): number | undefined {
+    const gid = this.pod.spec?.securityContext?.fsGroup
+    return typeof gid === 'number' ? gid : undefined
+  }
+
+  /** Writes API data; with an fsGroup the files are group-readable (so a resync finds them unchanged) and its group's. */
+  private write(dir: string, payload: Payload) {
+    const gid = this.fsGroup
+    if (gid !== undefined) for (const file of payload.values()) file.mode |= 0o440
+    if (writePayload(dir, payload) && gid !== undefined) setVolumeOwnership(dir, gid, true)
   }
 
   private payload(kind: string, src: Obj): Promise<Payload> {
@@ -293,7 +310,7 @@ export class PodVolumes {
         try {
           const payload = await this.payload(kind, v[kind])
           if (this.timer === null) return
-          writePayload(this.paths.get(v.name)!, payload)
+          this.write(this.paths.get(v.name)!, payload)
           this.failed.delete(v.name)
         } catch (e) {
           const message = `MountVolume.SetUp failed for volume "${v.name}" : ${(e as Error).message}`
