@@ -15,6 +15,8 @@ export interface SourceContext {
   pod: Obj
   client: KubeClient
   allocatable: Obj
+  /** The pod's fsGroup: a projected token file is then 0600 (0640 once the group is given), as kubelet makes it. */
+  fsGroup?: number
   /** A token for the pod's service account (cached by the caller; TokenRequest otherwise). */
   token(audience: string | undefined, expirationSeconds: number): Promise<string>
 }
@@ -148,7 +150,8 @@ export async function projectedPayload(ctx: SourceContext, sources: Obj[], defau
       else if (s.serviceAccountToken) {
         const t = s.serviceAccountToken as Obj
         const token = await ctx.token(t.audience || undefined, t.expirationSeconds ?? 3600)
-        out.set(t.path, { data: Buffer.from(token, 'utf8'), mode: defaultMode } satisfies FileProjection)
+        const mode = ctx.fsGroup !== undefined ? 0o600 : defaultMode
+        out.set(t.path, { data: Buffer.from(token, 'utf8'), mode } satisfies FileProjection)
       } else if (s.clusterTrustBundle) errors.push('clusterTrustBundle projections are not supported by this node')
     } catch (e) {
       errors.push((e as Error).message)

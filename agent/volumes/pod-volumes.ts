@@ -281,6 +281,7 @@ export class PodVolumes {
       pod: this.pod,
       client: this.host.client,
       allocatable: this.host.allocatable,
+      ...(this.fsGroup !== undefined ? { fsGroup: this.fsGroup } : {}),
       token: (audience, seconds) => this.tokens.get(this.pod, audience, seconds),
     }
     const mode = (src.defaultMode as number | undefined) ?? DEFAULT_MODE

@@ -24,6 +24,7 @@ describe('volume ownership (fsGroup)', () => {
               { name: 'creds', mountPath: '/c' },
               { name: 'scratch', mountPath: '/s' },
               { name: 'host', mountPath: '/h' },
+              { name: 'tok', mountPath: '/t' },
             ],
           },
         ],
@@ -31,19 +32,25 @@ describe('volume ownership (fsGroup)', () => {
           { name: 'creds', secret: { secretName: 's', defaultMode: 0o400 } },
           { name: 'scratch', emptyDir: {} },
           { name: 'host', hostPath: { path: host } },
+          { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } },
         ],
       },
     }
     const volumes = new PodVolumes({
       podDir: mkdtempSync(join(tmpdir(), 'own-')),
       pod: () => pod,
-      client: { get: async () => ({ data: { password: b64('x') } }) },
+      client: {
+        get: async () => ({ data: { password: b64('x') } }),
+        request: async () => ({
+          status: { token: 't', expirationTimestamp: new Date(Date.now() + 3600e3).toISOString() },
+        }),
+      },
       allocatable: {},
       event: (...e) => assert.fail(`event ${e}`),
       log: () => {},
     })
     assert.equal(await volumes.ensure(), null)
-    const [creds, scratch, hostPath] = volumes.mountsFor(pod.spec.containers[0], {}, 'docker').map((m) => m.source)
+    const [creds, scratch, hostPath, tok] = volumes.mountsFor(pod.spec.containers[0], {}, 'docker').map((m) => m.source)
     const file = statSync(join(creds, 'password'))
     assert.equal((file.mode & 0o7777).toString(8), '440')
     assert.equal(file.gid, 1234)
@@ -53,6 +60,8 @@ describe('volume ownership (fsGroup)', () => {
     assert.equal(statSync(scratch).gid, 1234)
     assert.equal((statSync(scratch).mode & 0o7777).toString(8), '2777')
     assert.equal(statSync(hostPath).gid, statSync(tmpdir()).gid)
+    // kubelet's projected token under an fsGroup: 0600, then 0640 with the group.
+    assert.equal((statSync(join(tok, 'token')).mode & 0o7777).toString(8), '640')
     await volumes.resync()
     assert.equal(readlinkSync(join(creds, '..data')), ts)
     volumes.stop()
