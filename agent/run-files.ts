@@ -173,14 +173,13 @@ export function exitOf(rec: ExitRecord): Exit {
       message: 'The container could not be located when the pod was terminated',
       finishedAt,
     }
-  // The container's volumes could not be mounted in its mount namespace (shim.py), as runc reports a mount failure.
-  if (rec.startError?.code === 'MOUNT')
-    return {
-      exitCode: 128,
-      reason: 'StartError',
-      message: `error mounting volumes: ${rec.startError.message}`,
-      finishedAt,
-    }
+  // The container's volumes could not be mounted in its mount namespace (shim.py), as runc reports a mount failure;
+  // the shim's securityContext step reports through the same code, its message already saying what failed.
+  if (rec.startError?.code === 'MOUNT') {
+    const why = rec.startError.message
+    const message = why.startsWith('securityContext: ') ? why : `error mounting volumes: ${why}`
+    return { exitCode: 128, reason: 'StartError', message, finishedAt }
+  }
   if (rec.startError?.code === 'SHIM')
     return { exitCode: 128, reason: 'StartError', message: `shim: ${rec.startError.message}`, finishedAt }
   if (rec.startError) {

@@ -10,7 +10,15 @@ import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { ContainerProcess, SHIM } from '../../agent/container-process.ts'
 import { parseRecords } from '../../agent/cri-log.ts'
-import { killRecordedRuns, readRun, readShim, recordShim, sameProcess, shimStarting } from '../../agent/run-files.ts'
+import {
+  exitOf,
+  killRecordedRuns,
+  readRun,
+  readShim,
+  recordShim,
+  sameProcess,
+  shimStarting,
+} from '../../agent/run-files.ts'
 
 /** Process groups the tests started, and directories whose recorded commands (their own groups) go at the end. */
 const started = []
@@ -99,5 +107,27 @@ describe('shim launch records', () => {
     for (let i = 0; i < 40 && shimStarting(dir, 0); i++) await new Promise((r) => setTimeout(r, 50))
     assert.equal(shimStarting(dir, 0), null)
     assert.equal(sameProcess(pid, readShim(dir, 0).shimStart), false)
+  })
+})
+
+// The records volumes add: a mount that failed in the container's namespace is kube's StartError naming it; the
+// securityContext step, reporting through the same code, keeps its own words.
+describe('exitOf for a mount failure', () => {
+  const mountFailure = (message) =>
+    exitOf({ exitCode: 128, finishedAt: 0, startError: { code: 'MOUNT', message, command: 'sleep' } })
+
+  it('reports a failed mount as StartError 128 naming it', () => {
+    const exit = mountFailure('Not a directory: /etc/hostname/x')
+    assert.deepEqual(
+      [exit.exitCode, exit.reason, exit.message],
+      [128, 'StartError', 'error mounting volumes: Not a directory: /etc/hostname/x'],
+    )
+  })
+
+  it("keeps a securityContext step's own message", () => {
+    assert.equal(
+      mountFailure('securityContext: Operation not permitted').message,
+      'securityContext: Operation not permitted',
+    )
   })
 })

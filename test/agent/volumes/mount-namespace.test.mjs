@@ -3,12 +3,12 @@
 // be had (not Linux) a container with volumes is CreateContainerConfigError with the reason, never run without them.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { Backoff } from '../../../agent/backoff.ts'
-import { SHIM } from '../../../agent/container-process.ts'
+import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
 import { PodWorker } from '../../../agent/pod-worker.ts'
 import { enterPrefix } from '../../../agent/volumes/mount-namespace.ts'
 
@@ -91,6 +91,27 @@ describe('mount namespaces', () => {
     assert.match(exec.stderr, /Read-only file system/)
     // From the host's side, the target is still the empty directory it was.
     assert.deepEqual(spawnSync('ls', ['-A', target], { encoding: 'utf8' }).stdout, '')
+  })
+
+  it('ends a run whose volume cannot be mounted with StartError naming the mount, its command never run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'badmount-'))
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'x')
+    const marker = join(dir, 'ran')
+    const p = ContainerProcess.start({
+      command: ['sh', '-c', `touch ${marker}`],
+      env: { PATH: process.env.PATH },
+      cwd: dir,
+      stdin: false,
+      logFile: join(dir, '0.log'),
+      // The mount point would be under a file: it cannot be made.
+      mounts: [{ source: dir, target: join(file, 'inside'), readOnly: false }],
+    })
+    assert.equal(await p.spawned, false)
+    const exit = await p.exited
+    assert.deepEqual([exit.exitCode, exit.reason], [128, 'StartError'])
+    assert.equal(exit.message, `error mounting volumes: Not a directory: ${join(file, 'inside')}`)
+    assert.equal(existsSync(marker), false)
   })
 
   it('refuses a container with volumes where no mount namespace can be had (CreateContainerConfigError)', async () => {
