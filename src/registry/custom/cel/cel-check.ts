@@ -6,62 +6,18 @@
 import type { parse } from '@bufbuild/cel'
 import type { Structural } from '../../crd/structural'
 import { KUBERNETES_FUNC_NAMES } from './cel-libs'
-import { type CelTypeInfo, typeOf } from './cel-model'
+import type { CelTypeInfo } from './cel-model'
 import { BOOL_RESULT, INT_RESULT, STANDARD, STRING_RESULT } from './cel-functions'
-import { MAX_REQUEST_BYTES, maxStringSize, minSerializedSize } from './cel-sizes'
+import { MAX_REQUEST_BYTES } from './cel-sizes'
+import { ARITHMETIC, COMPARISONS, compatible, DYN, scalar, type Typed, typedOf, typeName } from './cel-check-types'
 
 type Parsed = ReturnType<typeof parse>
 type Expr = Parsed['expr']
 
 const LOGICAL = new Set(['_&&_', '_||_', '_?_:_'])
-const COMPARISONS = new Set(['_<_', '_<=_', '_>_', '_>=_', '_==_', '_!=_'])
-const ARITHMETIC = new Set(['_+_', '_-_', '_*_', '_/_', '_%_'])
 
 /** kube's StaticEstimatedCostLimit (per expression) and the size it assumes for unbounded values. */
 export const EXPRESSION_COST_LIMIT = 10_000_000
-
-interface Typed {
-  type: CelTypeInfo
-  /** What the value's size can be, for cost estimates: characters of a string, items of a list, keys of a map. */
-  size: number
-  /** The schema node behind the value, when there is one. */
-  schema?: Structural
-}
-
-const DYN: Typed = { type: { kind: 'dyn' }, size: MAX_REQUEST_BYTES }
-const scalar = (kind: 'int' | 'double' | 'string' | 'bool' | 'null' | 'bytes' | 'uint', size = 1): Typed => ({
-  type: { kind },
-  size,
-})
-
-function typedOf(s: Structural | undefined, root = false): Typed {
-  const type = typeOf(s, root)
-  let size = 1
-  if (type.kind === 'string') size = maxStringSize(s)
-  else if (type.kind === 'list')
-    size = s?.valueValidation?.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(s?.items) + 1))
-  else if (type.kind === 'map')
-    size =
-      s?.valueValidation?.maxProperties ??
-      Math.floor((MAX_REQUEST_BYTES - 2) / (minSerializedSize(s?.additionalProperties?.structural) + 6))
-  else if (type.kind === 'dyn') size = MAX_REQUEST_BYTES - 2
-  return { type, size, schema: s }
-}
-
-export function typeName(t: CelTypeInfo): string {
-  switch (t.kind) {
-    case 'list':
-      return `list(${typeName(t.elem)})`
-    case 'map':
-      return `map(string, ${typeName(t.value)})`
-    case 'object':
-      return 'object'
-    case 'optional':
-      return `optional_type(${typeName(t.value)})`
-    default:
-      return t.kind
-  }
-}
 
 interface CheckResult {
   errors: { offset: number; message: string }[]
@@ -280,28 +236,6 @@ export function checkExpr(parsed: Parsed, self: Structural, isRoot: boolean, opt
 
   const result = visit(parsed.expr, 1)
   return { errors, usesOldSelf, cost, result: result.type }
-}
-
-const NUMERIC = new Set(['int', 'uint', 'double'])
-
-/** Whether cel-go has an overload of a comparison or arithmetic operator for two static types (dyn fits all). */
-function compatible(fn: string, a: CelTypeInfo, b: CelTypeInfo): boolean {
-  if (a.kind === 'dyn' || b.kind === 'dyn' || a.kind === 'optional' || b.kind === 'optional') return true
-  // Kubernetes enables cross-type numeric comparisons; arithmetic needs one numeric type.
-  if (NUMERIC.has(a.kind) && NUMERIC.has(b.kind)) return COMPARISONS.has(fn) || a.kind === b.kind
-  if ((fn === '_==_' || fn === '_!=_') && (a.kind === 'null' || b.kind === 'null')) return true
-  if (a.kind !== b.kind)
-    return (
-      (fn === '_==_' || fn === '_!=_') &&
-      ((a.kind === 'map' && b.kind === 'object') || (a.kind === 'object' && b.kind === 'map'))
-    )
-  if (ARITHMETIC.has(fn))
-    return fn === '_+_'
-      ? ['string', 'bytes', 'list', 'int', 'uint', 'double', 'duration', 'timestamp'].includes(a.kind)
-      : NUMERIC.has(a.kind)
-  if (COMPARISONS.has(fn) && fn !== '_==_' && fn !== '_!=_')
-    return ['int', 'uint', 'double', 'string', 'bool', 'bytes', 'timestamp', 'duration'].includes(a.kind)
-  return true
 }
 
 /** cel-go's rendering of an error: `ERROR: <input>:L:C: message`, the source line and a caret under the column. */
