@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { auditPolicy } from '../audit/audit-config'
 import { type AuditEventInput, auditEventLine } from '../audit/event'
 import { type AuditConfig, type AuditPolicy, evaluatePolicy, LEVELS, type Stage } from '../audit/policy'
+import { parseKubeYaml } from '../registry/decoding/kube-yaml'
 import type { Attributes } from '../registry/rbac/attributes'
 import type { Observation } from './observation'
 import { observationOf } from './observation'
@@ -62,6 +63,18 @@ function sourceIPs(c: Context): string[] {
     if (v && !ips.includes(v)) ips.push(v)
   }
   return ips
+}
+
+/**
+ * A create's or update's YAML body as kube's audit records it: LogRequestObject encodes the decoded object as JSON.
+ * (An apply patch in YAML is logged raw by LogRequestPatch as if it were JSON, which kube's JSON log backend cannot
+ * encode: it is left out here.)
+ */
+function yamlObject(c: Context, text: string): unknown {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/yaml' || (c.req.method !== 'POST' && c.req.method !== 'PUT')) return undefined
+  const parsed = parseKubeYaml(text)
+  return 'value' in parsed ? parsed.value : undefined
 }
 
 const parse = (text: string | null | undefined): unknown => {
@@ -155,7 +168,7 @@ export async function writeAudit(
               code: answer.status,
             }
           : { code: answer.status },
-        requestObject: requestText ? tidy(parse(requestText)) : undefined,
+        requestObject: requestText ? tidy(parse(requestText) ?? yamlObject(c, requestText)) : undefined,
         responseObject: atLeast(config, 'RequestResponse') && body !== undefined ? tidy(body) : undefined,
       }),
     )

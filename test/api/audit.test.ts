@@ -164,6 +164,32 @@ describe('audit log', () => {
     expect((await audited(p, 'GET', `/api/v1/namespaces/${ns}/services`)).events).toHaveLength(0)
   })
 
+  it('a YAML create is recorded at Request level as the object it decodes to', async () => {
+    const ns = await makeNamespace('audit')
+    const ctx = createExecutionContext()
+    log.mockClear()
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "yes"\n  n: "1"\n'
+    const res = await app.fetch(
+      new Request(`${BASE}/api/v1/namespaces/${ns}/configmaps`, {
+        method: 'POST',
+        body: yaml,
+        headers: withToken({ 'content-type': 'application/yaml' }),
+      }),
+      { ...env, KUBEFLARE_AUDIT_POLICY: policy([{ level: 'Request' }]) } as Env,
+      ctx,
+    )
+    expect(res.status, await res.text()).toBe(201)
+    await waitOnExecutionContext(ctx)
+    const done = log.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, any>).at(-1)!
+    // Read as go-yaml v2 reads YAML 1.1, as the object was: the key n is the boolean false.
+    expect(done.requestObject).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'from-yaml' },
+      data: { a: 'yes', false: '1' },
+    })
+  })
+
   it('never writes a Secret, a token review or a token request body, whatever the policy', async () => {
     const ns = await makeNamespace('audit')
     const all = policy([{ level: 'RequestResponse' }])
