@@ -5,7 +5,8 @@
 // merge included, as kube's defaulter runs on the patched object.
 import { ObjectMeta } from '../../schema/meta'
 import { goTypeOf } from '../decoding/go-types'
-import { goUnmarshal, RawNumber, unwrapRawNumbers } from '../decoding/go-unmarshal'
+import { goUnmarshal } from '../decoding/go-unmarshal'
+import { RawNumber, unwrapRawNumbers } from '../decoding/go-json-numbers'
 import { omitEmptyFields } from '../decoding/go-encoded'
 import type { Structural } from '../crd/structural'
 import type { UnstructuredCodec } from '../resource'

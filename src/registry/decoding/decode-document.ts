@@ -15,7 +15,8 @@ import { Deployment } from '../../schema/deployment'
 import { ReplicaSet } from '../../schema/replica-set'
 import type { UnstructuredCodec } from '../resource'
 import { goTypeOf } from './go-types'
-import { goUnmarshal, RawNumber } from './go-unmarshal'
+import { goUnmarshal } from './go-unmarshal'
+import { RawNumber } from './go-json-numbers'
 import { TOO_DEEP, tooDeep } from '../nesting'
 import {
   convertsTo,

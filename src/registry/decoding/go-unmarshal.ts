@@ -1,19 +1,14 @@
 // Decoding a parsed JSON document into a Go type as kube's decoder (sigs.k8s.io/json, a fork of encoding/json, case
 // sensitive, strict) does, without building the Go value: which error it reports, which fields are unknown, and
 // what the document becomes (nulls read as Go reads them, unknown fields dropped). The document is changed in place.
+// JSON numbers as Go reads them: ./go-json-numbers.ts; Go's zero values: ./go-zero-values.ts.
 import { quantityError } from '../../schema/quantity'
 import { base64Error, decodeBase64, encodeBase64 } from '../go-base64'
 import { goTimeCanonical, goTimeError } from './go-time'
+import { fitsInt, numberText, RawNumber, unwrapRawNumbers } from './go-json-numbers'
 import type { GoType } from './go-types'
+import { filled, zeroOf } from './go-zero-values'
 import { MAX_OBJECT_DEPTH, TOO_DEEP } from '../nesting'
-
-/** A JSON number whose literal text matters (1.0, 1e3, 20 digits): Go reads ints from the text, not the value. */
-export class RawNumber {
-  constructor(
-    readonly value: number,
-    readonly source: string,
-  ) {}
-}
 
 interface Unmarshaled {
   /** The error Unmarshal returns: the first type mismatch, or a custom unmarshaler's error; null if none. */
@@ -24,8 +19,6 @@ interface Unmarshaled {
 
 /** Go's UnmarshalStrict keeps at most this many strict errors. */
 const MAX_STRICT = 100
-
-const INT_RANGE = { 32: [-(2n ** 31n), 2n ** 31n - 1n], 64: [-(2n ** 63n), 2n ** 63n - 1n] } as const
 
 /** Thrown by a custom unmarshaler's failure: unlike a type mismatch, it stops decoding and wins over saved errors. */
 class Abort {
@@ -42,99 +35,6 @@ function jsonKind(v: unknown): string {
   if (typeof v === 'boolean') return 'bool'
   if (Array.isArray(v)) return 'array'
   return 'object'
-}
-
-const numberText = (v: number | RawNumber) => (v instanceof RawNumber ? v.source : String(v))
-
-/** Whether a JSON number's text decodes into a Go int of `bits` (strconv.ParseInt, then the overflow check). */
-function fitsInt(v: number | RawNumber, bits: 32 | 64): boolean {
-  if (v instanceof RawNumber) {
-    if (!/^-?\d+$/.test(v.source)) return false
-    const n = BigInt(v.source)
-    return n >= INT_RANGE[bits][0] && n <= INT_RANGE[bits][1]
-  }
-  return Number.isInteger(v) && v >= Number(INT_RANGE[bits][0]) && v <= Number(INT_RANGE[bits][1])
-}
-
-/** The value Go leaves for a JSON null where it cannot be absent (a slice element, a map value). */
-function zeroOf(t: GoType): unknown {
-  switch (t.kind) {
-    case 'struct':
-      return filled(t)
-    case 'string':
-      return ''
-    case 'bool':
-      return false
-    case 'int':
-    case 'float':
-    case 'intOrString':
-      return 0
-    case 'quantity':
-      return '0'
-    case 'bytes':
-      // A nil []byte, which storage gives back empty.
-      return ''
-    default:
-      return null
-  }
-}
-
-/**
- * What Go holds for a field the document leaves out when the field is a value, not a pointer: its zero value, which
- * kube writes back (non-omitempty fields). Times and maps stay absent (Go writes null for them).
- */
-function filled(t: GoType): unknown {
-  switch (t.kind) {
-    case 'struct': {
-      const o: Record<string, unknown> = {}
-      for (const [k, ft] of t.required) {
-        const z = filled(ft)
-        if (z !== undefined) o[k] = z
-      }
-      return o
-    }
-    case 'slice':
-      return []
-    case 'string':
-      return ''
-    case 'bool':
-      return false
-    case 'int':
-    case 'float':
-    case 'intOrString':
-      return 0
-    default:
-      return undefined
-  }
-}
-
-/**
- * Replaces RawNumbers under a value by their numbers, in place (an opaque value: interface{}, raw JSON). Iterative:
- * such values may nest as deep as Go's decoder reads (10000 levels).
- */
-export function unwrapRawNumbers(root: unknown): unknown {
-  if (root instanceof RawNumber) return root.value
-  const stack: unknown[] = [root]
-  while (stack.length > 0) {
-    const v = stack.pop()
-    if (v === null || typeof v !== 'object') continue
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const x: unknown = v[i]
-        if (x instanceof RawNumber) v[i] = x.value
-        else stack.push(x)
-      }
-      continue
-    }
-    const o = v as Record<string, unknown>
-    // An own "__proto__" key is assigned as the own data property it is, never the prototype.
-    for (const k of Object.keys(o)) {
-      const x = o[k]
-      if (x instanceof RawNumber) o[k] = x.value
-      else stack.push(x)
-    }
-  }
-  return root
 }
 
 /**

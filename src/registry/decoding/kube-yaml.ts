@@ -4,7 +4,7 @@
 // timestamp into interface{} as its text, and has no base 60). Map keys become JSON's strings as YAMLToJSON makes
 // them. Used for every YAML body: objects, apply patches, the audit policy.
 import { parse, type ScalarTag, type Tags } from 'yaml'
-import { RawNumber } from './go-unmarshal'
+import { RawNumber } from './go-json-numbers'
 
 type Resolved =
   | { kind: 'null' }

@@ -5,7 +5,7 @@
 import { statuses, type Status } from '../status'
 import { parseGoJson, type FieldValidation } from '../decode'
 import { duplicateFields } from '../json-scan'
-import { unwrapRawNumbers } from '../decoding/go-unmarshal'
+import { unwrapRawNumbers } from '../decoding/go-json-numbers'
 import type { Json } from './patch-value'
 
 type TextPatchType = 'json' | 'merge' | 'strategic'

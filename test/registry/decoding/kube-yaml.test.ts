@@ -1,7 +1,7 @@
 // YAML read as kube reads it (sigs.k8s.io/yaml over go-yaml v2, YAML 1.1): src/registry/decoding/kube-yaml.ts.
 import { describe, expect, it } from 'vitest'
 import { parseKubeYaml } from '../../../src/registry/decoding/kube-yaml'
-import { RawNumber } from '../../../src/registry/decoding/go-unmarshal'
+import { RawNumber } from '../../../src/registry/decoding/go-json-numbers'
 
 const value = (scalar: string) => {
   const r = parseKubeYaml(`v: ${scalar}`)
