@@ -94,10 +94,13 @@ function stepList(
     const spec = specs.find((c) => c.name === s.name)
     const exit = spec ? containerProgram(spec.command, spec.args).exit : null
     let cs = s
-    for (let i = 0; exit && i < MAX_TRANSITIONS; i++) {
+    let i = 0
+    for (; exit && i < MAX_TRANSITIONS; i++) {
       const runMs = exit.seconds * 1000
       if (cs.state?.running) {
         const startedAt = Date.parse(cs.state.running.startedAt)
+        // A status without a start time (written so through pods/status) has no exit to compute.
+        if (!Number.isFinite(startedAt)) break
         const exitAt = startedAt + runMs
         if (exitAt > now) {
           dueAt(exitAt)
@@ -135,7 +138,9 @@ function stepList(
       const last = cs.lastState?.terminated
       if (cs.state?.waiting?.reason !== 'CrashLoopBackOff' || !last) break
       const finishedAt = Date.parse(last.finishedAt)
-      const restartAt = finishedAt + backoffMs(cs.restartCount ?? 0, finishedAt - Date.parse(last.startedAt))
+      if (!Number.isFinite(finishedAt)) break
+      const ran = finishedAt - Date.parse(last.startedAt)
+      const restartAt = finishedAt + backoffMs(cs.restartCount ?? 0, Number.isFinite(ran) ? ran : 0)
       if (restartAt > now) {
         dueAt(restartAt)
         break
@@ -143,6 +148,8 @@ function stepList(
       cs = restartedStatus(cs, last, restartAt, idOf)
       out.restarted.push(cs.name)
     }
+    // Stopped at the cap with time still to replay: the next step goes on at once.
+    if (i === MAX_TRANSITIONS) dueAt(now)
     if (cs !== s) out.changed = true
     statuses.push(cs)
   }

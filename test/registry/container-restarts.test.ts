@@ -157,4 +157,18 @@ describe('stepContainers', () => {
     expect(r.statuses[0]).toBe(p.status.containerStatuses[0])
     expect(r.due).toBe(T0 + 10_000)
   })
+
+  it('catches up a long sleep in bounded steps, and leaves a status without times alone', () => {
+    const p = pod('Always', 'exit 1')
+    // A year of crash-looping at the 5m cap is over 100,000 restarts: each step replays a bounded part and asks for
+    // the next at once.
+    const year = 365 * 86400
+    const first = stepTo(p, year)
+    expect(first.due).toBe(T0 + year * 1000)
+    expect(p.status.containerStatuses[0].restartCount).toBeGreaterThan(400)
+    expect(p.status.containerStatuses[0].restartCount).toBeLessThan(1001)
+    const broken = pod('Always', 'exit 1')
+    broken.status.containerStatuses[0].state = { running: {} }
+    expect(stepTo(broken, 10)).toMatchObject({ changed: false, due: null })
+  })
 })
