@@ -208,6 +208,65 @@ spec:
     )
   })
 
+  it("mounts a ConfigMap key by subPath and a hostPath, and refuses a hostPath of the wrong type with kube's message", async () => {
+    const hostDir = mkdtempSync(join(tmpdir(), 'e2e-hostpath-'))
+    writeFileSync(join(hostDir, 'from-host'), 'host data\n')
+    await apply(`
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app
+data:
+  app.conf: "debug=true\\n"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: sub
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 1
+  containers:
+    - name: main
+      image: busybox
+      command: [ "sleep", "3600" ]
+      volumeMounts:
+      - { name: app, mountPath: /tmp/app-${namespace}.conf, subPath: app.conf }
+      - { name: host, mountPath: /tmp/host-${namespace}, readOnly: true }
+  volumes:
+    - { name: app, configMap: { name: app } }
+    - { name: host, hostPath: { path: ${hostDir}, type: Directory } }
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: wrong-type
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 1
+  containers:
+    - name: main
+      image: busybox
+      command: [ "sleep", "3600" ]
+      volumeMounts:
+      - { name: host, mountPath: /tmp/wrong-${namespace} }
+  volumes:
+    - { name: host, hostPath: { path: ${hostDir}/from-host, type: Directory } }
+`)
+    await running('sub')
+    assert.equal(await exec('sub', `cat /tmp/app-${namespace}.conf`), 'debug=true\n')
+    assert.equal(await exec('sub', `cat /tmp/host-${namespace}/from-host`), 'host data\n')
+    assert.notEqual(
+      (await k(['exec', 'sub', '--', 'sh', '-c', `echo x > /tmp/host-${namespace}/new`], { allowFail: true })).code,
+      0,
+    )
+    await eventually('FailedMount', async () =>
+      (await events('wrong-type')).includes(
+        `FailedMount: MountVolume.SetUp failed for volume "host" : hostPath type check failed: ${hostDir}/from-host is not a directory`,
+      ),
+    )
+  })
+
   it("reports a missing ConfigMap as kubelet's FailedMount, the container ContainerCreating, and an unbound claim", async () => {
     await apply(`
 apiVersion: v1
