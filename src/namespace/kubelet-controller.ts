@@ -70,7 +70,8 @@ export class KubeletController implements Controller {
       writeStatus: (host, name, uid, next) => this.writeStatus(host, name, uid, next),
       event: (host, pod, facts, type, reason, message, fieldPath) =>
         this.event(host, pod, facts, type, reason, message, fieldPath),
-      logLines: (uid, container) => this.opts.logs.lines(uid, container).length,
+      lastSeq: (uid, container) => this.opts.logs.lastSeq(uid, container),
+      dropThrough: (uid, container, seq) => this.opts.logs.dropThrough(uid, container, seq),
       log: (uid, container, lines, at) => this.log(uid, container, lines, at),
       runEnded: (uid, container) => this.opts.onRunEnded(uid, container),
     }
@@ -340,7 +341,7 @@ export class KubeletController implements Controller {
       const run = status?.restartCount ?? 0
       const runStart = status?.state?.running?.startedAt ? Date.parse(status.state.running.startedAt) : startTime
       const base = run * program.output.length
-      const written = Math.max(0, this.opts.logs.lines(uid, c.name).length - base)
+      const written = Math.max(0, this.opts.logs.lastSeq(uid, c.name) - base)
       const due = program.output.slice(written).filter((o) => runStart + o.at * 1000 <= now)
       if (due.length)
         this.log(

@@ -24,8 +24,10 @@ export interface RestartDeps {
     message: string,
     fieldPath?: string,
   ): Promise<unknown>
-  /** How many lines a container's log holds. */
-  logLines(uid: string, container: string): number
+  /** How many lines a container has ever logged (its last line's number). */
+  lastSeq(uid: string, container: string): number
+  /** Drops a container's log lines up to this number. */
+  dropThrough(uid: string, container: string, seq: number): void
   log(uid: string, container: string, lines: string[], at: Date): void
   /** A run of the container ended: its log followers are done. */
   runEnded(uid: string, container: string): void
@@ -100,7 +102,7 @@ function flushRun(deps: RestartDeps, pod: Obj, name: string, run: number) {
   if (!found) return
   const output = containerProgram(found.spec.command, found.spec.args).output
   const uid = pod.metadata.uid as string
-  const have = deps.logLines(uid, name) - run * output.length
+  const have = deps.lastSeq(uid, name) - run * output.length
   if (output.length > 0 && have < output.length)
     deps.log(
       uid,
@@ -108,6 +110,8 @@ function flushRun(deps: RestartDeps, pod: Obj, name: string, run: number) {
       output.slice(Math.max(0, have)).map((o) => o.line),
       new Date(),
     )
+  // The run before this one is no longer the previous one: kubelet keeps the current and previous containers' logs.
+  if (run > 0 && output.length > 0) deps.dropThrough(uid, name, run * output.length)
 }
 
 /** A container of the pod by name, with the field path its events name (a sidecar is an init container). */

@@ -40,6 +40,28 @@ export class PodLogStore {
     return out
   }
 
+  /** The sequence number of the container's last line: how many lines it has ever written (0: none). */
+  lastSeq(uid: string, container: string): number {
+    return (
+      this.sql
+        .exec<{ seq: number | null }>(
+          'SELECT MAX(seq) AS seq FROM pod_logs WHERE uid = ? AND container = ?',
+          uid,
+          container,
+        )
+        .one().seq ?? 0
+    )
+  }
+
+  /**
+   * Drops a container's lines up to `seq` (the runs of a restarted container older than the previous one, which no
+   * request can read any more: kubelet keeps the current and the previous container's logs). Later lines keep
+   * their numbers, so the runs after them are still found by number.
+   */
+  dropThrough(uid: string, container: string, seq: number) {
+    this.sql.exec('DELETE FROM pod_logs WHERE uid = ? AND container = ? AND seq <= ?', uid, container, seq)
+  }
+
   lines(uid: string, container: string, afterSeq = 0): LogLine[] {
     return this.sql
       .exec<{ seq: number; ts: string; line: string }>(
@@ -63,7 +85,7 @@ export class PodLogStore {
   ): { text: string; lastSeq: number } {
     let lines = this.lines(uid, container)
     const lastSeq = lines.length ? lines[lines.length - 1]!.seq : 0
-    if (run) lines = lines.slice(run.from, run.to)
+    if (run) lines = lines.filter((l) => l.seq > run.from && l.seq <= run.to)
     if (q.since !== undefined) lines = lines.filter((l) => Date.parse(l.ts) >= q.since!)
     if (q.tailLines !== undefined) lines = q.tailLines === 0 ? [] : lines.slice(-q.tailLines)
     let text = lines.map((l) => format(l, q.timestamps ?? false)).join('')

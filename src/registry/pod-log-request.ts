@@ -34,7 +34,8 @@ export function chooseContainer(pod: Obj, name: string) {
 
 /**
  * Which lines of a simulated container's log are the run asked for: each run of a program that exits writes the
- * program's lines again (src/registry/container-restarts.ts), so run k holds lines [k*n, (k+1)*n). Without
+ * program's lines again (src/registry/container-restarts.ts), so run k holds the lines numbered k*n+1 to (k+1)*n
+ * (`from` exclusive, `to` inclusive; older runs' lines may be gone). Without
  * `previous` the newest run (kubelet's validateContainerLogStatus: the running, terminated or last terminated
  * container); with it the run in lastState (a 400 when there is none). Undefined: the whole log.
  */
