@@ -3,13 +3,14 @@
 // disk is validated under `persistentDisk`, and downward API files are reported on the source, not the item.
 //
 // Sources with longer checks have their own files: host paths and storage systems (pod-validation-volumes-storage.ts),
-// files from API objects and pod fields (pod-validation-volumes-files.ts), projected volumes
-// (pod-validation-volumes-projected.ts) and generic ephemeral volumes' claim templates (pod-validation-volumes-claims.ts).
+// the in-tree storage plugins' sources (pod-validation-volumes-plugins.ts), files from API objects and pod fields
+// (pod-validation-volumes-files.ts), projected volumes (pod-validation-volumes-projected.ts) and generic ephemeral
+// volumes' claim templates (pod-validation-volumes-claims.ts).
 // Volume mounts are a container's, in pod-validation-mounts.ts.
 import { fieldError, type FieldError, type FieldPath } from '../../field-errors'
 import { isDNS1123Subdomain } from '../../validation/names'
 import { goQuote } from '../../go-strings'
-import { inclusiveRangeError, list, nameIsSubdomain, str, validateDNS1123Label } from './pod-validation-formats'
+import { list, nameIsSubdomain, str, validateDNS1123Label } from './pod-validation-formats'
 import { isNegativeQuantity } from './pod-validation-quantities'
 import { validateLocalDescendingPath } from './pod-validation-mounts'
 import { validatePullPolicy } from './pod-validation-containers'
@@ -25,6 +26,7 @@ import {
 import { validateDownwardAPIVolumeFile, validateKeyToPath, validateMode } from './pod-validation-volumes-files'
 import { validateProjected } from './pod-validation-volumes-projected'
 import { validatePVCSpec, validateTemplateObjectMeta } from './pod-validation-volumes-claims'
+import { PLUGIN_CHECKS } from './pod-validation-volumes-plugins'
 import type { Volume } from './pod-types'
 import type { ObjectMeta } from '../../../schema/meta'
 
@@ -129,88 +131,18 @@ const SOURCES: SourceCheck[] = [
       return errs
     },
   ],
-  [
-    'nfs',
-    'nfs',
-    (s, p) => {
-      const np = p.child('nfs')
-      const errs: FieldError[] = []
-      if (!s.nfs!.server) errs.push(fieldError.required(np.child('server').toString()))
-      if (!s.nfs!.path) errs.push(fieldError.required(np.child('path').toString()))
-      if (!str(s.nfs!.path).startsWith('/'))
-        errs.push(fieldError.invalid(np.child('path').toString(), str(s.nfs!.path), 'must be an absolute path'))
-      return errs
-    },
-  ],
+  ['nfs', 'nfs', PLUGIN_CHECKS.nfs],
   ['iscsi', 'iscsi', (s, p, volName) => validateISCSI(s.iscsi!, p.child('iscsi'), volName, p)],
-  [
-    'glusterfs',
-    'glusterfs',
-    (s, p) =>
-      requiredAll(p.child('glusterfs'), [
-        ['endpoints', s.glusterfs!.endpoints],
-        ['path', s.glusterfs!.path],
-      ]),
-  ],
-  [
-    'flocker',
-    'flocker',
-    (s, p) => {
-      const fp = p.child('flocker')
-      const f = s.flocker!
-      const name = str(f.datasetName)
-      const uuid = str(f.datasetUUID)
-      const errs: FieldError[] = []
-      if (!name && !uuid)
-        errs.push(fieldError.required(fp.toString(), 'one of datasetName and datasetUUID is required'))
-      if (name && uuid)
-        errs.push(
-          fieldError.invalid(
-            fp.toString(),
-            'resource',
-            'datasetName and datasetUUID can not be specified simultaneously',
-          ),
-        )
-      if (name.includes('/'))
-        errs.push(fieldError.invalid(fp.child('datasetName').toString(), name, "must not contain '/'"))
-      return errs
-    },
-  ],
+  ['glusterfs', 'glusterfs', PLUGIN_CHECKS.glusterfs],
+  ['flocker', 'flocker', PLUGIN_CHECKS.flocker],
   [
     'persistentVolumeClaim',
     'persistentVolumeClaim',
     (s, p) => requiredAll(p.child('persistentVolumeClaim'), [['claimName', s.persistentVolumeClaim!.claimName]]),
   ],
-  [
-    'rbd',
-    'rbd',
-    (s, p) => {
-      const rp = p.child('rbd')
-      const errs: FieldError[] = []
-      if (list(s.rbd!.monitors).length === 0) errs.push(fieldError.required(rp.child('monitors').toString()))
-      if (!s.rbd!.image) errs.push(fieldError.required(rp.child('image').toString()))
-      return errs
-    },
-  ],
-  [
-    'cinder',
-    'cinder',
-    (s, p) => {
-      const cp = p.child('cinder')
-      const errs = requiredAll(cp, [['volumeID', s.cinder!.volumeID]])
-      if (s.cinder!.secretRef && !s.cinder!.secretRef.name)
-        errs.push(fieldError.required(cp.child('secretRef').child('name').toString()))
-      return errs
-    },
-  ],
-  [
-    'cephfs',
-    'cephFS',
-    (s, p) =>
-      list(s.cephfs!.monitors).length === 0
-        ? [fieldError.required(p.child('cephfs').child('monitors').toString())]
-        : [],
-  ],
+  ['rbd', 'rbd', PLUGIN_CHECKS.rbd],
+  ['cinder', 'cinder', PLUGIN_CHECKS.cinder],
+  ['cephfs', 'cephFS', PLUGIN_CHECKS.cephfs],
   ['quobyte', 'quobyte', (s, p) => validateQuobyte(s.quobyte!, p.child('quobyte'))],
   [
     'downwardAPI',
@@ -222,63 +154,8 @@ const SOURCES: SourceCheck[] = [
       return errs
     },
   ],
-  [
-    'fc',
-    'fc',
-    (s, p) => {
-      const fp = p.child('fc')
-      const fc = s.fc!
-      const wwns = list(fc.targetWWNs)
-      const wwids = list(fc.wwids)
-      const errs: FieldError[] = []
-      if (wwns.length < 1 && wwids.length < 1) {
-        errs.push(
-          fieldError.required(
-            fp.child('targetWWNs').toString(),
-            'must specify either targetWWNs or wwids, but not both',
-          ),
-        )
-      }
-      if (wwns.length !== 0 && wwids.length !== 0) {
-        errs.push(
-          fieldError.invalid(
-            fp.child('targetWWNs').toString(),
-            wwns,
-            'targetWWNs and wwids can not be specified simultaneously',
-          ),
-        )
-      }
-      if (wwns.length !== 0) {
-        if (fc.lun === undefined)
-          errs.push(fieldError.required(fp.child('lun').toString(), 'lun is required if targetWWNs is specified'))
-        else if (fc.lun < 0 || fc.lun > 255)
-          errs.push(fieldError.invalid(fp.child('lun').toString(), fc.lun, inclusiveRangeError(0, 255)))
-      }
-      return errs
-    },
-  ],
-  [
-    'flexVolume',
-    'flexVolume',
-    (s, p) => {
-      const fp = p.child('flexVolume')
-      const errs = requiredAll(fp, [['driver', s.flexVolume!.driver]])
-      for (const k of Object.keys(s.flexVolume!.options ?? {})) {
-        const slash = k.indexOf('/')
-        const ns = `.${(slash >= 0 ? k.slice(0, slash) : k).toLowerCase()}`
-        if (ns.endsWith('.kubernetes.io') || ns.endsWith('.k8s.io')) {
-          errs.push(
-            fieldError.invalid(
-              fp.child('options').key(k).toString(),
-              k,
-              'kubernetes.io and k8s.io namespaces are reserved',
-            ),
-          )
-        }
-      }
-      return errs
-    },
-  ],
+  ['fc', 'fc', PLUGIN_CHECKS.fc],
+  ['flexVolume', 'flexVolume', PLUGIN_CHECKS.flexVolume],
   [
     'configMap',
     'configMap',
@@ -291,57 +168,14 @@ const SOURCES: SourceCheck[] = [
       return errs
     },
   ],
-  [
-    'azureFile',
-    'azureFile',
-    (s, p) =>
-      requiredAll(p.child('azureFile'), [
-        ['secretName', s.azureFile!.secretName],
-        ['shareName', s.azureFile!.shareName],
-      ]),
-  ],
-  [
-    'vsphereVolume',
-    'vsphereVolume',
-    (s, p) => requiredAll(p.child('vsphereVolume'), [['volumePath', s.vsphereVolume!.volumePath]]),
-  ],
-  [
-    'photonPersistentDisk',
-    'photonPersistentDisk',
-    (s, p) => requiredAll(p.child('photonPersistentDisk'), [['pdID', s.photonPersistentDisk!.pdID]]),
-  ],
-  [
-    'portworxVolume',
-    'portworxVolume',
-    (s, p) => requiredAll(p.child('portworxVolume'), [['volumeID', s.portworxVolume!.volumeID]]),
-  ],
+  ['azureFile', 'azureFile', PLUGIN_CHECKS.azureFile],
+  ['vsphereVolume', 'vsphereVolume', PLUGIN_CHECKS.vsphereVolume],
+  ['photonPersistentDisk', 'photonPersistentDisk', PLUGIN_CHECKS.photonPersistentDisk],
+  ['portworxVolume', 'portworxVolume', PLUGIN_CHECKS.portworxVolume],
   ['azureDisk', 'azureDisk', (s, p) => validateAzureDisk(s.azureDisk!, p.child('azureDisk'))],
-  [
-    'storageos',
-    'storageos',
-    (s, p) => {
-      const sp = p.child('storageos')
-      const so = s.storageos!
-      const errs: FieldError[] = []
-      if (!so.volumeName) errs.push(fieldError.required(sp.child('volumeName').toString()))
-      else errs.push(...validateDNS1123Label(so.volumeName, sp.child('volumeName')))
-      if (so.volumeNamespace) errs.push(...validateDNS1123Label(so.volumeNamespace, sp.child('volumeNamespace')))
-      if (so.secretRef && !so.secretRef.name)
-        errs.push(fieldError.required(sp.child('secretRef').child('name').toString()))
-      return errs
-    },
-  ],
+  ['storageos', 'storageos', PLUGIN_CHECKS.storageos],
   ['projected', 'projected', (s, p) => validateProjected(s.projected!, p.child('projected'))],
-  [
-    'scaleIO',
-    'scaleIO',
-    (s, p) =>
-      requiredAll(p.child('scaleIO'), [
-        ['gateway', s.scaleIO!.gateway],
-        ['system', s.scaleIO!.system],
-        ['volumeName', s.scaleIO!.volumeName],
-      ]),
-  ],
+  ['scaleIO', 'scaleIO', PLUGIN_CHECKS.scaleIO],
   [
     'csi',
     'csi',
