@@ -2,14 +2,16 @@
 // fieldSelector spec.nodeName=<node> (re-listed after a 410 or a broken stream), each pod handed to its PodWorker.
 // Containers outlive the agent (each runs under its shim): the pods the first list names carry on with their runs
 // (container-record.ts adopts them); runs of pods it no longer names (deleted or gone while no agent watched) are
-// stopped then, and their directories removed.
+// stopped then as kubelet stops them (orphan-kill.ts), and their directories removed.
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Backoff } from './backoff.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { KubeError, type KubeClient } from './kube-client.ts'
+import { killOrphan } from './orphan-kill.ts'
 import { PodWorker } from './pod-worker.ts'
+import { processRuntime } from './runtime/process-runtime.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
 import { killRecordedRuns } from './run-files.ts'
 import { releasePodVolumes } from './volumes/empty-dir.ts'
@@ -67,8 +69,10 @@ export class PodManager {
         for (const [uid, w] of this.workers) if (!seen.has(uid)) w.removed()
         if (!this.reaped) {
           this.reaped = true
-          this.reapOrphans(seen)
-          void this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
+          // The runtime's leftovers once the orphans' graceful kills are over (they stop those containers themselves).
+          void this.reapOrphans(seen).then(() =>
+            this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log),
+          )
         }
         let rv = list.metadata.resourceVersion as string
         delay = 500
@@ -120,20 +124,28 @@ export class PodManager {
 
   /**
    * The pod directories of pods no worker has (not listed: deleted or bound elsewhere while no agent watched; or
-   * listed as finished): their runs still going are killed, and the directories of pods the API no longer has go.
+   * listed as finished): their runs still going are killed as kubelet kills them (preStop, SIGTERM, the grace period:
+   * orphan-kill.ts; what is left, such as a shim still starting, at once), and the directories of pods the API no
+   * longer has go. Pods are reaped side by side.
    */
-  private reapOrphans(listed: Set<string>) {
+  private async reapOrphans(listed: Set<string>) {
     const podsDir = join(this.deps.config.dataDir, 'pods')
-    for (const uid of safeList(podsDir)) {
-      if (this.workers.has(uid)) continue
+    const runtime = this.deps.runtime ?? processRuntime
+    const reap = async (uid: string) => {
       const dir = join(podsDir, uid)
-      let killed = 0
+      const stops = await Promise.all(safeList(dir).map((c) => killOrphan(join(dir, c), runtime).catch(() => false)))
+      let killed = stops.filter(Boolean).length
       for (const container of safeList(dir)) killed += killRecordedRuns(join(dir, container))
       if (killed) this.deps.log(`stopped ${killed} container(s) of pod ${uid}, which this node no longer has`)
-      if (listed.has(uid)) continue
+      if (listed.has(uid)) return
       releasePodVolumes(dir, uid, this.deps.log)
       rmSync(dir, { recursive: true, force: true })
     }
+    await Promise.all(
+      safeList(podsDir)
+        .filter((uid) => !this.workers.has(uid))
+        .map(reap),
+    )
   }
 }
 

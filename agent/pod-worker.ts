@@ -13,6 +13,7 @@ import { goDuration } from './durations.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { isNotFound, type KubeClient } from './kube-client.ts'
+import { recordKillSpec } from './orphan-kill.ts'
 import { ConfigError, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
 import type { ProbeKind } from './probes.ts'
@@ -333,6 +334,19 @@ export class PodWorker {
       wakeups.push(Date.now() + this.deps.config.backoffInitialMs)
       return
     }
+    // What an agent started after this pod is gone needs to kill the run as kubelet would (orphan-kill.ts).
+    recordKillSpec(r.dir, {
+      pod: { name: this.pod.metadata.name, namespace: this.pod.metadata.namespace, uid: this.uid },
+      podIP: this.deps.hostIP,
+      container: {
+        name: r.name,
+        ports: r.spec.ports,
+        preStop: r.spec.lifecycle?.preStop,
+        stdin: r.spec.stdin === true,
+      },
+      graceSeconds: this.graceSeconds(),
+      cwd: r.cwd,
+    })
     const postStart = r.spec.lifecycle?.postStart as Obj | undefined
     if (!postStart) return r.start(command, env)
     this.hooking.set(r, r.status())
