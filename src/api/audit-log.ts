@@ -10,6 +10,10 @@ import { parseKubeYaml } from '../registry/decoding/kube-yaml'
 import type { Attributes } from '../registry/rbac/attributes'
 import type { Observation } from './observation'
 import { observationOf } from './observation'
+import { mediaType } from './body'
+import { decodeKubeProtobuf } from './protobuf/decode'
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf'
 
 const atLeast = (config: AuditConfig, level: AuditConfig['level']) =>
   LEVELS.indexOf(config.level) >= LEVELS.indexOf(level)
@@ -31,10 +35,18 @@ export const captureAuditBody: MiddlewareHandler<{ Bindings: Env }> = async (c, 
     const config = auditConfigOf(obs, policy.policy, obs.attrs)
     const method = c.req.method
     if (atLeast(config, 'Request') && method !== 'GET' && method !== 'HEAD' && c.req.raw.body)
-      obs.requestBody = c.req.raw
-        .clone()
-        .text()
-        .catch(() => null)
+      obs.requestBody =
+        mediaType(c) === PROTOBUF
+          ? // Recorded as the JSON object it decodes to, as LogRequestObject encodes the decoded object.
+            c.req.raw
+              .clone()
+              .arrayBuffer()
+              .then((b) => JSON.stringify(decodeKubeProtobuf(new Uint8Array(b)).object))
+              .catch(() => null)
+          : c.req.raw
+              .clone()
+              .text()
+              .catch(() => null)
   }
   await next()
 }

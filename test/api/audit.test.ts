@@ -1,6 +1,7 @@
 // The audit log through the Worker: one audit.k8s.io/v1 Event line per request stage on the console, in kube's field
 // order and shape, with the Audit-Id header; levels and stages from a policy in KUBEFLARE_AUDIT_POLICY; refusals
 // audited with what was known; and no Secret contents or tokens in any line, whatever the policy asks.
+/// <reference types="vite/client" />
 import { env } from 'cloudflare:workers'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
@@ -9,6 +10,17 @@ import { BASE, makeNamespace, pod, withToken } from '../helpers'
 import { bearer, TEST_TOKENS } from '../support/test-tokens'
 
 const app = buildApp()
+
+// Real kubectl protobuf bodies (test/api/protobuf/fixtures), inlined by Vite as base64 data URLs.
+const pbUrls = import.meta.glob<string>('./protobuf/fixtures/*.pb', {
+  query: '?url&inline',
+  import: 'default',
+  eager: true,
+})
+const protobufFixture = (name: string) => {
+  const url = pbUrls[`./protobuf/fixtures/${name}`]!
+  return Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (ch) => ch.charCodeAt(0))
+}
 const policy = (rules: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules, ...extra })
 
@@ -187,6 +199,31 @@ describe('audit log', () => {
       kind: 'ConfigMap',
       metadata: { name: 'from-yaml' },
       data: { a: 'yes', false: '1' },
+    })
+  })
+
+  it('a protobuf create (kubectl 1.32+ generators) is recorded at Request level as the object it decodes to', async () => {
+    const ns = await makeNamespace('audit')
+    const ctx = createExecutionContext()
+    log.mockClear()
+    const res = await app.fetch(
+      new Request(`${BASE}/api/v1/namespaces/${ns}/configmaps`, {
+        method: 'POST',
+        body: protobufFixture('create-configmap.1.33.pb'),
+        headers: withToken({ 'content-type': 'application/vnd.kubernetes.protobuf' }),
+      }),
+      { ...env, KUBEFLARE_AUDIT_POLICY: policy([{ level: 'Request' }]) } as Env,
+      ctx,
+    )
+    expect(res.status).toBe(201)
+    await res.arrayBuffer()
+    await waitOnExecutionContext(ctx)
+    const done = log.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, any>).at(-1)!
+    expect(done.requestObject).toEqual({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { name: 'c' },
+      data: { a: 'b' },
     })
   })
 
