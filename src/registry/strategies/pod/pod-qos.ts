@@ -6,10 +6,9 @@ import type { PodObject, PodQOSClass } from './pod-types'
 /**
  * qos.ComputePodQOS: BestEffort without any positive cpu or memory request or limit; Guaranteed when every regular and
  * init container limits both cpu and memory and the summed requests equal the summed limits exactly; else Burstable.
- * Comparisons are exact (no float rounding: 100m against 200m is Burstable). The second parameter is ignored; it
- * remains for callers written against the earlier numeric-parser signature.
+ * Comparisons are exact (no float rounding: 100m against 200m is Burstable).
  */
-export function podQOS(pod: Pick<PodObject, 'spec'>, _unused?: unknown): PodQOSClass {
+export function podQOS(pod: Pick<PodObject, 'spec'>): PodQOSClass {
   const requests = new Map<string, ParsedQuantity>()
   const limits = new Map<string, ParsedQuantity>()
   let guaranteed = true

@@ -10,7 +10,6 @@ import { validatePodUpdate } from './pod-validation-update'
 import { POD_FIELDS, podSelectableFields } from './pod-fields'
 import { podTable } from './pod-table'
 import type { PodObject } from './pod-types'
-import { quantityToNumber } from '../../../schema/quantity'
 
 export const podStrategy: Strategy<PodObject> = {
   validateName: nameIsDNSSubdomain,
@@ -20,7 +19,7 @@ export const podStrategy: Strategy<PodObject> = {
     // Status sent on create is discarded; the control plane owns it.
     pod.status = {
       phase: 'Pending',
-      qosClass: podQOS(pod, quantityToNumber) as 'BestEffort' | 'Burstable' | 'Guaranteed',
+      qosClass: podQOS(pod) as 'BestEffort' | 'Burstable' | 'Guaranteed',
     }
   },
   validate: validatePod,
