@@ -95,8 +95,13 @@ function execHook(command: string[], target: HookTarget): Promise<{ error: strin
       run.end?.()
     }
     target.signal.addEventListener('abort', kill, { once: true })
-    child.stdout.on('data', (d: Buffer) => stdout.push(d))
-    child.stderr.on('data', (d: Buffer) => stderr.push(d))
+    // Kept to a bound: the message lands in the pod's status (a chatty hook must not grow it, or the agent, for good).
+    const keep = (into: Buffer[]) => (d: Buffer) => {
+      const room = MAX_OUTPUT - into.reduce((n, b) => n + b.length, 0)
+      if (room > 0) into.push(d.subarray(0, room))
+    }
+    child.stdout.on('data', keep(stdout))
+    child.stderr.on('data', keep(stderr))
     const output = () => Buffer.concat([...stdout, ...stderr]).toString('utf8')
     child.on('error', (e) => {
       target.signal.removeEventListener('abort', kill)
@@ -114,6 +119,9 @@ function execHook(command: string[], target: HookTarget): Promise<{ error: strin
     })
   })
 }
+
+/** How much of each output stream of an exec hook is kept. */
+const MAX_OUTPUT = 16 * 1024
 
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 }
 const signalNumber = (signal: NodeJS.Signals | null) => (signal ? (SIGNALS[signal] ?? 9) : 0)

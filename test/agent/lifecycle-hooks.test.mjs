@@ -56,6 +56,15 @@ describe('runHook', () => {
     )
   })
 
+  it('keeps a bounded part of a chatty exec hook’s output in its message', async () => {
+    const failure = await runHook(
+      { exec: { command: ['sh', '-c', 'head -c 300000 /dev/zero | tr "\\0" x >&2; exit 1'] } },
+      target(),
+    )
+    assert.match(failure, /exited with 1: x+/)
+    assert.ok(failure.length < 100_000, `${failure.length} characters`)
+  })
+
   it('sends an httpGet to the pod IP on a named port with its headers and kube-lifecycle/1.33', async () => {
     const container = { name: 'c', ports: [{ name: 'web', containerPort: port }] }
     const failure = await runHook(
