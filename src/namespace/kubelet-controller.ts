@@ -16,6 +16,7 @@ import {
   setConditions,
   terminatedStatus,
 } from '../registry/pod-lifecycle'
+import { writeDueLogs } from './kubelet-logs'
 import { type RestartDeps, stepRestarts } from './kubelet-restarts'
 import { containerProgram } from '../registry/container-program'
 import type { ClusterApi } from '../cluster/cluster-api'
@@ -292,7 +293,7 @@ export class KubeletController implements Controller {
     if (completion) {
       const due = startTime + completion.seconds * 1000
       if (now >= due) {
-        this.writeDueLogs(pod, startTime, Number.MAX_SAFE_INTEGER)
+        writeDueLogs(this.restartDeps, pod, startTime, Number.MAX_SAFE_INTEGER)
         await this.writeStatus(host, name, uid, (p) =>
           p.status?.phase === 'Running'
             ? terminatedStatus(p, new Date(), { phase: completion.failed ? 'Failed' : 'Succeeded' })
@@ -305,7 +306,7 @@ export class KubeletController implements Controller {
     const restarts = await stepRestarts(this.restartDeps, host, pod, facts, now)
     if (restarts.pod) pod = restarts.pod
     if (restarts.due !== null) dues.push(restarts.due)
-    const logDue = this.writeDueLogs(pod, startTime, now)
+    const logDue = writeDueLogs(this.restartDeps, pod, startTime, now)
     if (logDue !== null) dues.push(logDue)
     const ready = desiredReady(pod, new Date())
     const ephemeral = ephemeralStatuses(pod, new Date())
@@ -320,43 +321,6 @@ export class KubeletController implements Controller {
       })
     }
     return dues.length ? Math.min(...dues) : null
-  }
-
-  /**
-   * Writes the program output lines whose time has come; answers when the next one falls due. A container's lines are
-   * counted from its current run's start (a restarted container writes its program's lines again, after its
-   * earlier runs').
-   */
-  private writeDueLogs(pod: Obj, startTime: number, now: number): number | null {
-    const uid = pod.metadata.uid as string
-    let next: number | null = null
-    for (const c of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) {
-      const program = containerProgram(c.command, c.args)
-      if (!program.exit || program.output.length === 0) continue
-      // A sidecar's status is among the init containers'; an init container that ran to completion has no runs after.
-      const status = [
-        ...((pod.status?.containerStatuses ?? []) as Obj[]),
-        ...((pod.status?.initContainerStatuses ?? []) as Obj[]),
-      ].find((s) => s.name === c.name)
-      const run = status?.restartCount ?? 0
-      const runStart = status?.state?.running?.startedAt ? Date.parse(status.state.running.startedAt) : startTime
-      const base = run * program.output.length
-      const written = Math.max(0, this.opts.logs.lastSeq(uid, c.name) - base)
-      const due = program.output.slice(written).filter((o) => runStart + o.at * 1000 <= now)
-      if (due.length)
-        this.log(
-          uid,
-          c.name,
-          due.map((o) => o.line),
-          new Date(Math.min(now, Date.now())),
-        )
-      const pending = program.output[written + due.length]
-      if (pending) {
-        const at = runStart + pending.at * 1000
-        next = next === null ? at : Math.min(next, at)
-      }
-    }
-    return next
   }
 
   private log(uid: string, container: string, lines: string[], at: Date) {
