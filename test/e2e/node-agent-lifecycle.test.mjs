@@ -1,8 +1,9 @@
 // Container lifecycle hooks on a real node (the agent as the node's own identity, process runtime): a postStart exec
 // writes a file the container then reads (the pod shows ContainerCreating meanwhile); a failing postStart kills the
 // container (FailedPostStartHook and Killing in `kubectl describe` and `kubectl get events`); a preStop exec runs
-// before the SIGTERM of `kubectl delete pod` and of a `kubectl drain` eviction; a preStop sleep runs before the
-// SIGTERM and shortens the grace period; a preStop httpGet reaches a python3 http.server container on its named port.
+// before the SIGTERM of `kubectl delete pod`, of a liveness-probe restart and of a `kubectl drain` eviction; a
+// preStop sleep runs before the SIGTERM and shortens the grace period; a preStop httpGet reaches a python3
+// http.server container on its named port.
 import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -168,6 +169,39 @@ describe('node agent: container lifecycle hooks', () => {
     assert.ok(termAfter >= 1800, `SIGTERM ${termAfter} ms after the delete${why()}`)
     // 2 s of sleep, then 4 - 2 = 2 s before the SIGKILL: about 4 s in all, not 2 + 4.
     assert.ok(took >= 3800 && took < 5800, `the delete took ${took} ms${why()}`)
+  })
+
+  it('runs a preStop exec before the SIGTERM of a liveness-probe restart', async () => {
+    await create('liveness', {
+      terminationGracePeriodSeconds: 10,
+      containers: [
+        {
+          name: 'main',
+          image: 'busybox',
+          command: ['sh', '-c', notesTerm('liveness.term', 'liveness.hook')],
+          livenessProbe: {
+            exec: { command: ['false'] },
+            initialDelaySeconds: 1,
+            periodSeconds: 1,
+            failureThreshold: 1,
+          },
+          lifecycle: {
+            preStop: { exec: { command: ['sh', '-c', `echo liveness-hook > ${join(host, 'liveness.hook')}`] } },
+          },
+        },
+      ],
+    })
+    await eventually(
+      'a restart',
+      async () => (await getPod('liveness')).status?.containerStatuses?.[0]?.restartCount >= 1,
+      60_000,
+    )
+    assert.match(hostFile('liveness.term'), /^TERM after: liveness-hook\n/, why())
+    const describe = await kubectl('1.33', ['-n', namespace, 'describe', 'pod', 'liveness'])
+    assert.match(
+      describe.stdout,
+      /Normal\s+Killing\s+.*kubelet\s+Container main failed liveness probe, will be restarted/,
+    )
   })
 
   it('sends a preStop httpGet to a python3 http.server container on its named port', async () => {
