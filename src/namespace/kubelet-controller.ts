@@ -201,7 +201,10 @@ export class KubeletController implements Controller {
     if (pod.metadata.deletionTimestamp) {
       if ((pod.metadata.finalizers ?? []).length > 0 && pod.metadata.deletionGracePeriodSeconds === 0) return null
       if (phase === 'Running') {
-        for (const c of (pod.spec?.containers ?? []) as Obj[]) {
+        // Only running containers are killed (one that ended, or waits in CrashLoopBackOff, has nothing to stop).
+        const running = (name: string) =>
+          ((pod.status?.containerStatuses ?? []) as Obj[]).find((s) => s.name === name)?.state?.running !== undefined
+        for (const c of ((pod.spec?.containers ?? []) as Obj[]).filter((x) => running(x.name))) {
           await this.event(
             host,
             current.object,

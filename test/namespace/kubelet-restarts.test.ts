@@ -145,4 +145,25 @@ describe('simulated container restarts', () => {
     expect(events.find((e) => e.reason === 'BackOff')?.involvedObject.fieldPath).toBe('spec.initContainers{side}')
     expect((await req('GET', `/api/v1/namespaces/${ns}/pods/with-side/log?container=side`)).text).toBe('up\n')
   })
+
+  it('deleting a pod kills only its running containers (Killing), not one waiting in CrashLoopBackOff', async () => {
+    const ns = await makeNamespace('restart')
+    const p = pod('two', {}, { restartPolicy: 'Always' }) as Obj
+    p.spec.containers = [
+      { name: 'crash', image: 'busybox', command: ['sh', '-c', 'exit 1'] },
+      { name: 'server', image: 'nginx:1.25' },
+    ]
+    expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, p)).status).toBe(201)
+    await waitFor(async () => {
+      const g = (await req('GET', `/api/v1/namespaces/${ns}/pods/two`)).json
+      return g.status?.containerStatuses?.[0]?.state?.waiting ? g : undefined
+    }, 8000)
+    expect((await req('DELETE', `/api/v1/namespaces/${ns}/pods/two`)).status).toBe(200)
+    const killing = await waitFor(async () => {
+      const items = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items as Obj[]
+      const k = items.filter((e) => e.reason === 'Killing')
+      return k.length ? k : undefined
+    }, 8000)
+    expect(killing.map((e) => e.message)).toEqual(['Stopping container server'])
+  })
 })
