@@ -4,7 +4,17 @@
 // FailedMount event and an unbound claim's; kubectl exec sees the files at their mountPaths.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -16,6 +26,35 @@ const node = 'e2e-agent'
 const nodeKubeconfig = kubeconfigFor('e2e-agent', TEST_TOKENS.node)
 const namespace = uniqueNs('vol')
 let agent
+
+/** Mount points the process runtime makes on the host for these pods: those that were not there are removed after. */
+const mountPoints = [
+  '/etc/config',
+  '/etc/creds',
+  '/etc/podinfo',
+  '/etc/nothing',
+  '/data',
+  `/tmp/kf-e2e-shared-${namespace}`,
+  `/var/run/secrets/tokens-${namespace}`,
+  // Its parent, when the host had none (removed only once empty, after the child).
+  '/var/run/secrets',
+  `/etc/live-${namespace}`,
+  `/tmp/app-${namespace}.conf`,
+  `/tmp/host-${namespace}`,
+]
+const existedBefore = new Set(mountPoints.filter((p) => existsSync(p)))
+/** The mount points these tests made, once empty (rmdir removes only an empty directory: whatever holds files stays). */
+function removeMountPoints() {
+  for (const path of mountPoints) {
+    if (existedBefore.has(path)) continue
+    try {
+      if (statSync(path).isDirectory()) rmdirSync(path)
+      else if (statSync(path).size === 0) rmSync(path)
+    } catch {
+      // not there, or not empty
+    }
+  }
+}
 
 const k = (args, opts) => kubectl('1.33', ['-n', namespace, ...args], opts)
 const apply = (yaml) => k(['apply', '-f', '-'], { input: yaml })
@@ -47,9 +86,11 @@ describe('node agent volumes', () => {
     await nodeRegisteredReady(node)
   })
   after(async () => {
-    await api('DELETE', `/api/v1/namespaces/${namespace}`)
+    // Each step runs even when the server is gone: the agent stops its containers, then their mount points go.
+    await api('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => undefined)
     await agent?.stop()
-    await api('DELETE', `/api/v1/nodes/${node}`)
+    removeMountPoints()
+    await api('DELETE', `/api/v1/nodes/${node}`).catch(() => undefined)
   })
 
   it("runs the kube docs' ConfigMap-volume pod: the keys are files in /etc/config", async () => {
