@@ -137,19 +137,30 @@ def enter_mounts(mounts):
                 f.write(text)
     # Nothing mounted here propagates back to the host.
     check(libc.mount(None, b'/', None, MS_REC | MS_PRIVATE, None), 'making / private')
-    for m in sorted(mounts, key=lambda m: m['target'].rstrip('/').count('/')):
-        source, target = m['source'].encode(), m['target'].encode()
-        if os.path.isdir(source):
+    ordered = sorted(mounts, key=lambda m: m['target'].rstrip('/').count('/'))
+    # Every source is held open before the first mount: a mountPath over the agent's data directory (an emptyDir at
+    # /tmp with the agent's files under /tmp) would hide the sources bound after it.
+    sources = [os.open(m['source'], os.O_PATH) for m in ordered]
+    for m, fd in zip(ordered, sources):
+        target = m['target'].encode()
+        if stat_is_dir(fd):
             os.makedirs(target, exist_ok=True)
         elif not os.path.exists(target):
             os.makedirs(os.path.dirname(target) or b'/', exist_ok=True)
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o644))
-        check(libc.mount(source, target, None, MS_BIND | MS_REC, None), 'mounting %s on %s' % (m['source'], m['target']))
+        check(libc.mount(b'/proc/self/fd/%d' % fd, target, None, MS_BIND | MS_REC, None),
+              'mounting %s on %s' % (m['source'], m['target']))
         if m.get('readOnly'):
             # A remount keeps the flags the kernel locked on the source (nosuid, nodev, noexec) or it is refused.
             locked = os.statvfs(target).f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
             check(libc.mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | locked, None),
                   'making %s read-only' % m['target'])
+
+
+def stat_is_dir(fd):
+    import stat
+
+    return stat.S_ISDIR(os.fstat(fd).st_mode)
 
 
 def can_mount():

@@ -2,7 +2,7 @@
 // shim.py's enter_mounts), asked of the shim once; and how a command enters a running container's namespace (exec,
 // exec probes: nsenter), judged from /proc so a run adopted from an earlier agent is entered the same way.
 import { spawnSync } from 'node:child_process'
-import { readlinkSync } from 'node:fs'
+import { existsSync, readlinkSync } from 'node:fs'
 import { SHIM } from '../container-process.ts'
 
 let support: string | null | undefined
@@ -34,13 +34,16 @@ export function enterPrefix(pid: number | undefined, cwd: string): string[] {
   const mnt = nsOf(pid, 'mnt')
   if (!mnt || mnt === nsOf('self', 'mnt')) return []
   const user = nsOf(pid, 'user') !== nsOf('self', 'user')
+  // The container's working directory, unless a volume hides it in there (one mounted over the agent's data
+  // directory): then the directory its process holds, which no mount can hide.
+  const wd = existsSync(`/proc/${pid}/root${cwd}`) ? `--wd=${cwd}` : '--wd'
   return [
     'nsenter',
     '--target',
     String(pid),
     ...(user ? ['--user', '--preserve-credentials'] : []),
     '--mount',
-    `--wd=${cwd}`,
+    wd,
     '--',
   ]
 }

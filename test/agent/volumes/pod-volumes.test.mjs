@@ -60,7 +60,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.shutdown()))
 })
 
-function setup(spec, objects = {}) {
+function setup(spec, objects = {}, dataDir = mkdtempSync(join(tmpdir(), 'vol-'))) {
   const pod = {
     metadata: {
       name: 'p',
@@ -75,7 +75,7 @@ function setup(spec, objects = {}) {
   api.setPod(pod)
   const events = []
   const worker = new PodWorker(pod, {
-    config: { dataDir: mkdtempSync(join(tmpdir(), 'vol-')), imageDefaults: new Map(), backoffInitialMs: 100 },
+    config: { dataDir, imageDefaults: new Map(), backoffInitialMs: 100 },
     client: api,
     hostIP: '192.0.2.9',
     allocatable: { cpu: '2', memory: '1Gi' },
@@ -151,6 +151,36 @@ describe('pod volumes (process runtime)', () => {
     // The host's own paths hold none of it: the mounts live in the containers' namespaces.
     assert.deepEqual(readdirSync(join(root, 'etc/config')), [])
     assert.deepEqual(readdirSync(join(root, 'data')), [])
+  })
+
+  it("binds every volume when one is mounted over the agent's own data directory, and exec still runs", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const dataDir = mkdtempSync(join(tmpdir(), 'vol-'))
+    const t = setup(
+      {
+        containers: [
+          {
+            name: 'a',
+            image: 'i',
+            command: ['sleep', '30'],
+            // The emptyDir hides the agent's data directory (with the ConfigMap's files) inside the container.
+            volumeMounts: [
+              { name: 'scratch', mountPath: dataDir },
+              { name: 'c', mountPath: `${root}/c` },
+            ],
+          },
+        ],
+        volumes: [
+          { name: 'scratch', emptyDir: {} },
+          { name: 'c', configMap: { name: 'cm' } },
+        ],
+      },
+      { '/api/v1/namespaces/n/configmaps/cm': { data: { k: 'v' } } },
+      dataDir,
+    )
+    t.worker.sync()
+    await until('running', () => running(t.api))
+    assert.equal(exec(t.worker, 'a', ['sh', '-c', `cat ${root}/c/k; ls -A ${dataDir} | wc -l`]).out, 'v0\n')
   })
 
   it('writes a ConfigMap update into the mounted files (periodic sync)', async () => {
