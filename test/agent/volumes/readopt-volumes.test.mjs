@@ -89,8 +89,7 @@ describe('volumes of adopted containers', () => {
     const worker = new PodWorker(current, {
       config: { dataDir, imageDefaults: new Map(), backoffInitialMs: 200 },
       client: {
-        async request(method, path, body) {
-          if (method === 'DELETE') return {}
+        async request(method, _path, body) {
           if (method !== 'PATCH') return {}
           statuses.push(body.status)
           current = {
