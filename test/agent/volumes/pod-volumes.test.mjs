@@ -211,6 +211,40 @@ describe('pod volumes (process runtime)', () => {
     await until('the update', () => exec(t.worker, 'a', ['cat', `${root}/c/k`]).out === 'two', 25_000)
   })
 
+  it("writes a pod's new labels into its downwardAPI volume", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const t = setup({
+      containers: [
+        {
+          name: 'a',
+          image: 'i',
+          command: ['sleep', '30'],
+          volumeMounts: [{ name: 'info', mountPath: `${root}/info` }],
+        },
+      ],
+      volumes: [
+        { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } },
+      ],
+    })
+    t.worker.sync()
+    await until('running', () => running(t.api))
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/info/labels`]).out, 'app="web"\ntier="a"')
+    const current = t.worker.current
+    t.worker.update({
+      ...current,
+      metadata: {
+        ...current.metadata,
+        labels: { app: 'web', tier: 'b' },
+        resourceVersion: String(Number(current.metadata.resourceVersion) + 100),
+      },
+    })
+    await until(
+      'the new labels',
+      () => exec(t.worker, 'a', ['cat', `${root}/info/labels`]).out === 'app="web"\ntier="b"',
+      25_000,
+    )
+  })
+
   it('leaves the containers waiting with a FailedMount event while a ConfigMap is missing, then starts them', async () => {
     const root = mkdtempSync(join(tmpdir(), 'mnt-'))
     const objects = {}
