@@ -5,6 +5,7 @@
 import type { LogEntry, Stored } from '../registry/store'
 import type { Result } from '../registry/status'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
+import type { OwnerRow } from './object-store'
 import type { WriteAnswer, WriteOptions } from './rpc-types'
 
 /**
@@ -32,8 +33,15 @@ export interface ControllerHost {
   attending(resource: string): Stored[]
   /** Objects whose ownerReferences name this uid. */
   dependents(uid: string): { resource: string; name: string }[]
-  /** Every owner (uid, kind, name) that objects here name. */
-  owners(): { uid: string; kind: string; name: string }[]
+  /** Every owner (uid, apiVersion, kind, name) that objects here name. */
+  owners(): OwnerRow[]
+  /** The resources with objects on the attention list (stored keys: kinds this isolate may not have loaded yet). */
+  attendedResources(): string[]
+  /**
+   * Makes sure the kind table holds the kind `apiVersion` and `kind` name, if it is served (a custom kind is loaded
+   * lazily per isolate): what resolves an ownerReference, as kube's garbage collector's RESTMapper does.
+   */
+  knowKindOf(apiVersion: string, kind: string): Promise<void> | undefined
   /** POST, exactly as a client's. */
   create(resource: string, obj: KubeObject, opts?: WriteOptions): Promise<Result<WriteAnswer>>
   /**

@@ -61,5 +61,9 @@ export function durableParts(
     // A built-in kind asks nothing, so no stub of the cluster object is made for it (every write asks).
     knowKind: (resource) =>
       isCustomResourceKey(resource) ? customKinds.know(resource, env.CLUSTER.getByName('cluster')) : undefined,
+    knowKindOf: (apiVersion, kind) =>
+      customKinds.mayKnowKindOf(apiVersion, kind)
+        ? customKinds.knowKindOf(apiVersion, kind, env.CLUSTER.getByName('cluster'))
+        : undefined,
   }
 }

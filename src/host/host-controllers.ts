@@ -23,6 +23,7 @@ interface HostVerbs {
     opts?: WriteOptions,
   ): Promise<Result<WriteAnswer>>
   delete(resource: string, name: string, options?: DeleteOptions, opts?: WriteOptions): Promise<Result<WriteAnswer>>
+  knowKindOf(apiVersion: string, kind: string): Promise<void> | undefined
 }
 
 export class HostControllers {
@@ -98,6 +99,8 @@ export class HostControllers {
       attending: (resource) => objects().attending(resource),
       dependents: (uid) => objects().dependents(uid),
       owners: () => objects().owners(),
+      attendedResources: () => objects().attendedResources(),
+      knowKindOf: (apiVersion, kind) => host.knowKindOf(apiVersion, kind),
       create: (resource, obj, opts) => host.create(resource, obj, opts),
       update: async (resource, name, mutation, opts) =>
         declinedAsNull(await host.mutate(resource, name, mutation, opts)),

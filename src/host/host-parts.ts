@@ -26,4 +26,6 @@ export interface HostParts {
    * src/registry/custom/custom-kinds.ts). Answers nothing when nothing needs awaiting.
    */
   knowKind?: (resource: string) => Promise<void> | undefined
+  /** The same for a kind named by apiVersion and Kind (an ownerReference's owner). */
+  knowKindOf?: (apiVersion: string, kind: string) => Promise<void> | undefined
 }

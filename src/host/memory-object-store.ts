@@ -7,7 +7,7 @@ import { encodeStored, materialize, storedText } from '../registry/stored-json'
 import type { KubeObject } from '../schema/meta'
 import { type GraphEdge, graphEdgesChanged, graphEdgesOf } from '../registry/node-graph/graph-edges'
 import { memoryListSource } from './memory-list-source'
-import type { Attend, GraphEdgeRow, HostState, ObjectStore } from './object-store'
+import type { Attend, GraphEdgeRow, HostState, ObjectStore, OwnerRow } from './object-store'
 
 interface Row {
   rv: number
@@ -32,7 +32,7 @@ export class MemoryObjectStore implements ObjectStore {
   private history: HistoryRow[] = []
   private readonly attention = new Set<string>()
   /** `resource/name` → the owners it names. */
-  private readonly ownerRefs = new Map<string, { uid: string; kind: string; name: string }[]>()
+  private readonly ownerRefs = new Map<string, OwnerRow[]>()
   /** `resource/name` → the Node authorizer's graph edges it holds. */
   private readonly edges = new Map<string, GraphEdge[]>()
   private appliedRv: number
@@ -120,10 +120,15 @@ export class MemoryObjectStore implements ObjectStore {
     return out
   }
 
-  owners(): { uid: string; kind: string; name: string }[] {
-    const seen = new Map<string, { uid: string; kind: string; name: string }>()
-    for (const refs of this.ownerRefs.values()) for (const r of refs) seen.set(`${r.uid}/${r.kind}/${r.name}`, r)
+  owners(): OwnerRow[] {
+    const seen = new Map<string, OwnerRow>()
+    for (const refs of this.ownerRefs.values())
+      for (const r of refs) seen.set(`${r.uid}/${r.apiVersion}/${r.kind}/${r.name}`, r)
     return [...seen.values()]
+  }
+
+  attendedResources(): string[] {
+    return [...new Set([...this.attention].map((key) => key.slice(0, key.indexOf('/'))))].sort()
   }
 
   graphEdgesFrom(type: string, namespace: string, name: string, node?: string): GraphEdgeRow[] {
@@ -153,7 +158,12 @@ export class MemoryObjectStore implements ObjectStore {
     this.ownerRefs.delete(key)
     if (!obj) return
     if (this.attend(resource, obj)) this.attention.add(key)
-    const refs = (obj.metadata.ownerReferences ?? []).map((r) => ({ uid: r.uid, kind: r.kind, name: r.name }))
+    const refs = (obj.metadata.ownerReferences ?? []).map((r) => ({
+      uid: r.uid,
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      name: r.name,
+    }))
     if (refs.length > 0) this.ownerRefs.set(key, refs)
   }
 

@@ -110,6 +110,9 @@ export class ObjectHost {
     return { now: new Date(), namespace: this.scope }
   }
 
+  /** Loads the kind an ownerReference names when it is served (HostParts.knowKindOf). */
+  knowKindOf = (apiVersion: string, kind: string) => this.parts.knowKindOf?.(apiVersion, kind)
+
   // ---- verbs ------------------------------------------------------------------------------------------------
 
   /** GET; with `minRv`, only once this host has seen that resourceVersion (504 when the cluster has not reached it). */

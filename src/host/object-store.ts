@@ -30,8 +30,10 @@ export interface ObjectStore {
   rebuildAttention(): void
   /** The objects naming `uid` in their ownerReferences. */
   dependents(uid: string): { resource: string; name: string }[]
-  /** Every owner (uid, kind, name) some object here names. */
-  owners(): { uid: string; kind: string; name: string }[]
+  /** Every owner (uid, apiVersion, kind, name) some object here names. */
+  owners(): OwnerRow[]
+  /** The resources with objects on the attention list. */
+  attendedResources(): string[]
   /**
    * The Node authorizer's graph edges leaving vertex (type, namespace, name) ('' namespace: this scope's own), held by
    * objects here (src/registry/node-graph/graph-edges.ts); with `node`, only one bound to that node, if any.
@@ -50,6 +52,14 @@ export interface ObjectStore {
   historySince(afterRv: number, limit?: number): LogEntry[]
   /** A consistent-snapshot list source over one resource. */
   listSource(resource: string): ListSource
+}
+
+/** An owner as an ownerReference names it: its kind is resolved by group and kind (apiVersion + kind), as kube's. */
+export interface OwnerRow {
+  uid: string
+  apiVersion: string
+  kind: string
+  name: string
 }
 
 /** A graph edge as the store answers it: the object holding it and the node it is bound to ('' for none). */

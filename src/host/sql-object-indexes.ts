@@ -5,7 +5,7 @@ import { graphEdgesChanged, graphEdgesOf, GRAPH_RESOURCES } from '../registry/no
 import type { LogEntry, Stored } from '../registry/store'
 import { materialize } from '../registry/stored-json'
 import type { KubeObject } from '../schema/meta'
-import type { Attend } from './object-store'
+import type { Attend, OwnerRow } from './object-store'
 import { writeGraphEdges } from './sql-graph-edges'
 
 /** Two label maps or owner lists with the same content (keys in the same order, as a rewrite of one keeps them). */
@@ -75,8 +75,9 @@ function insertLabels(sql: SqlStorage, resource: string, name: string, labels: R
 function insertOwnerRefs(sql: SqlStorage, resource: string, name: string, obj: KubeObject) {
   for (const ref of obj.metadata.ownerReferences ?? []) {
     sql.exec(
-      'INSERT INTO owner_refs (owner_uid, owner_kind, owner_name, resource, name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO owner_refs (owner_uid, owner_api_version, owner_kind, owner_name, resource, name) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ref.uid,
+      ref.apiVersion,
       ref.kind,
       ref.name,
       resource,
@@ -130,11 +131,31 @@ export function dependents(sql: SqlStorage, uid: string): { resource: string; na
     .toArray()
 }
 
-/** Every owner some object here names (uid, kind, name): the garbage collector checks they still exist. */
-export function owners(sql: SqlStorage): { uid: string; kind: string; name: string }[] {
+/** Every owner some object here names (uid, apiVersion, kind, name): the garbage collector checks they exist. */
+export function owners(sql: SqlStorage): OwnerRow[] {
   return sql
-    .exec<{ uid: string; kind: string; name: string }>(
-      'SELECT DISTINCT owner_uid AS uid, owner_kind AS kind, owner_name AS name FROM owner_refs',
+    .exec<{ uid: string; apiVersion: string; kind: string; name: string }>(
+      'SELECT DISTINCT owner_uid AS uid, owner_api_version AS apiVersion, owner_kind AS kind, owner_name AS name FROM owner_refs',
     )
     .toArray()
+}
+
+/** The resources with objects on the attention list. */
+export function attendedResources(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ resource: string }>('SELECT DISTINCT resource FROM attention ORDER BY resource')
+    .toArray()
+    .map((r) => r.resource)
+}
+
+/** Rewrites every owner row from the stored objects (an upgrade: the rows of an older layout lack apiVersion). */
+export function rebuildOwnerRefs(sql: SqlStorage): void {
+  sql.exec('DELETE FROM owner_refs')
+  for (const r of sql
+    .exec<{ resource: string; name: string; rv: number; object: string }>(
+      'SELECT resource, name, rv, object FROM objects',
+    )
+    .toArray()) {
+    insertOwnerRefs(sql, r.resource, r.name, materialize(r.object, r.rv))
+  }
 }

@@ -5,7 +5,7 @@ import type { KubeObject } from '../schema/meta'
 import type { LogEntry, Stored } from '../registry/store'
 import type { ListSource } from '../registry/list'
 import { encodeStored as encode, materialize, storedText } from '../registry/stored-json'
-import type { Attend, HostState, ObjectStore } from './object-store'
+import type { Attend, HostState, ObjectStore, OwnerRow } from './object-store'
 import { sqlListSource } from './sql-list-source'
 import { graphEdgesFrom } from './sql-graph-edges'
 import { SqlHistory } from './sql-history'
@@ -17,6 +17,7 @@ import {
   labelsOf,
   namesWithLabel,
   owners,
+  attendedResources,
   rebuildAttention,
   reindex,
 } from './sql-object-indexes'
@@ -96,9 +97,14 @@ export class SqlObjectStore implements ObjectStore {
     return dependents(this.sql, uid)
   }
 
-  /** Every owner some object here names (uid, kind, name): the garbage collector checks they still exist. */
-  owners(): { uid: string; kind: string; name: string }[] {
+  /** Every owner some object here names (uid, apiVersion, kind, name): the garbage collector checks they exist. */
+  owners(): OwnerRow[] {
     return owners(this.sql)
+  }
+
+  /** The resources with objects on the attention list (a wake-up's walk, whatever kinds this isolate knows). */
+  attendedResources(): string[] {
+    return attendedResources(this.sql)
   }
 
   graphEdgesFrom(type: string, namespace: string, name: string, node?: string) {

@@ -1,6 +1,7 @@
 // The tables of a Durable Object's own SQLite (src/host/sql-object-store.ts, sql-host-records.ts), and bringing an
 // older object's tables to the current layout when it starts.
 import { rebuildGraphEdges } from './sql-graph-edges'
+import { rebuildOwnerRefs } from './sql-object-indexes'
 
 // An ordinary rowid table: its rows are whole objects, too big for WITHOUT ROWID (which SQLite advises only for rows
 // under about a twentieth of a page); the (resource, name) key is a unique index.
@@ -10,7 +11,7 @@ const objectsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
 );`
 
 /** The layout below; an object whose `state` records an older one is upgraded when it starts (see upgrade()). */
-const LAYOUT = '3'
+const LAYOUT = '4'
 
 const SCHEMA = `
 ${objectsTable('objects')}
@@ -31,7 +32,8 @@ CREATE TABLE IF NOT EXISTS expiries (
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS attention (resource TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (resource, name)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS owner_refs (
-  owner_uid TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_name TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL,
+  owner_uid TEXT NOT NULL, owner_api_version TEXT NOT NULL DEFAULT '', owner_kind TEXT NOT NULL, owner_name TEXT NOT NULL,
+  resource TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (owner_uid, resource, name)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS owner_refs_by_dependent ON owner_refs (resource, name);
@@ -69,12 +71,13 @@ export function prepareSqlSchema(sql: SqlStorage, storage: DurableObjectStorage)
 /**
  * Brings tables written by an older kubeflare to the current layout. Layout 1 kept `objects` WITHOUT ROWID; its rows
  * move to a rowid table. Layout 3 added the Node authorizer's graph edges: the objects already stored get theirs.
+ * Layout 4 added the owner's apiVersion to owner rows (the garbage collector resolves owners by group and kind).
  * (A new object is created at the current layout and never runs this.)
  */
 function upgrade(sql: SqlStorage, storage: DurableObjectStorage) {
   const layout = stateOf(sql, 'layout')
   storage.transactionSync(() => {
-    if (layout !== '2') {
+    if (layout !== '2' && layout !== '3') {
       sql.exec(objectsTable('objects_upgraded'))
       sql.exec(
         'INSERT INTO objects_upgraded (resource, name, rv, labels, object) SELECT resource, name, rv, labels, object FROM objects',
@@ -82,7 +85,12 @@ function upgrade(sql: SqlStorage, storage: DurableObjectStorage) {
       sql.exec('DROP TABLE objects')
       sql.exec('ALTER TABLE objects_upgraded RENAME TO objects')
     }
-    rebuildGraphEdges(sql)
+    if (layout !== '3') rebuildGraphEdges(sql)
+    const ownerColumns = sql.exec<{ name: string }>('PRAGMA table_info(owner_refs)').toArray()
+    if (!ownerColumns.some((c) => c.name === 'owner_api_version')) {
+      sql.exec("ALTER TABLE owner_refs ADD COLUMN owner_api_version TEXT NOT NULL DEFAULT ''")
+    }
+    rebuildOwnerRefs(sql)
     setLayout(sql)
   })
 }

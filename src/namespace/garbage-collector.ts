@@ -4,14 +4,13 @@
 import type { Controller, ControllerHost } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import { kinds } from '../registry/resources'
+import { ownerState } from './gc-owners'
 
-/** Kinds that can be owned, in this namespace. */
-const dependentKinds = () =>
-  kinds
-    .all()
-    .filter((r) => r.namespaced)
-    .map((r) => r.plural)
+/** An owner being deleted that waits on the garbage collector (orphan or foreground). */
+const waitsOnUs = (obj: KubeObject) => {
+  const fin = obj.metadata.finalizers ?? []
+  return !!obj.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
+}
 
 const ownedBy = (obj: KubeObject, uid: string) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)
 
@@ -23,32 +22,27 @@ export class GarbageCollector implements Controller {
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     for (const e of entries) {
-      const fin = e.object.metadata.finalizers ?? []
       if (e.type === 'DELETED') {
         await this.collectDependents(host, e.object.metadata.uid ?? '')
         await this.checkForegroundOwners(host, e.object)
-      } else if (
-        e.object.metadata.deletionTimestamp &&
-        (fin.includes('orphan') || fin.includes('foregroundDeletion'))
-      ) {
+      } else if (waitsOnUs(e.object)) {
         await this.process(host, e.resource, e.name)
       }
     }
   }
 
   async resync(host: ControllerHost): Promise<void> {
-    // Owners waiting on us (the attention list holds objects with orphan/foregroundDeletion finalizers).
-    for (const plural of dependentKinds()) {
-      for (const { object } of host.attending(plural)) {
-        const fin = object.metadata.finalizers ?? []
-        if (object.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))) {
-          await this.process(host, plural, object.metadata.name!)
-        }
+    // Owners waiting on us (the attention list holds objects with orphan/foregroundDeletion finalizers). The list
+    // names stored resource keys, so a custom kind this isolate has not loaded (a wake-up in a new isolate) is found
+    // too: the writes that release its dependents and its finalizer load it (ObjectHost.rowFor).
+    for (const resource of host.attendedResources()) {
+      for (const { object } of host.attending(resource)) {
+        if (waitsOnUs(object)) await this.process(host, resource, object.metadata.name!)
       }
     }
     // Owners that vanished while we were not looking (same-namespace owners only: we can see those).
     for (const owner of host.owners()) {
-      if (isLocalKind(owner.kind) && !ownerExists(host, owner)) await this.collectDependents(host, owner.uid)
+      if ((await ownerState(host, owner)).state === 'absent') await this.collectDependents(host, owner.uid)
     }
   }
 
@@ -93,26 +87,36 @@ export class GarbageCollector implements Controller {
     for (const { resource: plural, name } of host.dependents(uid)) {
       const dep = host.get(plural, name)
       if (!dep || !ownedBy(dep.object, uid)) continue
-      // Other owners keep it alive: those elsewhere always, those here while they exist.
-      const others = (dep.object.metadata.ownerReferences ?? []).filter(
-        (r) => r.uid !== uid && (!isLocalKind(r.kind) || ownerExists(host, r)),
-      )
-      if (others.length === 0) await this.remove(host, plural, name)
+      if (!(await this.keptByOthers(host, plural, dep.object, uid))) await this.remove(host, plural, name)
     }
+  }
+
+  /**
+   * Whether owners besides `uid` keep a dependent: those elsewhere (cluster-scoped) always, those here while they
+   * exist, and one whose kind cannot be resolved too (kube's garbage collector records the error and does not
+   * collect the dependent).
+   */
+  private async keptByOthers(host: ControllerHost, resource: string, dep: KubeObject, uid: string) {
+    for (const ref of dep.metadata.ownerReferences ?? []) {
+      if (ref.uid === uid) continue
+      const owner = await ownerState(host, ref)
+      if (owner.state === 'absent') continue
+      if (owner.state === 'unresolved') {
+        console.warn(
+          `garbage collector: ${resource}/${dep.metadata.name}: owner ${ref.apiVersion} ${ref.kind} ${ref.name} cannot be resolved; kept`,
+        )
+      }
+      return true
+    }
+    return false
   }
 
   /** A dependent went: an owner waiting in foreground deletion may now be free to go. */
   private async checkForegroundOwners(host: ControllerHost, gone: KubeObject) {
     for (const ref of gone.metadata.ownerReferences ?? []) {
-      const def = kinds.namespacedByKind(ref.kind)
-      if (!def) continue
-      const owner = host.get(def.plural, ref.name)
-      if (
-        owner &&
-        owner.object.metadata.uid === ref.uid &&
-        owner.object.metadata.finalizers?.includes('foregroundDeletion')
-      ) {
-        await this.process(host, def.plural, ref.name)
+      const owner = await ownerState(host, ref)
+      if (owner.state === 'present' && owner.object.metadata.finalizers?.includes('foregroundDeletion')) {
+        await this.process(host, owner.resource, ref.name)
       }
     }
   }
@@ -141,11 +145,3 @@ export class GarbageCollector implements Controller {
     )
   }
 }
-
-/** Whether an owner of this kind and uid lives in this namespace. */
-function ownerExists(host: ControllerHost, ref: { uid: string; kind: string; name: string }): boolean {
-  const def = kinds.namespacedByKind(ref.kind)
-  return def !== undefined && host.get(def.plural, ref.name)?.object.metadata.uid === ref.uid
-}
-
-const isLocalKind = (kind: string) => kinds.namespacedByKind(kind) !== undefined

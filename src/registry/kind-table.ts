@@ -78,6 +78,16 @@ export class KindTable {
     return undefined
   }
 
+  /**
+   * The kind served as `kind` in group/version (an ownerReference's apiVersion and kind), as a RESTMapper maps a
+   * GroupVersionKind: the group tells apart kinds of the same name (Widget in two groups, a custom Deployment).
+   */
+  byGroupVersionKind(group: string, version: string, kind: string): ResourceDef | undefined {
+    for (const def of this.rows.values())
+      if (def.group === group && def.version === version && def.kind === kind) return def
+    return undefined
+  }
+
   /** A namespaced kind by its Kind name (ownerReferences name kinds, not resources). */
   namespacedByKind(kind: string): ResourceDef | undefined {
     for (const def of this.rows.values()) if (def.kind === kind && def.namespaced) return def

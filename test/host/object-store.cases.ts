@@ -128,7 +128,9 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         ).toEqual(['u1', 'u2'])
         objects.apply([entry('MODIFIED', pod('b'), b.object, b.rv)])
         expect(objects.dependents('u1')).toEqual([{ resource: 'pods', name: 'a' }])
-        expect(objects.owners().map((o) => o.uid)).toEqual(['u1'])
+        expect(objects.owners()).toEqual([
+          { uid: 'u1', apiVersion: 'v1', kind: 'ReplicationController', name: 'rc-u1' },
+        ])
       }))
 
     it('lists what a controller attends to, and rebuilds that list on demand', () =>
@@ -141,9 +143,13 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
           entry('ADDED', pod('c', { busy: 'yes' })),
         ])
         expect(objects.attending('pods').map((s) => s.object.metadata.name)).toEqual(['a', 'c'])
+        expect(objects.attendedResources()).toEqual(['pods'])
         rule = (_r, o) => o.metadata.name === 'b'
         objects.rebuildAttention()
         expect(objects.attending('pods').map((s) => s.object.metadata.name)).toEqual(['b'])
+        rule = () => false
+        objects.rebuildAttention()
+        expect(objects.attendedResources()).toEqual([])
       }))
 
     it('updates that keep labels and owners keep their index rows; attention follows every state', () =>

@@ -48,7 +48,7 @@ describe('SqlObjectStore layout upgrade', () => {
       expect(
         sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'objects_upgraded'").one().n,
       ).toBe(0)
-      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('3')
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('4')
       expect(store.names('pods')).toEqual(['a', 'b'])
       expect(store.get('pods', 'b')).toEqual({
         rv: 10,
@@ -101,7 +101,7 @@ describe('SqlObjectStore layout upgrade', () => {
       )
       prepareSqlSchema(sql, state.storage)
       const store = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
-      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('3')
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('4')
       expect(store.graphEdgesFrom('secret', '', 'pull', 'n1')).toEqual([
         { resource: 'pods', name: 'bound', node: 'n1' },
       ])
@@ -109,11 +109,44 @@ describe('SqlObjectStore layout upgrade', () => {
     })
   })
 
+  it('gives the owner rows of a layout-3 object the apiVersion their ownerReferences name', async () => {
+    const stub = env.NAMESPACES.getByName(`layout-owners-${Date.now().toString(36)}`)
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql
+      // Layout 3's owner rows had no apiVersion.
+      sql.exec('DROP TABLE owner_refs')
+      sql.exec(`CREATE TABLE owner_refs (
+        owner_uid TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_name TEXT NOT NULL, resource TEXT NOT NULL,
+        name TEXT NOT NULL, PRIMARY KEY (owner_uid, resource, name)) WITHOUT ROWID`)
+      sql.exec("UPDATE state SET value = '3' WHERE key = 'layout'")
+      const owned = {
+        ...pod('owned', {}),
+        metadata: {
+          name: 'owned',
+          namespace: 'layout',
+          ownerReferences: [{ apiVersion: 'b.example.com/v1', kind: 'Widget', name: 'w', uid: 'u1' }],
+        },
+      }
+      sql.exec(
+        "INSERT INTO objects (resource, name, rv, labels, object) VALUES ('pods', 'owned', 40, '{}', ?)",
+        encodeStored(owned),
+      )
+      sql.exec(
+        "INSERT INTO owner_refs (owner_uid, owner_kind, owner_name, resource, name) VALUES ('u1', 'Widget', 'w', 'pods', 'owned')",
+      )
+      prepareSqlSchema(sql, state.storage)
+      const store = new SqlObjectStore(sql, state.storage, new SqlHostState(sql), 100)
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('4')
+      expect(store.owners()).toEqual([{ uid: 'u1', apiVersion: 'b.example.com/v1', kind: 'Widget', name: 'w' }])
+      expect(store.dependents('u1')).toEqual([{ resource: 'pods', name: 'owned' }])
+    })
+  })
+
   it('creates a new object at the current layout', async () => {
     const stub = env.NAMESPACES.getByName(`layout-new-${Date.now().toString(36)}`)
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql
-      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('3')
+      expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('4')
       expect(
         sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").one().sql,
       ).not.toMatch(/WITHOUT ROWID/i)

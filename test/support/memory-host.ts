@@ -23,6 +23,8 @@ export function memoryHost(
     log?: MemoryChangeLog
     /** What learns a kind this host is asked about (a Durable Object's: custom kinds from the CRDs). */
     knowKind?: HostParts['knowKind']
+    /** What learns a kind named by apiVersion and Kind (an ownerReference's owner). */
+    knowKindOf?: HostParts['knowKindOf']
   } = {},
 ) {
   const policy = opts.policy ?? openPolicy()
@@ -47,6 +49,7 @@ export function memoryHost(
     policy,
     controllers: opts.controllers ?? [],
     knowKind: opts.knowKind,
+    knowKindOf: opts.knowKindOf,
   })
   return { host, log, alarms }
 }

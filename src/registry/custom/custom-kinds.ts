@@ -19,6 +19,14 @@ const FRESH_MS = 1000
 /** Whether a resource key may name a custom resource (`<plural>.<group>`); built-in plurals have no dot. */
 export const isCustomResourceKey = (resource: string) => resource.includes('.')
 
+/** An apiVersion's group and version (`v1` is the core group's), as schema.ParseGroupVersion splits it. */
+export function parseApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/')
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) }
+}
+
 /** What answers for the CRDs: the cluster object (through RPC, or its own host). */
 interface CrdSource {
   snapshot(
@@ -75,6 +83,20 @@ class CustomKinds {
   know(resource: string, source: CrdSource): Promise<void> | undefined {
     if (!isCustomResourceKey(resource)) return undefined
     return this.ensure(source, kinds.byPlural(resource) ? undefined : this.clock())
+  }
+
+  /**
+   * Whether the kind `apiVersion`/`kind` name may be a custom resource's this isolate has not loaded: it is not in
+   * the table and its group has a dot (a CRD's group must; the core group and apps, batch... have none).
+   */
+  mayKnowKindOf(apiVersion: string, kind: string): boolean {
+    const { group, version } = parseApiVersion(apiVersion)
+    return group.includes('.') && !kinds.byGroupVersionKind(group, version, kind)
+  }
+
+  /** Before resolving `apiVersion`/`kind` (an ownerReference): a kind this isolate does not know is looked up at once. */
+  knowKindOf(apiVersion: string, kind: string, source: CrdSource): Promise<void> | undefined {
+    return this.mayKnowKindOf(apiVersion, kind) ? this.ensure(source, this.clock()) : undefined
   }
 
   /** A CRD was written through this isolate: the next request asks again. */
