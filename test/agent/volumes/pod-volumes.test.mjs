@@ -183,6 +183,29 @@ describe('pod volumes (process runtime)', () => {
     assert.equal(exec(t.worker, 'a', ['sh', '-c', `cat ${root}/c/k; ls -A ${dataDir} | wc -l`]).out, 'v0\n')
   })
 
+  it("keeps an emptyDir's files across a container's restarts", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const t = setup({
+      containers: [
+        {
+          name: 'a',
+          image: 'i',
+          // Each run counts itself into the volume; the first two exit, the third stays.
+          command: ['sh', '-c', `echo run >> ${root}/e/runs; [ $(wc -l < ${root}/e/runs) -ge 3 ] && sleep 30; exit 1`],
+          volumeMounts: [{ name: 'e', mountPath: `${root}/e` }],
+        },
+      ],
+      volumes: [{ name: 'e', emptyDir: {} }],
+    })
+    t.worker.sync()
+    await until(
+      'the third run',
+      () => last(t.api)?.containerStatuses?.[0]?.restartCount === 2 && running(t.api),
+      20_000,
+    )
+    assert.equal(exec(t.worker, 'a', ['cat', `${root}/e/runs`]).out, 'run\nrun\nrun\n')
+  })
+
   it('writes a ConfigMap update into the mounted files (periodic sync)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'mnt-'))
     const objects = { '/api/v1/namespaces/n/configmaps/cm': { data: { k: 'one' } } }
