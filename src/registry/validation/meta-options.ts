@@ -3,6 +3,7 @@
 // them: `CreateOptions.meta.k8s.io "" is invalid: ...`, every error of the options at once.
 import { fieldError, type FieldError } from '../field-errors'
 import { statuses, type Status } from '../status'
+import { validateFieldManager } from './managed-fields'
 
 /** The kind an options refusal names (in meta.k8s.io, with the name ""). */
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'
@@ -23,38 +24,10 @@ interface DeleteOptionValues {
   dryRun?: readonly string[]
 }
 
-const FIELD_MANAGER_MAX_LENGTH = 128
-/** U+0020 to U+007E: letters, digits, punctuation, symbols and the space, all printable. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 const DRY_RUN_VALUES = ['All']
 // sets.NewString(...).List(): sorted, the empty string first.
 const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn']
 const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan']
-
-/** ValidateFieldManager: at most 128 bytes, every rune printable (Go's unicode.IsPrint). */
-function validateFieldManager(manager: string): FieldError[] {
-  // Printable ASCII (what managers nearly always are) is IsPrint throughout, one byte a character: nothing to walk.
-  if (PRINTABLE_ASCII.test(manager)) {
-    return manager.length > FIELD_MANAGER_MAX_LENGTH
-      ? [fieldError.tooLong('fieldManager', FIELD_MANAGER_MAX_LENGTH)]
-      : []
-  }
-  const errors: FieldError[] = []
-  const utf8 = new TextEncoder()
-  if (utf8.encode(manager).length > FIELD_MANAGER_MAX_LENGTH) {
-    errors.push(fieldError.tooLong('fieldManager', FIELD_MANAGER_MAX_LENGTH))
-  }
-  let position = 0
-  for (const ch of manager) {
-    // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-    if (ch !== ' ' && !/^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
-      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
-      errors.push(fieldError.invalid('fieldManager', manager, `invalid character U+${code} (at position ${position})`))
-    }
-    position += utf8.encode(ch).length
-  }
-  return errors
-}
 
 /** ValidateDryRun: every value must be "All"; the whole list is the bad value (`[]string{"All", "Nope"}`). */
 function validateDryRun(values: readonly string[]): FieldError[] {
@@ -72,7 +45,7 @@ function validateFieldValidation(value: string): FieldError[] {
 /** ValidateCreateOptions and ValidateUpdateOptions (the same rules). */
 export function validateWriteOptions(o: WriteOptionValues): FieldError[] {
   return [
-    ...validateFieldManager(o.fieldManager),
+    ...validateFieldManager(o.fieldManager, 'fieldManager'),
     ...validateDryRun(o.dryRun),
     ...validateFieldValidation(o.fieldValidation),
   ]
