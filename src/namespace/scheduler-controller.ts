@@ -1,6 +1,7 @@
 // The scheduler, namespace side: binds this namespace's unbound pods (schedulerName default-scheduler) to nodes the
 // cluster object picks, through pods/binding like kube's scheduler; marks unschedulable pods PodScheduled=False
-// through pods/status; records Scheduled / FailedScheduling events; returns a pod's reservation when it goes.
+// through pods/status; records Scheduled / FailedScheduling events; returns a pod's reservation when it goes or
+// ends (Succeeded/Failed: kube's scheduler does not watch terminal pods, so their room is free at once).
 // A pod that fits nowhere waits, as in kube's unschedulable queue, until something could change that: the cluster
 // wakes the namespace when capacity is freed or nodes change (retry), or the pod itself changes. Alarms and other
 // resyncs leave it alone, and a retry asks for all waiting pods in one call.
@@ -19,6 +20,9 @@ export const podKey = (pod: KubeObject) => `${pod.metadata.namespace}/${pod.meta
 
 /** The component name kube's scheduler writes events and status under. */
 const SCHEDULER = 'default-scheduler'
+
+/** Succeeded or Failed: kube's scheduler watches pods with `status.phase!=Succeeded,status.phase!=Failed` only. */
+const terminal = (pod: Obj | null | undefined) => pod?.status?.phase === 'Succeeded' || pod?.status?.phase === 'Failed'
 
 const wantsScheduling = (pod: Obj) =>
   !pod.spec?.nodeName &&
@@ -62,16 +66,28 @@ export class SchedulerController implements Controller {
         await this.cluster().releasePod(podKey(e.object))
         continue
       }
+      // A pod turning Succeeded or Failed leaves kube's scheduler cache as if deleted (its informer's field selector
+      // excludes terminal pods): its room is free at once, and pods waiting for it are woken by the release.
+      if (pod.spec?.nodeName && terminal(pod)) {
+        if (e.type === 'ADDED' || !terminal(e.prev as Obj | null)) {
+          const key = podKey(e.object)
+          this.binding.delete(key)
+          this.addresses.forget(key)
+          this.waiting.delete(key)
+          waited = true
+          await this.cluster().releasePod(key)
+        }
+        continue
+      }
       // A pod created already bound (or bound by POST binding) still counts against its node.
       if (pod.spec?.nodeName && (e.type === 'ADDED' || !(e.prev as Obj | null)?.spec?.nodeName)) {
         const key = podKey(e.object)
         if (this.binding.delete(key)) continue
         waited = true
         await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
-        // Deleted while that call was under way: the release its DELETED commit asked for (a later commit, heard
-        // concurrently) may have reached the cluster first and found nothing to release.
-        if (host.get('pods', e.name)?.object.metadata.uid !== e.object.metadata.uid)
-          await this.cluster().releasePod(key)
+        // Deleted or ended while that call was under way: the release its later commit asked for (heard concurrently)
+        // may have reached the cluster first and found nothing to release.
+        if (!countsWhereBound(host, e.object)) await this.cluster().releasePod(key)
         continue
       }
       if (
@@ -155,23 +171,20 @@ export class SchedulerController implements Controller {
   /**
    * The pod's binding was declined. A pod bound meanwhile by someone else (a client's pods/binding won the race)
    * counts where it is bound: the reservation moves there, as its binding's commit, heard here before this decline or
-   * mistaken for this scheduler's own (the `binding` mark), may not have asked for. Any other pod gives its
-   * reservation back.
+   * mistaken for this scheduler's own (the `binding` mark), may not have asked for. Any other pod (unbound, gone,
+   * Succeeded or Failed) gives its reservation back.
    */
   private async declined(host: ControllerHost, pod: KubeObject): Promise<void> {
     const key = podKey(pod)
-    const boundTo = (): Obj | null => {
-      const current = host.get('pods', pod.metadata.name!)?.object as Obj | undefined
-      return current?.metadata.uid === pod.metadata.uid && current?.spec?.nodeName ? current : null
-    }
-    const bound = boundTo()
-    if (!bound) {
+    // Gone, unbound or ended meanwhile (Succeeded/Failed hold no room): the reservation goes.
+    if (!countsWhereBound(host, pod)) {
       await this.cluster().releasePod(key)
       return
     }
+    const bound = host.get('pods', pod.metadata.name!)!.object as Obj
     await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: bound.spec }, bound.spec.nodeName)
-    // Deleted while that call was under way: its DELETED commit's release may have reached the cluster first.
-    if (!boundTo()) await this.cluster().releasePod(key)
+    // Deleted or ended while that call was under way: that commit's release may have reached the cluster first.
+    if (!countsWhereBound(host, pod)) await this.cluster().releasePod(key)
   }
 
   /** Binds a placed pod (and records Scheduled), or marks one that fits nowhere and lets it wait. */
@@ -233,6 +246,12 @@ export class SchedulerController implements Controller {
       })
     }
   }
+}
+
+/** Whether this very pod is still stored, bound and not terminal: only such a pod holds room on its node. */
+function countsWhereBound(host: ControllerHost, pod: KubeObject): boolean {
+  const current = host.get('pods', pod.metadata.name!)?.object as Obj | undefined
+  return current?.metadata.uid === pod.metadata.uid && !!current?.spec?.nodeName && !terminal(current)
 }
 
 /** A binding the mutation cannot make (the pod changed meanwhile) declines the write. */

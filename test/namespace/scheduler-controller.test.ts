@@ -216,3 +216,92 @@ describe('a pod created bound and deleted while its assumePod is under way', () 
     expect(ledger.size).toBe(0)
   })
 })
+
+describe('a pod turning Succeeded or Failed', () => {
+  /** A pod created bound to node-2, its commit's entry, and a host whose status writes answer their entries. */
+  async function boundPod() {
+    const { host } = memoryHost({ policy })
+    const view = host.controllerView
+    const bound = { ...pod('p'), spec: { ...pod('p').spec, nodeName: 'node-2' } }
+    expect((await host.create('pods', bound)).ok).toBe(true)
+    const entryOf = (type: 'ADDED' | 'MODIFIED', prev: Obj | null): LogEntry => {
+      const now = host.objects.get('pods', 'p')!
+      return {
+        type,
+        resource: 'pods',
+        namespace: 'ns',
+        name: 'p',
+        object: now.object,
+        prev: prev as LogEntry['prev'],
+        prevRv: null,
+        rv: now.rv,
+      }
+    }
+    const added = entryOf('ADDED', null)
+    /** Writes the pod's phase through /status and answers that commit's entry. */
+    const phase = async (value: string): Promise<LogEntry> => {
+      const prev = host.objects.get('pods', 'p')!.object
+      const r = await view.update(
+        'pods',
+        'p',
+        (cur) => {
+          ;(cur as Obj).status = { ...((cur as Obj).status ?? {}), phase: value }
+          return cur
+        },
+        { subresource: 'status' },
+      )
+      expect(r.ok).toBe(true)
+      return entryOf('MODIFIED', prev as Obj)
+    }
+    return { host, view, added, phase }
+  }
+
+  it('gives its reservation back once, when it turns terminal', async () => {
+    const { view, added, phase } = await boundPod()
+    const ledger = new Map<string, string>()
+    const released: string[] = []
+    const api: Partial<ClusterApi> = {
+      assumePod: async (req, node) => {
+        ledger.set(req.podKey, node)
+      },
+      releasePod: async (key) => {
+        released.push(key)
+        return ledger.delete(key)
+      },
+    }
+    const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    await scheduler.onCommitted([added], view)
+    expect([...ledger.values()]).toEqual(['node-2'])
+    await scheduler.onCommitted([await phase('Running')], view)
+    expect(ledger.size).toBe(1)
+    await scheduler.onCommitted([await phase('Failed')], view)
+    expect(ledger.size).toBe(0)
+    expect(released).toHaveLength(1)
+    // Later writes to the ended pod (a controller's, a client's) ask nothing more.
+    await scheduler.onCommitted([await phase('Failed')], view)
+    expect(released).toHaveLength(1)
+  })
+
+  it('leaves no reservation when it ends while the assume of its binding is under way', async () => {
+    const { view, added, phase } = await boundPod()
+    const ledger = new Map<string, string>()
+    let open!: () => void
+    const gate = new Promise<void>((r) => {
+      open = r
+    })
+    const api: Partial<ClusterApi> = {
+      // The assume is slow to arrive: the release the pod's completion asked for gets to the cluster first.
+      assumePod: async (req, node) => {
+        await gate
+        ledger.set(req.podKey, node)
+      },
+      releasePod: async (key) => ledger.delete(key),
+    }
+    const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    const assuming = scheduler.onCommitted([added], view)
+    await scheduler.onCommitted([await phase('Succeeded')], view)
+    open()
+    await assuming
+    expect(ledger.size).toBe(0)
+  })
+})
