@@ -1,4 +1,5 @@
 // rest.NewDefaultTableConvertor: the Table kube serves for kinds that register no printer (NAME, CREATED AT).
+import { CREATION_DOC, NAME_DOC } from './table-column-docs'
 import type { ObjectMeta } from '../schema/meta'
 import type { TableConvertor } from './strategy'
 
@@ -9,14 +10,14 @@ export function defaultTable<T extends { metadata: ObjectMeta }>(): TableConvert
         name: 'Name',
         type: 'string',
         format: 'name',
-        description: 'Name must be unique within a namespace.',
+        description: NAME_DOC,
         priority: 0,
       },
       {
         name: 'Created At',
         type: 'date',
         format: '',
-        description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+        description: CREATION_DOC,
         priority: 0,
       },
     ],

@@ -1,5 +1,6 @@
 // The EndpointSlice strategy (discovery.k8s.io/v1): defaults, validation (addressType, addresses of that type,
 // ports), generation, selectable fields and the `kubectl get endpointslices` table.
+import { CREATION_DOC, NAME_DOC } from '../table-column-docs'
 import type { Strategy, TableConvertor } from '../strategy'
 import type { EndpointSlice, SliceEndpoint, SlicePort } from '../../schema/endpoint-slice'
 import type { ObjectMeta } from '../../schema/meta'
@@ -116,23 +117,32 @@ const sliceEndpointsCell = (s: EndpointSliceObject) =>
 
 const endpointSliceTable: TableConvertor<EndpointSliceObject> = {
   columns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name of the EndpointSlice', priority: 0 },
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
     {
       name: 'AddressType',
       type: 'string',
       format: '',
-      description: 'The type of address carried by this EndpointSlice',
+      description:
+        'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.',
       priority: 0,
     },
     {
       name: 'Ports',
       type: 'string',
       format: '',
-      description: 'The network ports exposed by each endpoint',
+      description:
+        'ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates "all ports". Each slice may include a maximum of 100 ports.',
       priority: 0,
     },
-    { name: 'Endpoints', type: 'string', format: '', description: 'The addresses of the endpoints', priority: 0 },
-    { name: 'Age', type: 'string', format: '', description: 'Time since the EndpointSlice was created', priority: 0 },
+    {
+      name: 'Endpoints',
+      type: 'string',
+      format: '',
+      description:
+        'endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.',
+      priority: 0,
+    },
+    { name: 'Age', type: 'string', format: '', description: CREATION_DOC, priority: 0 },
   ],
   cells: (s, now) => [
     s.metadata.name,

@@ -1,5 +1,6 @@
 // The Endpoints strategy: defaults, validation, canonical repacking of subsets (shared with the endpoints
 // controller), selectable fields and the `kubectl get endpoints` table.
+import { CREATION_DOC, NAME_DOC } from '../table-column-docs'
 import type { Strategy, TableConvertor } from '../strategy'
 import type { Endpoints, EndpointAddress, EndpointPort, EndpointSubset } from '../../schema/endpoints'
 import type { ObjectMeta } from '../../schema/meta'
@@ -177,11 +178,18 @@ const endpointsTable: TableConvertor<EndpointsObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name of the endpoints, the name of their service',
+      description: NAME_DOC,
       priority: 0,
     },
-    { name: 'Endpoints', type: 'string', format: '', description: 'Ready addresses and ports', priority: 0 },
-    { name: 'Age', type: 'string', format: '', description: 'Time since the endpoints were created', priority: 0 },
+    {
+      name: 'Endpoints',
+      type: 'string',
+      format: '',
+      description:
+        'The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service.',
+      priority: 0,
+    },
+    { name: 'Age', type: 'string', format: '', description: CREATION_DOC, priority: 0 },
   ],
   cells: (ep, now) => [ep.metadata.name, endpointsCell(ep), age(ep.metadata.creationTimestamp, now)],
 }

@@ -1,5 +1,6 @@
 // The Event strategy: kube's validation of core/v1 Events (legacyValidateEvent, names as path segments), its event
 // field selectors and the `kubectl get events` table.
+import { NAME_DOC } from '../table-column-docs'
 import type { Event } from '../../schema/event'
 import type { ObjectMeta } from '../../schema/meta'
 import type { Strategy } from '../strategy'
@@ -107,30 +108,62 @@ export const eventStrategy: Strategy<EventObject> = {
         name: 'Last Seen',
         type: 'string',
         format: '',
-        description: 'Time since the event was last observed',
+        description: 'The time at which the most recent occurrence of this event was recorded.',
         priority: 0,
       },
-      { name: 'Type', type: 'string', format: '', description: 'Normal or Warning', priority: 0 },
-      { name: 'Reason', type: 'string', format: '', description: 'Why the event happened', priority: 0 },
-      { name: 'Object', type: 'string', format: '', description: 'The object the event is about', priority: 0 },
+      {
+        name: 'Type',
+        type: 'string',
+        format: '',
+        description: 'Type of this event (Normal, Warning), new types could be added in the future',
+        priority: 0,
+      },
+      {
+        name: 'Reason',
+        type: 'string',
+        format: '',
+        description:
+          "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+        priority: 0,
+      },
+      { name: 'Object', type: 'string', format: '', description: 'The object that this event is about.', priority: 0 },
       {
         name: 'Subobject',
         type: 'string',
         format: '',
-        description: 'The part of the object the event is about',
+        description:
+          'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.',
         priority: 1,
       },
-      { name: 'Source', type: 'string', format: '', description: 'Who reported the event', priority: 1 },
-      { name: 'Message', type: 'string', format: '', description: 'What happened', priority: 0 },
+      {
+        name: 'Source',
+        type: 'string',
+        format: '',
+        description: 'The component reporting this event. Should be a short machine understandable string.',
+        priority: 1,
+      },
+      {
+        name: 'Message',
+        type: 'string',
+        format: '',
+        description: 'A human-readable description of the status of this operation.',
+        priority: 0,
+      },
       {
         name: 'First Seen',
         type: 'string',
         format: '',
-        description: 'Time since the event was first observed',
+        description: 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
         priority: 1,
       },
-      { name: 'Count', type: 'string', format: '', description: 'How many times the event occurred', priority: 1 },
-      { name: 'Name', type: 'string', format: 'name', description: 'Name of the event object', priority: 1 },
+      {
+        name: 'Count',
+        type: 'string',
+        format: '',
+        description: 'The number of times this event has occurred.',
+        priority: 1,
+      },
+      { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 1 },
     ],
     cells(e, now) {
       const last = e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? e.metadata.creationTimestamp

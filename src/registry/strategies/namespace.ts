@@ -1,4 +1,5 @@
 // The Namespace strategy: phase and the kubernetes finalizer, the metadata.name label, deletion as a process.
+import { CREATION_DOC, NAME_DOC } from '../table-column-docs'
 import type { Namespace } from '../../schema/namespace'
 import type { Strategy } from '../strategy'
 import { nameIsDNSLabel } from '../validation/names'
@@ -48,15 +49,15 @@ export const namespaceStrategy: Strategy<NS> = {
   },
   table: {
     columns: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Unique name of the namespace', priority: 0 },
+      { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
       {
         name: 'Status',
         type: 'string',
         format: '',
-        description: 'Whether the namespace is Active or Terminating',
+        description: 'The status of the namespace',
         priority: 0,
       },
-      { name: 'Age', type: 'string', format: '', description: 'Time since the namespace was created', priority: 0 },
+      { name: 'Age', type: 'string', format: '', description: CREATION_DOC, priority: 0 },
     ],
     cells: (ns, now) => [ns.metadata.name, ns.status?.phase ?? '', age(ns.metadata.creationTimestamp, now)],
   },

@@ -3,6 +3,7 @@
 // status half the disruption controller and evictions write (ValidatePodDisruptionBudgetStatusUpdate), generation
 // bumped on spec changes, names as path segments (the generic registry's rule for kinds without their own), and
 // `kubectl get pdb`'s table.
+import { CREATION_DOC, NAME_DOC } from '../table-column-docs'
 import type { PodDisruptionBudget } from '../../schema/pod-disruption-budget'
 import type { ObjectMeta } from '../../schema/meta'
 import { deepEqual } from '../deep-equal'
@@ -103,7 +104,7 @@ export const podDisruptionBudgetStrategy: Strategy<PDBObject> = {
         name: 'Name',
         type: 'string',
         format: 'name',
-        description: 'Name must be unique within a namespace.',
+        description: NAME_DOC,
         priority: 0,
       },
       {
@@ -131,7 +132,7 @@ export const podDisruptionBudgetStrategy: Strategy<PDBObject> = {
         name: 'Age',
         type: 'string',
         format: '',
-        description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+        description: CREATION_DOC,
         priority: 0,
       },
     ],

@@ -1,6 +1,7 @@
 // The ReplicationController strategy: defaults (replicas 1, selector and labels from the template), kube's RC
 // validation (template labels must match the selector, restartPolicy Always), generation bumped on spec changes,
 // status kept from the stored object, field selectors and the `kubectl get rc` table.
+import { CREATION_DOC, NAME_DOC } from '../table-column-docs'
 import type { Strategy, TableConvertor } from '../strategy'
 import type { ObjectMeta } from '../../schema/meta'
 import type { ReplicationController } from '../../schema/replication-controller'
@@ -57,21 +58,23 @@ const rcTable: TableConvertor<RCObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name must be unique within a namespace.',
+      description: NAME_DOC,
       priority: 0,
     },
     {
       name: 'Desired',
       type: 'integer',
       format: '',
-      description: 'Replicas is the number of desired replicas.',
+      description:
+        'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
       priority: 0,
     },
     {
       name: 'Current',
       type: 'integer',
       format: '',
-      description: 'Replicas is the most recently observed number of replicas.',
+      description:
+        'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
       priority: 0,
     },
     {
@@ -85,7 +88,7 @@ const rcTable: TableConvertor<RCObject> = {
       name: 'Age',
       type: 'string',
       format: '',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      description: CREATION_DOC,
       priority: 0,
     },
     {
@@ -106,7 +109,8 @@ const rcTable: TableConvertor<RCObject> = {
       name: 'Selector',
       type: 'string',
       format: '',
-      description: 'Selector is a label query over pods that should match the Replicas count.',
+      description:
+        'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
       priority: 1,
     },
   ],

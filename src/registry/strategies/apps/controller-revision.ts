@@ -1,6 +1,7 @@
 // The apps/v1 ControllerRevision strategy: kube's ValidateControllerRevision (data required, revision not negative)
 // and its update rule (data immutable, the revision number may move), names as DNS subdomains, and
 // `kubectl get controllerrevisions`'s table (the owning controller as kind.group/name).
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { ControllerRevision } from '../../../schema/controller-revision'
 import type { ObjectMeta } from '../../../schema/meta'
 import { deepEqual } from '../../deep-equal'
@@ -64,7 +65,7 @@ export const controllerRevisionStrategy: Strategy<ControllerRevisionObject> = {
         name: 'Name',
         type: 'string',
         format: 'name',
-        description: 'Name must be unique within a namespace.',
+        description: NAME_DOC,
         priority: 0,
       },
       { name: 'Controller', type: 'string', format: '', description: 'Controller of the object', priority: 0 },
@@ -72,14 +73,14 @@ export const controllerRevisionStrategy: Strategy<ControllerRevisionObject> = {
         name: 'Revision',
         type: 'string',
         format: '',
-        description: 'Revision indicates the revision of the state represented by Data.',
+        description: 'revision indicates the revision of the state represented by Data.',
         priority: 0,
       },
       {
         name: 'Age',
         type: 'string',
         format: '',
-        description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+        description: CREATION_DOC,
         priority: 0,
       },
     ],

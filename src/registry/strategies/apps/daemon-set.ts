@@ -3,6 +3,7 @@
 // annotation (1 on create, bumped with every template change), kube's validation with the immutable selector, status
 // kept from the stored object and checked on /status writes, generation bumped on spec changes, `kubectl get ds`'s
 // table.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { DaemonSet } from '../../../schema/daemon-set'
 import type { ObjectMeta } from '../../../schema/meta'
 import { deepEqual } from '../../deep-equal'
@@ -46,7 +47,7 @@ const col = (name: string, type: 'string' | 'integer', description: string, prio
 
 const daemonSetTable: TableConvertor<DaemonSetObject> = {
   columns: [
-    col('Name', 'string', 'Name must be unique within a namespace.', 0, 'name'),
+    col('Name', 'string', NAME_DOC, 0, 'name'),
     col(
       'Desired',
       'integer',
@@ -60,7 +61,7 @@ const daemonSetTable: TableConvertor<DaemonSetObject> = {
     col(
       'Ready',
       'integer',
-      'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.',
+      'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.',
     ),
     col('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
     col(
@@ -73,13 +74,13 @@ const daemonSetTable: TableConvertor<DaemonSetObject> = {
       'string',
       "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/",
     ),
-    col('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    col('Age', 'string', CREATION_DOC),
     col('Containers', 'string', 'Names of each container in the template.', 1),
     col('Images', 'string', 'Images referenced by each container in the template.', 1),
     col(
       'Selector',
       'string',
-      "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+      'A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
       1,
     ),
   ],

@@ -1,6 +1,7 @@
 // The apps/v1 Deployment strategy: SetDefaults_Deployment (replicas 1, RollingUpdate with 25%/25%, revisionHistoryLimit
 // 10, progressDeadlineSeconds 600) and the template's, kube's validation with an immutable selector, generation bumped
 // on spec or annotation changes (annotations are copied to ReplicaSets), status kept, and `kubectl get deploy`'s table.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { Deployment } from '../../../schema/deployment'
 import type { ObjectMeta } from '../../../schema/meta'
 import { deepEqual } from '../../deep-equal'
@@ -38,7 +39,7 @@ const deploymentTable: TableConvertor<DeploymentObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name must be unique within a namespace.',
+      description: NAME_DOC,
       priority: 0,
     },
     { name: 'Ready', type: 'string', format: '', description: 'Number of the pod with ready state', priority: 0 },
@@ -62,7 +63,7 @@ const deploymentTable: TableConvertor<DeploymentObject> = {
       name: 'Age',
       type: 'string',
       format: '',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      description: CREATION_DOC,
       priority: 0,
     },
     {

@@ -1,6 +1,7 @@
 // The apps/v1 ReplicaSet strategy: defaults (replicas 1, the template's), kube's ValidateReplicaSet (selector required
 // and matching the template, restartPolicy Always), an immutable selector, generation bumped on spec changes, status
 // kept from the stored object, the status.replicas field selector and `kubectl get rs`'s table.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { ObjectMeta } from '../../../schema/meta'
 import type { ReplicaSet } from '../../../schema/replica-set'
 import { deepEqual } from '../../deep-equal'
@@ -44,7 +45,7 @@ const replicaSetTable: TableConvertor<ReplicaSetObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name must be unique within a namespace.',
+      description: NAME_DOC,
       priority: 0,
     },
     {
@@ -74,7 +75,7 @@ const replicaSetTable: TableConvertor<ReplicaSetObject> = {
       name: 'Age',
       type: 'string',
       format: '',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      description: CREATION_DOC,
       priority: 0,
     },
     {

@@ -3,6 +3,7 @@
 // template's pod defaults, each claim template's apiVersion, kind, volumeMode and Pending phase), names as DNS labels,
 // kube's validation with the fields an update may change, status kept from the stored object and checked on /status
 // writes, generation bumped on spec changes, `kubectl get sts`'s table.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { ObjectMeta } from '../../../schema/meta'
 import type { StatefulSet } from '../../../schema/stateful-set'
 import { deepEqual } from '../../deep-equal'
@@ -52,7 +53,7 @@ const statefulSetTable: TableConvertor<StatefulSetObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name must be unique within a namespace.',
+      description: NAME_DOC,
       priority: 0,
     },
     { name: 'Ready', type: 'string', format: '', description: 'Number of the pod with ready state', priority: 0 },
@@ -60,7 +61,7 @@ const statefulSetTable: TableConvertor<StatefulSetObject> = {
       name: 'Age',
       type: 'string',
       format: '',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      description: CREATION_DOC,
       priority: 0,
     },
     {

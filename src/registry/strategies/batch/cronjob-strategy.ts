@@ -3,6 +3,7 @@
 // kube 1.33's validation (schedule through robfig/cron with its errors, no TZ= in it, an IANA time zone, the job
 // template without a selector, names of at most 52 characters), status kept from the stored object, generation bumped on
 // spec changes and the `kubectl get cronjobs` table.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { CronJobSpec, CronJobStatus, JobSpec } from '../../../schema/batch'
 import type { Strategy, TableConvertor } from '../../strategy'
 import { parseCronSchedule } from '../../batch/cron-schedule'
@@ -101,7 +102,7 @@ const cronJobTable: TableConvertor<CronJobObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name must be unique within a namespace.',
+      description: NAME_DOC,
       priority: 0,
     },
     {
@@ -145,7 +146,7 @@ const cronJobTable: TableConvertor<CronJobObject> = {
       name: 'Age',
       type: 'string',
       format: '',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      description: CREATION_DOC,
       priority: 0,
     },
     {

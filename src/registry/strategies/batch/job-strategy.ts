@@ -2,6 +2,7 @@
 // podReplacementPolicy, manualSelector, labels from the template), the selector kube generates from the Job's uid and
 // name, status kept from the stored object, generation bumped on spec changes, kube's validation, the `status.successful`
 // field selector and the `kubectl get jobs` table (1.33's STATUS, COMPLETIONS, DURATION columns).
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { JobSpec } from '../../../schema/batch'
 import type { Strategy, TableConvertor } from '../../strategy'
 import { deepEqual } from '../../deep-equal'
@@ -94,7 +95,7 @@ const jobTable: TableConvertor<JobObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name must be unique within a namespace.',
+      description: NAME_DOC,
       priority: 0,
     },
     { name: 'Status', type: 'string', format: '', description: 'Status of the job.', priority: 0 },
@@ -111,7 +112,7 @@ const jobTable: TableConvertor<JobObject> = {
       name: 'Age',
       type: 'string',
       format: '',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      description: CREATION_DOC,
       priority: 0,
     },
     {

@@ -1,5 +1,6 @@
 // What ConfigMaps and Secrets share: key rules (apimachinery's IsConfigMapKey), the 1 MiB data limit
 // (core.MaxSecretSize), kube's `immutable` rule, and the table columns both print.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import { compareUtf8 } from '../../go-strings'
 import { deepEqual } from '../../deep-equal'
 import { fieldError, FieldPath, type FieldError } from '../../field-errors'
@@ -65,13 +66,13 @@ export const NAME_COLUMN = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: 'Name must be unique within a namespace.',
+  description: NAME_DOC,
   priority: 0,
 } as const
 export const AGE_COLUMN = {
   name: 'Age',
   type: 'string',
   format: '',
-  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  description: CREATION_DOC,
   priority: 0,
 } as const

@@ -1,5 +1,6 @@
 // The Node strategy: status written by whoever registers the node (its kubelet), kept on main-resource updates,
 // and the `kubectl get nodes` table.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { Node } from '../../../schema/node'
 import type { ObjectMeta } from '../../../schema/meta'
 import type { Strategy } from '../../strategy'
@@ -62,32 +63,65 @@ export const nodeStrategy: Strategy<NodeObject> = {
   allowUnconditionalUpdate: true,
   table: {
     columns: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name of the node', priority: 0 },
+      { name: 'Name', type: 'string', format: 'name', description: NAME_DOC, priority: 0 },
       {
         name: 'Status',
         type: 'string',
         format: '',
-        description: 'Readiness of the node, and whether it is cordoned',
+        description: 'The status of the node',
         priority: 0,
       },
       {
         name: 'Roles',
         type: 'string',
         format: '',
-        description: 'Roles from node-role.kubernetes.io labels',
+        description: 'The roles of the node',
         priority: 0,
       },
-      { name: 'Age', type: 'string', format: '', description: 'Time since the node registered', priority: 0 },
-      { name: 'Version', type: 'string', format: '', description: 'Kubelet version', priority: 0 },
-      { name: 'Internal-IP', type: 'string', format: '', description: 'Internal address of the node', priority: 1 },
-      { name: 'External-IP', type: 'string', format: '', description: 'External address of the node', priority: 1 },
-      { name: 'OS-Image', type: 'string', format: '', description: 'Operating system image', priority: 1 },
-      { name: 'Kernel-Version', type: 'string', format: '', description: 'Kernel version', priority: 1 },
+      { name: 'Age', type: 'string', format: '', description: CREATION_DOC, priority: 0 },
+      {
+        name: 'Version',
+        type: 'string',
+        format: '',
+        description: 'Kubelet Version reported by the node.',
+        priority: 0,
+      },
+      {
+        name: 'Internal-IP',
+        type: 'string',
+        format: '',
+        description:
+          "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).",
+        priority: 1,
+      },
+      {
+        name: 'External-IP',
+        type: 'string',
+        format: '',
+        description:
+          "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).",
+        priority: 1,
+      },
+      {
+        name: 'OS-Image',
+        type: 'string',
+        format: '',
+        description: 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
+        priority: 1,
+      },
+      {
+        name: 'Kernel-Version',
+        type: 'string',
+        format: '',
+        description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+        priority: 1,
+      },
       {
         name: 'Container-Runtime',
         type: 'string',
         format: '',
-        description: 'Container runtime and version',
+        description:
+          'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
         priority: 1,
       },
     ],

@@ -1,4 +1,5 @@
 // The pod table as kubectl prints it (printPod): NAME READY STATUS RESTARTS AGE, wide IP NODE NOMINATED NODE READINESS GATES.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { TableConvertor } from '../../strategy'
 import { age, humanDuration } from '../../human-duration'
 import type { PodObject } from './pod-types'
@@ -10,39 +11,62 @@ export const podTable: TableConvertor<PodObject> = {
       name: 'Name',
       type: 'string',
       format: 'name',
-      description: 'Name of the pod, unique within its namespace',
+      description: NAME_DOC,
       priority: 0,
     },
-    { name: 'Ready', type: 'string', format: '', description: 'Ready containers out of all containers', priority: 0 },
+    {
+      name: 'Ready',
+      type: 'string',
+      format: '',
+      description: 'The aggregate readiness state of this pod for accepting traffic.',
+      priority: 0,
+    },
     {
       name: 'Status',
       type: 'string',
       format: '',
-      description: 'The aggregate status of the containers in this pod',
+      description: 'The aggregate status of the containers in this pod.',
       priority: 0,
     },
     {
       name: 'Restarts',
       type: 'string',
       format: '',
-      description: 'Container restarts, and how long ago the last one was',
+      description:
+        'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
       priority: 0,
     },
-    { name: 'Age', type: 'string', format: '', description: 'Time since the pod was created', priority: 0 },
-    { name: 'IP', type: 'string', format: '', description: 'The IP address allocated to the pod', priority: 1 },
-    { name: 'Node', type: 'string', format: '', description: 'The node the pod is bound to', priority: 1 },
+    { name: 'Age', type: 'string', format: '', description: CREATION_DOC, priority: 0 },
+    {
+      name: 'IP',
+      type: 'string',
+      format: '',
+      description:
+        'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+      priority: 1,
+    },
+    {
+      name: 'Node',
+      type: 'string',
+      format: '',
+      description:
+        'NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename',
+      priority: 1,
+    },
     {
       name: 'Nominated Node',
       type: 'string',
       format: '',
-      description: 'The node the scheduler nominated while preempting',
+      description:
+        'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.',
       priority: 1,
     },
     {
       name: 'Readiness Gates',
       type: 'string',
       format: '',
-      description: 'Readiness gates that are true out of all gates',
+      description:
+        'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates',
       priority: 1,
     },
   ],

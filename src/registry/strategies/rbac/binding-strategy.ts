@@ -1,5 +1,6 @@
 // The RoleBinding and ClusterRoleBinding strategies: defaulting, validation and roleRef immutability as kube's
 // rbac registry has them, and kube's printer columns (NAME, ROLE, AGE; wide: USERS, GROUPS, SERVICEACCOUNTS).
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../../../schema/rbac'
 import type { ObjectMeta } from '../../../schema/meta'
 import { age } from '../../human-duration'
@@ -32,7 +33,7 @@ function bindingTable<T extends { metadata: ObjectMeta; subjects?: Subject[]; ro
     ({ name, type: 'string', format, description, priority }) as const
   return {
     columns: [
-      col('Name', 'Name must be unique within a namespace.', 0, 'name'),
+      col('Name', NAME_DOC, 0, 'name'),
       col(
         'Role',
         what === 'roleBinding'
@@ -40,7 +41,7 @@ function bindingTable<T extends { metadata: ObjectMeta; subjects?: Subject[]; ro
           : 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.',
         0,
       ),
-      col('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created.', 0),
+      col('Age', CREATION_DOC, 0),
       col('Users', `Users in the ${what}`, 1),
       col('Groups', `Groups in the ${what}`, 1),
       col('ServiceAccounts', `ServiceAccounts in the ${what}`, 1),

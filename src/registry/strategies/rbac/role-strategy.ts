@@ -1,5 +1,6 @@
 // The Role and ClusterRole strategies: kube's validation (path-segment names, policy rules, aggregationRule), the
 // `rules: null` Go writes for a role without rules, and the default table (NAME, CREATED AT) kube serves for them.
+import { CREATION_DOC, NAME_DOC } from '../../table-column-docs'
 import type { ClusterRole, Role } from '../../../schema/rbac'
 import type { ObjectMeta } from '../../../schema/meta'
 import type { Strategy, StrategyContext, TableConvertor } from '../../strategy'
@@ -21,14 +22,14 @@ function defaultTable<T extends { metadata: ObjectMeta }>(): TableConvertor<T> {
         name: 'Name',
         type: 'string',
         format: 'name',
-        description: 'Name must be unique within a namespace.',
+        description: NAME_DOC,
         priority: 0,
       },
       {
         name: 'Created At',
         type: 'date',
         format: '',
-        description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+        description: CREATION_DOC,
         priority: 0,
       },
     ],

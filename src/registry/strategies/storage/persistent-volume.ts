@@ -2,6 +2,7 @@
 // a new volume's status Pending with its phase transition time, ValidatePersistentVolumeUpdate (the volume source
 // and volume mode immutable), the status subresource's phase transition time, `name` as a field selector, and the
 // `kubectl get pv` table. No volume controller runs here: a volume stays Pending unless a client writes its status.
+import { NAME_DOC } from '../../table-column-docs'
 import type { ObjectMeta } from '../../../schema/meta'
 import type { PersistentVolume } from '../../../schema/persistent-volume'
 import { canonicalQuantity } from '../../../schema/quantity'
@@ -70,7 +71,7 @@ export const persistentVolumeStrategy: Strategy<PV> = {
   allowUnconditionalUpdate: true,
   table: {
     columns: [
-      { ...AGE_COLUMN, name: 'Name', format: 'name', description: 'Name must be unique within a namespace.' },
+      { ...AGE_COLUMN, name: 'Name', format: 'name', description: NAME_DOC },
       col(
         'Capacity',
         "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity",
