@@ -12,7 +12,17 @@ const waitsOnUs = (obj: KubeObject) => {
   return !!obj.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
 }
 
-const ownedBy = (obj: KubeObject, uid: string) => (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)
+/** An owner in foreground deletion, waiting for its dependents to go. */
+const deletingDependents = (obj: KubeObject) =>
+  !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).includes('foregroundDeletion')
+
+/** Whether `next` dropped, or stopped blocking with, a reference that blocked its owner's deletion in `prev`. */
+const stoppedBlocking = (prev: KubeObject, next: KubeObject) =>
+  (prev.metadata.ownerReferences ?? []).some(
+    (r) =>
+      r.blockOwnerDeletion === true &&
+      !(next.metadata.ownerReferences ?? []).some((n) => n.uid === r.uid && n.blockOwnerDeletion === true),
+  )
 
 /** The manager kube's garbage collector writes under (kube-controller-manager's user agent). */
 const MANAGER = 'kube-controller-manager'
@@ -27,6 +37,9 @@ export class GarbageCollector implements Controller {
         await this.checkForegroundOwners(host, e.object)
       } else if (waitsOnUs(e.object)) {
         await this.process(host, e.resource, e.name)
+      } else if (e.prev && stoppedBlocking(e.prev, e.object)) {
+        // A dependent no longer blocks an owner (its reference went or stopped blocking): the owner may go now.
+        await this.checkForegroundOwners(host, e.prev)
       }
     }
   }
@@ -54,61 +67,82 @@ export class GarbageCollector implements Controller {
     const fin = owner.object.metadata.finalizers ?? []
     if (fin.includes('orphan')) {
       for (const { resource: plural, name: depName } of host.dependents(uid)) {
-        await host.update(
-          plural,
-          depName,
-          (o) => {
-            if (!ownedBy(o, uid)) return null
-            o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid)
-            if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
-            return o
-          },
-          { fieldManager: MANAGER },
-        )
+        await this.dropOwnerRefs(host, plural, depName, [uid])
       }
       await this.dropFinalizer(host, resource, name, uid, 'orphan')
       return
     }
     if (fin.includes('foregroundDeletion')) {
-      let remaining = 0
+      // kube's processDeletingDependentsItem: every dependent is attempted (a co-owned one only loses this owner's
+      // reference); the owner waits only for those whose reference to it blocks owner deletion.
       for (const { resource: plural, name: depName } of host.dependents(uid)) {
-        const dep = host.get(plural, depName)
-        if (!dep || !ownedBy(dep.object, uid)) continue
-        remaining++
-        if (!dep.object.metadata.deletionTimestamp) await this.remove(host, plural, depName, 'Foreground')
+        await this.attemptToDelete(host, plural, depName)
       }
-      if (remaining === 0) await this.dropFinalizer(host, resource, name, uid, 'foregroundDeletion')
+      const blocking = host
+        .dependents(uid)
+        .some(({ resource: plural, name: depName }) =>
+          (host.get(plural, depName)?.object.metadata.ownerReferences ?? []).some(
+            (r) => r.uid === uid && r.blockOwnerDeletion === true,
+          ),
+        )
+      if (!blocking) await this.dropFinalizer(host, resource, name, uid, 'foregroundDeletion')
     }
   }
 
-  /** Background: dependents whose every owner is gone are deleted. */
+  /** Background: an owner went; each of its dependents is attempted (collected unless another owner keeps it). */
   private async collectDependents(host: ControllerHost, uid: string) {
     if (!uid) return
-    for (const { resource: plural, name } of host.dependents(uid)) {
-      const dep = host.get(plural, name)
-      if (!dep || !ownedBy(dep.object, uid)) continue
-      if (!(await this.keptByOthers(host, plural, dep.object, uid))) await this.remove(host, plural, name)
-    }
+    for (const { resource: plural, name } of host.dependents(uid)) await this.attemptToDelete(host, plural, name)
   }
 
   /**
-   * Whether owners besides `uid` keep a dependent: those elsewhere (cluster-scoped) always, those here while they
-   * exist, and one whose kind cannot be resolved too (kube's garbage collector records the error and does not
-   * collect the dependent).
+   * kube's attemptToDeleteItem for a dependent: its owners are solid (present, or cluster-scoped), dangling (gone) or
+   * waiting for their dependents' deletion (foreground). With a solid owner it stays and loses the references to the
+   * others; without, it is deleted (in the foreground when a waiting owner waits on it and it has dependents of its
+   * own, else as its own finalizers say). An owner whose kind cannot be resolved leaves it alone: kube records the
+   * error and retries.
    */
-  private async keptByOthers(host: ControllerHost, resource: string, dep: KubeObject, uid: string) {
-    for (const ref of dep.metadata.ownerReferences ?? []) {
-      if (ref.uid === uid) continue
+  private async attemptToDelete(host: ControllerHost, resource: string, name: string) {
+    const dep = host.get(resource, name)?.object
+    // "Being deleted is a one-way trip": one deleting its own dependents is processed as an owner.
+    if (!dep || dep.metadata.deletionTimestamp) return
+    const refs = dep.metadata.ownerReferences ?? []
+    if (refs.length === 0) return
+    let solid = 0
+    const dangling: string[] = []
+    const waiting: string[] = []
+    for (const ref of refs) {
       const owner = await ownerState(host, ref)
-      if (owner.state === 'absent') continue
       if (owner.state === 'unresolved') {
         console.warn(
-          `garbage collector: ${resource}/${dep.metadata.name}: owner ${ref.apiVersion} ${ref.kind} ${ref.name} cannot be resolved; kept`,
+          `garbage collector: ${resource}/${name}: owner ${ref.apiVersion} ${ref.kind} ${ref.name} cannot be resolved; kept`,
         )
+        return
       }
-      return true
+      if (owner.state === 'absent') dangling.push(ref.uid)
+      else if (owner.state === 'present' && deletingDependents(owner.object)) waiting.push(ref.uid)
+      else solid++
     }
-    return false
+    if (solid > 0) {
+      if (dangling.length + waiting.length > 0)
+        await this.dropOwnerRefs(host, resource, name, [...dangling, ...waiting])
+      return
+    }
+    const uid = dep.metadata.uid ?? ''
+    const dependents = host.dependents(uid)
+    if (waiting.length > 0 && dependents.length > 0) {
+      // A dependent already deleting its own dependents closes a cycle: this one stops blocking its owners first.
+      const cycle = dependents.some(({ resource: r, name: n }) => {
+        const o = host.get(r, n)?.object
+        return o !== undefined && deletingDependents(o)
+      })
+      if (cycle) await this.unblockOwnerRefs(host, resource, name, uid)
+      await this.remove(host, resource, name, 'Foreground')
+      return
+    }
+    const fin = dep.metadata.finalizers ?? []
+    const policy = fin.includes('orphan') ? 'Orphan' : fin.includes('foregroundDeletion') ? 'Foreground' : 'Background'
+    await this.remove(host, resource, name, policy)
   }
 
   /** A dependent went: an owner waiting in foreground deletion may now be free to go. */
@@ -121,11 +155,42 @@ export class GarbageCollector implements Controller {
     }
   }
 
+  /** Removes the references to `uids` from a dependent (kube's deleteOwnerRefJSONMergePatch). */
+  private async dropOwnerRefs(host: ControllerHost, resource: string, name: string, uids: string[]) {
+    await host.update(
+      resource,
+      name,
+      (o) => {
+        if (!(o.metadata.ownerReferences ?? []).some((r) => uids.includes(r.uid))) return null
+        o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => !uids.includes(r.uid))
+        if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
+        return o
+      },
+      { fieldManager: MANAGER },
+    )
+  }
+
+  /** Sets blockOwnerDeletion false on every reference that blocks (kube's unblockOwnerReferences patch). */
+  private async unblockOwnerRefs(host: ControllerHost, resource: string, name: string, uid: string) {
+    await host.update(
+      resource,
+      name,
+      (o) => {
+        if (o.metadata.uid !== uid || !(o.metadata.ownerReferences ?? []).some((r) => r.blockOwnerDeletion)) return null
+        o.metadata.ownerReferences = o.metadata.ownerReferences!.map((r) =>
+          r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r,
+        )
+        return o
+      },
+      { fieldManager: MANAGER },
+    )
+  }
+
   private async remove(
     host: ControllerHost,
     resource: string,
     name: string,
-    policy: 'Background' | 'Foreground' = 'Background',
+    policy: 'Background' | 'Foreground' | 'Orphan' = 'Background',
   ) {
     await host.delete(resource, name, { propagationPolicy: policy })
   }

@@ -220,3 +220,81 @@ describe('garbage collector: a wake-up in a new isolate', () => {
     expect(host.objects.get(`widgets.${A}`, 'owner')).toBeNull()
   })
 })
+
+/** A ConfigMap owned by `owners`, each reference blocking owner deletion or not. */
+const ownedMap = (name: string, owners: KubeObject[], block: boolean, extra: Partial<KubeObject['metadata']> = {}) => ({
+  ...configMap(name, owners),
+  metadata: {
+    ...configMap(name, owners).metadata,
+    ...extra,
+    ownerReferences: owners.map((o) => ({ ...ref(o), blockOwnerDeletion: block })),
+  },
+})
+const ref = (o: KubeObject) => ({
+  apiVersion: o.apiVersion!,
+  kind: o.kind!,
+  name: o.metadata.name!,
+  uid: o.metadata.uid!,
+})
+
+describe('garbage collector: foreground deletion as kube does it', () => {
+  it('a dependent with another, valid owner loses the deleted owner’s reference and stays (conformance: multiple owners)', async () => {
+    const { host } = setup()
+    const rc1 = await make(host, 'configmaps', configMap('rc1'))
+    const rc2 = await make(host, 'configmaps', configMap('rc2'))
+    await make(host, 'configmaps', ownedMap('only', [rc1], true))
+    await make(host, 'configmaps', ownedMap('shared', [rc1, rc2], true))
+    expect((await host.delete('configmaps', 'rc1', { propagationPolicy: 'Foreground' })).ok).toBe(true)
+    await settled(() => host.objects.get('configmaps', 'rc1') === null)
+    expect(host.objects.get('configmaps', 'rc1')).toBeNull()
+    expect(host.objects.get('configmaps', 'only')).toBeNull()
+    const shared = host.objects.get('configmaps', 'shared')?.object
+    expect(shared?.metadata.deletionTimestamp).toBeUndefined()
+    expect(shared?.metadata.ownerReferences?.map((r) => r.name)).toEqual(['rc2'])
+  })
+
+  it('the owner waits only for dependents whose reference blocks owner deletion', async () => {
+    const { host } = setup()
+    const free = await make(host, 'configmaps', configMap('free'))
+    const held = await make(host, 'configmaps', configMap('held'))
+    const hold = { finalizers: ['example.com/hold'] }
+    await make(host, 'configmaps', ownedMap('free-dep', [free], false, hold))
+    await make(host, 'configmaps', ownedMap('held-dep', [held], true, hold))
+    await host.delete('configmaps', 'free', { propagationPolicy: 'Foreground' })
+    await host.delete('configmaps', 'held', { propagationPolicy: 'Foreground' })
+    await settled(() => host.objects.get('configmaps', 'free') === null)
+    await new Promise((r) => setTimeout(r, 50))
+    // Both dependents are being deleted (their finalizer holds them); only the blocking one holds its owner.
+    expect(host.objects.get('configmaps', 'free')).toBeNull()
+    expect(host.objects.get('configmaps', 'free-dep')?.object.metadata.deletionTimestamp).toBeDefined()
+    expect(host.objects.get('configmaps', 'held')?.object.metadata.finalizers).toEqual(['foregroundDeletion'])
+    await host.controllerView.update('configmaps', 'held-dep', (o) => {
+      delete o.metadata.finalizers
+      return o
+    })
+    await settled(() => host.objects.get('configmaps', 'held') === null)
+    expect(host.objects.get('configmaps', 'held-dep')).toBeNull()
+    expect(host.objects.get('configmaps', 'held')).toBeNull()
+  })
+
+  it('a dependency cycle does not block a foreground deletion (conformance: dependency circle)', async () => {
+    const { host } = setup()
+    const [c1, c2, c3] = [
+      await make(host, 'configmaps', configMap('c1')),
+      await make(host, 'configmaps', configMap('c2')),
+      await make(host, 'configmaps', configMap('c3')),
+    ]
+    const own = (o: KubeObject, owner: KubeObject) =>
+      host.controllerView.update('configmaps', o.metadata.name!, (cur) => ({
+        ...cur,
+        metadata: { ...cur.metadata, ownerReferences: [{ ...ref(owner), controller: true, blockOwnerDeletion: true }] },
+      }))
+    await own(c1!, c3!)
+    await own(c2!, c1!)
+    await own(c3!, c2!)
+    expect((await host.delete('configmaps', 'c1', { propagationPolicy: 'Foreground' })).ok).toBe(true)
+    const gone = () => ['c1', 'c2', 'c3'].every((n) => host.objects.get('configmaps', n) === null)
+    await settled(gone)
+    expect(['c1', 'c2', 'c3'].filter((n) => host.objects.get('configmaps', n) !== null)).toEqual([])
+  })
+})
