@@ -166,9 +166,23 @@ export async function writeAudit(
     const isStatus = status?.kind === 'Status'
     const tidy = (v: unknown) => (config.omitManagedFields ? withoutManagedFields(v) : v)
     const requestText = atLeast(config, 'Request') && obs.requestBody ? await obs.requestBody : null
+    // The handler's LogRequestObject filled what the request left empty from the decoded object (a create's name),
+    // after RequestReceived was written.
+    const learned = obs.requestObjectRef
+    const objectRef =
+      base.objectRef && learned
+        ? {
+            ...base.objectRef,
+            namespace: base.objectRef.namespace || learned.namespace,
+            name: base.objectRef.name || learned.name,
+            uid: learned.uid,
+            resourceVersion: learned.resourceVersion,
+          }
+        : base.objectRef
     lines.push(
       auditEventLine({
         ...base,
+        objectRef,
         stage,
         stageTimestamp: endedAt,
         responseStatus: isStatus
@@ -180,7 +194,12 @@ export async function writeAudit(
               code: answer.status,
             }
           : { code: answer.status },
-        requestObject: requestText ? tidy(parse(requestText) ?? yamlObject(c, requestText)) : undefined,
+        requestObject:
+          obs.requestObject !== undefined
+            ? tidy(obs.requestObject)
+            : requestText
+              ? tidy(parse(requestText) ?? yamlObject(c, requestText))
+              : undefined,
         responseObject: atLeast(config, 'RequestResponse') && body !== undefined ? tidy(body) : undefined,
       }),
     )

@@ -21,6 +21,7 @@ import { call, hostFor } from './hosts'
 import { apiVersionOf, resourceKey } from '../registry/resource'
 import { serveWatch } from './watch'
 import { noteWrite, requesterOption } from './request-writer'
+import { noteDecodedRequest } from './audit-request-object'
 import type { PatchType } from '../registry/patch/apply-patch'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -149,6 +150,7 @@ async function decodeBody<O extends { fieldValidation: FieldValidation }>(
   addWarnings(c, decoded.warnings)
   const obj = decoded.value
   obj.metadata ??= {}
+  noteDecodedRequest(c, def, obj)
   return { obj, options: opts }
 }
 

@@ -30,6 +30,10 @@ export interface Observation {
   audit?: AuditConfig
   /** The request body's text, captured when the audit level records it. */
   requestBody?: Promise<string | null>
+  /** A create's or update's body as decoded and defaulted (src/api/audit-request-object.ts), at Request level. */
+  requestObject?: unknown
+  /** What that decoded object says of itself, for the objectRef fields the request left empty (LogRequestObject). */
+  requestObjectRef?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string }
 }
 
 declare module 'hono' {

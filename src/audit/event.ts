@@ -8,8 +8,10 @@ interface ObjectRef {
   resource?: string
   namespace?: string
   name?: string
+  uid?: string
   apiGroup?: string
   apiVersion?: string
+  resourceVersion?: string
   subresource?: string
 }
 
@@ -69,7 +71,16 @@ function statusJson(s: NonNullable<AuditEventInput['responseStatus']>): Record<s
 
 function refJson(r: ObjectRef): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const k of ['resource', 'namespace', 'name', 'apiGroup', 'apiVersion', 'subresource'] as const)
+  for (const k of [
+    'resource',
+    'namespace',
+    'name',
+    'uid',
+    'apiGroup',
+    'apiVersion',
+    'resourceVersion',
+    'subresource',
+  ] as const)
     if (r[k]) out[k] = r[k]
   return out
 }

@@ -195,9 +195,9 @@ describe('audit log', () => {
     const done = log.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, any>).at(-1)!
     // Read as go-yaml v2 reads YAML 1.1, as the object was: the key n is the boolean false.
     expect(done.requestObject).toEqual({
-      apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'from-yaml' },
+      apiVersion: 'v1',
+      metadata: { name: 'from-yaml', creationTimestamp: null },
       data: { a: 'yes', false: '1' },
     })
   })
@@ -222,8 +222,66 @@ describe('audit log', () => {
     expect(done.requestObject).toEqual({
       kind: 'ConfigMap',
       apiVersion: 'v1',
-      metadata: { name: 'c' },
+      metadata: { name: 'c', creationTimestamp: null },
       data: { a: 'b' },
+    })
+  })
+
+  it("records a create's and an update's object at Request level as kube's LogRequestObject does: decoded, defaulted, Go-encoded", async () => {
+    const ns = await makeNamespace('audit')
+    const p = policy([{ level: 'Request', resources: [{ group: '', resources: ['pods'] }] }, { level: 'None' }])
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'defaulted', labels: { app: 'x' } },
+      spec: { containers: [{ name: 'c', image: 'nginx', unknownField: 1 }] },
+    }
+    const created = await audited(p, 'POST', `/api/v1/namespaces/${ns}/pods`, body)
+    expect(created.res.status, created.text).toBe(201)
+    const [received, done] = created.events
+    // kube-apiserver 1.33's bytes for this body: the scheme's defaults, no uid or creationTimestamp of the server's,
+    // unknown fields gone, kind before apiVersion.
+    const line = created.lines[1]!
+    expect(line).toContain(
+      '"requestObject":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"defaulted","creationTimestamp":null,"labels":{"app":"x"}},' +
+        '"spec":{"containers":[{"name":"c","image":"nginx","resources":{},"terminationMessagePath":"/dev/termination-log",' +
+        '"terminationMessagePolicy":"File","imagePullPolicy":"Always"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,' +
+        '"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true},"status":{}},',
+    )
+    // LogRequestObject names the created object in the objectRef (RequestReceived was written before it ran).
+    expect(received!.objectRef).toEqual({ resource: 'pods', namespace: ns, apiVersion: 'v1' })
+    expect(done!.objectRef).toEqual({ resource: 'pods', namespace: ns, name: 'defaulted', apiVersion: 'v1' })
+
+    // An update: a ConfigMap (nothing else writes it meanwhile), its uid and resourceVersion named by the body.
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } }
+    const cms = policy([{ level: 'Request', resources: [{ group: '', resources: ['configmaps'] }] }])
+    const made = await audited(cms, 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm)
+    expect(made.res.status, made.text).toBe(201)
+    const stored = JSON.parse(made.text)
+    const replaced = { ...stored, data: { a: '2' } }
+    const updated = await audited(cms, 'PUT', `/api/v1/namespaces/${ns}/configmaps/cm`, replaced)
+    expect(updated.res.status, updated.text).toBe(200)
+    const after = updated.events[1]!
+    expect(after.requestObject).toEqual({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: {
+        name: 'cm',
+        namespace: ns,
+        uid: stored.metadata.uid,
+        resourceVersion: stored.metadata.resourceVersion,
+        creationTimestamp: stored.metadata.creationTimestamp,
+        managedFields: stored.metadata.managedFields,
+      },
+      data: { a: '2' },
+    })
+    expect(after.objectRef).toEqual({
+      resource: 'configmaps',
+      namespace: ns,
+      name: 'cm',
+      uid: stored.metadata.uid,
+      apiVersion: 'v1',
+      resourceVersion: stored.metadata.resourceVersion,
     })
   })
 

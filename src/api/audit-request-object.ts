@@ -1,0 +1,121 @@
+// What kube's audit learns from a create's or update's decoded body (audit.LogRequestObject, called by the create and
+// update handlers right after decoding): the objectRef's missing name, namespace, uid and resourceVersion come from
+// the object, and at Request level and above the object itself is the event's requestObject. The decoding codec has
+// defaulted it (DecoderToVersion runs the scheme's defaulters), and nothing the server sets later is on it yet (no
+// uid or creationTimestamp of its own, the namespace as sent); it is encoded as Go encodes the type: omitempty fields
+// left out, fields in struct order, and the zero values Go writes for what the body left out (a Pod's `status: {}`,
+// ObjectMeta's zero creationTimestamp as null).
+import type { Context } from 'hono'
+import { LEVELS } from '../audit/policy'
+import { omitEmptyCopy, omitEmptyFields } from '../registry/decoding/go-encoded'
+import { GO_JSON_FIELDS } from '../registry/decoding/go-json-fields'
+import { type GoType, goTypeOf } from '../registry/decoding/go-types'
+import { clone } from '../registry/deep-equal'
+import type { ResourceDef } from '../registry/resource'
+import { encodeInGoOrder } from '../registry/wire-json'
+import { ObjectMeta, type KubeObject } from '../schema/meta'
+import { observationOf } from './observation'
+
+/** Called by a handler once it decoded a create's or update's body (before anything else changes the object). */
+export function noteDecodedRequest(c: Context, def: ResourceDef, obj: KubeObject): void {
+  const obs = observationOf(c)
+  if (!obs) return
+  const meta = obj.metadata ?? {}
+  obs.requestObjectRef = {
+    name: meta.name || undefined,
+    namespace: meta.namespace || undefined,
+    uid: meta.uid || undefined,
+    resourceVersion: meta.resourceVersion || undefined,
+  }
+  if (obs.audit && LEVELS.indexOf(obs.audit.level) >= LEVELS.indexOf('Request')) obs.requestObject = asLogged(def, obj)
+}
+
+/** The decoded object as LogRequestObject encodes it: defaulted, then as Go writes its type. */
+export function asLogged(def: ResourceDef, obj: KubeObject): unknown {
+  const copy = clone(obj)
+  def.strategy.applyDefaults(copy)
+  if (def.unstructured) {
+    // A custom resource is written as it was decoded (an Unstructured); its metadata went through ObjectMeta.
+    if (copy.metadata) omitEmptyFields(copy.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
+    return copy
+  }
+  const type = goTypeOf(def.schema, `v1.${def.kind}`)
+  const encoded = omitEmptyCopy(copy, type)
+  withGoZeroes(encoded, type)
+  return JSON.parse(encodeInGoOrder(encoded))
+}
+
+/** Go's kind of `struct.field` as the generated tag table has it ('struct', 'string', 'pointer'...), and omitempty. */
+function goField(struct: string, field: string): { kind: string; omitEmpty: boolean } | null {
+  const table = GO_JSON_FIELDS[struct]
+  const tag = table?.[field]
+  if (!tag) return null
+  const [kind = '', option] = tag.split(',')
+  return { kind, omitEmpty: option === 'omitempty' }
+}
+
+/**
+ * Writes in, in place, what encoding/json writes for a value the document leaves out: a struct field (never empty to
+ * omitempty) as its zero value ({} for a struct, null for a metav1.Time, "0" for a Quantity), and a field without
+ * omitempty as its kind's zero ("" / false / 0, null for a slice, map or pointer).
+ */
+function withGoZeroes(doc: unknown, type: GoType): void {
+  if (typeof doc !== 'object' || doc === null) return
+  if (Array.isArray(doc)) {
+    if (type.kind === 'slice') for (const item of doc) withGoZeroes(item, type.elem!)
+    return
+  }
+  const o = doc as Record<string, unknown>
+  if (type.kind === 'map') {
+    for (const v of Object.values(o)) withGoZeroes(v, type.elem!)
+    return
+  }
+  if (type.kind !== 'struct') return
+  for (const [name, field] of type.fields) {
+    if (o[name] !== undefined) {
+      withGoZeroes(o[name], field.type)
+      continue
+    }
+    const go = goField(type.struct, name)
+    if (!go) continue
+    const zero = goZero(go, field.type)
+    if (zero !== undefined) o[name] = zero
+  }
+}
+
+function goZero(go: { kind: string; omitEmpty: boolean }, type: GoType): unknown {
+  if (go.kind === 'struct') {
+    switch (type.kind) {
+      case 'time':
+      case 'microTime':
+        return null
+      case 'quantity':
+        return '0'
+      case 'intOrString':
+        return 0
+      case 'struct': {
+        const z: Record<string, unknown> = {}
+        withGoZeroes(z, type)
+        return z
+      }
+      default:
+        return undefined
+    }
+  }
+  if (go.omitEmpty) return undefined
+  switch (go.kind) {
+    case 'string':
+      return ''
+    case 'bool':
+      return false
+    case 'number':
+      return 0
+    case 'slice':
+    case 'map':
+    case 'pointer':
+    case 'interface':
+      return null
+    default:
+      return undefined
+  }
+}
