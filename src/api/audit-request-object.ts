@@ -31,7 +31,7 @@ export function noteDecodedRequest(c: Context, def: ResourceDef, obj: KubeObject
 }
 
 /** The decoded object as LogRequestObject encodes it: defaulted, then as Go writes its type. */
-export function asLogged(def: ResourceDef, obj: KubeObject): unknown {
+function asLogged(def: ResourceDef, obj: KubeObject): unknown {
   const copy = clone(obj)
   def.strategy.applyDefaults(copy)
   if (def.unstructured) {
