@@ -8,6 +8,7 @@ import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOp
 import type { GraphEdgeRow } from '../host/object-store'
 import { closeQuietly } from '../host/watchers'
 import { D1Log } from '../log/d1-log'
+import { GarbageCollector, waitsOnGarbageCollector } from '../namespace/garbage-collector'
 import { namespaceApi } from '../namespace/namespace-api'
 import type { ListPage } from '../registry/list'
 import { statuses, type Result } from '../registry/status'
@@ -39,7 +40,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    const parts = durableParts(ctx, env, () => false)
+    const parts = durableParts(ctx, env, (_resource, obj) => waitsOnGarbageCollector(obj))
     this.scheduling = new Scheduling(ctx.storage.sql, parts.local.objects, env)
     this.daemonNodes = new DaemonNodes(this.scheduling.ledger, parts.local.objects, env)
     this.services = new ServiceAllocationHost(ctx.storage, env, new D1Log(env.DB), parts.local.state, parts.alarms)
@@ -57,12 +58,14 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       ...parts,
       // The CRDs are this object's own: custom kinds are read from its state, never through RPC to itself.
       knowKind: (resource) => customKinds.know(resource, this.host),
+      knowKindOf: (apiVersion, kind) => customKinds.knowKindOf(apiVersion, kind, this.host),
       scope: '',
       policy,
       controllers: [
         new ClusterRoleAggregationController(),
         new CrdController(this.customResources(env)),
         this.nodeLifecycle(env),
+        new GarbageCollector(),
       ],
     })
     void ctx.blockConcurrencyWhile(async () => {

@@ -1,13 +1,14 @@
-// The garbage collector for objects in one namespace: dependents go with their owners (Background), are kept and
-// released (Orphan, the `orphan` finalizer), or go first (Foreground, the `foregroundDeletion` finalizer). It writes
-// through the verbs, as kube's garbage collector writes through the API.
+// The garbage collector for the objects of one host, a namespace's or the cluster's own (cluster-scoped objects):
+// dependents go with their owners (Background), are kept and released (Orphan, the `orphan` finalizer), or go first
+// (Foreground, the `foregroundDeletion` finalizer). It writes through the verbs, as kube's garbage collector writes
+// through the API.
 import type { Controller, ControllerHost } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import { ownerState } from './gc-owners'
 
-/** An owner being deleted that waits on the garbage collector (orphan or foreground). */
-const waitsOnUs = (obj: KubeObject) => {
+/** An owner being deleted that waits on the garbage collector (orphan or foreground): what a host attends to. */
+export const waitsOnGarbageCollector = (obj: KubeObject) => {
   const fin = obj.metadata.finalizers ?? []
   return !!obj.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
 }
@@ -35,7 +36,7 @@ export class GarbageCollector implements Controller {
       if (e.type === 'DELETED') {
         await this.collectDependents(host, e.object.metadata.uid ?? '')
         await this.checkForegroundOwners(host, e.object)
-      } else if (waitsOnUs(e.object)) {
+      } else if (waitsOnGarbageCollector(e.object)) {
         await this.process(host, e.resource, e.name)
       } else if (e.prev && stoppedBlocking(e.prev, e.object)) {
         // A dependent no longer blocks an owner (its reference went or stopped blocking): the owner may go now.
@@ -50,7 +51,7 @@ export class GarbageCollector implements Controller {
     // too: the writes that release its dependents and its finalizer load it (ObjectHost.rowFor).
     for (const resource of host.attendedResources()) {
       for (const { object } of host.attending(resource)) {
-        if (waitsOnUs(object)) await this.process(host, resource, object.metadata.name!)
+        if (waitsOnGarbageCollector(object)) await this.process(host, resource, object.metadata.name!)
       }
     }
     // Owners that vanished while we were not looking (same-namespace owners only: we can see those).

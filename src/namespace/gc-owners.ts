@@ -1,6 +1,7 @@
 // What the garbage collector knows of an ownerReference's owner, as kube's isDangling finds it: the owner's kind is
-// resolved by group, version and Kind (its RESTMapper), loading a custom kind this isolate has not seen yet; a
-// namespaced owner is looked up in the dependent's namespace (this one) and must carry the reference's uid.
+// resolved by group, version and Kind (its RESTMapper), loading a custom kind this isolate has not seen yet; an owner
+// of this host's scope (a namespaced owner in a namespace, a cluster-scoped one in the cluster object) is looked up
+// here and must carry the reference's uid.
 import type { ControllerHost } from '../host/controller'
 import { parseApiVersion } from '../registry/custom/custom-kinds'
 import type { ResourceDef } from '../registry/resource'
@@ -14,7 +15,7 @@ type OwnerState =
    * dependent is neither deleted nor released on account of it (a kind not yet discovered, or an invalid one).
    */
   | { state: 'unresolved' }
-  /** A cluster-scoped owner: not visible from a namespace, so it counts as present (the dependent is kept). */
+  /** A cluster-scoped owner seen from a namespace: not visible there, so it counts as present (the dependent is kept). */
   | { state: 'elsewhere' }
   /** The owner is gone (or its name now holds another object): the reference dangles. */
   | { state: 'absent' }
@@ -35,7 +36,10 @@ async function ownerKind(host: ControllerHost, ref: Ref): Promise<ResourceDef | 
 export async function ownerState(host: ControllerHost, ref: Ref): Promise<OwnerState> {
   const def = await ownerKind(host, ref)
   if (!def) return { state: 'unresolved' }
-  if (!def.namespaced) return { state: 'elsewhere' }
+  const clusterHost = host.scope === ''
+  if (!def.namespaced && !clusterHost) return { state: 'elsewhere' }
+  // A cluster-scoped object cannot be owned by a namespaced one: kube's collector leaves it alone (and forgets it).
+  if (def.namespaced && clusterHost) return { state: 'unresolved' }
   const resource = resourceKey(def)
   const owner = host.get(resource, ref.name)
   if (!owner || owner.object.metadata.uid !== ref.uid) return { state: 'absent' }
