@@ -1,7 +1,8 @@
 // The garbage collector with custom owners, through kubectl: two CRDs in two groups both name their kind Widget and a
 // third names its kind Deployment; a ConfigMap owned by one of them outlives its other owner (the owner is found by
 // group and kind, not by Kind alone), and kubectl delete --cascade=foreground/orphan of a custom owner deletes or
-// releases its dependents.
+// releases its dependents. Cluster-scoped custom resources cascade too (kube's e2e "should support cascading deletion
+// of custom resources" uses a cluster-scoped CRD).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { kubectl, uniqueNs } from './helpers.mjs'
@@ -14,13 +15,13 @@ const GC = `gcc${stamp}.example.com`
 const ns = uniqueNs('gc-custom')
 const k = (args, opts) => kubectl(V, ['-n', ns, ...args], opts)
 
-const crd = (group, plural, kind) => ({
+const crd = (group, plural, kind, scope = 'Namespaced') => ({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: `${plural}.${group}` },
   spec: {
     group,
-    scope: 'Namespaced',
+    scope,
     names: { plural, kind },
     versions: [
       {
@@ -32,7 +33,12 @@ const crd = (group, plural, kind) => ({
     ],
   },
 })
-const CRDS = [crd(GA, 'widgets', 'Widget'), crd(GB, 'widgets', 'Widget'), crd(GC, 'deployments', 'Deployment')]
+const CRDS = [
+  crd(GA, 'widgets', 'Widget'),
+  crd(GB, 'widgets', 'Widget'),
+  crd(GC, 'deployments', 'Deployment'),
+  crd(GA, 'gadgets', 'Gadget', 'Cluster'),
+]
 
 /** Applies `obj` in the namespace and answers the stored object. */
 async function apply(obj) {
@@ -108,5 +114,26 @@ describe('garbage collector and custom owners (kubectl)', () => {
     await waitFor('the dependent gone', async () => ((await getCm('fg-dep')) === null ? true : undefined))
     const r = await k(['get', `widgets.${GA}`, 'fg'], { allowFail: true })
     assert.match(r.stderr, /NotFound/)
+  })
+
+  it('a cluster-scoped custom resource goes with its cluster-scoped owner; --cascade=foreground waits for it', async () => {
+    const gadgets = `gadgets.${GA}`
+    const make = async (name, owner) => {
+      const metadata = { name, ...(owner ? { ownerReferences: [{ ...ref(owner), blockOwnerDeletion: true }] } : {}) }
+      await kubectl(V, ['apply', '-f', '-'], {
+        input: JSON.stringify({ apiVersion: `${GA}/v1`, kind: 'Gadget', metadata, spec: {} }),
+      })
+      return JSON.parse((await kubectl(V, ['get', gadgets, name, '-o', 'json'])).stdout)
+    }
+    const exists = async (name) => (await kubectl(V, ['get', gadgets, name], { allowFail: true })).code === 0
+    const owner = await make(`owner-${stamp}`)
+    await make(`dep-${stamp}`, owner)
+    await kubectl(V, ['delete', gadgets, owner.metadata.name])
+    await waitFor('the dependent gadget gone', async () => ((await exists(`dep-${stamp}`)) ? undefined : true))
+    const fg = await make(`fg-${stamp}`)
+    await make(`fg-dep-${stamp}`, fg)
+    await kubectl(V, ['delete', gadgets, fg.metadata.name, '--cascade=foreground', '--timeout=30s'])
+    assert.equal(await exists(`fg-dep-${stamp}`), false)
+    assert.equal(await exists(fg.metadata.name), false)
   })
 })
