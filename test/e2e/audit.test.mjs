@@ -66,6 +66,8 @@ describe('audit log on the server output', () => {
     for (const e of seen) {
       assert.match(e.userAgent, /^kubectl/)
       assert.equal(e.level, 'Metadata')
+      // The create's objectRef names the object its body decoded to, as kube's LogRequestObject fills it.
+      assert.equal(e.objectRef.name, 'creds')
     }
     const text = readFileSync(LOG, 'utf8')
     assert.ok(!text.includes(secret), 'the secret value is nowhere in the server output')
