@@ -72,13 +72,29 @@ function dockerConfigOf(secret: Obj): Obj | null {
   const data = secret.data?.[key]
   if (typeof data !== 'string' || data === '') return null
   let parsed: Obj
+  const text = Buffer.from(data, 'base64').toString('utf8')
   try {
-    parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8'))
+    parsed = JSON.parse(text)
   } catch (e) {
-    throw new PullSecretError((e as Error).message)
+    throw new PullSecretError(jsonError(e as Error, text))
   }
   const entries = type === 'kubernetes.io/dockerconfigjson' ? parsed?.auths : parsed
   return entries && typeof entries === 'object' ? entries : {}
+}
+
+/**
+ * A decoding error worded without the text around it: the message lands in the pod's status and events (ErrImagePull),
+ * which readers of the pod see, and V8's quotes the secret's bytes near the error ("hunter2"... is not valid JSON);
+ * Go's encoding/json, which the kubelet's is, names one character at most.
+ */
+function jsonError(e: Error, text: string): string {
+  const at = /at position (\d+)/.exec(e.message)
+  if (/^Unexpected end of JSON input/.test(e.message) || (at && Number(at[1]) >= text.length))
+    return 'unexpected end of JSON input'
+  const token = /^Unexpected token '(.)'/su.exec(e.message)
+  if (token) return `invalid character '${token[1]}' looking for beginning of value`
+  // The other messages name a position, not the text ("Expected ',' or '}' after property value in JSON at position 9").
+  return e.message.replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?/g, '...')
 }
 
 /** Go's filepath.Match for one host label (no separators in a label): `*`, `?`, `[...]` and `\` escapes. */

@@ -69,4 +69,28 @@ describe('pull credentials', () => {
       PullSecretError,
     )
   })
+
+  it('words a pull secret that is not JSON without quoting its bytes (the message reaches pod status and events)', () => {
+    const raw = (text) => ({
+      type: 'kubernetes.io/dockerconfigjson',
+      data: { '.dockerconfigjson': Buffer.from(text).toString('base64') },
+    })
+    const failure = (text) => {
+      try {
+        lookupCredentials([raw(text)], 'r.io/x')
+      } catch (e) {
+        assert.ok(e instanceof PullSecretError)
+        return e.message
+      }
+      assert.fail('no error')
+    }
+    // Go's encoding/json (the kubelet's) names the character, not the text around it.
+    assert.equal(
+      failure('{"auths":{"r.io":{"password":hunter2secret}}}'),
+      "invalid character 'h' looking for beginning of value",
+    )
+    assert.equal(failure('{"auths":{"r.io":{"password":"hunter2secret"'), 'unexpected end of JSON input')
+    for (const text of ['{"auths":{"r.io":{"password":"hunter2secret" x}}}', 'password=hunter2secret'])
+      assert.doesNotMatch(failure(text), /hunter|secret|password/)
+  })
 })
