@@ -65,6 +65,9 @@ function mountedNames(pod: Obj): Set<string> {
   return out
 }
 
+/** A pod that has finished: kubelet tears its volumes down and reads its ConfigMaps, Secrets and tokens no more. */
+const finished = (pod: Obj) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed'
+
 export class PodVolumes {
   /** The volumes set up: name → the host path containers bind. */
   private readonly paths = new Map<string, string>()
@@ -79,6 +82,8 @@ export class PodVolumes {
   private lastPodError = ''
   private timer: NodeJS.Timeout | null = null
   private syncing = false
+  /** Stopped for good (the agent stops, the pod is gone): a set-up still under way then starts no sync. */
+  private stopped = false
   private ensuring: Promise<number | null> | null = null
 
   constructor(host: VolumeHost) {
@@ -293,7 +298,7 @@ export class PodVolumes {
 
   /** The periodic rewrite of API-data volumes (updates to ConfigMaps, Secrets, labels, tokens reach the files). */
   private startSync() {
-    if (this.timer) return
+    if (this.timer || this.stopped || finished(this.pod)) return
     // Only API data changes under a running pod (an emptyDir or hostPath needs no sync).
     if (!((this.pod.spec?.volumes ?? []) as Obj[]).some((v) => API_DATA.has(kindOf(v)) && this.paths.has(v.name)))
       return
@@ -302,6 +307,7 @@ export class PodVolumes {
   }
 
   async resync() {
+    if (finished(this.pod)) return this.stop()
     if (this.syncing) return
     this.syncing = true
     try {
@@ -326,6 +332,7 @@ export class PodVolumes {
 
   /** The agent stops watching (its containers, and so their volumes, live on). */
   stop() {
+    this.stopped = true
     if (this.timer) clearInterval(this.timer)
     this.timer = null
   }

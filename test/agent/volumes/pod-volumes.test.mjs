@@ -4,7 +4,7 @@
 // ConfigMap's FailedMount with the containers left waiting; subPath, readOnly, hostPath types and an unbound claim.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
@@ -520,5 +520,72 @@ describe('pod volumes (process runtime)', () => {
       'Warning FailedMount: Unable to attach or mount volumes: unmounted volumes=[config-volume], unattached volumes=[], failed to process volumes=[]: context deadline exceeded',
     )
     volumes.stop()
+  })
+
+  const cmPod = (phase) => ({
+    metadata: { name: 'p', namespace: 'n', uid: 'u' },
+    spec: {
+      containers: [{ name: 'a', volumeMounts: [{ name: 'c', mountPath: '/x' }] }],
+      volumes: [{ name: 'c', configMap: { name: 'cm' } }],
+    },
+    status: { phase },
+  })
+  /** The periodic sync's next passes (mocked setInterval), each given time to read what it reads. */
+  const syncPasses = async (t, n) => {
+    for (let i = 0; i < n; i++) {
+      t.mock.timers.tick(10_000)
+      for (let k = 0; k < 10; k++) await new Promise((r) => setImmediate(r))
+    }
+  }
+
+  it('stops syncing the volumes of a pod that has finished (no more reads of its ConfigMaps)', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] })
+    const pod = cmPod('Running')
+    const api = fakeApi({ '/api/v1/namespaces/n/configmaps/cm': { data: { k: 'one' } } })
+    const volumes = new PodVolumes({
+      podDir: mkdtempSync(join(tmpdir(), 'pv-')),
+      pod: () => pod,
+      client: api,
+      allocatable: {},
+      event: () => {},
+      log: () => {},
+    })
+    const reads = () => api.calls.filter((c) => c.method === 'GET').length
+    assert.equal(await volumes.ensure(), null)
+    await syncPasses(t, 1)
+    assert.equal(reads(), 2)
+    pod.status = { phase: 'Succeeded' }
+    await syncPasses(t, 3)
+    assert.equal(reads(), 2)
+    volumes.stop()
+  })
+
+  it('starts no sync once torn down while an adopting agent’s set-up was still reading', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] })
+    const podDir = mkdtempSync(join(tmpdir(), 'pv-'))
+    // The pod's volumes are on disk: an agent started again sets them up at once, for the runs it adopts.
+    mkdirSync(join(podDir, 'volumes'))
+    let answer
+    let reads = 0
+    const client = {
+      get: () => {
+        reads++
+        return reads === 1 ? new Promise((r) => (answer = r)) : Promise.resolve({ data: { k: 'one' } })
+      },
+    }
+    const volumes = new PodVolumes({
+      podDir,
+      pod: () => cmPod('Running'),
+      client,
+      allocatable: {},
+      event: () => {},
+      log: () => {},
+    })
+    assert.equal(reads, 1)
+    // The pod is gone before the read answers.
+    volumes.teardown()
+    answer({ data: { k: 'one' } })
+    await syncPasses(t, 3)
+    assert.equal(reads, 1)
   })
 })
