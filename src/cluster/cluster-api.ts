@@ -47,6 +47,8 @@ export interface ClusterApi {
   allocatePodIPs(podKeys: string[]): Promise<(PodAddresses | null)[]>
   /** Returns a pod's node reservation and IP. */
   releasePod(podKey: string): Promise<boolean>
+  /** The pods of a namespace holding a reservation, by pod key. */
+  reservedPods(ns: string): Promise<string[]>
   nodeFacts(name: string): Promise<NodeFacts | null>
   /** The nodes DaemonSets place pods on; the namespace is told when they change (NamespaceApi.nodesChanged). */
   daemonNodeList(ns: string): Promise<DaemonNode[]>

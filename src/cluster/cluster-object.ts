@@ -274,6 +274,10 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return this.scheduling.releasePod(podKey)
   }
 
+  async reservedPods(ns: string): Promise<string[]> {
+    return this.scheduling.ledger.podKeysIn(ns)
+  }
+
   async nodeFacts(name: string): Promise<NodeFacts | null> {
     return this.scheduling.nodeFacts(name)
   }

@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS pod_bindings (
   cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS pod_bindings_by_node ON pod_bindings (node);
+CREATE INDEX IF NOT EXISTS pod_bindings_by_ns ON pod_bindings (ns);
 CREATE UNIQUE INDEX IF NOT EXISTS pod_bindings_by_ip ON pod_bindings (pod_ip) WHERE pod_ip IS NOT NULL;
 CREATE TABLE IF NOT EXISTS waiting_namespaces (ns TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS node_watchers (ns TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -154,6 +155,14 @@ export class NodeLedger {
       if (!used.has(ip)) return ip
     }
     return null
+  }
+
+  /** The pods of one namespace that hold a reservation (the namespace checks them against its pods). */
+  podKeysIn(ns: string): string[] {
+    return this.sql
+      .exec<{ pod_key: string }>('SELECT pod_key FROM pod_bindings WHERE ns = ?', ns)
+      .toArray()
+      .map((r) => r.pod_key)
   }
 
   all(): Binding[] {

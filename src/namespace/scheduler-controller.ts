@@ -42,6 +42,8 @@ export class SchedulerController implements Controller {
   private waiting = new Map<string, string>()
   /** Counts the cluster's retries, so an attempt can tell that one came while it was under way. */
   private epoch = 0
+  /** Whether this instance compared the cluster's reservations with its pods yet (once, on its first resync). */
+  private swept = false
 
   constructor(
     private readonly cluster: () => ClusterApi,
@@ -117,6 +119,10 @@ export class SchedulerController implements Controller {
    * alarms the rare pod whose first attempt was missed). Waiting pods are the cluster's to wake (retry).
    */
   async resync(host: ControllerHost): Promise<void> {
+    if (!this.swept) {
+      this.swept = true
+      await this.sweep(host)
+    }
     await this.attempt(
       host,
       host.attending('pods').filter(({ object }) => wantsScheduling(object) && !this.waiting.has(podKey(object))),
@@ -131,6 +137,27 @@ export class SchedulerController implements Controller {
       host,
       host.attending('pods').filter(({ object }) => wantsScheduling(object)),
     )
+  }
+
+  /**
+   * Gives back the reservations of pods that are gone or Succeeded/Failed, which their commits' releases should have
+   * freed: a release lost to a restart of this object between the commit and the call would otherwise hold the room
+   * for good. Unbound pods keep theirs (a binding may be on its way).
+   */
+  private async sweep(host: ControllerHost): Promise<void> {
+    let keys: string[]
+    try {
+      keys = await this.cluster().reservedPods(host.scope)
+    } catch (e) {
+      console.error(`reading ${host.scope}'s reservations failed`, e)
+      return
+    }
+    for (const key of keys) {
+      const [, name = '', uid] = key.split('/')
+      const current = host.get('pods', name)?.object as Obj | undefined
+      if (current && current.metadata.uid === uid && !terminal(current)) continue
+      await this.cluster().releasePod(key)
+    }
   }
 
   /** A waiting pod whose spec changed (tolerations added, say) may fit now: kube requeues it on such an update. */

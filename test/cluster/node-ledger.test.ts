@@ -38,6 +38,18 @@ describe('NodeLedger', () => {
     })
   })
 
+  it("answers a namespace's reserved pods, and none of another's", async () => {
+    await withSql('by-ns', (sql) => {
+      const ledger = new NodeLedger(sql)
+      ledger.bind(pod(1, 'a'))
+      ledger.bind({ ...pod(2, 'a'), podKey: 'other/p2/uid-2', ns: 'other' })
+      expect(ledger.podKeysIn('ns')).toEqual(['ns/p1/uid-1'])
+      expect(ledger.podKeysIn('other')).toEqual(['other/p2/uid-2'])
+      ledger.release('ns/p1/uid-1')
+      expect(ledger.podKeysIn('ns')).toEqual([])
+    })
+  })
+
   it('binds made before the sums are first read are counted once', async () => {
     await withSql('late-read', (sql) => {
       const ledger = new NodeLedger(sql)

@@ -305,3 +305,41 @@ describe('a pod turning Succeeded or Failed', () => {
     expect(ledger.size).toBe(0)
   })
 })
+
+describe("a new instance's first resync", () => {
+  it('gives back the reservations of pods gone or ended meanwhile (their releases were lost), and only those', async () => {
+    const { host } = memoryHost({ policy })
+    const view = host.controllerView
+    const bound = (name: string) => ({ ...pod(name), spec: { ...pod(name).spec, nodeName: 'node-1' } })
+    for (const p of [bound('running'), bound('done'), pod('unbound')])
+      expect((await host.create('pods', p)).ok).toBe(true)
+    const ended = await view.update(
+      'pods',
+      'done',
+      (cur) => {
+        ;(cur as Obj).status = { ...((cur as Obj).status ?? {}), phase: 'Succeeded' }
+        return cur
+      },
+      { subresource: 'status' },
+    )
+    expect(ended.ok).toBe(true)
+    const key = (name: string) => podKey(host.objects.get('pods', name)!.object)
+    // The ledger as a restart left it: every pod's reservation, and one of a pod deleted since.
+    const ledger = new Set([key('running'), key('done'), key('unbound'), 'ns/gone/uid-gone'])
+    const api: Partial<ClusterApi> = {
+      reservedPods: async () => [...ledger],
+      releasePod: async (k) => ledger.delete(k),
+      // The unbound pod is asked for again: the cluster answers the place it holds (no new reservation).
+      schedulePod: async () => ({ ok: false, message: '0/1 nodes are available: 1 Too many pods.' }),
+      schedulePods: async (reqs) =>
+        reqs.map(() => ({ ok: false, message: '0/1 nodes are available: 1 Too many pods.' })),
+    }
+    const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    await scheduler.resync(view)
+    expect([...ledger].sort()).toEqual([key('running'), key('unbound')].sort())
+    // Once per instance: a later resync asks nothing.
+    ledger.add('ns/gone/uid-gone')
+    await scheduler.resync(view)
+    expect(ledger.has('ns/gone/uid-gone')).toBe(true)
+  })
+})

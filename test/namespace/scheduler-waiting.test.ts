@@ -33,6 +33,7 @@ function fakeCluster(room: { left: number }) {
     },
     releasePod: async () => true,
     assumePod: async () => undefined,
+    reservedPods: async () => [],
   }
   return { api: api as ClusterApi, calls }
 }
