@@ -45,8 +45,8 @@ export interface ClusterApi {
   assumePod(req: ScheduleRequest, node: string): Promise<void>
   /** The addresses of bound pods (each null: no binding, or no free address on its node), in order. */
   allocatePodIPs(podKeys: string[]): Promise<(PodAddresses | null)[]>
-  /** Returns a pod's node reservation and IP. */
-  releasePod(podKey: string): Promise<boolean>
+  /** Returns a pod's node reservation and IP; `ended`: the pod is Succeeded/Failed, still on its node. */
+  releasePod(podKey: string, ended?: boolean): Promise<boolean>
   /** The pods of a namespace holding a reservation, by pod key. */
   reservedPods(ns: string): Promise<string[]>
   nodeFacts(name: string): Promise<NodeFacts | null>

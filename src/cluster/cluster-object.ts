@@ -234,14 +234,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
         const renewed = r.ok ? (r.value as { spec?: { renewTime?: string } }).spec?.renewTime : undefined
         return renewed ? Date.parse(renewed) : null
       },
-      namespacesOn: (node) => [
-        ...new Set(
-          this.scheduling.ledger
-            .all()
-            .filter((b) => b.node === node)
-            .map((b) => b.ns),
-        ),
-      ],
+      namespacesOn: (node) => this.scheduling.ledger.namespacesOn(node),
       evict: (ns, node, taintedAt) => namespaceApi(env, ns).evictFromNode(node, taintedAt),
     })
   }
@@ -270,8 +263,8 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return podKeys.map((key) => this.scheduling.allocatePodIP(key))
   }
 
-  async releasePod(podKey: string): Promise<boolean> {
-    return this.scheduling.releasePod(podKey)
+  async releasePod(podKey: string, ended?: boolean): Promise<boolean> {
+    return this.scheduling.releasePod(podKey, ended === true)
   }
 
   async reservedPods(ns: string): Promise<string[]> {

@@ -12,6 +12,8 @@ CREATE TABLE IF NOT EXISTS pod_bindings (
 CREATE INDEX IF NOT EXISTS pod_bindings_by_node ON pod_bindings (node);
 CREATE INDEX IF NOT EXISTS pod_bindings_by_ns ON pod_bindings (ns);
 CREATE UNIQUE INDEX IF NOT EXISTS pod_bindings_by_ip ON pod_bindings (pod_ip) WHERE pod_ip IS NOT NULL;
+CREATE TABLE IF NOT EXISTS ended_pods (pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ended_pods_by_node ON ended_pods (node);
 CREATE TABLE IF NOT EXISTS waiting_namespaces (ns TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS node_watchers (ns TEXT PRIMARY KEY) WITHOUT ROWID;
 `
@@ -77,10 +79,22 @@ export class NodeLedger {
     return had !== null
   }
 
-  release(podKey: string): Binding | null {
+  /**
+   * Frees a pod's reservation and address. A pod that `ended` (Succeeded/Failed) is still on its node until deleted:
+   * it is remembered there without counting (namespacesOn), and forgotten by the release of its deletion.
+   */
+  release(podKey: string, ended = false): Binding | null {
+    if (!ended) this.sql.exec('DELETE FROM ended_pods WHERE pod_key = ?', podKey)
     const b = this.binding(podKey)
     if (!b) return null
     this.sql.exec('DELETE FROM pod_bindings WHERE pod_key = ?', podKey)
+    if (ended)
+      this.sql.exec(
+        'INSERT INTO ended_pods (pod_key, ns, node) VALUES (?, ?, ?) ON CONFLICT (pod_key) DO NOTHING',
+        podKey,
+        b.ns,
+        b.node,
+      )
     this.count(b.node, -b.cpuMilli, -b.memBytes, -1)
     if (b.podIP) this.ips.get(b.node)?.delete(b.podIP)
     return b
@@ -155,6 +169,18 @@ export class NodeLedger {
       if (!used.has(ip)) return ip
     }
     return null
+  }
+
+  /** The namespaces with pods on a node, counted or ended (the node lifecycle controller evicts them all). */
+  namespacesOn(node: string): string[] {
+    return this.sql
+      .exec<{ ns: string }>(
+        'SELECT ns FROM pod_bindings WHERE node = ? UNION SELECT ns FROM ended_pods WHERE node = ?',
+        node,
+        node,
+      )
+      .toArray()
+      .map((r) => r.ns)
   }
 
   /** The pods of one namespace that hold a reservation (the namespace checks them against its pods). */

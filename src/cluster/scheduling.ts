@@ -133,9 +133,9 @@ export class Scheduling {
     return ip ? { podIP: ip, hostIP: facts.hostIP } : null
   }
 
-  /** Frees a pod's reservation and IP; namespaces waiting for room get another chance. */
-  releasePod(podKey: string): boolean {
-    const released = this.ledger.release(podKey) !== null
+  /** Frees a pod's reservation and IP (`ended`: it is Succeeded/Failed, not gone); waiting namespaces try again. */
+  releasePod(podKey: string, ended = false): boolean {
+    const released = this.ledger.release(podKey, ended) !== null
     if (released) this.wakeWaiting()
     return released
   }

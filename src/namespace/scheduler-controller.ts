@@ -77,7 +77,7 @@ export class SchedulerController implements Controller {
           this.addresses.forget(key)
           this.waiting.delete(key)
           waited = true
-          await this.cluster().releasePod(key)
+          await this.cluster().releasePod(key, true)
         }
         continue
       }
@@ -89,7 +89,7 @@ export class SchedulerController implements Controller {
         await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
         // Deleted or ended while that call was under way: the release its later commit asked for (heard concurrently)
         // may have reached the cluster first and found nothing to release.
-        if (!countsWhereBound(host, e.object)) await this.cluster().releasePod(key)
+        if (!countsWhereBound(host, e.object)) await this.cluster().releasePod(key, endedOnNode(host, e.object))
         continue
       }
       if (
@@ -155,8 +155,9 @@ export class SchedulerController implements Controller {
     for (const key of keys) {
       const [, name = '', uid] = key.split('/')
       const current = host.get('pods', name)?.object as Obj | undefined
-      if (current && current.metadata.uid === uid && !terminal(current)) continue
-      await this.cluster().releasePod(key)
+      const same = current?.metadata.uid === uid
+      if (same && !terminal(current)) continue
+      await this.cluster().releasePod(key, same)
     }
   }
 
@@ -205,13 +206,13 @@ export class SchedulerController implements Controller {
     const key = podKey(pod)
     // Gone, unbound or ended meanwhile (Succeeded/Failed hold no room): the reservation goes.
     if (!countsWhereBound(host, pod)) {
-      await this.cluster().releasePod(key)
+      await this.cluster().releasePod(key, endedOnNode(host, pod))
       return
     }
     const bound = host.get('pods', pod.metadata.name!)!.object as Obj
     await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: bound.spec }, bound.spec.nodeName)
     // Deleted or ended while that call was under way: that commit's release may have reached the cluster first.
-    if (!countsWhereBound(host, pod)) await this.cluster().releasePod(key)
+    if (!countsWhereBound(host, pod)) await this.cluster().releasePod(key, endedOnNode(host, pod))
   }
 
   /** Binds a placed pod (and records Scheduled), or marks one that fits nowhere and lets it wait. */
@@ -279,6 +280,12 @@ export class SchedulerController implements Controller {
 function countsWhereBound(host: ControllerHost, pod: KubeObject): boolean {
   const current = host.get('pods', pod.metadata.name!)?.object as Obj | undefined
   return current?.metadata.uid === pod.metadata.uid && !!current?.spec?.nodeName && !terminal(current)
+}
+
+/** Whether this very pod is bound and Succeeded/Failed: it holds no room, but is still on its node until deleted. */
+function endedOnNode(host: ControllerHost, pod: KubeObject): boolean {
+  const current = host.get('pods', pod.metadata.name!)?.object as Obj | undefined
+  return current?.metadata.uid === pod.metadata.uid && !!current?.spec?.nodeName && terminal(current)
 }
 
 /** A binding the mutation cannot make (the pod changed meanwhile) declines the write. */

@@ -38,6 +38,24 @@ describe('NodeLedger', () => {
     })
   })
 
+  it('keeps an ended pod on its node without counting it, until the release of its deletion', async () => {
+    await withSql('ended', (sql) => {
+      const ledger = new NodeLedger(sql)
+      ledger.bind(pod(1, 'a'))
+      ledger.bind({ ...pod(2, 'a'), podKey: 'other/p2/uid-2', ns: 'other' })
+      expect(ledger.release('ns/p1/uid-1', true)?.node).toBe('a')
+      // Its room is free: only the other namespace's pod counts on the node...
+      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 100, memBytes: 1024, pods: 1 })
+      expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
+      expect(ledger.podKeysIn('ns')).toEqual([])
+      // ...but both namespaces have pods there (the node lifecycle controller evicts ended pods too).
+      expect(ledger.namespacesOn('a').sort()).toEqual(['ns', 'other'])
+      // The release its deletion asks for forgets it.
+      expect(ledger.release('ns/p1/uid-1')).toBeNull()
+      expect(ledger.namespacesOn('a')).toEqual(['other'])
+    })
+  })
+
   it("answers a namespace's reserved pods, and none of another's", async () => {
     await withSql('by-ns', (sql) => {
       const ledger = new NodeLedger(sql)

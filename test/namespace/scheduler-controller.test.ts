@@ -264,7 +264,9 @@ describe('a pod turning Succeeded or Failed', () => {
       assumePod: async (req, node) => {
         ledger.set(req.podKey, node)
       },
-      releasePod: async (key) => {
+      releasePod: async (key, ended) => {
+        // Released as ended: the pod stays on its node (the node lifecycle controller's) until deleted.
+        expect(ended).toBe(true)
         released.push(key)
         return ledger.delete(key)
       },
