@@ -194,12 +194,13 @@ export async function writeAudit(
               code: answer.status,
             }
           : { code: answer.status },
-        requestObject:
-          obs.requestObject !== undefined
-            ? tidy(obs.requestObject)
-            : requestText
-              ? tidy(parse(requestText) ?? yamlObject(c, requestText))
-              : undefined,
+        requestObject: obs.requestDecodedHere
+          ? obs.requestObject === undefined
+            ? undefined
+            : tidy(obs.requestObject)
+          : requestText
+            ? tidy(parse(requestText) ?? yamlObject(c, requestText))
+            : undefined,
         responseObject: atLeast(config, 'RequestResponse') && body !== undefined ? tidy(body) : undefined,
       }),
     )

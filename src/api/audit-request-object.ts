@@ -16,6 +16,15 @@ import { encodeInGoOrder } from '../registry/wire-json'
 import { ObjectMeta, type KubeObject } from '../schema/meta'
 import { observationOf } from './observation'
 
+/**
+ * Called by a handler before it decodes a create's or update's body: from then on the event records only what that
+ * decoding gives (a body that does not decode is never logged, as kube's handler returns before LogRequestObject).
+ */
+export function noteDecodingRequest(c: Context): void {
+  const obs = observationOf(c)
+  if (obs) obs.requestDecodedHere = true
+}
+
 /** Called by a handler once it decoded a create's or update's body (before anything else changes the object). */
 export function noteDecodedRequest(c: Context, def: ResourceDef, obj: KubeObject): void {
   const obs = observationOf(c)

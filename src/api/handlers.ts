@@ -21,7 +21,7 @@ import { call, hostFor } from './hosts'
 import { apiVersionOf, resourceKey } from '../registry/resource'
 import { serveWatch } from './watch'
 import { noteWrite, requesterOption } from './request-writer'
-import { noteDecodedRequest } from './audit-request-object'
+import { noteDecodedRequest, noteDecodingRequest } from './audit-request-object'
 import type { PatchType } from '../registry/patch/apply-patch'
 
 type Ctx = Context<{ Bindings: Env }>
@@ -139,6 +139,7 @@ async function decodeBody<O extends { fieldValidation: FieldValidation }>(
   def: ResourceDef,
   options: (c: Ctx) => O,
 ): Promise<{ obj: KubeObject; options: O }> {
+  noteDecodingRequest(c)
   const body = await readBody(c, handlingPrefix(def.kind, def.version))
   const opts = options(c)
   const validation = opts.fieldValidation

@@ -32,6 +32,8 @@ export interface Observation {
   requestBody?: Promise<string | null>
   /** A create's or update's body as decoded and defaulted (src/api/audit-request-object.ts), at Request level. */
   requestObject?: unknown
+  /** The handler decodes the body itself: requestObject is all the event records of it (none if decoding failed). */
+  requestDecodedHere?: boolean
   /** What that decoded object says of itself, for the objectRef fields the request left empty (LogRequestObject). */
   requestObjectRef?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string }
 }

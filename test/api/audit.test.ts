@@ -285,6 +285,16 @@ describe('audit log', () => {
     })
   })
 
+  it('records no requestObject for a body that does not decode, as kube logs none when decoding fails', async () => {
+    const ns = await makeNamespace('audit')
+    const p = policy([{ level: 'Request' }])
+    const bad = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' }, data: 'not a map' }
+    const { res, events } = await audited(p, 'POST', `/api/v1/namespaces/${ns}/configmaps`, bad)
+    expect(res.status).toBe(400)
+    expect(events.at(-1)!.responseStatus.code).toBe(400)
+    expect(events.at(-1)!.requestObject).toBeUndefined()
+  })
+
   it('never writes a Secret, a token review or a token request body, whatever the policy', async () => {
     const ns = await makeNamespace('audit')
     const all = policy([{ level: 'RequestResponse' }])
