@@ -1,6 +1,7 @@
 // A container's environment and command as the kubelet makes them (makeEnvironmentVariables): envFrom, then env in
 // order, each value expanded against the variables before it with kube's $(VAR) syntax; fieldRef, resourceFieldRef,
-// configMapKeyRef and secretKeyRef resolved; command and args expanded against the result.
+// configMapKeyRef and secretKeyRef resolved; command and args expanded against the result; the `kubernetes` Service's
+// variables (KUBERNETES_SERVICE_HOST...) pointing at the API server the agent itself uses.
 import { isNotFound, type KubeClient } from './kube-client.ts'
 import type { Obj } from './obj.ts'
 
@@ -92,12 +93,44 @@ function resourceFieldRef(container: Obj, ref: Obj, allocatable: Obj): string {
   return String(Math.ceil(value / divisor))
 }
 
+/**
+ * The variables kubelet derives from the `kubernetes` Service (envvars.FromServices on the master service, which
+ * getServiceEnvVarMap always includes), here for the API server the agent dials (`server`, its kubeconfig's URL):
+ * a real node has no kube-proxy, so the Service's ClusterIP would lead nowhere. Host and port are the URL's (443 when
+ * it names none); the port is also the `https` port, as the Service names its one port. client-go's InClusterConfig,
+ * kubectl and the python client read KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT.
+ */
+export function apiServiceEnv(server: string): Record<string, string> {
+  let url: URL
+  try {
+    url = new URL(server)
+  } catch {
+    return {}
+  }
+  // URL keeps an IPv6 host in brackets; kube's variable holds the bare address (clients join host and port).
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const port = url.port || (url.protocol === 'http:' ? '80' : '443')
+  const addr = `tcp://${url.hostname}:${port}`
+  return {
+    KUBERNETES_SERVICE_HOST: host,
+    KUBERNETES_SERVICE_PORT: port,
+    KUBERNETES_SERVICE_PORT_HTTPS: port,
+    KUBERNETES_PORT: addr,
+    [`KUBERNETES_PORT_${port}_TCP`]: addr,
+    [`KUBERNETES_PORT_${port}_TCP_PROTO`]: 'tcp',
+    [`KUBERNETES_PORT_${port}_TCP_PORT`]: port,
+    [`KUBERNETES_PORT_${port}_TCP_ADDR`]: host,
+  }
+}
+
 export interface EnvContext {
   client: KubeClient
   hostIP: string
   /** The node's allocatable resources (limits a container does not set). */
   allocatable: Obj
   base: Record<string, string>
+  /** The API server's URL the agent uses (its kubeconfig's), for the `kubernetes` Service's variables. */
+  apiServer?: string
 }
 
 /** The container's environment, or a ConfigError naming what is missing. */
@@ -136,7 +169,9 @@ export async function containerEnv(pod: Obj, container: Obj, ctx: EnvContext): P
     const o = await source(secret ? 'secrets' : 'configmaps', ref.name, ref.optional === true)
     for (const [k, v] of entries(o, secret)) env[`${from.prefix ?? ''}${k}`] = v
   }
-  const lookup = (name: string) => env[name]
+  // Service variables come last, under the container's own (makeEnvironmentVariables), yet $(VAR) sees them.
+  const services = ctx.apiServer ? apiServiceEnv(ctx.apiServer) : {}
+  const lookup = (name: string) => env[name] ?? services[name]
   for (const e of (container.env ?? []) as Obj[]) {
     if (e.valueFrom === undefined) {
       env[e.name] = expand(e.value ?? '', lookup)
@@ -155,6 +190,7 @@ export async function containerEnv(pod: Obj, container: Obj, ctx: EnvContext): P
         throw new ConfigError(`couldn't find key ${ref.key} in ${secret ? 'Secret' : 'ConfigMap'} ${ns}/${ref.name}`)
     }
   }
+  for (const [k, v] of Object.entries(services)) if (!(k in env)) env[k] = v
   return env
 }
 

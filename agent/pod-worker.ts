@@ -302,6 +302,7 @@ export class PodWorker {
         hostIP: this.deps.hostIP,
         allocatable: this.deps.allocatable,
         base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
+        apiServer: this.deps.client.server,
       })
       command = this.runtime.command(r.spec, env, this.deps.config.imageDefaults)
       r.mounts = this.volumes.mountsFor(r.spec, env, this.runtime.name)

@@ -2,7 +2,15 @@
 // config map and secret references, per-image defaults.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ConfigError, containerCommand, containerEnv, expand, quantity, untagged } from '../../agent/pod-env.ts'
+import {
+  apiServiceEnv,
+  ConfigError,
+  containerCommand,
+  containerEnv,
+  expand,
+  quantity,
+  untagged,
+} from '../../agent/pod-env.ts'
 import { KubeError } from '../../agent/kube-client.ts'
 
 const pod = {
@@ -90,6 +98,51 @@ describe('containerEnv', () => {
     await assert.rejects(containerEnv(pod, missing, ctx), new ConfigError('configmap "nope" not found'))
     const badKey = { name: 'm', env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'k' } } }] }
     await assert.rejects(containerEnv(pod, badKey, ctx), new ConfigError("couldn't find key k in ConfigMap team/cfg"))
+  })
+})
+
+describe('the kubernetes Service variables (the API server the agent uses)', () => {
+  it("are kubelet's names over the kubeconfig server's host and port", () => {
+    assert.deepEqual(apiServiceEnv('https://127.0.0.1:8443'), {
+      KUBERNETES_SERVICE_HOST: '127.0.0.1',
+      KUBERNETES_SERVICE_PORT: '8443',
+      KUBERNETES_SERVICE_PORT_HTTPS: '8443',
+      KUBERNETES_PORT: 'tcp://127.0.0.1:8443',
+      KUBERNETES_PORT_8443_TCP: 'tcp://127.0.0.1:8443',
+      KUBERNETES_PORT_8443_TCP_PROTO: 'tcp',
+      KUBERNETES_PORT_8443_TCP_PORT: '8443',
+      KUBERNETES_PORT_8443_TCP_ADDR: '127.0.0.1',
+    })
+  })
+
+  it('take 443 for a URL without a port, and an IPv6 host bare (bracketed in the tcp:// addresses)', () => {
+    const edge = apiServiceEnv('https://kube.example.workers.dev')
+    assert.equal(edge.KUBERNETES_SERVICE_HOST, 'kube.example.workers.dev')
+    assert.equal(edge.KUBERNETES_SERVICE_PORT, '443')
+    assert.equal(edge.KUBERNETES_PORT_443_TCP, 'tcp://kube.example.workers.dev:443')
+    const v6 = apiServiceEnv('https://[::1]:6443')
+    assert.equal(v6.KUBERNETES_SERVICE_HOST, '::1')
+    assert.equal(v6.KUBERNETES_PORT, 'tcp://[::1]:6443')
+    assert.equal(v6.KUBERNETES_PORT_6443_TCP_ADDR, '::1')
+    assert.deepEqual(apiServiceEnv('not a url'), {})
+  })
+
+  it("come after the container's own, which win, and $(VAR) sees them", async () => {
+    const env = await containerEnv(
+      pod,
+      {
+        name: 'main',
+        env: [
+          { name: 'API', value: 'https://$(KUBERNETES_SERVICE_HOST):$(KUBERNETES_SERVICE_PORT)' },
+          { name: 'KUBERNETES_SERVICE_PORT', value: '1' },
+        ],
+      },
+      { ...ctx, apiServer: 'https://192.0.2.1:6443' },
+    )
+    assert.equal(env.API, 'https://192.0.2.1:6443')
+    assert.equal(env.KUBERNETES_SERVICE_PORT, '1')
+    assert.equal(env.KUBERNETES_SERVICE_HOST, '192.0.2.1')
+    assert.deepEqual(Object.keys(env).slice(0, 3), ['PATH', 'API', 'KUBERNETES_SERVICE_PORT'])
   })
 })
 
