@@ -6,40 +6,25 @@
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { deepEqual } from '../registry/deep-equal'
-import { type BudgetSync, podsForBudget, type ScaleLookup, syncBudget } from '../registry/disruption'
+import { type BudgetSync, podsForBudget, syncBudget } from '../registry/disruption'
 import { kinds } from '../registry/resources'
 import type { LogEntry } from '../registry/store'
 import type { PDBObject } from '../registry/strategies/pod-disruption-budget'
+import { scaleOf, servesScale } from '../registry/scale-subresource'
 import type { KubeObject } from '../schema/meta'
+import { knowControllerKinds, scaleLookup } from './disruption-finders'
 
 const PDBS = 'poddisruptionbudgets'
 const COMPONENT = 'controllermanager'
 const MANAGER = 'kube-controller-manager'
 
-type Obj = Record<string, any>
-
-const servesScale = (plural: string) => kinds.byPlural(plural)?.subresources?.some((s) => s.name === 'scale') === true
-
-/**
- * The disruption controller's finders: a ReplicaSet owned by a Deployment counts as the Deployment; any other kind
- * that serves /scale counts its spec.replicas; a kind without /scale is an error, a missing controller none.
- */
-function scaleLookup(host: ControllerHost): ScaleLookup {
-  return (ref) => {
-    const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0]! : ''
-    const def = kinds.namespacedByKind(ref.kind)
-    if (!def || def.group !== group) return null
-    let owner = host.get(def.plural, ref.name)?.object as Obj | undefined
-    if (!owner || owner.metadata.uid !== ref.uid) return null
-    if (def.kind === 'ReplicaSet') {
-      const up = (owner.metadata.ownerReferences ?? []).find((r: Obj) => r.controller && r.kind === 'Deployment')
-      const deployment = up ? (host.get('deployments', up.name)?.object as Obj | undefined) : undefined
-      if (deployment && deployment.metadata.uid === up.uid) owner = deployment
-    }
-    if (!servesScale(def.plural))
-      return { error: `${def.plural}${def.group ? `.${def.group}` : ''} does not implement the scale subresource` }
-    return owner.spec?.replicas ?? 1
-  }
+/** Whether a write moved the replicas of a kind that serves /scale (a custom resource's where its CRD keeps them). */
+function scaleMoved(e: LogEntry): boolean {
+  const def = kinds.byPlural(e.resource)
+  if (!def || !servesScale(def)) return false
+  if (!e.prev) return true
+  const replicas = (o: KubeObject) => (scaleOf(o, def).spec as { replicas?: number }).replicas
+  return replicas(e.prev) !== replicas(e.object)
 }
 
 /** Whether a budget's write changed what its status is computed from (its own status writes mostly do not). */
@@ -86,9 +71,8 @@ export class DisruptionController implements Controller {
         }
         continue
       }
-      // A workload's scale is the denominator of percentage budgets.
-      if (servesScale(e.resource) && (e.prev as Obj | null)?.spec?.replicas !== (e.object as Obj).spec?.replicas)
-        for (const pdb of pdbs) names.add(pdb.metadata.name!)
+      // A controller's scale is the denominator of percentage and maxUnavailable budgets.
+      if (scaleMoved(e)) for (const pdb of pdbs) names.add(pdb.metadata.name!)
     }
     await Promise.all([...names].map((n) => this.enqueue(host, n)))
   }
@@ -120,7 +104,16 @@ export class DisruptionController implements Controller {
   }
 
   private async sync(host: ControllerHost, name: string): Promise<void> {
-    const lookup = scaleLookup(host)
+    const budget = host.get(PDBS, name)?.object as PDBObject | undefined
+    if (!budget) return
+    await knowControllerKinds(
+      host,
+      podsForBudget(
+        budget,
+        host.all('pods').map((s) => s.object),
+      ),
+    )
+    const lookup = scaleLookup((resource, n) => host.get(resource, n)?.object)
     let computed: BudgetSync | null = null
     // Computed against the newest budget when the write is planned: an eviction's decrement is never overwritten.
     const r = await host.update(

@@ -9,6 +9,7 @@ import type { ResourceDef } from '../registry/resource'
 import { statuses, type Status } from '../registry/status'
 import type { Change, LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
+import { waitsOnGarbageCollector } from './garbage-collector'
 import { beginServiceChange, releaseCommitted } from './service-allocation'
 
 export class NamespacePolicy implements HostPolicy {
@@ -74,9 +75,6 @@ export class NamespacePolicy implements HostPolicy {
   needsAttention(resource: string, obj: KubeObject): boolean {
     if (resource === 'pods') return podNeedsAttention(obj as Record<string, any>)
     // Owners whose deletion waits on the garbage collector.
-    const fin = obj.metadata.finalizers ?? []
-    return (
-      obj.metadata.deletionTimestamp !== undefined && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
-    )
+    return waitsOnGarbageCollector(obj)
   }
 }

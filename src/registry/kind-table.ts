@@ -87,10 +87,4 @@ export class KindTable {
       if (def.group === group && def.version === version && def.kind === kind) return def
     return undefined
   }
-
-  /** A namespaced kind by its Kind name (ownerReferences name kinds, not resources). */
-  namespacedByKind(kind: string): ResourceDef | undefined {
-    for (const def of this.rows.values()) if (def.kind === kind && def.namespaced) return def
-    return undefined
-  }
 }
