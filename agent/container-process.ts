@@ -18,8 +18,9 @@ import {
 } from 'node:fs'
 import { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
-import { basename, delimiter, dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { CriLogWriter, parseRecords } from './cri-log.ts'
+import { hostPython } from './host-tools.ts'
 import type { ProcessSecurity } from './runtime/process-security.ts'
 import {
   awaitShim,
@@ -157,7 +158,7 @@ export class ContainerProcess {
         ...(spec.mounts ? { mounts: spec.mounts } : {}),
         ...(spec.security ? { security: spec.security } : {}),
       })
-      child = spawn(python(), ['-I', '-S', SHIM, options], {
+      child = spawn(hostPython(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,
         env: spec.tty ? { TERM: 'xterm', ...spec.env } : spec.env,
         detached: true,
@@ -374,17 +375,6 @@ function shimStderr(dir: string, attempt: number): string {
   } catch {
     return ''
   }
-}
-
-/** The shim's interpreter, found on the agent's PATH once. */
-let pythonPath: string | null = null
-function python(): string {
-  if (pythonPath) return pythonPath
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'python3')
-    if (dir && existsSync(candidate)) return (pythonPath = candidate)
-  }
-  return 'python3'
 }
 
 /** The shim itself could not be run (no python3 on the node). */

@@ -3,6 +3,7 @@
 // neither pulled nor isolated. A container with volumes runs in a mount namespace of its own with each volume bind-mounted
 // at its mountPath (shim.py), and exec enters that namespace (volumes/mount-namespace.ts).
 import { ContainerProcess, PTY_HELPER, SHIM } from '../container-process.ts'
+import { hostPython } from '../host-tools.ts'
 import { containerCommand } from '../pod-env.ts'
 import { enterPrefix } from '../volumes/mount-namespace.ts'
 import { processSecurity, securityOfProcess } from './process-security.ts'
@@ -36,10 +37,10 @@ export const processRuntime: ContainerRuntime = {
     const pid = (run as ContainerProcess).pid
     // As the container's process runs: its user, groups, bounding set and no_new_privs (shim.py --become).
     const who = securityOfProcess(pid)
-    const become = who ? ['python3', '-I', '-S', SHIM, '--become', JSON.stringify(who)] : []
+    const become = who ? [hostPython(), '-I', '-S', SHIM, '--become', JSON.stringify(who)] : []
     const inside = [...enterPrefix(pid, spec.cwd), ...become, ...command]
     return {
-      argv: tty ? ['python3', PTY_HELPER, ...inside] : inside,
+      argv: tty ? [hostPython(), PTY_HELPER, ...inside] : inside,
       env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },
       cwd: spec.cwd,
     }

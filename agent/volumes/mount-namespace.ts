@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readlinkSync } from 'node:fs'
 import { SHIM } from '../container-process.ts'
+import { hostPython, hostTool } from '../host-tools.ts'
 
 let support: string | null | undefined
 
@@ -12,7 +13,7 @@ export function mountNamespaceUnsupported(): string | null {
   if (support !== undefined) return support
   if (process.platform !== 'linux')
     return (support = `the process runtime cannot mount volumes on ${process.platform}: it needs Linux mount namespaces`)
-  const r = spawnSync('python3', ['-I', '-S', SHIM, '--can-mount'], { encoding: 'utf8', timeout: 10_000 })
+  const r = spawnSync(hostPython(), ['-I', '-S', SHIM, '--can-mount'], { encoding: 'utf8', timeout: 10_000 })
   support =
     r.status === 0
       ? null
@@ -38,7 +39,7 @@ export function enterPrefix(pid: number | undefined, cwd: string): string[] {
   // directory): then the directory its process holds, which no mount can hide.
   const wd = existsSync(`/proc/${pid}/root${cwd}`) ? `--wd=${cwd}` : '--wd'
   return [
-    'nsenter',
+    hostTool('nsenter'),
     '--target',
     String(pid),
     ...(user ? ['--user', '--preserve-credentials'] : []),

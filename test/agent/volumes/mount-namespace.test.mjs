@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test'
 import { Backoff } from '../../../agent/backoff.ts'
 import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
 import { PodWorker } from '../../../agent/pod-worker.ts'
+import { hostTool } from '../../../agent/host-tools.ts'
 import { enterPrefix } from '../../../agent/volumes/mount-namespace.ts'
 
 const PYTHON = '/usr/bin/python3'
@@ -73,7 +74,7 @@ describe('mount namespaces', () => {
     assert.deepEqual(lines, ['in the volume', '65534'])
     const prefix = enterPrefix(run.pid, dir)
     assert.deepEqual(prefix.slice(0, 6), [
-      'nsenter',
+      hostTool('nsenter'),
       '--target',
       String(run.pid),
       '--user',
