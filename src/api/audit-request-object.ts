@@ -6,6 +6,7 @@
 // left out, fields in struct order, and the zero values Go writes for what the body left out (a Pod's `status: {}`,
 // ObjectMeta's zero creationTimestamp as null).
 import type { Context } from 'hono'
+import type { z } from 'zod'
 import { LEVELS } from '../audit/policy'
 import { omitEmptyCopy, omitEmptyFields } from '../registry/decoding/go-encoded'
 import { GO_JSON_FIELDS } from '../registry/decoding/go-json-fields'
@@ -39,6 +40,39 @@ export function noteDecodedRequest(c: Context, def: ResourceDef, obj: KubeObject
   if (obs.audit && LEVELS.indexOf(obs.audit.level) >= LEVELS.indexOf('Request')) obs.requestObject = asLogged(def, obj)
 }
 
+/**
+ * The same for a subresource's create whose body is a kind of its own with no defaults (a pod's Binding, Eviction):
+ * the object is logged as Go encodes it (the URL names the object, so the objectRef needs nothing from it).
+ */
+export function noteDecodedSubresource(c: Context, schema: z.ZodType, kind: string, obj: KubeObject): void {
+  const obs = observationOf(c)
+  if (obs?.audit && LEVELS.indexOf(obs.audit.level) >= LEVELS.indexOf('Request'))
+    obs.requestObject = inGoOrder(goEncoded(clone(obj), goTypeOf(schema, `v1.${kind}`)), goTypeOf(schema, `v1.${kind}`))
+}
+
+/**
+ * A document's keys in its Go type's field order (the top level's TypeMeta kind and apiVersion first, as every kind
+ * embeds it first), map keys sorted: for kinds the wire encoder has no plan of (a Binding, an Eviction).
+ */
+function inGoOrder(doc: unknown, type: GoType, top = true): unknown {
+  if (typeof doc !== 'object' || doc === null) return doc
+  if (Array.isArray(doc)) return type.kind === 'slice' ? doc.map((x) => inGoOrder(x, type.elem!, false)) : doc
+  const o = doc as Record<string, unknown>
+  if (type.kind === 'map')
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, inGoOrder(o[k], type.elem!, false)]),
+    )
+  if (type.kind !== 'struct') return doc
+  const keys = top ? ['kind', 'apiVersion'].filter((k) => type.fields.has(k)) : []
+  for (const k of type.fields.keys()) if (!keys.includes(k)) keys.push(k)
+  for (const k of Object.keys(o)) if (!keys.includes(k)) keys.push(k)
+  const out: Record<string, unknown> = {}
+  for (const k of keys) if (o[k] !== undefined) out[k] = inGoOrder(o[k], type.fields.get(k)?.type ?? type, false)
+  return out
+}
+
 /** The decoded object as LogRequestObject encodes it: defaulted, then as Go writes its type. */
 function asLogged(def: ResourceDef, obj: KubeObject): unknown {
   const copy = clone(obj)
@@ -48,8 +82,12 @@ function asLogged(def: ResourceDef, obj: KubeObject): unknown {
     if (copy.metadata) omitEmptyFields(copy.metadata, goTypeOf(ObjectMeta, 'v1.ObjectMeta'))
     return copy
   }
-  const type = goTypeOf(def.schema, `v1.${def.kind}`)
-  const encoded = omitEmptyCopy(copy, type)
+  return goEncoded(copy, goTypeOf(def.schema, `v1.${def.kind}`))
+}
+
+/** A decoded document as encoding/json writes its Go type back. */
+function goEncoded(doc: unknown, type: GoType): unknown {
+  const encoded = omitEmptyCopy(doc, type)
   withGoZeroes(encoded, type)
   return JSON.parse(encodeInGoOrder(encoded))
 }

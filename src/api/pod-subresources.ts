@@ -7,6 +7,7 @@ import type { KubeObject } from '../schema/meta'
 import { DeleteOptions } from '../schema/meta'
 import { decodeObject, handlingPrefix } from '../registry/decode'
 import { readBody } from './body'
+import { noteDecodedSubresource, noteDecodingRequest } from './audit-request-object'
 import { json, negotiate, statusResponse } from './respond'
 import { resourceEndpoint } from './negotiation'
 import { int64Param, queryFlag } from './query'
@@ -55,8 +56,11 @@ function unwrap<T>(r: Result<T>): T {
 }
 
 async function decodeSmall<T>(c: Ctx, schema: z.ZodType, group: string, kind: string, accepts?: string[]): Promise<T> {
+  noteDecodingRequest(c)
   const body = await readBody(c, handlingPrefix(kind, 'v1'))
-  return decodeObject<T>({ schema, group, version: 'v1', kind, accepts }, body, 'Ignore').value
+  const decoded = decodeObject<T>({ schema, group, version: 'v1', kind, accepts }, body, 'Ignore').value
+  noteDecodedSubresource(c, schema, kind, decoded as KubeObject)
+  return decoded
 }
 
 async function bindPod(c: Ctx, name: string) {

@@ -285,6 +285,25 @@ describe('audit log', () => {
     })
   })
 
+  it("records a pod's Binding at Request level as kube decodes it (metadata's null creationTimestamp, Go's order)", async () => {
+    const ns = await makeNamespace('audit')
+    const unscheduled = { ...pod('b'), spec: { ...pod('b').spec, schedulerName: 'nobody' } }
+    expect((await audited('', 'POST', `/api/v1/namespaces/${ns}/pods`, unscheduled)).res.status).toBe(201)
+    const p = policy([{ level: 'Request', resources: [{ group: '', resources: ['pods/binding'] }] }, { level: 'None' }])
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'b' },
+      target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' },
+    }
+    const bound = await audited(p, 'POST', `/api/v1/namespaces/${ns}/pods/b/binding`, binding)
+    expect(bound.res.status, bound.text).toBe(201)
+    expect(bound.lines.at(-1)).toContain(
+      '"requestObject":{"kind":"Binding","apiVersion":"v1","metadata":{"name":"b","creationTimestamp":null},' +
+        '"target":{"kind":"Node","name":"node-1","apiVersion":"v1"}},',
+    )
+  })
+
   it('records no requestObject for a body that does not decode, as kube logs none when decoding fails', async () => {
     const ns = await makeNamespace('audit')
     const p = policy([{ level: 'Request' }])
