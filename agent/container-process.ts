@@ -53,6 +53,8 @@ export interface ProcessSpec {
   logFile: string
   /** Volumes bound in a mount namespace of the run's own (shim.py). */
   mounts?: Mount[]
+  /** The pod's network namespace (/var/run/netns/<name>) the shim enters before the command runs. */
+  netns?: string
   /** Who the command runs as and what it may not do (runtime/process-security.ts), applied by the shim. */
   security?: ProcessSecurity
 }
@@ -157,6 +159,7 @@ export class ContainerProcess {
         stdin: spec.stdin,
         ...(spec.mounts ? { mounts: spec.mounts } : {}),
         ...(spec.security ? { security: spec.security } : {}),
+        ...(spec.netns ? { netns: spec.netns } : {}),
       })
       child = spawn(hostPython(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,

@@ -33,6 +33,8 @@ export interface RecordHost {
   podDir: string
   /** The address probes reach the pod at. */
   host: string
+  /** The pod's network namespace (--pod-network bridge), which its runs join. */
+  netns?: string
   /** What runs the container (runtime/), and the pod it is part of (a container runtime labels its runs so). */
   runtime: ContainerRuntime
   podName: string
@@ -202,6 +204,7 @@ export class ContainerRecord {
       cwd: this.cwd,
       logFile: this.logFile(attempt),
       mounts: this.mounts,
+      ...(this.host.netns ? { netns: this.host.netns } : {}),
     })
     this.proc = proc
     void proc.exited.then((exit) => this.ended(proc, exit, attempt))

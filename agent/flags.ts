@@ -2,6 +2,7 @@
 import { homedir, hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseDuration } from './durations.ts'
+import { POD_NETWORKS, type PodNetworkChoice } from './network/pod-network.ts'
 import { RUNTIME_CHOICES, type RuntimeChoice } from './runtime/select-runtime.ts'
 
 export interface AgentConfig {
@@ -28,6 +29,10 @@ export interface AgentConfig {
   maxPods: number
   /** SIGINT/SIGTERM stop the pods' containers too; by default they keep running, as a kubelet's do. */
   stopPodsOnExit: boolean
+  /** host: pods share the host's network (podIP = hostIP); bridge: a network namespace per pod (network/). */
+  podNetwork: PodNetworkChoice
+  /** The pods' address range under bridge when the Node has no spec.podCIDR. */
+  podCIDR?: string
 }
 
 export const USAGE = `usage: npm run agent -- --kubeconfig <file> --node-name <name> [flags]
@@ -48,6 +53,10 @@ export const USAGE = `usage: npm run agent -- --kubeconfig <file> --node-name <n
   --lease-duration D           node Lease duration, renewed every quarter of it (default 40s)
   --backoff-initial D          first container restart back-off (default 10s)
   --backoff-max D              back-off cap (default 5m)
+  --pod-network N              host (every pod on the host's network, podIP = hostIP: the default) or bridge (a
+                               network namespace per pod on a bridge, addresses from the pod CIDR; Linux, root,
+                               iproute2 and iptables; the process or podman runtime)
+  --pod-cidr CIDR              the pods' IPv4 range under --pod-network bridge when the Node has no spec.podCIDR
   --stop-pods-on-exit[=BOOL]   stop the containers when the agent is stopped (default false: they keep running
                                and the next agent on this --data-dir carries on with them, as after a kubelet restart)
 `
@@ -102,6 +111,8 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     backoffMaxMs: duration('backoff-max', '5m'),
     maxPods,
     stopPodsOnExit: bool('stop-pods-on-exit'),
+    podNetwork: podNetworkChoice(one('pod-network') ?? 'host'),
+    ...(one('pod-cidr') ? { podCIDR: one('pod-cidr') } : {}),
   }
 }
 
@@ -123,6 +134,8 @@ const KNOWN = new Set([
   'backoff-initial',
   'backoff-max',
   'stop-pods-on-exit',
+  'pod-network',
+  'pod-cidr',
 ])
 
 function parseLabels(items: string[]): Record<string, string> {
@@ -157,5 +170,11 @@ function parseImageDefaults(items: string[]): Map<string, string[]> {
 function runtimeChoice(text: string): RuntimeChoice {
   const choice = RUNTIME_CHOICES.find((c) => c === text)
   if (!choice) throw new FlagError(`--runtime: ${JSON.stringify(text)} is not one of ${RUNTIME_CHOICES.join(', ')}`)
+  return choice
+}
+
+function podNetworkChoice(text: string): PodNetworkChoice {
+  const choice = POD_NETWORKS.find((c) => c === text)
+  if (!choice) throw new FlagError(`--pod-network: ${JSON.stringify(text)} is not one of ${POD_NETWORKS.join(', ')}`)
   return choice
 }

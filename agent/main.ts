@@ -6,6 +6,8 @@ import { eventRecorder } from './events.ts'
 import { FlagError, parseFlags, USAGE } from './flags.ts'
 import { KubeClient, KubeError } from './kube-client.ts'
 import { loadKubeconfig } from './kubeconfig.ts'
+import { NetworkError } from './network/ip-command.ts'
+import { podNetwork } from './network/pod-network.ts'
 import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
 import { PodManager } from './pod-manager.ts'
@@ -43,9 +45,10 @@ async function main(argv: string[]): Promise<number> {
   const heartbeat = new NodeHeartbeat(client, config, facts, log, (e) => fatal?.(e))
   // A device may come up before its network or the server: registration is retried until it answers, except when
   // the answer is a refusal (bad token, no permission, a virtual node), which retrying cannot fix.
+  let node: Awaited<ReturnType<NodeHeartbeat['register']>>
   for (let delay = 1000; ; delay = Math.min(delay * 2, 30_000)) {
     try {
-      await heartbeat.register()
+      node = await heartbeat.register()
       break
     } catch (e) {
       if (e instanceof KubeError || e instanceof VirtualNodeError) throw e
@@ -53,6 +56,14 @@ async function main(argv: string[]): Promise<number> {
       await new Promise((r) => setTimeout(r, delay))
     }
   }
+  // --pod-network bridge: the bridge and its rules, or a refusal saying what this host lacks (no half-working pods).
+  const network = podNetwork(config.podNetwork, {
+    node: config.nodeName,
+    dataDir: config.dataDir,
+    runtime: runtime.name,
+    nodePodCIDR: node.spec?.podCIDR,
+    flagPodCIDR: config.podCIDR,
+  })
   await heartbeat.start()
   const pods = new PodManager({
     config,
@@ -62,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     event: eventRecorder(client, config.nodeName, log),
     log,
     runtime,
+    network,
   })
   void pods.run()
   const tunnel = startTunnel(
@@ -75,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
       proxy: (stream) => serveProxy(stream, pods),
     }),
   )
+  if (network) log(`pod network: bridge ${network.bridge} with ${network.cidrText}`)
   log(`node ${config.nodeName} (${facts.internalIP}) serving pods from ${client.server}; data in ${config.dataDir}`)
   const signalled = new Promise<string>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve(sig))
@@ -123,7 +136,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     log(
-      e instanceof KubeError || e instanceof VirtualNodeError || e instanceof RuntimeError
+      e instanceof KubeError || e instanceof VirtualNodeError || e instanceof RuntimeError || e instanceof NetworkError
         ? (e as Error).message
         : `fatal: ${(e as Error).stack ?? e}`,
     )

@@ -10,6 +10,7 @@ import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { KubeError, type KubeClient } from './kube-client.ts'
 import { killOrphan } from './orphan-kill.ts'
+import type { BridgeNetwork } from './network/bridge-network.ts'
 import { PodWorker } from './pod-worker.ts'
 import { processRuntime } from './runtime/process-runtime.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
@@ -26,6 +27,8 @@ export interface ManagerDeps {
   log(msg: string): void
   /** What runs the containers (the process runtime when not given). */
   runtime?: ContainerRuntime
+  /** --pod-network bridge's network (pods' netns and addresses), null on the host's network. */
+  network?: BridgeNetwork | null
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -70,9 +73,11 @@ export class PodManager {
         if (!this.reaped) {
           this.reaped = true
           // The runtime's leftovers once the orphans' graceful kills are over (they stop those containers themselves).
-          void this.reapOrphans(seen).then(() =>
-            this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log),
-          )
+          void this.reapOrphans(seen).then(() => {
+            // Networks of pods no worker has go once the orphans' preStop hooks (which may dial the pod) are over.
+            this.deps.network?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
+            return this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
+          })
         }
         let rv = list.metadata.resourceVersion as string
         delay = 500

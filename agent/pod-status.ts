@@ -13,6 +13,8 @@ export interface PodStatusInput {
   /** The pod will run nothing more (deleted and stopped, or past its deadline). */
   terminal: boolean
   hostIP: string
+  /** The pod's own address (a network namespace of its own); null while it has none yet; by default the host's. */
+  podIP?: string | null
   startTime: string
   now: string
   /** A pod-level reason and message (DeadlineExceeded). */
@@ -183,8 +185,8 @@ export function podStatus(input: PodStatusInput): Obj {
     reason: input.reason ?? null,
     hostIP: input.hostIP,
     hostIPs: [{ ip: input.hostIP }],
-    podIP: input.hostIP,
-    podIPs: [{ ip: input.hostIP }],
+    podIP: input.podIP === undefined ? input.hostIP : input.podIP,
+    podIPs: input.podIP === null ? null : [{ ip: input.podIP ?? input.hostIP }],
     startTime: input.startTime,
     initContainerStatuses: initStatuses.length ? initStatuses : null,
     containerStatuses: statuses,

@@ -4,7 +4,7 @@
 // within the grace period of every kill); a deleted pod's processes stopped within its grace period (preStop, SIGTERM,
 // then SIGKILL), its final status written, and its deletion confirmed with grace 0. Every step is taken by sync(), one
 // at a time.
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Backoff } from './backoff.ts'
 import { ContainerHooks } from './container-hooks.ts'
@@ -13,6 +13,7 @@ import { goDuration } from './durations.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { isNotFound, type KubeClient } from './kube-client.ts'
+import type { BridgeNetwork, PodNet } from './network/bridge-network.ts'
 import { recordKillSpec } from './orphan-kill.ts'
 import { ConfigError, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
@@ -37,6 +38,8 @@ export interface WorkerDeps {
   done(uid: string): void
   /** What runs the containers (the process runtime when not given). */
   runtime?: ContainerRuntime
+  /** --pod-network bridge: every pod but a hostNetwork one gets a network namespace of its own (network/). */
+  network?: BridgeNetwork | null
 }
 
 /** A start held up by its image: carried on when asked again, with no back-off of its own (the pull has one). */
@@ -71,6 +74,11 @@ export class PodWorker {
   /** The containers whose postStart hook runs, with the status they had before their start (what kubelet reports). */
   private readonly hooking = new Map<ContainerRecord, Obj>()
   private readonly hooks: ContainerHooks<ContainerRecord>
+  /** The pod's network namespace and address (--pod-network bridge, not hostNetwork), and whether it is made. */
+  netns?: PodNet
+  private netReady = false
+  /** The pod needs a network namespace of its own (bridge network, not hostNetwork). */
+  private readonly ownNetwork: boolean
 
   private readonly deps: WorkerDeps
 
@@ -81,9 +89,18 @@ export class PodWorker {
     this.status = new StatusWriter(deps.client, this.uid)
     this.dir = join(deps.config.dataDir, 'pods', this.uid)
     this.startTime = pod.status?.startTime ?? rfc3339()
+    this.ownNetwork = !!deps.network && pod.spec?.hostNetwork !== true
+    if (this.ownNetwork)
+      try {
+        this.netns = deps.network!.podNet(this.uid)
+        // An earlier agent made it: the pod keeps its namespace and address (its containers run in there).
+        this.netReady = existsSync(this.netns.path)
+      } catch {
+        // No address free: ensureNetwork says so, and asks again.
+      }
     this.hooks = new ContainerHooks({
       pod: () => this.pod,
-      podIP: deps.hostIP,
+      podIP: this.netns?.ip ?? deps.hostIP,
       podEvent: (type, reason, message) => deps.event(this.pod, type, reason, message),
     })
     this.volumes = new PodVolumes({
@@ -96,7 +113,8 @@ export class PodWorker {
     })
     const host = {
       podDir: this.dir,
-      host: this.runtime.podHost,
+      host: this.podHost,
+      ...(this.netns ? { netns: this.netns.path } : {}),
       runtime: this.runtime,
       podName: pod.metadata.name as string,
       podNamespace: pod.metadata.namespace as string,
@@ -126,6 +144,11 @@ export class PodWorker {
       // kubelet's default state while a pod has init containers, for those too (kubectl prints Init:0/N).
       for (const r of [...this.init, ...this.containers])
         if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
+  }
+
+  /** Where the pod's ports are reached from the node: its own address on the bridge network, else the runtime's. */
+  get podHost(): string {
+    return this.netns?.ip ?? this.runtime.podHost
   }
 
   /** A container of the pod by name (init containers too). */
@@ -294,6 +317,7 @@ export class PodWorker {
     // kubelet's WaitForAttachAndMount: no container starts before the pod's volumes are set up.
     const volumesAt = await this.volumes.ensure()
     if (volumesAt !== null) return void wakeups.push(volumesAt)
+    if (!this.ensureNetwork(r, wakeups)) return
     let command: string[]
     let env: Record<string, string>
     try {
@@ -338,7 +362,7 @@ export class PodWorker {
     // What an agent started after this pod is gone needs to kill the run as kubelet would (orphan-kill.ts).
     recordKillSpec(r.dir, {
       pod: { name: this.pod.metadata.name, namespace: this.pod.metadata.namespace, uid: this.uid },
-      podIP: this.deps.hostIP,
+      podIP: this.netns?.ip ?? this.deps.hostIP,
       container: {
         name: r.name,
         ports: r.spec.ports,
@@ -355,6 +379,25 @@ export class PodWorker {
       await r.start(command, env, () => this.postStart(r, postStart))
     } finally {
       this.hooking.delete(r)
+    }
+  }
+
+  /**
+   * The pod's sandbox network (kubelet's createPodSandbox before any container): its netns and veth, made once; a
+   * failure is kube's FailedCreatePodSandBox event and a ContainerCreating wait, tried again after the back-off.
+   */
+  private ensureNetwork(r: ContainerRecord, wakeups: number[]): boolean {
+    if (!this.ownNetwork || this.netReady) return true
+    try {
+      this.netns = this.deps.network!.ensure(this.uid)
+      this.netReady = true
+      return true
+    } catch (e) {
+      const message = `Failed to create pod sandbox: plugin type="bridge" failed (add): ${(e as Error).message}`
+      this.deps.event(this.pod, 'Warning', 'FailedCreatePodSandBox', message)
+      r.waiting = { reason: 'ContainerCreating' }
+      wakeups.push(Date.now() + this.deps.config.backoffInitialMs)
+      return false
     }
   }
 
@@ -471,6 +514,12 @@ export class PodWorker {
     await this.stopInTurn(this.graceSeconds())
     await this.status.settled()
     this.volumes.teardown()
+    if (this.ownNetwork)
+      try {
+        this.deps.network!.remove(this.uid)
+      } catch (e) {
+        this.deps.log(`pod ${this.name}: removing its network: ${(e as Error).message}`)
+      }
     rmSync(this.dir, { recursive: true, force: true })
     this.deps.backoff.forget(`${this.uid}/`)
     this.deps.done(this.uid)
@@ -493,6 +542,8 @@ export class PodWorker {
       ephemeralStatuses: this.ephemeral.map((r) => ephemeralStatus(r.status())),
       terminal: this.terminal,
       hostIP: this.deps.hostIP,
+      // Before its sandbox is made a pod has no address of its own yet (kubelet reports none).
+      ...(this.ownNetwork ? { podIP: this.netReady && this.netns ? this.netns.ip : null } : {}),
       startTime: this.startTime,
       now: rfc3339(),
       reason: this.reason,

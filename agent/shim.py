@@ -4,7 +4,7 @@
 # the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
 # and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
-# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts>'   (cwd and environment: the container's)
+# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns>'   (cwd and environment: the container's)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
 #        python3 -I -S shim.py --become '<json: security>' command...   (exec as a container's user: kubectl exec)
 # Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms),
@@ -157,6 +157,24 @@ def enter_mounts(mounts):
                   'making %s read-only' % m['target'])
 
 
+# Pod network (--pod-network bridge): the command joins the pod's named network namespace before anything else.
+CLONE_NEWNET = 0x40000000
+
+
+def enter_netns(path):
+    """In the forked child: joins the network namespace at `path` (raises OSError)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, 'joining the pod network %s: %s' % (path, os.strerror(e)))
+    finally:
+        os.close(fd)
+
+
 def stat_is_dir(fd):
     import stat
 
@@ -222,7 +240,7 @@ def run_as(security, argv):
         return 127
 
 
-def spawn(argv, tty, stdin_fd, mounts=None):
+def spawn(argv, tty, stdin_fd, mounts=None, netns=None):
     """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec failure:
     an errno, or the text of a failed mount)."""
     err_r, err_w = os.pipe()
@@ -247,6 +265,12 @@ def spawn(argv, tty, stdin_fd, mounts=None):
             for sig in (signal.SIGPIPE, signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            if netns:
+                try:
+                    enter_netns(netns)
+                except OSError as e:
+                    os.write(err_w, b'M' + str(e.strerror).encode())
+                    os._exit(127)
             if mounts:
                 try:
                     enter_mounts(mounts)
@@ -302,7 +326,7 @@ def main(spec):
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     started_at = now_ms()
-    pid, outputs, master, failure = spawn(spec['command'], tty, child_in, spec.get('mounts'))
+    pid, outputs, master, failure = spawn(spec['command'], tty, child_in, spec.get('mounts'), spec.get('netns'))
     if master is not None:
         # Input goes to the terminal only as fast as it takes it: a blocking write to a full terminal (a container
         # that does not read its stdin) would stop the shim for good, its exit never recorded.

@@ -55,6 +55,8 @@ export interface RunArgs {
   mounts?: Mount[]
   /** The flags of the container's effective securityContext (cli-security.ts). */
   security?: string[]
+  /** The pod's named network namespace (--pod-network bridge): podman joins it with `--network ns:<path>`. */
+  netns?: string
 }
 
 /** `run` and its flags, then the image and its arguments. */
@@ -69,7 +71,7 @@ export function runArgs(a: RunArgs): string[] {
     '--pull',
     'never',
     '--network',
-    'host',
+    a.netns ? `ns:${a.netns}` : 'host',
     '--label',
     `${NODE_LABEL}=${a.node}`,
     '--label',

@@ -105,6 +105,7 @@ export class CliRuntime implements ContainerRuntime {
         ...(filed.length ? { envFile } : {}),
         cidFile,
         ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
+        ...(spec.netns ? { netns: spec.netns } : {}),
         security: securityArgs(
           this.name,
           effectiveSecurity(spec.pod, c),

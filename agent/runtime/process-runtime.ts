@@ -5,6 +5,7 @@
 import { ContainerProcess, PTY_HELPER, SHIM } from '../container-process.ts'
 import { hostPython } from '../host-tools.ts'
 import { containerCommand } from '../pod-env.ts'
+import { netnsPrefix } from '../network/netns-enter.ts'
 import { enterPrefix } from '../volumes/mount-namespace.ts'
 import { processSecurity, securityOfProcess } from './process-security.ts'
 import type { ContainerRuntime } from './runtime.ts'
@@ -31,6 +32,7 @@ export const processRuntime: ContainerRuntime = {
       tty: spec.container.tty === true,
       logFile: spec.logFile,
       ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
+      ...(spec.netns ? { netns: spec.netns } : {}),
       security: spec.pod ? processSecurity(spec.pod, spec.container) : undefined,
     }),
   exec: (run, spec, command, { tty }) => {
@@ -38,7 +40,7 @@ export const processRuntime: ContainerRuntime = {
     // As the container's process runs: its user, groups, bounding set and no_new_privs (shim.py --become).
     const who = securityOfProcess(pid)
     const become = who ? [hostPython(), '-I', '-S', SHIM, '--become', JSON.stringify(who)] : []
-    const inside = [...enterPrefix(pid, spec.cwd), ...become, ...command]
+    const inside = [...netnsPrefix(pid), ...enterPrefix(pid, spec.cwd), ...become, ...command]
     return {
       argv: tty ? [hostPython(), PTY_HELPER, ...inside] : inside,
       env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },

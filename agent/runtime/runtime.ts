@@ -51,6 +51,8 @@ export interface RunSpec {
   logFile: string
   /** The container's volumes as bind mounts (volumes/pod-volumes.ts). */
   mounts?: Mount[]
+  /** The pod's network namespace (/var/run/netns/<name>, --pod-network bridge) the run joins; none: the host's. */
+  netns?: string
 }
 
 /** How to run a command inside a running container: the host argv, its environment and directory. */

@@ -1,6 +1,9 @@
-// Reaching a pod's ports on this node (its processes listen on the node's loopback: a process runtime shares the
-// host's network), and the kubelet's wording when that fails.
-import { connect, type Socket } from 'node:net'
+// Reaching a pod's ports on this node (on the host's network its processes listen on the node's loopback; in a
+// network namespace of its own, --pod-network bridge, on the loopback in there, as kubelet's port-forward dials), and
+// the kubelet's wording when that fails.
+import { connect } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { dialInNetns } from '../network/netns-dial.ts'
 
 const LOOPBACK = '127.0.0.1'
 
@@ -13,5 +16,6 @@ export const dialError = (e: Error, port: number) =>
     ? `dial tcp ${LOOPBACK}:${port}: connect: connection refused`
     : e.message
 
-/** Dials a pod port. */
-export const dialPort = (port: number): Socket => connect({ host: LOOPBACK, port })
+/** Dials a pod port: on the node's loopback, or inside the pod's network namespace when it has one. */
+export const dialPort = (port: number, netns?: string): Duplex =>
+  netns ? dialInNetns(netns, port) : connect({ host: LOOPBACK, port })

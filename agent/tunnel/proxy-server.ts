@@ -1,5 +1,5 @@
 // pods/{name}/proxy on this node: the request the Worker relays (method, path and query, headers, body on channel 0
-// until EOF) made to the pod's port on the node's loopback, its answer sent back as HEADERS and a body on channel 1
+// until EOF) made to the pod's port (its IP: the node's loopback, or its own address on the bridge network), its answer sent back as HEADERS and a body on channel 1
 // read only with credit; a pod that cannot be reached is kube's 503 `error trying to reach service`.
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
@@ -21,7 +21,8 @@ function refuse(stream: Stream, code: number, reason: string, message: string) {
 export function serveProxy(stream: Stream, pods: PodManager): StreamHandler {
   const { namespace, pod, uid, method, scheme, port, path, query, headers } = stream.request
   const ignore: StreamHandler = { data: () => undefined, eof: () => undefined, closed: () => undefined }
-  if (pods.byName(namespace, pod)?.uid !== uid) {
+  const worker = pods.byName(namespace, pod)
+  if (worker?.uid !== uid) {
     refuse(stream, 404, 'NotFound', `pods "${pod}" not found`)
     return ignore
   }
@@ -29,7 +30,7 @@ export function serveProxy(stream: Stream, pods: PodManager): StreamHandler {
   let answered = false
   const req = (scheme === 'https' ? httpsRequest : httpRequest)(
     {
-      host: '127.0.0.1',
+      host: worker.podHost,
       port: portNumber,
       method,
       path: `${path || '/'}${query ? `?${query}` : ''}`,

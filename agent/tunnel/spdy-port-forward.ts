@@ -9,7 +9,7 @@
 // only once it has read every frame before it, and stops reading frames while it cannot hand their data to its local
 // connection (spdystream's frame queues are bounded). With more than ACK_WINDOW bytes unanswered, the pod's sockets
 // are paused: a kubectl whose client stops reading stops the pod's writer, and nothing piles up on the way.
-import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { dialError, dialPort, forwardError } from './pod-ports.ts'
 import {
   dataFrame,
@@ -33,7 +33,7 @@ interface Pair {
   port: number
   data?: number
   error?: number
-  socket?: Socket
+  socket?: Duplex
 }
 
 const IN = 0
@@ -50,7 +50,7 @@ export class SpdyPortForward {
   private readonly pairs = new Map<string, Pair>()
   /** SPDY stream id → its request id. */
   private readonly streams = new Map<number, string>()
-  private readonly sockets = new Set<Socket>()
+  private readonly sockets = new Set<Duplex>()
   private paused = false
   private waitingDrain = false
   /** Data bytes sent, and how many of them kubectl has read (what had been sent when our last answered PING went). */
@@ -63,12 +63,15 @@ export class SpdyPortForward {
   private readonly pod: string
   private readonly uid: string
   private readonly known: boolean
+  /** The pod's network namespace (--pod-network bridge): ports are dialled at its loopback. */
+  private readonly netns: string | undefined
 
-  constructor(stream: Stream, pod: string, uid: string, known: boolean) {
+  constructor(stream: Stream, pod: string, uid: string, known: boolean, netns?: string) {
     this.stream = stream
     this.pod = pod
     this.uid = uid
     this.known = known
+    this.netns = netns
     this.handler = {
       data: (channel, bytes) => {
         if (channel === IN) this.receive(bytes)
@@ -176,7 +179,7 @@ export class SpdyPortForward {
 
   private dial(pair: Pair) {
     if (!this.known) return this.fail(pair, 'the pod is not known on this node')
-    const socket = dialPort(pair.port)
+    const socket = dialPort(pair.port, this.netns)
     pair.socket = socket
     this.sockets.add(socket)
     if (this.paused) socket.pause()

@@ -1,0 +1,137 @@
+// The bridge pod network (--pod-network bridge), as the CNI bridge plugin with host-local IPAM builds it: a bridge
+// holding the first address of the node's pod CIDR, and per pod a named network namespace (/var/run/netns/<name>)
+// with a veth pair whose inner end (eth0) has the pod's address (ipam.ts) and a default route via the bridge;
+// loopback up; traffic leaving the CIDR masqueraded, and forwarded to and from the bridge (iptables rules with a
+// comment, added once). Names carry a hash of the node name, so agents of several nodes on one host stay apart.
+import { createHash } from 'node:crypto'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { deleteRule, ensureRule, NetworkError, run, succeeds } from './ip-command.ts'
+import { type Cidr, gatewayOf, Ipam, ipOf } from './ipam.ts'
+
+/** A pod's network as its containers join it. */
+export interface PodNet {
+  /** The named netns (`ip netns`), and its path, which the shim and podman enter. */
+  name: string
+  path: string
+  ip: string
+}
+
+const hash = (text: string, n: number) => createHash('sha256').update(text).digest('hex').slice(0, n)
+
+export class BridgeNetwork {
+  readonly bridge: string
+  readonly cidrText: string
+  private readonly cidr: Cidr
+  private readonly ipam: Ipam
+  private readonly prefix: string
+  private readonly comment: string
+
+  constructor(node: string, cidrText: string, cidr: Cidr, dataDir: string) {
+    const tag = hash(node, 6)
+    this.bridge = `kfbr-${tag}`
+    this.prefix = `kf-${tag}-`
+    this.cidrText = cidrText
+    this.cidr = cidr
+    this.comment = `kubeflare pod network of node ${node}`
+    this.ipam = new Ipam(join(dataDir, 'network', 'ips'), cidr)
+  }
+
+  /** The bridge with the gateway address, up; IPv4 forwarding on; the masquerade and forward rules. */
+  setUpHost() {
+    if (!succeeds('ip', ['link', 'show', this.bridge])) run('ip', ['link', 'add', this.bridge, 'type', 'bridge'])
+    run('ip', ['addr', 'replace', `${gatewayOf(this.cidr)}/${this.cidr.prefix}`, 'dev', this.bridge])
+    run('ip', ['link', 'set', this.bridge, 'up'])
+    writeFileSync('/proc/sys/net/ipv4/ip_forward', '1')
+    for (const [table, chain, rule, insert] of this.rules()) ensureRule(table, chain, rule, insert)
+  }
+
+  /** Removes the bridge and the rules (the agent stops its pods on exit: nothing of the network is left). */
+  tearDownHost() {
+    for (const [table, chain, rule] of this.rules()) deleteRule(table, chain, rule)
+    if (succeeds('ip', ['link', 'show', this.bridge])) run('ip', ['link', 'del', this.bridge])
+  }
+
+  private rules(): [string, string, string[], boolean][] {
+    const c = ['-m', 'comment', '--comment', this.comment]
+    return [
+      ['nat', 'POSTROUTING', ['-s', this.cidrText, '!', '-d', this.cidrText, ...c, '-j', 'MASQUERADE'], false],
+      // Before a FORWARD policy of DROP (docker's) or its own chains.
+      ['filter', 'FORWARD', ['-i', this.bridge, ...c, '-j', 'ACCEPT'], true],
+      ['filter', 'FORWARD', ['-o', this.bridge, ...c, '-j', 'ACCEPT'], true],
+    ]
+  }
+
+  nsName(uid: string) {
+    return `${this.prefix}${uid}`
+  }
+
+  private vethName(uid: string) {
+    return `kfv${hash(uid, 12)}`
+  }
+
+  /** The pod's network, its address allocated (or the one it had); throws NetworkError when the range is full. */
+  podNet(uid: string): PodNet {
+    const ip = this.ipam.allocate(uid)
+    if (!ip)
+      throw new NetworkError(
+        `failed to allocate for range 0: no IP addresses available in range set: ${ipOf(this.cidr.base + 2)}-${ipOf(this.cidr.base + 2 ** (32 - this.cidr.prefix) - 2)}`,
+      )
+    const name = this.nsName(uid)
+    return { name, path: `/var/run/netns/${name}`, ip }
+  }
+
+  /** Creates the pod's netns and veth unless they are there with its address (an agent restarted: kept as they are). */
+  ensure(uid: string): PodNet {
+    const net = this.podNet(uid)
+    if (existsSync(net.path)) {
+      try {
+        if (run('ip', ['-n', net.name, '-o', 'addr', 'show', 'dev', 'eth0']).includes(`inet ${net.ip}/`)) return net
+      } catch {}
+    }
+    // Half made (an agent killed while making it): made again.
+    this.remove(uid, false)
+    const veth = this.vethName(uid)
+    run('ip', ['netns', 'add', net.name])
+    try {
+      run('ip', ['link', 'add', veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', net.name])
+      run('ip', ['link', 'set', veth, 'master', this.bridge, 'up'])
+      run('ip', ['-n', net.name, 'addr', 'add', `${net.ip}/${this.cidr.prefix}`, 'dev', 'eth0'])
+      run('ip', ['-n', net.name, 'link', 'set', 'eth0', 'up'])
+      run('ip', ['-n', net.name, 'link', 'set', 'lo', 'up'])
+      run('ip', ['-n', net.name, 'route', 'add', 'default', 'via', gatewayOf(this.cidr)])
+    } catch (e) {
+      this.remove(uid, false)
+      throw e
+    }
+    return net
+  }
+
+  /** Removes the pod's netns and veth; with `release`, frees its address too. */
+  remove(uid: string, release = true) {
+    const name = this.nsName(uid)
+    if (existsSync(`/var/run/netns/${name}`)) run('ip', ['netns', 'del', name])
+    // The host end goes with its peer; one left unpaired (a netns deleted by hand) is removed.
+    const veth = this.vethName(uid)
+    if (succeeds('ip', ['link', 'show', veth])) run('ip', ['link', 'del', veth])
+    if (release) this.ipam.release(uid)
+  }
+
+  /** Removes the netns and addresses of pods `keep` does not name (deleted while no agent ran). */
+  reapLeftovers(keep: (uid: string) => boolean, log: (msg: string) => void) {
+    const uids = new Set(this.ipam.allocations().values())
+    for (const line of run('ip', ['netns', 'list']).split('\n')) {
+      const name = line.split(' ')[0] ?? ''
+      if (name.startsWith(this.prefix)) uids.add(name.slice(this.prefix.length))
+    }
+    for (const uid of uids) {
+      if (keep(uid)) continue
+      try {
+        this.remove(uid)
+        log(`removed the network of pod ${uid}, which this node no longer has`)
+      } catch (e) {
+        log(`removing the network of pod ${uid}: ${(e as Error).message}`)
+      }
+    }
+  }
+}

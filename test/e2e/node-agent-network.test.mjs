@@ -1,0 +1,207 @@
+// A network namespace per pod on a real node (--pod-network bridge, process runtime): two pods get distinct addresses
+// from the pod CIDR and one reaches the other's http.server by pod IP; a readiness httpGet probe gates Endpoints,
+// which carry the pod IP; kubectl port-forward reaches a server bound on 127.0.0.1 inside the pod; pods/proxy reaches
+// the pod IP; a hostNetwork pod keeps the node's address; deleted pods leave no netns or veth. Every netns, veth,
+// bridge and iptables rule the agent made is removed after, even on failure.
+import assert from 'node:assert/strict'
+import { execFileSync, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
+import { api, KUBECTL_DIR, kubectl, uniqueNs } from './helpers.mjs'
+
+const node = 'e2e-agent-net'
+const cidr = '10.199.7.0/24'
+const namespace = uniqueNs('net')
+const tag = createHash('sha256').update(node).digest('hex').slice(0, 6)
+const bridge = `kfbr-${tag}`
+const nsPrefix = `kf-${tag}-`
+const comment = `kubeflare pod network of node ${node}`
+const linux = process.platform === 'linux' && process.getuid?.() === 0
+let agent
+
+const sh = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return ''
+  }
+}
+const ourNetns = () =>
+  sh('ip', ['netns', 'list'])
+    .split('\n')
+    .map((l) => l.split(' ')[0])
+    .filter((n) => n.startsWith(nsPrefix))
+const ourVeths = () => sh('ip', ['-o', 'link', 'show', 'master', bridge]).split('\n').filter(Boolean)
+
+/** Removes everything of this node's pod network the agent may have left. */
+function cleanNetwork() {
+  for (const n of ourNetns()) sh('ip', ['netns', 'del', n])
+  sh('ip', ['link', 'del', bridge])
+  const c = ['-m', 'comment', '--comment', comment]
+  const rules = [
+    ['nat', 'POSTROUTING', ['-s', cidr, '!', '-d', cidr, ...c, '-j', 'MASQUERADE']],
+    ['filter', 'FORWARD', ['-i', bridge, ...c, '-j', 'ACCEPT']],
+    ['filter', 'FORWARD', ['-o', bridge, ...c, '-j', 'ACCEPT']],
+  ]
+  for (const [table, chain, rule] of rules)
+    for (let i = 0; i < 10; i++) {
+      try {
+        execFileSync('iptables', ['-w', '-t', table, '-D', chain, ...rule], { stdio: 'ignore' })
+      } catch {
+        break
+      }
+    }
+}
+
+const k = (args, opts) => kubectl('1.33', ['-n', namespace, ...args], opts)
+const getPod = async (name) => (await api('GET', `/api/v1/namespaces/${namespace}/pods/${name}`)).body
+const running = (name) =>
+  eventually(`${name} to run`, async () => {
+    const p = await getPod(name)
+    return p.status?.containerStatuses?.every((c) => c.state.running) && p.status.podIP ? p : null
+  })
+const pod = (name, command, extra = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: name } },
+  spec: {
+    nodeName: node,
+    terminationGracePeriodSeconds: 1,
+    containers: [{ name: 'c', image: 'python', command, ...extra }],
+    ...(extra.podSpec ?? {}),
+  },
+})
+const create = (p) => api('POST', `/api/v1/namespaces/${namespace}/pods`, p)
+const server = (port, bind = '0.0.0.0') => ['python3', '-m', 'http.server', '--bind', bind, String(port)]
+
+describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root on Linux' }, () => {
+  before(async () => {
+    cleanNetwork()
+    agent = startAgent(node, ['--pod-network', 'bridge', '--pod-cidr', cidr])
+    await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
+    await nodeRegisteredReady(node)
+  })
+  after(async () => {
+    await api('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => undefined)
+    await agent?.stop()
+    cleanNetwork()
+    await api('DELETE', `/api/v1/nodes/${node}`).catch(() => undefined)
+  })
+
+  let ipA
+  let ipB
+  it('gives two pods distinct addresses from the pod CIDR; one reaches the other by pod IP', async () => {
+    await create(pod('a', server(8080)))
+    await create(pod('b', ['sleep', '3600']))
+    const [a, b] = [await running('a'), await running('b')]
+    ipA = a.status.podIP
+    ipB = b.status.podIP
+    assert.match(ipA, /^10\.199\.7\.\d+$/)
+    assert.match(ipB, /^10\.199\.7\.\d+$/)
+    assert.notEqual(ipA, ipB)
+    assert.deepEqual(a.status.podIPs, [{ ip: ipA }])
+    assert.notEqual(a.status.hostIP, ipA)
+    assert.equal(ourNetns().length, 2, agent.output())
+    const got = await eventually('b to reach a', async () => {
+      const r = await k(
+        [
+          'exec',
+          'b',
+          '--',
+          'python3',
+          '-c',
+          `import urllib.request;print(urllib.request.urlopen("http://${ipA}:8080/").status)`,
+        ],
+        { allowFail: true },
+      )
+      return r.code === 0 ? r.stdout : null
+    })
+    assert.equal(got.trim(), '200')
+    // exec runs in the pod's network: eth0 has the pod's address.
+    const addr = await k(['exec', 'b', '--', 'ip', '-o', '-4', 'addr', 'show', 'eth0'])
+    assert.match(addr.stdout, new RegExp(`inet ${ipB.replaceAll('.', '\\.')}/24`))
+  })
+
+  it('a readiness httpGet probe gates Endpoints, which carry the pod IP', async () => {
+    await api('POST', `/api/v1/namespaces/${namespace}/services`, {
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'ready' }, ports: [{ port: 80, targetPort: 8081 }] },
+    })
+    // The server starts after 3 s: not ready until the probe reaches it at the pod IP.
+    await create(
+      pod('ready', ['sh', '-c', 'sleep 3; exec python3 -m http.server --bind 0.0.0.0 8081'], {
+        readinessProbe: { httpGet: { path: '/', port: 8081 }, periodSeconds: 1 },
+      }),
+    )
+    const p = await running('ready')
+    const ep0 = (await api('GET', `/api/v1/namespaces/${namespace}/endpoints/web`)).body
+    assert.ok(!ep0.subsets?.some((s) => s.addresses?.length), JSON.stringify(ep0))
+    const ep = await eventually('the endpoint to be ready', async () => {
+      const e = (await api('GET', `/api/v1/namespaces/${namespace}/endpoints/web`)).body
+      return e.subsets?.[0]?.addresses?.length ? e : null
+    })
+    assert.equal(ep.subsets[0].addresses[0].ip, p.status.podIP)
+  })
+
+  it('kubectl port-forward reaches a server bound on 127.0.0.1 inside the pod', async () => {
+    await create(pod('local', server(9090, '127.0.0.1')))
+    await running('local')
+    const local = 20000 + Math.floor(Math.random() * 10000)
+    const pf = spawn(
+      join(KUBECTL_DIR, 'kubectl.1.33'),
+      ['-n', namespace, 'port-forward', 'pod/local', `${local}:9090`],
+      {
+        env: { ...process.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let out = ''
+    pf.stdout.on('data', (d) => (out += d))
+    pf.stderr.on('data', (d) => (out += d))
+    try {
+      await eventually('port-forward to listen', async () => out.includes('Forwarding from 127.0.0.1'))
+      const res = await eventually('the server to answer', async () =>
+        fetch(`http://127.0.0.1:${local}/`).catch(() => null),
+      )
+      assert.equal(res.status, 200, out)
+    } finally {
+      pf.kill()
+    }
+  })
+
+  it('pods/proxy reaches the pod at its IP', async () => {
+    const r = await k(['get', '--raw', `/api/v1/namespaces/${namespace}/pods/a:8080/proxy/`])
+    assert.match(r.stdout, /Directory listing/)
+  })
+
+  it('a hostNetwork pod keeps the node’s address', async () => {
+    await create(pod('hostnet', ['sleep', '3600'], { podSpec: { hostNetwork: true } }))
+    const p = await running('hostnet')
+    assert.equal(p.status.podIP, p.status.hostIP)
+  })
+
+  it('an agent killed and started again adopts the pods with their netns and address', async () => {
+    const nsBefore = ourNetns().sort()
+    // Killed, an agent leaves the containers running (in their netns) for the next one.
+    await agent.stop('SIGKILL')
+    agent = startAgent(node, ['--pod-network', 'bridge', '--pod-cidr', cidr, '--data-dir', agent.dataDir])
+    await nodeRegisteredReady(node)
+    const r = await eventually('the proxy to reach a again', async () => {
+      const got = await k(['get', '--raw', `/api/v1/namespaces/${namespace}/pods/a:8080/proxy/`], { allowFail: true })
+      return got.code === 0 ? got : null
+    })
+    assert.match(r.stdout, /Directory listing/)
+    const a = await getPod('a')
+    assert.equal(a.status.podIP, ipA)
+    assert.equal(a.status.containerStatuses[0].restartCount, 0)
+    assert.equal((await getPod('b')).status.podIP, ipB)
+    assert.deepEqual(ourNetns().sort(), nsBefore)
+  })
+
+  it('deleted pods leave no netns or veth behind', async () => {
+    await k(['delete', 'pod', '--all', '--wait=true', '--timeout=60s'])
+    await eventually('the netns and veths to go', async () => ourNetns().length === 0 && ourVeths().length === 0)
+  })
+})
