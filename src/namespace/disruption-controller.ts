@@ -168,7 +168,8 @@ export class DisruptionController implements Controller {
     for (const podName of result.notDeleted) {
       const pod = host.get('pods', podName)?.object
       if (!pod) continue
-      const message = `Pod was expected by PDB ${host.scope}/${name} to be deleted but it wasn't`
+      // kube's buildDisruptedPodMap formats the budget's namespace twice (pdb.Namespace, pdb.Namespace).
+      const message = `Pod was expected by PDB ${host.scope}/${host.scope} to be deleted but it wasn't`
       await recordEvent(host, pod, { type: 'Warning', reason: 'NotDeleted', message, component: COMPONENT })
     }
   }

@@ -1,7 +1,8 @@
 // PodDisruptionBudgets end to end in the namespace object: the disruption controller's status (exact watch events),
 // evictions refused with kube's 429 while the budget is spent and allowed once a pod becomes ready, the eviction
 // recorded in disruptedPods, unready pods evicted without spending the budget, several budgets refused, dry runs,
-// percentages resolved against the pods' controller's scale, and the pods/eviction request's own errors.
+// percentages resolved against the pods' controller's scale, an eviction whose pod was not deleted in time (kube's
+// NotDeleted event), and the pods/eviction request's own errors.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, openWatch, pod, req, waitFor } from '../helpers'
 
@@ -235,6 +236,43 @@ describe('disruption controller and evictions', () => {
       status: 'False',
       message: 'found no controllers for pod "lost"',
     })
+  })
+
+  it('a pod evicted over two minutes ago and not deleted is dropped from disruptedPods with kube’s NotDeleted event', async () => {
+    const ns = await makeNamespace('pdb')
+    expect((await req('POST', podPath(ns), gated('stuck'))).status).toBe(201)
+    await running(ns, 'stuck')
+    const created = await req('POST', pdbs(ns), {
+      metadata: { name: 'guard' },
+      spec: { minAvailable: 0, selector: { matchLabels: { app: 'web' } } },
+    })
+    expect(created.status, created.text).toBe(201)
+    await waitFor('the budget computed', async () =>
+      (await req('GET', `${pdbs(ns)}/guard`)).json.status?.observedGeneration === 1 ? true : undefined,
+    )
+    // An eviction recorded three minutes ago whose pod is still there (kube's DeletionTimeout is two minutes).
+    const long = new Date(Date.now() - 3 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z')
+    const put = await req(
+      'PATCH',
+      `${pdbs(ns)}/guard/status`,
+      { status: { disruptedPods: { stuck: long } } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
+    expect(put.status, put.text).toBe(200)
+    const events = await waitFor('NotDeleted', async () => {
+      const list = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items as any[]
+      const found = list.filter((e) => e.reason === 'NotDeleted')
+      return found.length > 0 ? found : undefined
+    })
+    expect(events[0].involvedObject).toMatchObject({ kind: 'Pod', name: 'stuck' })
+    expect(events[0].type).toBe('Warning')
+    // kube's controller formats the budget's namespace twice (pdb.Namespace, pdb.Namespace): so does the wire.
+    expect(events[0].message).toBe(`Pod was expected by PDB ${ns}/${ns} to be deleted but it wasn't`)
+    const g = await waitFor('the eviction forgotten', async () => {
+      const b = (await req('GET', `${pdbs(ns)}/guard`)).json
+      return b.status.disruptedPods === undefined ? b : undefined
+    })
+    expect(g.status.disruptedPods).toBeUndefined()
   })
 
   it('pods/eviction refusals of the request itself', async () => {
