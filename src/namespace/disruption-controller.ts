@@ -106,13 +106,16 @@ export class DisruptionController implements Controller {
   private async sync(host: ControllerHost, name: string): Promise<void> {
     const budget = host.get(PDBS, name)?.object as PDBObject | undefined
     if (!budget) return
-    await knowControllerKinds(
-      host,
-      podsForBudget(
-        budget,
-        host.all('pods').map((s) => s.object),
-      ),
-    )
+    // Only maxUnavailable and a percentage minAvailable read the controllers' scale (getExpectedPodCount).
+    const readsScale = budget.spec?.maxUnavailable !== undefined || typeof budget.spec?.minAvailable === 'string'
+    if (readsScale)
+      await knowControllerKinds(
+        host,
+        podsForBudget(
+          budget,
+          host.all('pods').map((s) => s.object),
+        ),
+      )
     const lookup = scaleLookup((resource, n) => host.get(resource, n)?.object)
     let computed: BudgetSync | null = null
     // Computed against the newest budget when the write is planned: an eviction's decrement is never overwritten.
