@@ -15,7 +15,7 @@ import { clone } from '../registry/deep-equal'
 import type { ResourceDef } from '../registry/resource'
 import { encodeInGoOrder } from '../registry/wire-json'
 import { ObjectMeta, type KubeObject } from '../schema/meta'
-import { observationOf } from './observation'
+import { type Observation, observationOf } from './observation'
 
 /**
  * Called by a handler before it decodes a create's or update's body: from then on the event records only what that
@@ -30,47 +30,34 @@ export function noteDecodingRequest(c: Context): void {
 export function noteDecodedRequest(c: Context, def: ResourceDef, obj: KubeObject): void {
   const obs = observationOf(c)
   if (!obs) return
+  obs.requestObjectRef = refOf(obj)
+  if (atRequestLevel(obs)) obs.requestObject = asLogged(def, obj)
+}
+
+/**
+ * The same for a subresource's body that is a kind of its own with no defaults (a pod's Binding or Eviction, a
+ * Scale): the object is logged as Go encodes it.
+ */
+export function noteDecodedSubresource(c: Context, schema: z.ZodType, kind: string, obj: KubeObject): void {
+  const obs = observationOf(c)
+  if (!obs) return
+  obs.requestObjectRef = refOf(obj)
+  const type = goTypeOf(schema, `v1.${kind}`)
+  if (atRequestLevel(obs)) obs.requestObject = inGoOrder(goEncoded(clone(obj), type), type)
+}
+
+const atRequestLevel = (obs: Observation) =>
+  obs.audit !== undefined && LEVELS.indexOf(obs.audit.level) >= LEVELS.indexOf('Request')
+
+/** What LogRequestObject takes from the object for the objectRef fields the request left empty. */
+function refOf(obj: KubeObject): Observation['requestObjectRef'] {
   const meta = obj.metadata ?? {}
-  obs.requestObjectRef = {
+  return {
     name: meta.name || undefined,
     namespace: meta.namespace || undefined,
     uid: meta.uid || undefined,
     resourceVersion: meta.resourceVersion || undefined,
   }
-  if (obs.audit && LEVELS.indexOf(obs.audit.level) >= LEVELS.indexOf('Request')) obs.requestObject = asLogged(def, obj)
-}
-
-/**
- * The same for a subresource's create whose body is a kind of its own with no defaults (a pod's Binding, Eviction):
- * the object is logged as Go encodes it (the URL names the object, so the objectRef needs nothing from it).
- */
-export function noteDecodedSubresource(c: Context, schema: z.ZodType, kind: string, obj: KubeObject): void {
-  const obs = observationOf(c)
-  if (obs?.audit && LEVELS.indexOf(obs.audit.level) >= LEVELS.indexOf('Request'))
-    obs.requestObject = inGoOrder(goEncoded(clone(obj), goTypeOf(schema, `v1.${kind}`)), goTypeOf(schema, `v1.${kind}`))
-}
-
-/**
- * A document's keys in its Go type's field order (the top level's TypeMeta kind and apiVersion first, as every kind
- * embeds it first), map keys sorted: for kinds the wire encoder has no plan of (a Binding, an Eviction).
- */
-function inGoOrder(doc: unknown, type: GoType, top = true): unknown {
-  if (typeof doc !== 'object' || doc === null) return doc
-  if (Array.isArray(doc)) return type.kind === 'slice' ? doc.map((x) => inGoOrder(x, type.elem!, false)) : doc
-  const o = doc as Record<string, unknown>
-  if (type.kind === 'map')
-    return Object.fromEntries(
-      Object.keys(o)
-        .sort()
-        .map((k) => [k, inGoOrder(o[k], type.elem!, false)]),
-    )
-  if (type.kind !== 'struct') return doc
-  const keys = top ? ['kind', 'apiVersion'].filter((k) => type.fields.has(k)) : []
-  for (const k of type.fields.keys()) if (!keys.includes(k)) keys.push(k)
-  for (const k of Object.keys(o)) if (!keys.includes(k)) keys.push(k)
-  const out: Record<string, unknown> = {}
-  for (const k of keys) if (o[k] !== undefined) out[k] = inGoOrder(o[k], type.fields.get(k)?.type ?? type, false)
-  return out
 }
 
 /** The decoded object as LogRequestObject encodes it: defaulted, then as Go writes its type. */
@@ -165,4 +152,27 @@ function goZero(go: { kind: string; omitEmpty: boolean }, type: GoType): unknown
     default:
       return undefined
   }
+}
+
+/**
+ * A document's keys in its Go type's field order (the top level's TypeMeta kind and apiVersion first, as every kind
+ * embeds it first), map keys sorted: for kinds the wire encoder has no plan of (a Binding, an Eviction, a Scale).
+ */
+function inGoOrder(doc: unknown, type: GoType, top = true): unknown {
+  if (typeof doc !== 'object' || doc === null) return doc
+  if (Array.isArray(doc)) return type.kind === 'slice' ? doc.map((x) => inGoOrder(x, type.elem!, false)) : doc
+  const o = doc as Record<string, unknown>
+  if (type.kind === 'map')
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, inGoOrder(o[k], type.elem!, false)]),
+    )
+  if (type.kind !== 'struct') return doc
+  const keys = top ? ['kind', 'apiVersion'].filter((k) => type.fields.has(k)) : []
+  for (const k of type.fields.keys()) if (!keys.includes(k)) keys.push(k)
+  for (const k of Object.keys(o)) if (!keys.includes(k)) keys.push(k)
+  const out: Record<string, unknown> = {}
+  for (const k of keys) if (o[k] !== undefined) out[k] = inGoOrder(o[k], type.fields.get(k)?.type ?? type, false)
+  return out
 }

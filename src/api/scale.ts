@@ -1,6 +1,7 @@
 // The /scale handlers of the kinds that serve it (src/api/dispatch.ts routes to them): GET answers the Scale view of
 // the object; PUT and PATCH go to the owning host as writes through the `scale` subresource, planned there against the
 // newest object (src/registry/scale-subresource.ts), and answer the Scale view of the result.
+import { noteDecodedSubresource, noteDecodingRequest } from './audit-request-object'
 import type { Context } from 'hono'
 import { decodeObject } from '../registry/decode'
 import type { PatchType } from '../registry/patch/apply-patch'
@@ -67,6 +68,7 @@ export async function getScale(c: Ctx, def: ResourceDef, ns: string, name: strin
 
 export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: string) {
   negotiateFor(c, def)
+  noteDecodingRequest(c)
   const body = { format: objectContentType(c).includes('yaml') ? 'yaml' : 'json', text: await readBodyText(c) } as const
   const options = updateOptions(c)
   const decoded = decodeObject<KubeObject>(
@@ -75,6 +77,7 @@ export async function putScale(c: Ctx, def: ResourceDef, ns: string, name: strin
     options.fieldValidation,
   )
   addWarnings(c, decoded.warnings)
+  noteDecodedSubresource(c, Scale, 'Scale', decoded.value)
   const opts = { dryRun: options.dryRun, fieldManager: options.fieldManager, subresource: 'scale' }
   const answer = unwrap(await call(() => hostFor(c.env, def, ns).update(resourceKey(def), name, decoded.value, opts)))
   return renderScale(c, def, answer.object)

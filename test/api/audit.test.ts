@@ -304,6 +304,36 @@ describe('audit log', () => {
     )
   })
 
+  it("records a /scale PUT's Scale as decoded, and its uid and resourceVersion in the objectRef", async () => {
+    const ns = await makeNamespace('audit')
+    const rc = {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name: 'rc' },
+      spec: {
+        replicas: 0,
+        selector: { app: 'rc' },
+        template: { ...pod('x', { app: 'rc' }), metadata: { labels: { app: 'rc' } } },
+      },
+    }
+    expect((await audited('', 'POST', `/api/v1/namespaces/${ns}/replicationcontrollers`, rc)).res.status).toBe(201)
+    const path = `/api/v1/namespaces/${ns}/replicationcontrollers/rc/scale`
+    const p = policy([{ level: 'Request', resources: [{ group: '', resources: ['replicationcontrollers/scale'] }] }])
+    // The controller writes the status meanwhile: read again until a PUT meets the newest resourceVersion.
+    let scale: any
+    let put!: Awaited<ReturnType<typeof audited>>
+    for (let i = 0; i < 10; i++) {
+      scale = JSON.parse((await audited('', 'GET', path)).text)
+      put = await audited(p, 'PUT', path, { ...scale, spec: { replicas: 0 }, extra: true })
+      if (put.res.status !== 409) break
+    }
+    expect(put.res.status, put.text).toBe(200)
+    const done = put.events.at(-1)!
+    expect(Object.keys(done.requestObject)).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status'])
+    expect(done.requestObject.spec).toEqual({})
+    expect(done.objectRef).toMatchObject({ uid: scale.metadata.uid, resourceVersion: scale.metadata.resourceVersion })
+  })
+
   it('records no requestObject for a body that does not decode, as kube logs none when decoding fails', async () => {
     const ns = await makeNamespace('audit')
     const p = policy([{ level: 'Request' }])
