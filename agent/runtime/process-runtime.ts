@@ -6,6 +6,7 @@ import { ContainerProcess, PTY_HELPER, SHIM } from '../container-process.ts'
 import { hostPython } from '../host-tools.ts'
 import { containerCommand } from '../pod-env.ts'
 import { netnsPrefix } from '../network/netns-enter.ts'
+import { checkCommandIn } from './container-path.ts'
 import { enterPrefix } from '../volumes/mount-namespace.ts'
 import { processSecurity, securityOfProcess } from './process-security.ts'
 import type { ContainerRuntime } from './runtime.ts'
@@ -40,7 +41,10 @@ export const processRuntime: ContainerRuntime = {
     // As the container's process runs: its user, groups, bounding set and no_new_privs (shim.py --become).
     const who = securityOfProcess(pid)
     const become = who ? [hostPython(), '-I', '-S', SHIM, '--become', JSON.stringify(who)] : []
-    const inside = [...netnsPrefix(pid), ...enterPrefix(pid, spec.cwd), ...become, ...command]
+    const prefix = [...netnsPrefix(pid), ...enterPrefix(pid, spec.cwd)]
+    // Behind nsenter a missing command is nsenter's exit 127: looked up first, it is the CRI's error.
+    if (pid && prefix.length) checkCommandIn(pid, command, spec.env, spec.cwd)
+    const inside = [...prefix, ...become, ...command]
     return {
       argv: tty ? [hostPython(), PTY_HELPER, ...inside] : inside,
       env: { ...spec.env, ...(tty ? { TERM: spec.env.TERM ?? 'xterm' } : {}) },

@@ -14,6 +14,7 @@ import { BridgeNetwork } from '../../../agent/network/bridge-network.ts'
 import { parseCidr } from '../../../agent/network/ipam.ts'
 import { dialInNetns } from '../../../agent/network/netns-dial.ts'
 import { netnsPrefix } from '../../../agent/network/netns-enter.ts'
+import { processRuntime } from '../../../agent/runtime/process-runtime.ts'
 
 const rootLinux = process.platform === 'linux' && process.getuid?.() === 0
 const node = `unit-net-${process.pid}`
@@ -100,6 +101,17 @@ describe('BridgeNetwork', { skip: !rootLinux && 'needs root on Linux' }, () => {
       assert.match(prefix[0], /nsenter$/)
       assert.match(sh(prefix[0], [...prefix.slice(1), 'ip', '-o', '-4', 'addr', 'show', 'eth0']), /10\.199\.9\.2/)
       assert.deepEqual(netnsPrefix(process.pid), [])
+      // The process runtime's exec enters the netns; a missing command is the CRI's error, not nsenter's exit 127.
+      const target = { env: { PATH: process.env.PATH }, cwd, dir: cwd }
+      const ip = processRuntime.exec(p, target, ['ip', '-o', '-4', 'addr', 'show', 'eth0'], {
+        stdin: false,
+        tty: false,
+      })
+      assert.match(sh(ip.argv[0], ip.argv.slice(1)), /10\.199\.9\.2/)
+      assert.throws(
+        () => processRuntime.exec(p, target, ['no-such-command'], { stdin: false, tty: false }),
+        new Error('exec: "no-such-command": executable file not found in $PATH'),
+      )
     } finally {
       await p.stop(0)
     }
