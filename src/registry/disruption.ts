@@ -31,12 +31,12 @@ export function podsForBudget<P extends KubeObject>(pdb: PDBObject, pods: readon
   return pods.filter((p) => parsed.selector.matches(p.metadata.labels))
 }
 
-/** The budget that covers a pod for an eviction: non-empty valid selectors matching its labels (getPodDisruptionBudgets). */
+/**
+ * The budgets that cover a pod for an eviction (getPodDisruptionBudgets): valid selectors matching its labels. As in
+ * policy/v1, an empty selector (`{}`) covers every pod and a null one none (LabelSelectorAsSelector).
+ */
 export function budgetsForPod(pod: KubeObject, pdbs: readonly PDBObject[]): PDBObject[] {
-  return pdbs.filter((pdb) => {
-    const parsed = labelSelectorFromMetaV1(pdb.spec?.selector)
-    return parsed.ok && !parsed.selector.isEmpty() && parsed.selector.matches(pod.metadata.labels)
-  })
+  return pdbs.filter((pdb) => podsForBudget(pdb, [pod]).length > 0)
 }
 
 /** A controller's scale, as the disruption controller's finders report it (null: no such controller). */

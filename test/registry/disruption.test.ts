@@ -1,7 +1,7 @@
 // The disruption controller's arithmetic and the eviction's check-and-decrement (src/registry/disruption.ts), as
 // kube's pkg/controller/disruption and eviction.go compute them.
 import { describe, expect, it } from 'vitest'
-import { checkAndDecrement, expectedPodCount, syncBudget } from '../../src/registry/disruption'
+import { budgetsForPod, checkAndDecrement, expectedPodCount, syncBudget } from '../../src/registry/disruption'
 import type { PDBObject } from '../../src/registry/strategies/pod-disruption-budget'
 import type { KubeObject } from '../../src/schema/meta'
 
@@ -198,5 +198,18 @@ describe('checkAndDecrement', () => {
     expect('refused' in negative && negative.refused.message).toBe(
       'poddisruptionbudget.policy "web" is forbidden: pdb disruptions allowed is negative',
     )
+  })
+})
+
+describe('budgetsForPod', () => {
+  it('policy/v1: an empty selector covers every pod, a null or invalid one none', () => {
+    const named = (name: string, selector: unknown) =>
+      ({ ...budget({}), metadata: { name }, spec: { selector } }) as unknown as PDBObject
+    const all = named('all', {})
+    const none = named('none', undefined)
+    const bad = named('bad', { matchExpressions: [{ key: 'app', operator: 'Bogus' }] })
+    const web = named('web', { matchLabels: { app: 'web' } })
+    const db = named('db', { matchLabels: { app: 'db' } })
+    expect(budgetsForPod(pod('a'), [all, none, bad, web, db]).map((b) => b.metadata.name)).toEqual(['all', 'web'])
   })
 })
