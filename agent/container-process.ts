@@ -7,7 +7,6 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import {
   closeSync,
   constants as fsConstants,
-  existsSync,
   type FSWatcher,
   openSync,
   readFileSync,
@@ -286,6 +285,14 @@ export class ContainerProcess {
 
   get running(): boolean {
     return this.done === null
+  }
+
+  /**
+   * Whether the command's process is still there (not gone, not a zombie, its pid not someone else's now). A run is
+   * running until its shim records the exit, which it does up to 2 s after it (the output of leftovers is drained).
+   */
+  get alive(): boolean {
+    return this.run !== null && sameProcess(this.run.pid, this.run.pidStart)
   }
 
   /**

@@ -49,6 +49,8 @@ export async function killOrphan(dir: string, runtime: ContainerRuntime): Promis
   const logFile = join(dir, `${attempt}.log`)
   const found = ContainerProcess.adopt(logFile, spec.container.stdin === true)
   if (!(found instanceof ContainerProcess)) return false
+  // A shim still starting the run: its preStop execs into the run once recorded (before, an exec is refused).
+  if (!(await found.spawned)) return false
   const run = runtime.adopt?.(found, logFile) ?? found
   const env = found.environment() ?? {}
   const container: HookedContainer = {

@@ -37,7 +37,13 @@ export const processRuntime: ContainerRuntime = {
       security: spec.pod ? processSecurity(spec.pod, spec.container) : undefined,
     }),
   exec: (run, spec, command, { tty }) => {
-    const pid = (run as ContainerProcess).pid
+    const container = run as ContainerProcess
+    // The CRI execs into a running container only. Here the command would otherwise run on the host, outside the
+    // container's mount namespace and as the agent: while the shim starts the run (its pid not known yet), and once
+    // its process has ended until the shim records the exit (up to 2 s later), the container counts as running.
+    if (container.pid === undefined) throw new Error('container is in CONTAINER_CREATED state')
+    if (!container.alive) throw new Error('container is in CONTAINER_EXITED state')
+    const pid = container.pid
     // As the container's process runs: its user, groups, bounding set and no_new_privs (shim.py --become).
     const who = securityOfProcess(pid)
     const become = who ? [hostPython(), '-I', '-S', SHIM, '--become', JSON.stringify(who)] : []

@@ -65,10 +65,12 @@ export function serveExec(stream: Stream, pods: PodManager): StreamHandler {
   const record = runningContainer(stream, pods, 'error executing command in container')
   if (!record) return ignore
   const tty = stream.request.tty === true
-  const run = record.execIn(command, { stdin: stream.request.stdin === true, tty })
-  const argv = run.argv
   let child: ChildProcess
+  let argv: string[]
   try {
+    // Refused for a container that has just ended (its status not updated yet).
+    const run = record.execIn(command, { stdin: stream.request.stdin === true, tty })
+    argv = run.argv
     child = spawn(argv[0]!, argv.slice(1), {
       cwd: run.cwd,
       env: run.env,

@@ -39,7 +39,8 @@ before(async () => {
     done: () => {},
   })
   worker.sync()
-  for (let i = 0; i < 100 && !worker.record('main').running; i++) await new Promise((r) => setTimeout(r, 50))
+  // Started: its shim has recorded the run (an exec is refused before, as the CRI refuses a created container).
+  for (let i = 0; i < 100 && !worker.record('main').proc?.pid; i++) await new Promise((r) => setTimeout(r, 50))
 })
 after(() => worker.shutdown())
 const clients = []
@@ -47,7 +48,7 @@ afterEach(() => {
   for (const c of clients.splice(0)) c.stop()
 })
 
-function open(request, serve) {
+function open(request, serve, target = worker) {
   const listeners = {}
   const sent = []
   const socket = {
@@ -57,7 +58,7 @@ function open(request, serve) {
     close: () => {},
     addEventListener: (t, l) => (listeners[t] ??= []).push(l),
   }
-  const pods = { byName: (ns, name) => (ns === 'n' && name === 'p' ? worker : undefined) }
+  const pods = { byName: (ns, name) => (ns === 'n' && name === 'p' ? target : undefined) }
   const client = new TunnelClient(
     () => socket,
     (s) => serve(s, pods),
@@ -122,6 +123,55 @@ describe('exec server', () => {
     await new Promise((r) => setTimeout(r, 1500))
     const { existsSync } = await import('node:fs')
     assert.equal(existsSync(marker), false)
+  })
+
+  it('refuses a container whose process has just ended, its status not updated yet (no command run on the host)', async () => {
+    // The command ends at once; a leftover of its own session keeps its output open, so its shim records the exit
+    // only after its 2 s drain: until then the container's status is still running.
+    const ended = new PodWorker(
+      {
+        metadata: { ...pod.metadata, resourceVersion: '1' },
+        spec: {
+          restartPolicy: 'Never',
+          containers: [{ name: 'main', command: ['sh', '-c', 'setsid sleep 5 & exit 0'] }],
+        },
+      },
+      {
+        config: { dataDir: mkdtempSync(join(tmpdir(), 'exec-')), imageDefaults: new Map(), backoffInitialMs: 1000 },
+        client: { request: async (_m, _p, b) => ({ ...pod, status: b?.status }), get: async () => ({}) },
+        hostIP: '127.0.0.1',
+        allocatable: {},
+        backoff: new Backoff(1000, 4000),
+        event: () => {},
+        log: () => {},
+        done: () => {},
+      },
+    )
+    try {
+      ended.sync()
+      const r = () => ended.record('main')
+      for (let i = 0; i < 100 && !(r().running && r().proc?.pid && !r().proc.alive); i++)
+        await new Promise((res) => setTimeout(res, 20))
+      assert.ok(r().running && !r().proc.alive, 'a run whose process is gone while it still counts as running')
+      const marker = join(mkdtempSync(join(tmpdir(), 'exec-')), 'ran')
+      const s = open({ op: 'exec', command: ['sh', '-c', `touch ${marker}`], stdout: true }, serveExec, ended)
+      await s.until('the end', s.closed)
+      const { existsSync } = await import('node:fs')
+      assert.equal(existsSync(marker), false)
+      assert.deepEqual(JSON.parse(s.channel(3)), {
+        metadata: {},
+        status: 'Failure',
+        message:
+          'Internal error occurred: error executing command in container: container is in CONTAINER_EXITED state',
+        reason: 'InternalError',
+        details: {
+          causes: [{ message: 'error executing command in container: container is in CONTAINER_EXITED state' }],
+        },
+        code: 500,
+      })
+    } finally {
+      await ended.shutdown()
+    }
   })
 })
 
