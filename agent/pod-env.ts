@@ -60,7 +60,7 @@ export function quantity(text: string): number {
   return Number(m[1]) * (m[2] !== undefined ? 10 ** Number(m[2]) : SUFFIX[m[3] ?? '']!)
 }
 
-function fieldRef(pod: Obj, path: string, hostIP: string): string {
+function fieldRef(pod: Obj, path: string, hostIP: string, podIP: string): string {
   const key = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path)
   if (key) return pod.metadata?.[key[1]!]?.[key[2]!] ?? ''
   switch (path) {
@@ -75,11 +75,11 @@ function fieldRef(pod: Obj, path: string, hostIP: string): string {
     case 'spec.serviceAccountName':
       return pod.spec?.serviceAccountName ?? ''
     case 'status.hostIP':
-    case 'status.podIP':
-      return hostIP
     case 'status.hostIPs':
-    case 'status.podIPs':
       return hostIP
+    case 'status.podIP':
+    case 'status.podIPs':
+      return podIP
     default:
       throw new ConfigError(`unsupported fieldPath: ${path}`)
   }
@@ -126,6 +126,8 @@ export function apiServiceEnv(server: string): Record<string, string> {
 export interface EnvContext {
   client: KubeClient
   hostIP: string
+  /** The pod's own address when it has a network namespace of its own (--pod-network bridge); else the host's. */
+  podIP?: string
   /** The node's allocatable resources (limits a container does not set). */
   allocatable: Obj
   base: Record<string, string>
@@ -178,7 +180,7 @@ export async function containerEnv(pod: Obj, container: Obj, ctx: EnvContext): P
       continue
     }
     const vf = e.valueFrom as Obj
-    if (vf.fieldRef) env[e.name] = fieldRef(pod, vf.fieldRef.fieldPath, ctx.hostIP)
+    if (vf.fieldRef) env[e.name] = fieldRef(pod, vf.fieldRef.fieldPath, ctx.hostIP, ctx.podIP ?? ctx.hostIP)
     else if (vf.resourceFieldRef) env[e.name] = resourceFieldRef(container, vf.resourceFieldRef, ctx.allocatable)
     else {
       const ref = vf.configMapKeyRef ?? vf.secretKeyRef

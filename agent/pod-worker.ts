@@ -324,6 +324,7 @@ export class PodWorker {
       env = await containerEnv(this.pod, r.spec, {
         client: this.deps.client,
         hostIP: this.deps.hostIP,
+        ...(this.netns ? { podIP: this.netns.ip } : {}),
         allocatable: this.deps.allocatable,
         base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
         apiServer: this.deps.client.server,

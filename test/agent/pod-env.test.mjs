@@ -93,6 +93,19 @@ describe('containerEnv', () => {
     })
   })
 
+  it('gives status.podIP the pod’s own address when it has one (--pod-network bridge), hostIP the node’s', async () => {
+    const c = {
+      name: 'main',
+      env: [
+        { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+        { name: 'POD_IPS', valueFrom: { fieldRef: { fieldPath: 'status.podIPs' } } },
+        { name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+      ],
+    }
+    const env = await containerEnv(pod, c, { ...ctx, podIP: '10.244.0.5' })
+    assert.deepEqual([env.POD_IP, env.POD_IPS, env.HOST_IP], ['10.244.0.5', '10.244.0.5', '192.0.2.7'])
+  })
+
   it('names a missing config map or key as the kubelet does', async () => {
     const missing = { name: 'm', env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'nope', key: 'k' } } }] }
     await assert.rejects(containerEnv(pod, missing, ctx), new ConfigError('configmap "nope" not found'))

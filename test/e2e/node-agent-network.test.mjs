@@ -94,7 +94,11 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
   let ipB
   it('gives two pods distinct addresses from the pod CIDR; one reaches the other by pod IP', async () => {
     await create(pod('a', server(8080)))
-    await create(pod('b', ['sleep', '3600']))
+    await create(
+      pod('b', ['sleep', '3600'], {
+        env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+      }),
+    )
     const [a, b] = [await running('a'), await running('b')]
     ipA = a.status.podIP
     ipB = b.status.podIP
@@ -122,6 +126,8 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
     // exec runs in the pod's network: eth0 has the pod's address.
     const addr = await k(['exec', 'b', '--', 'ip', '-o', '-4', 'addr', 'show', 'eth0'])
     assert.match(addr.stdout, new RegExp(`inet ${ipB.replaceAll('.', '\\.')}/24`))
+    // The downward API's status.podIP is the pod's address.
+    assert.equal((await k(['exec', 'b', '--', 'sh', '-c', 'echo $POD_IP'])).stdout, `${ipB}\n`)
   })
 
   it('a readiness httpGet probe gates Endpoints, which carry the pod IP', async () => {

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test'
 import { FlagError, parseFlags } from '../../../agent/flags.ts'
 import { NetworkError } from '../../../agent/network/ip-command.ts'
 import { podNetwork } from '../../../agent/network/pod-network.ts'
+import { runArgs } from '../../../agent/runtime/cli-args.ts'
 
 const rootLinux = process.platform === 'linux' && process.getuid?.() === 0
 const ctx = (extra = {}) => ({ node: 'n1', dataDir: mkdtempSync(join(tmpdir(), 'pn-')), runtime: 'process', ...extra })
@@ -45,5 +46,17 @@ describe('--pod-network', () => {
   })
   it('bridge refuses to start when not root or not on Linux', { skip: rootLinux && 'this is root on Linux' }, () => {
     assert.throws(() => podNetwork('bridge', ctx({ flagPodCIDR: '10.1.2.0/24' })), /must run as root|need Linux/)
+  })
+})
+
+describe('podman in the pod network', () => {
+  it('joins the pod netns with --network ns:<path>, else the host network', () => {
+    const base = { node: 'n1', podUID: 'u', podName: 'p', podNamespace: 'ns', attempt: 0, env: {}, cidFile: '/c' }
+    const net = (args) => args[args.indexOf('--network') + 1]
+    assert.equal(net(runArgs({ ...base, container: { name: 'c', image: 'img' } })), 'host')
+    assert.equal(
+      net(runArgs({ ...base, container: { name: 'c', image: 'img' }, netns: '/var/run/netns/kf-x-u' })),
+      'ns:/var/run/netns/kf-x-u',
+    )
   })
 })
