@@ -1,11 +1,14 @@
 // A network namespace per pod on a real node (--pod-network bridge, process runtime): two pods get distinct addresses
 // from the pod CIDR and one reaches the other's http.server by pod IP; a readiness httpGet probe gates Endpoints,
 // which carry the pod IP; kubectl port-forward reaches a server bound on 127.0.0.1 inside the pod; pods/proxy reaches
-// the pod IP; a hostNetwork pod keeps the node's address; deleted pods leave no netns or veth. Every netns, veth,
-// bridge and iptables rule the agent made is removed after, even on failure.
+// the pod IP; a hostNetwork pod keeps the node's address; an agent killed and started again adopts the pods with their
+// netns and address; deleted pods leave no netns or veth; the same under podman (--network ns:). Every netns, veth,
+// bridge and iptables rule the agents made is removed after, even on failure.
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
@@ -209,5 +212,120 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
   it('deleted pods leave no netns or veth behind', async () => {
     await k(['delete', 'pod', '--all', '--wait=true', '--timeout=60s'])
     await eventually('the netns and veths to go', async () => ourNetns().length === 0 && ourVeths().length === 0)
+  })
+})
+
+// The same pod network under podman (skipped where podman cannot run a container): the container joins the pod's
+// netns with --network ns:<path>; its address is the pod IP, which a tcpSocket readiness probe reaches.
+const IMAGE = 'localhost/kubeflare-test-busybox:1'
+const podmanDir = mkdtempSync(join(tmpdir(), 'e2e-podman-net-'))
+const podmanEnv = { ...process.env, CONTAINERS_CONF: join(podmanDir, 'containers.conf') }
+function podmanUnusable() {
+  if (!linux) return 'needs root on Linux'
+  writeFileSync(
+    podmanEnv.CONTAINERS_CONF,
+    '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]\n[engine]\nruntime = "runc"\n',
+  )
+  const podman = (...args) =>
+    execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe', timeout: 120_000, env: podmanEnv })
+  try {
+    podman('version')
+  } catch {
+    return 'podman does not answer here'
+  }
+  try {
+    podman('image', 'exists', IMAGE)
+  } catch {
+    if (!existsSync('/bin/busybox')) return 'no static /bin/busybox to make an image of'
+    const fs = join(podmanDir, 'rootfs')
+    mkdirSync(join(fs, 'bin'), { recursive: true })
+    copyFileSync('/bin/busybox', join(fs, 'bin', 'busybox'))
+    for (const c of ['sh', 'cat', 'sleep', 'ls']) symlinkSync('busybox', join(fs, 'bin', c))
+    execFileSync('tar', ['-C', fs, '-cf', join(podmanDir, 'rootfs.tar'), '.'])
+    podman('import', '--change', 'CMD ["sh"]', join(podmanDir, 'rootfs.tar'), IMAGE)
+  }
+  return null
+}
+const noPodman = podmanUnusable()
+
+describe('pod network bridge under podman', { skip: noPodman ?? false }, () => {
+  const pNode = 'e2e-podman-net'
+  const pCidr = '10.199.8.0/24'
+  const pTag = createHash('sha256').update(pNode).digest('hex').slice(0, 6)
+  const pNs = uniqueNs('netpod')
+  let pAgent
+  const clean = () => {
+    for (const n of sh('ip', ['netns', 'list'])
+      .split('\n')
+      .map((l) => l.split(' ')[0])
+      .filter((n) => n.startsWith(`kf-${pTag}-`)))
+      sh('ip', ['netns', 'del', n])
+    sh('ip', ['link', 'del', `kfbr-${pTag}`])
+    const c = ['-m', 'comment', '--comment', `kubeflare pod network of node ${pNode}`]
+    for (const [table, chain, rule] of [
+      ['nat', 'POSTROUTING', ['-s', pCidr, '!', '-d', pCidr, ...c, '-j', 'MASQUERADE']],
+      ['filter', 'FORWARD', ['-i', `kfbr-${pTag}`, ...c, '-j', 'ACCEPT']],
+      ['filter', 'FORWARD', ['-o', `kfbr-${pTag}`, ...c, '-j', 'ACCEPT']],
+    ])
+      sh('iptables', ['-w', '-t', table, '-D', chain, ...rule])
+  }
+  before(async () => {
+    clean()
+    pAgent = startAgent(pNode, ['--runtime', 'podman', '--pod-network', 'bridge', '--pod-cidr', pCidr], {
+      env: podmanEnv,
+    })
+    await api('POST', '/api/v1/namespaces', { metadata: { name: pNs } })
+    await nodeRegisteredReady(pNode)
+  })
+  after(async () => {
+    await api('DELETE', `/api/v1/namespaces/${pNs}`).catch(() => undefined)
+    await pAgent?.stop()
+    clean()
+    await api('DELETE', `/api/v1/nodes/${pNode}`).catch(() => undefined)
+  })
+
+  it('runs the container in the pod netns: its address is the pod IP, which a tcpSocket probe reaches', async () => {
+    await api('POST', `/api/v1/namespaces/${pNs}/pods`, {
+      metadata: { name: 'web' },
+      spec: {
+        nodeName: pNode,
+        terminationGracePeriodSeconds: 1,
+        containers: [
+          {
+            name: 'c',
+            image: IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['busybox', 'httpd', '-f', '-p', '8080', '-h', '/'],
+            readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 },
+          },
+        ],
+      },
+    })
+    const p = await eventually(
+      'web to be ready',
+      async () => {
+        const got = (await api('GET', `/api/v1/namespaces/${pNs}/pods/web`)).body
+        return got.status?.containerStatuses?.[0]?.ready ? got : null
+      },
+      90_000,
+    )
+    assert.match(p.status.podIP, /^10\.199\.8\.\d+$/)
+    const addr = await kubectl('1.33', [
+      '-n',
+      pNs,
+      'exec',
+      'web',
+      '--',
+      'busybox',
+      'ip',
+      '-o',
+      '-4',
+      'addr',
+      'show',
+      'eth0',
+    ])
+    assert.match(addr.stdout, new RegExp(`inet ${p.status.podIP.replaceAll('.', '\\.')}/24`))
+    await kubectl('1.33', ['-n', pNs, 'delete', 'pod', 'web', '--wait=true', '--timeout=60s'])
+    await eventually('its netns to go', async () => !sh('ip', ['netns', 'list']).includes(`kf-${pTag}-`))
   })
 })
