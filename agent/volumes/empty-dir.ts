@@ -19,6 +19,18 @@ export function makeVolumeDir(dir: string) {
   chmodSync(dir, 0o777)
 }
 
+/**
+ * The pod's volumes directory, which other users of the host may not enter (0750, as kubelet's pods directory): it
+ * holds the pod's Secrets and tokens, 0644 files by default. Containers see their volumes through their binds, made by
+ * the agent's user or the engine (root), never through this path.
+ */
+export function makeVolumesDir(podDir: string) {
+  const dir = join(podDir, 'volumes')
+  mkdirSync(dir, { recursive: true })
+  // Also an earlier agent's (mkdir's mode is the umask's).
+  chmodSync(dir, 0o750)
+}
+
 /** Whether `dir` is a mount point (its device differs from its parent's). */
 function mountPoint(dir: string): boolean {
   try {

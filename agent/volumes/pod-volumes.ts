@@ -10,7 +10,7 @@ import { isNotFound, type KubeClient } from '../kube-client.ts'
 import type { Obj } from '../obj.ts'
 import { ConfigError, expand } from '../pod-env.ts'
 import { type Payload, writePayload } from './atomic-writer.ts'
-import { EMPTY_DIR_PLUGIN, makeVolumeDir, releasePodVolumes, setUpEmptyDir } from './empty-dir.ts'
+import { EMPTY_DIR_PLUGIN, makeVolumeDir, makeVolumesDir, releasePodVolumes, setUpEmptyDir } from './empty-dir.ts'
 import { checkHostPath } from './host-path.ts'
 import type { Mount } from './mount.ts'
 import { setVolumeOwnership } from './ownership.ts'
@@ -113,6 +113,7 @@ export class PodVolumes {
       return null
     }
     if (Date.now() < this.retryAt) return this.retryAt
+    makeVolumesDir(this.host.podDir)
     const unmounted: string[] = []
     const unprocessed: string[] = []
     const podErrors: string[] = []

@@ -4,7 +4,7 @@
 // ConfigMap's FailedMount with the containers left waiting; subPath, readOnly, hostPath types and an unbound claim.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
@@ -520,6 +520,40 @@ describe('pod volumes (process runtime)', () => {
       'Warning FailedMount: Unable to attach or mount volumes: unmounted volumes=[config-volume], unattached volumes=[], failed to process volumes=[]: context deadline exceeded',
     )
     volumes.stop()
+  })
+
+  it('keeps the pod’s volume files (its Secrets) from the host’s other users', async () => {
+    // A pod directory others may enter, as under a --data-dir made with the usual umask.
+    const podDir = mkdtempSync(join(tmpdir(), 'pv-'))
+    chmodSync(podDir, 0o755)
+    const pod = {
+      metadata: { name: 'p', namespace: 'n', uid: 'u' },
+      spec: {
+        containers: [{ name: 'a', volumeMounts: [{ name: 's', mountPath: '/x' }] }],
+        volumes: [{ name: 's', secret: { secretName: 'sec' } }],
+      },
+    }
+    const volumes = new PodVolumes({
+      podDir,
+      pod: () => pod,
+      client: fakeApi({ '/api/v1/namespaces/n/secrets/sec': { data: { key: b64('hunter2') } } }),
+      allocatable: {},
+      event: () => {},
+      log: () => {},
+    })
+    assert.equal(await volumes.ensure(), null)
+    volumes.stop()
+    const file = join(podDir, 'volumes', 'kubernetes.io~secret', 's', 'key')
+    // The file keeps the Secret's mode (0644 by default); the directory above it is what keeps others out.
+    assert.equal(statSync(file).mode & 0o777, 0o644)
+    assert.equal(statSync(join(podDir, 'volumes')).mode & 0o777, 0o750)
+    if (process.getuid() === 0) {
+      const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'cat', file], {
+        encoding: 'utf8',
+      })
+      assert.equal(r.stdout, '')
+      assert.match(r.stderr, /Permission denied/)
+    }
   })
 
   const cmPod = (phase) => ({
