@@ -275,6 +275,43 @@ describe('disruption controller and evictions', () => {
     expect(g.status.disruptedPods).toBeUndefined()
   })
 
+  it('an evicted pod is marked DisruptionTarget (EvictionByEvictionAPI) before its delete; preconditions are checked first', async () => {
+    const ns = await makeNamespace('pdb')
+    // Pending (no node fits) and held by a finalizer, so the deleted pod stays to be read.
+    const held = pod('held', { app: 'x' }, { nodeSelector: { nowhere: 'true' } })
+    ;(held.metadata as any).finalizers = ['example.com/hold']
+    const created = await req('POST', podPath(ns), held)
+    expect(created.status, created.text).toBe(201)
+
+    const wrongUid = await evict(ns, 'held', { deleteOptions: { preconditions: { uid: 'not-it' } } })
+    expect(wrongUid.status).toBe(409)
+    expect(wrongUid.json).toMatchObject({
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on Pod "held": the UID in the precondition (not-it) does not match the UID in record (${created.json.metadata.uid}). The object might have been deleted and then recreated`,
+      details: { name: 'held', kind: 'Pod' },
+    })
+    expect(cond((await req('GET', podPath(ns, 'held'))).json, 'DisruptionTarget')).toBeUndefined()
+
+    // A dry run marks nothing.
+    expect((await evict(ns, 'held', {}, '?dryRun=All')).status).toBe(201)
+    expect(cond((await req('GET', podPath(ns, 'held'))).json, 'DisruptionTarget')).toBeUndefined()
+
+    const ok = await evict(ns, 'held')
+    expect(ok.status, ok.text).toBe(201)
+    const after = (await req('GET', podPath(ns, 'held'))).json
+    expect(after.metadata.deletionTimestamp).toBeDefined()
+    expect(cond(after, 'DisruptionTarget')).toEqual({
+      type: 'DisruptionTarget',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: expect.any(String),
+      reason: 'EvictionByEvictionAPI',
+      message: 'Eviction API: evicting',
+    })
+    // Written inside the eviction's storage: no manager owns it.
+    expect(JSON.stringify(after.metadata.managedFields ?? [])).not.toContain('DisruptionTarget')
+  })
+
   it('pods/eviction refusals of the request itself', async () => {
     const ns = await makeNamespace('pdb')
     expect((await evict(ns, 'ghost')).status).toBe(404)
