@@ -40,6 +40,8 @@ export class PodManager {
   private stopped = false
   /** Runs of pods the API no longer has are stopped after the first list. */
   private reaped = false
+  /** That reaping, which a finished pod's deletion waits for before its directory goes. */
+  private reaping: Promise<void> = Promise.resolve()
 
   private readonly deps: ManagerDeps
 
@@ -73,7 +75,8 @@ export class PodManager {
         if (!this.reaped) {
           this.reaped = true
           // The runtime's leftovers once the orphans' graceful kills are over (they stop those containers themselves).
-          void this.reapOrphans(seen).then(() => {
+          this.reaping = this.reapOrphans(seen)
+          void this.reaping.then(() => {
             // Networks of pods no worker has go once the orphans' preStop hooks (which may dial the pod) are over.
             this.deps.network?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
             return this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
@@ -88,7 +91,7 @@ export class PodManager {
             if (ev.type === 'ERROR') throw new KubeError(ev.object.code ?? 500, ev.object, ev.object.message ?? '')
             rv = ev.object.metadata?.resourceVersion ?? rv
             if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.upsert(ev.object)
-            else if (ev.type === 'DELETED') this.workers.get(ev.object.metadata.uid)?.removed()
+            else if (ev.type === 'DELETED') this.deleted(ev.object.metadata.uid)
           }
         }
       } catch (e) {
@@ -128,10 +131,27 @@ export class PodManager {
   }
 
   /**
+   * A pod deleted from the API: its worker tears it down; a pod that had finished before this agent started has none,
+   * and its directory (its logs) goes now rather than at the next agent's start.
+   */
+  private deleted(uid: string) {
+    const worker = this.workers.get(uid)
+    if (worker) return worker.removed()
+    const podsDir = join(this.deps.config.dataDir, 'pods')
+    void this.reaping.then(() => {
+      // Only a directory of ours (the name is the API's).
+      if (!safeList(podsDir).includes(uid) || this.workers.has(uid)) return
+      releasePodVolumes(join(podsDir, uid), uid, this.deps.log)
+      rmSync(join(podsDir, uid), { recursive: true, force: true })
+    })
+  }
+
+  /**
    * The pod directories of pods no worker has (not listed: deleted or bound elsewhere while no agent watched; or
    * listed as finished): their runs still going are killed as kubelet kills them (preStop, SIGTERM, the grace period:
-   * orphan-kill.ts; what is left, such as a shim still starting, at once), and the directories of pods the API no
-   * longer has go. Pods are reaped side by side.
+   * orphan-kill.ts; what is left, such as a shim still starting, at once), their memory volumes are released (kubelet
+   * unmounts a terminated pod's volumes), and the directories of pods the API no longer has go. Pods are reaped side by
+   * side.
    */
   private async reapOrphans(listed: Set<string>) {
     const podsDir = join(this.deps.config.dataDir, 'pods')
@@ -142,9 +162,8 @@ export class PodManager {
       let killed = stops.filter(Boolean).length
       for (const container of safeList(dir)) killed += killRecordedRuns(join(dir, container))
       if (killed) this.deps.log(`stopped ${killed} container(s) of pod ${uid}, which this node no longer has`)
-      if (listed.has(uid)) return
       releasePodVolumes(dir, uid, this.deps.log)
-      rmSync(dir, { recursive: true, force: true })
+      if (!listed.has(uid)) rmSync(dir, { recursive: true, force: true })
     }
     await Promise.all(
       safeList(podsDir)
