@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Backoff } from './backoff.ts'
 import { ContainerHooks } from './container-hooks.ts'
-import { ContainerRecord } from './container-record.ts'
+import { ContainerRecord, type RecordHost } from './container-record.ts'
 import { goDuration } from './durations.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
@@ -98,9 +98,13 @@ export class PodWorker {
       } catch {
         // No address free: ensureNetwork says so, and asks again.
       }
+    // The pod's address and netns are read when used: a pod given none yet (its range was full) gets them later.
+    const worker = this
     this.hooks = new ContainerHooks({
       pod: () => this.pod,
-      podIP: this.netns?.ip ?? deps.hostIP,
+      get podIP() {
+        return worker.netns?.ip ?? deps.hostIP
+      },
       podEvent: (type, reason, message) => deps.event(this.pod, type, reason, message),
     })
     this.volumes = new PodVolumes({
@@ -113,8 +117,12 @@ export class PodWorker {
     })
     const host = {
       podDir: this.dir,
-      host: this.podHost,
-      ...(this.netns ? { netns: this.netns.path } : {}),
+      get host() {
+        return worker.podHost
+      },
+      get netns() {
+        return worker.netns?.path
+      },
       runtime: this.runtime,
       podName: pod.metadata.name as string,
       podNamespace: pod.metadata.namespace as string,
@@ -124,10 +132,12 @@ export class PodWorker {
     }
     const record = (spec: Obj, kind: ContainerKind) => {
       const path = `spec.${kind}{${spec.name}}`
-      const r = new ContainerRecord(spec, kind === 'initContainers', this.uid, {
-        ...host,
-        event: (type, reason, message) => deps.event(this.pod, type, reason, message, path),
+      // Over `host` (not a copy of it: its getters stay live).
+      const own: RecordHost = Object.assign(Object.create(host) as typeof host, {
+        event: (type: 'Normal' | 'Warning', reason: string, message: string) =>
+          deps.event(this.pod, type, reason, message, path),
       })
+      const r = new ContainerRecord(spec, kind === 'initContainers', this.uid, own)
       const previous = (this.pod.status?.[STATUS_OF[kind]] ?? []) as Obj[]
       r.seed(
         previous.find((s) => s.name === spec.name),

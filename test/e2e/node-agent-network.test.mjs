@@ -20,7 +20,6 @@ const namespace = uniqueNs('net')
 const tag = createHash('sha256').update(node).digest('hex').slice(0, 6)
 const bridge = `kfbr-${tag}`
 const nsPrefix = `kf-${tag}-`
-const comment = `kubeflare pod network of node ${node}`
 const linux = process.platform === 'linux' && process.getuid?.() === 0
 let agent
 
@@ -38,15 +37,19 @@ const ourNetns = () =>
     .filter((n) => n.startsWith(nsPrefix))
 const ourVeths = () => sh('ip', ['-o', 'link', 'show', 'master', bridge]).split('\n').filter(Boolean)
 
-/** Removes everything of this node's pod network the agent may have left. */
-function cleanNetwork() {
-  for (const n of ourNetns()) sh('ip', ['netns', 'del', n])
-  sh('ip', ['link', 'del', bridge])
-  const c = ['-m', 'comment', '--comment', comment]
+/** Removes everything of a node's pod network its agent may have left (this file's main node by default). */
+function cleanNetwork(of = node, range = cidr) {
+  const t = createHash('sha256').update(of).digest('hex').slice(0, 6)
+  for (const line of sh('ip', ['netns', 'list']).split('\n')) {
+    const n = line.split(' ')[0]
+    if (n.startsWith(`kf-${t}-`)) sh('ip', ['netns', 'del', n])
+  }
+  sh('ip', ['link', 'del', `kfbr-${t}`])
+  const c = ['-m', 'comment', '--comment', `kubeflare pod network of node ${of}`]
   const rules = [
-    ['nat', 'POSTROUTING', ['-s', cidr, '!', '-d', cidr, ...c, '-j', 'MASQUERADE']],
-    ['filter', 'FORWARD', ['-i', bridge, ...c, '-j', 'ACCEPT']],
-    ['filter', 'FORWARD', ['-o', bridge, ...c, '-j', 'ACCEPT']],
+    ['nat', 'POSTROUTING', ['-s', range, '!', '-d', range, ...c, '-j', 'MASQUERADE']],
+    ['filter', 'FORWARD', ['-i', `kfbr-${t}`, ...c, '-j', 'ACCEPT']],
+    ['filter', 'FORWARD', ['-o', `kfbr-${t}`, ...c, '-j', 'ACCEPT']],
   ]
   for (const [table, chain, rule] of rules)
     for (let i = 0; i < 10; i++) {
@@ -254,21 +257,7 @@ describe('pod network bridge under podman', { skip: noPodman ?? false }, () => {
   const pTag = createHash('sha256').update(pNode).digest('hex').slice(0, 6)
   const pNs = uniqueNs('netpod')
   let pAgent
-  const clean = () => {
-    for (const n of sh('ip', ['netns', 'list'])
-      .split('\n')
-      .map((l) => l.split(' ')[0])
-      .filter((n) => n.startsWith(`kf-${pTag}-`)))
-      sh('ip', ['netns', 'del', n])
-    sh('ip', ['link', 'del', `kfbr-${pTag}`])
-    const c = ['-m', 'comment', '--comment', `kubeflare pod network of node ${pNode}`]
-    for (const [table, chain, rule] of [
-      ['nat', 'POSTROUTING', ['-s', pCidr, '!', '-d', pCidr, ...c, '-j', 'MASQUERADE']],
-      ['filter', 'FORWARD', ['-i', `kfbr-${pTag}`, ...c, '-j', 'ACCEPT']],
-      ['filter', 'FORWARD', ['-o', `kfbr-${pTag}`, ...c, '-j', 'ACCEPT']],
-    ])
-      sh('iptables', ['-w', '-t', table, '-D', chain, ...rule])
-  }
+  const clean = () => cleanNetwork(pNode, pCidr)
   before(async () => {
     clean()
     pAgent = startAgent(pNode, ['--runtime', 'podman', '--pod-network', 'bridge', '--pod-cidr', pCidr], {
@@ -327,5 +316,57 @@ describe('pod network bridge under podman', { skip: noPodman ?? false }, () => {
     assert.match(addr.stdout, new RegExp(`inet ${p.status.podIP.replaceAll('.', '\\.')}/24`))
     await kubectl('1.33', ['-n', pNs, 'delete', 'pod', 'web', '--wait=true', '--timeout=60s'])
     await eventually('its netns to go', async () => !sh('ip', ['netns', 'list']).includes(`kf-${pTag}-`))
+  })
+})
+
+// A pod CIDR with room for one pod (a /30): the second pod waits in ContainerCreating with kube's
+// FailedCreatePodSandBox event, and once the first is deleted it gets the freed address, in a netns of its own.
+describe('pod network bridge with its range full', { skip: !linux && 'needs root on Linux' }, () => {
+  const fNode = 'e2e-agent-net-full'
+  const fCidr = '10.199.6.0/30'
+  const fNs = uniqueNs('netfull')
+  let fAgent
+  const fPod = (name) => ({
+    metadata: { name },
+    spec: {
+      nodeName: fNode,
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: 'c', image: 'python', command: ['sleep', '3600'] }],
+    },
+  })
+  const get = async (name) => (await api('GET', `/api/v1/namespaces/${fNs}/pods/${name}`)).body
+  before(async () => {
+    cleanNetwork(fNode, fCidr)
+    fAgent = startAgent(fNode, ['--pod-network', 'bridge', '--pod-cidr', fCidr])
+    await api('POST', '/api/v1/namespaces', { metadata: { name: fNs } })
+    await nodeRegisteredReady(fNode)
+  })
+  after(async () => {
+    await api('DELETE', `/api/v1/namespaces/${fNs}`).catch(() => undefined)
+    await fAgent?.stop()
+    cleanNetwork(fNode, fCidr)
+    await api('DELETE', `/api/v1/nodes/${fNode}`).catch(() => undefined)
+  })
+
+  it('holds a pod with no free address in ContainerCreating until one is freed', async () => {
+    await api('POST', `/api/v1/namespaces/${fNs}/pods`, fPod('one'))
+    await eventually('one to run', async () => (await get('one')).status?.podIP === '10.199.6.2')
+    await api('POST', `/api/v1/namespaces/${fNs}/pods`, fPod('two'))
+    const event = await eventually('the sandbox event', async () => {
+      const list = (await api('GET', `/api/v1/namespaces/${fNs}/events`)).body.items ?? []
+      return list.find((e) => e.involvedObject.name === 'two' && e.reason === 'FailedCreatePodSandBox')
+    })
+    assert.match(event.message, /no IP addresses available in range set: 10\.199\.6\.2-10\.199\.6\.2/)
+    const waiting = await get('two')
+    assert.deepEqual(waiting.status.containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } })
+    assert.equal(waiting.status.podIP, undefined)
+    await kubectl('1.33', ['-n', fNs, 'delete', 'pod', 'one', '--wait=true', '--timeout=60s'])
+    const two = await eventually('two to run with the freed address', async () => {
+      const p = await get('two')
+      return p.status?.containerStatuses?.[0]?.state.running && p.status.podIP ? p : null
+    })
+    assert.equal(two.status.podIP, '10.199.6.2')
+    const addr = await kubectl('1.33', ['-n', fNs, 'exec', 'two', '--', 'ip', '-o', '-4', 'addr', 'show', 'eth0'])
+    assert.match(addr.stdout, /inet 10\.199\.6\.2\/30/)
   })
 })
