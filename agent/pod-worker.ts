@@ -239,6 +239,7 @@ export class PodWorker {
       this.deps.event(this.pod, 'Normal', 'DeadlineExceeded', this.message)
       await this.stopAll(this.graceSeconds())
       this.terminal = true
+      this.volumes.teardown()
       return this.writeStatus()
     }
     const wakeups: number[] = deadline !== undefined ? [Date.parse(this.startTime) + deadline * 1000] : []
@@ -254,6 +255,8 @@ export class PodWorker {
       }
       // A sidecar that was waiting to run again will not: its last run is its final state.
       for (const r of this.init) if (isSidecar(r.spec) && r.attempts > 0) r.settle()
+      // kubelet unmounts a terminated pod's volumes: a memory emptyDir's tmpfs gives its memory back.
+      this.volumes.teardown()
     }
     await this.writeStatus()
     this.wakeAt(wakeups)

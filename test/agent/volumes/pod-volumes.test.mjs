@@ -522,6 +522,21 @@ describe('pod volumes (process runtime)', () => {
     volumes.stop()
   })
 
+  it('unmounts a memory emptyDir once the pod has finished', {
+    skip: process.getuid() !== 0 && 'needs root to mount a tmpfs',
+  }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mnt-'))
+    const t = setup({
+      restartPolicy: 'Never',
+      containers: [{ name: 'a', image: 'i', command: ['true'], volumeMounts: [{ name: 'm', mountPath: `${root}/m` }] }],
+      volumes: [{ name: 'm', emptyDir: { medium: 'Memory' } }],
+    })
+    t.worker.sync()
+    await until('Succeeded', () => last(t.api)?.phase === 'Succeeded')
+    const dir = join(t.worker.dir, 'volumes', 'kubernetes.io~empty-dir', 'm')
+    await until('the tmpfs unmounted', () => statSync(dir).dev === statSync(join(dir, '..')).dev)
+  })
+
   it('keeps the pod’s volume files (its Secrets) from the host’s other users', async () => {
     // A pod directory others may enter, as under a --data-dir made with the usual umask.
     const podDir = mkdtempSync(join(tmpdir(), 'pv-'))
