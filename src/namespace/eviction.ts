@@ -11,6 +11,7 @@ import { budgetBeingProcessed, budgetsForPod, checkAndDecrement, isPodReady } fr
 import { fail, ok, type Result, type Status, statuses } from '../registry/status'
 import type { PDBObject } from '../registry/strategies/pod-disruption-budget'
 import { rfc3339 } from '../registry/time'
+import { invalidOptions, validateDeleteOptions } from '../registry/validation/meta-options'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 
 const PDBS = 'poddisruptionbudgets'
@@ -62,6 +63,9 @@ async function addConditionAndDelete(
   dryRun: boolean,
   applies: (pod: KubeObject) => boolean = () => true,
 ): Promise<Result<Status> | 'declined'> {
+  // rest.BeforeDelete would refuse these options after the mark: refused before it, so no mark is left behind.
+  const invalid = validateDeleteOptions(options)
+  if (invalid.length > 0) return fail(invalidOptions('DeleteOptions', invalid))
   let o = options
   if (!dryRun) {
     let refused: Status | null = null

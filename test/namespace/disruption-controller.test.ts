@@ -292,8 +292,13 @@ describe('disruption controller and evictions', () => {
     })
     expect(cond((await req('GET', podPath(ns, 'held'))).json, 'DisruptionTarget')).toBeUndefined()
 
-    // A dry run marks nothing.
+    // A dry run marks nothing; nor do options the delete would refuse.
     expect((await evict(ns, 'held', {}, '?dryRun=All')).status).toBe(201)
+    const bogus = await evict(ns, 'held', { deleteOptions: { dryRun: ['Bogus'] } })
+    expect(bogus.status, bogus.text).toBe(422)
+    expect(bogus.json.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Bogus"}: supported values: "All"',
+    )
     expect(cond((await req('GET', podPath(ns, 'held'))).json, 'DisruptionTarget')).toBeUndefined()
 
     const ok = await evict(ns, 'held')
