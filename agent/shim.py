@@ -204,6 +204,7 @@ def become(security):
     if not security:
         return
     # os.execvpe imports this lazily: the new user may not be able to read the interpreter's library (under /root).
+    # (--become; a container's run has it loaded before its mounts: spawn.)
     import warnings  # noqa: F401
     drop, no_new_privs = security.get('dropCaps') or [], bool(security.get('noNewPrivs'))
     if drop or no_new_privs:
@@ -243,6 +244,11 @@ def run_as(security, argv):
 def spawn(argv, tty, stdin_fd, mounts=None, netns=None):
     """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec failure:
     an errno, or the text of a failed mount)."""
+    # What the child imports after its mounts are in place, loaded now: a volume mounted over the interpreter's own
+    # library (an emptyDir at /root, where pyenv keeps it) would hide it there (os.execvpe imports warnings).
+    import warnings  # noqa: F401
+    if SECURITY and (SECURITY.get('dropCaps') or SECURITY.get('noNewPrivs')):
+        import ctypes  # noqa: F401
     err_r, err_w = os.pipe()
     if tty:
         import pty

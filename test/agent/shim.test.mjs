@@ -1,12 +1,13 @@
 // The container shim (agent/shim.py) on its own, at its edges: a client's input that outruns a terminal container not
 // reading it, and input written just before stdin is closed (stdinOnce).
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { SHIM } from '../../agent/container-process.ts'
+import { hostPython } from '../../agent/host-tools.ts'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const until = async (what, ok, ms = 10_000) => {
@@ -25,6 +26,40 @@ const kill = (pid, sig = 'SIGKILL') => {
 }
 
 describe('shim.py', () => {
+  it('runs a command as another user in its volumes when one hides the interpreter’s own library', {
+    skip: process.getuid() !== 0 && 'needs root (a mount namespace and another user)',
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shim-'))
+    const python = hostPython()
+    // An emptyDir mounted where the shim's python keeps its library (an emptyDir at /root, with pyenv's python).
+    const lib = spawnSync(python, ['-I', '-S', '-c', 'import os; print(os.path.dirname(os.__file__))'], {
+      encoding: 'utf8',
+    }).stdout.trim()
+    const empty = mkdtempSync(join(tmpdir(), 'shim-volume-'))
+    const spec = {
+      command: ['/bin/sh', '-c', 'echo ran as $(/usr/bin/id -u)'],
+      dir,
+      attempt: 0,
+      tty: false,
+      stdin: false,
+      mounts: [{ source: empty, target: lib, readOnly: true }],
+      security: { uid: 65534, gid: 65534, groups: [], noNewPrivs: true },
+    }
+    const shim = spawn(python, ['-I', '-S', SHIM, JSON.stringify(spec)], { cwd: dir, detached: true, stdio: 'ignore' })
+    try {
+      await until('the exit record', () => existsSync(join(dir, '0.exit')))
+      assert.deepEqual(
+        {
+          exit: JSON.parse(readFileSync(join(dir, '0.exit'), 'utf8')).exitCode,
+          log: readFileSync(join(dir, '0.log'), 'utf8').replace(/^\S+ /gm, ''),
+        },
+        { exit: 0, log: 'stdout F ran as 65534\n' },
+      )
+    } finally {
+      kill(shim.pid)
+    }
+  })
+
   it('records the exit of a tty container that never read the megabytes a client wrote to its stdin', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shim-'))
     const spec = {
