@@ -7,7 +7,7 @@ import { FlagError, parseFlags, USAGE } from './flags.ts'
 import { KubeClient, KubeError } from './kube-client.ts'
 import { loadKubeconfig } from './kubeconfig.ts'
 import { NetworkError } from './network/ip-command.ts'
-import { podNetwork } from './network/pod-network.ts'
+import { checkPodNetwork, podNetwork } from './network/pod-network.ts'
 import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
 import { PodManager } from './pod-manager.ts'
@@ -39,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
   mkdirSync(config.dataDir, { recursive: true })
   const client = new KubeClient(loadKubeconfig(config.kubeconfig))
   const runtime = await selectRuntime(config.runtime, { ...config, node: config.nodeName, log })
+  // A host that cannot give pods their own network is refused before its Node is registered.
+  checkPodNetwork(config.podNetwork, runtime.name)
   const facts = { ...hostFacts(config.nodeIP, config.dataDir), runtime }
   let fatal: ((e: Error) => void) | null = null
   const failed = new Promise<Error>((resolve) => (fatal = resolve))

@@ -18,19 +18,26 @@ export interface NetworkContext {
   flagPodCIDR?: string
 }
 
-/** The bridge network for `bridge` (its host side set up), null for `host`; throws NetworkError saying what is missing. */
-export function podNetwork(choice: PodNetworkChoice, ctx: NetworkContext): BridgeNetwork | null {
-  if (choice === 'host') return null
-  const refuse = (why: string) => new NetworkError(`--pod-network bridge: ${why}`)
+const refuse = (why: string) => new NetworkError(`--pod-network bridge: ${why}`)
+
+/** What `bridge` needs of the host and the runtime, checked before the Node is registered; throws NetworkError. */
+export function checkPodNetwork(choice: PodNetworkChoice, runtime: string) {
+  if (choice === 'host') return
   if (process.platform !== 'linux') throw refuse(`network namespaces need Linux, and this is ${process.platform}`)
   if (process.getuid?.() !== 0) throw refuse('the agent must run as root to create network namespaces and veths')
   if (!succeeds('ip', ['-V'])) throw refuse('`ip` (iproute2) is not on the PATH')
   if (!succeeds('iptables', ['-w', '-t', 'nat', '-L', 'POSTROUTING', '-n']))
     throw refuse('`iptables` does not work here')
-  if (ctx.runtime === 'docker')
+  if (runtime === 'docker')
     throw refuse(
       'the docker runtime cannot join a container to a named network namespace; use --runtime process or podman',
     )
+}
+
+/** The bridge network for `bridge` (its host side set up), null for `host`; throws NetworkError saying what is missing. */
+export function podNetwork(choice: PodNetworkChoice, ctx: NetworkContext): BridgeNetwork | null {
+  if (choice === 'host') return null
+  checkPodNetwork(choice, ctx.runtime)
   const text = ctx.nodePodCIDR || ctx.flagPodCIDR
   if (!text)
     throw refuse(`node ${ctx.node} has no spec.podCIDR and no --pod-cidr was given: pods would have no addresses`)

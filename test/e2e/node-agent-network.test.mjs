@@ -370,3 +370,20 @@ describe('pod network bridge with its range full', { skip: !linux && 'needs root
     assert.match(addr.stdout, /inet 10\.199\.6\.2\/30/)
   })
 })
+
+describe('pod network bridge refused', { skip: !linux && 'needs root on Linux' }, () => {
+  it('an agent without a pod CIDR (the Node has no spec.podCIDR, no --pod-cidr) refuses to start, saying why', async () => {
+    const refused = startAgent('e2e-agent-net-nocidr', ['--pod-network', 'bridge'])
+    try {
+      const { code } = await refused.exited
+      assert.equal(code, 1)
+      assert.match(
+        refused.output(),
+        /--pod-network bridge: node e2e-agent-net-nocidr has no spec\.podCIDR and no --pod-cidr was given: pods would have no addresses/,
+      )
+    } finally {
+      await refused.stop()
+      await api('DELETE', '/api/v1/nodes/e2e-agent-net-nocidr').catch(() => undefined)
+    }
+  })
+})
