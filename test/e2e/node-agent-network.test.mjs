@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { createServer } from 'node:http'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -132,6 +133,23 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
     // exec runs in the pod's network: eth0 has the pod's address.
     const addr = await k(['exec', 'b', '--', 'ip', '-o', '-4', 'addr', 'show', 'eth0'])
     assert.match(addr.stdout, new RegExp(`inet ${ipB.replaceAll('.', '\\.')}/24`))
+    // The pod reaches the node at its address (through the bridge's gateway).
+    const nodeServer = createServer((_req, res) => res.end('node here\n'))
+    await new Promise((r) => nodeServer.listen(0, '0.0.0.0', r))
+    try {
+      const url = `http://${a.status.hostIP}:${nodeServer.address().port}/`
+      const fromPod = await k([
+        'exec',
+        'b',
+        '--',
+        'python3',
+        '-c',
+        `import urllib.request;print(urllib.request.urlopen("${url}", timeout=5).read().decode(), end="")`,
+      ])
+      assert.equal(fromPod.stdout, 'node here\n')
+    } finally {
+      nodeServer.close()
+    }
     // The downward API's status.podIP is the pod's address.
     assert.equal((await k(['exec', 'b', '--', 'sh', '-c', 'echo $POD_IP'])).stdout, `${ipB}\n`)
   })
