@@ -76,11 +76,13 @@ export class PodManager {
           this.reaped = true
           // The runtime's leftovers once the orphans' graceful kills are over (they stop those containers themselves).
           this.reaping = this.reapOrphans(seen)
-          void this.reaping.then(() => {
-            // Networks of pods no worker has go once the orphans' preStop hooks (which may dial the pod) are over.
-            this.deps.network?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
-            return this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
-          })
+          void this.reaping
+            .then(() => {
+              // Networks of pods no worker has go once the orphans' preStop hooks (which may dial the pod) are over.
+              this.deps.network?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
+              return this.deps.runtime?.reapLeftovers((uid) => this.workers.has(uid), this.deps.log)
+            })
+            .catch((e: unknown) => this.deps.log(`clearing leftovers: ${(e as Error).message}`))
         }
         let rv = list.metadata.resourceVersion as string
         delay = 500

@@ -120,7 +120,14 @@ export class BridgeNetwork {
   /** Removes the netns and addresses of pods `keep` does not name (deleted while no agent ran). */
   reapLeftovers(keep: (uid: string) => boolean, log: (msg: string) => void) {
     const uids = new Set(this.ipam.allocations().values())
-    for (const line of run('ip', ['netns', 'list']).split('\n')) {
+    let names = ''
+    try {
+      names = run('ip', ['netns', 'list'])
+    } catch (e) {
+      // Called from a promise chain: a failure is logged, never an unhandled rejection that ends the agent.
+      log(`listing network namespaces: ${(e as Error).message}`)
+    }
+    for (const line of names.split('\n')) {
       const name = line.split(' ')[0] ?? ''
       if (name.startsWith(this.prefix)) uids.add(name.slice(this.prefix.length))
     }
