@@ -5,6 +5,7 @@
 // run and kills it with its preStop hook, SIGTERM and the grace period, instead of a SIGKILL.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
 import { ContainerHooks, type HookedContainer } from './container-hooks.ts'
 import { ContainerProcess } from './container-process.ts'
 import type { Obj } from './obj.ts'
@@ -49,8 +50,10 @@ export async function killOrphan(dir: string, runtime: ContainerRuntime): Promis
   const logFile = join(dir, `${attempt}.log`)
   const found = ContainerProcess.adopt(logFile, spec.container.stdin === true)
   if (!(found instanceof ContainerProcess)) return false
-  // A shim still starting the run: its preStop execs into the run once recorded (before, an exec is refused).
-  if (!(await found.spawned)) return false
+  // A shim still starting the run: its preStop execs into the run once recorded (before, an exec is refused). One
+  // that records nothing within the grace period (stuck) is left to the kill of what is recorded (killRecordedRuns).
+  const limit = delay(spec.graceSeconds * 1000, false, { ref: false })
+  if (!(await Promise.race([found.spawned, limit]))) return false
   const run = runtime.adopt?.(found, logFile) ?? found
   const env = found.environment() ?? {}
   const container: HookedContainer = {

@@ -2,13 +2,17 @@
 // (restoreSpecsFromContainerLabels, then killContainer): the preStop hook recorded at the run's start, then SIGTERM
 // within the pod's grace period, not a SIGKILL; a run started before such records existed is still killed.
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { Backoff } from '../../agent/backoff.ts'
+import { killOrphan, recordKillSpec } from '../../agent/orphan-kill.ts'
 import { PodManager } from '../../agent/pod-manager.ts'
 import { PodWorker } from '../../agent/pod-worker.ts'
+import { recordShim } from '../../agent/run-files.ts'
+import { processRuntime } from '../../agent/runtime/process-runtime.ts'
 
 const until = async (what, cond, ms = 20_000) => {
   const t0 = Date.now()
@@ -101,5 +105,29 @@ describe('containers of pods deleted while no agent ran', () => {
     await manager.stop(false)
     assert.equal(readFileSync(join(scratch, 'termed'), 'utf8'), 'TERM saw prestop\n')
     rmSync(scratch, { recursive: true, force: true })
+  })
+
+  it('gives up on a shim that never records its run within the grace period (its kill left to the records)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orphans-'))
+    recordKillSpec(dir, {
+      pod: { name: 'p', namespace: 'n', uid: 'u' },
+      podIP: '127.0.0.1',
+      container: { name: 'main', preStop: { exec: { command: ['true'] } } },
+      graceSeconds: 1,
+      cwd: dir,
+    })
+    // A shim stuck while starting its run (alive, as recorded at launch, nothing recorded by it).
+    const stuck = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
+    try {
+      await until('the stand-in shim', () => existsSync(`/proc/${stuck.pid}/stat`))
+      recordShim(dir, 0, stuck.pid)
+      const outcome = await Promise.race([
+        killOrphan(dir, processRuntime),
+        new Promise((r) => setTimeout(() => r('still waiting'), 5000)),
+      ])
+      assert.equal(outcome, false)
+    } finally {
+      process.kill(-stuck.pid, 'SIGKILL')
+    }
   })
 })
