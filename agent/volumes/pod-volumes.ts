@@ -57,6 +57,25 @@ export interface VolumeHost {
 
 const kindOf = (v: Obj) => Object.keys(v).find((k) => k !== 'name') ?? ''
 
+/** Where ServiceAccount admission mounts the API access volume (`kube-api-access-*`) in every container. */
+const API_ACCESS_PATH = '/var/run/secrets/kubernetes.io/serviceaccount'
+/**
+ * Why the process runtime cannot bind at `path` (null: it can): the mount point is made on the host's filesystem, which
+ * an agent that is not root may not do under /var/run.
+ */
+function mountPointUnavailable(path: string): string | null {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o755 })
+    return null
+  } catch (e) {
+    return `the agent may not create the mount point on this host (${(e as NodeJS.ErrnoException).code}; make it once as root: mkdir -p ${path})`
+  }
+}
+
+/** The admission-added API access mount: a `kube-api-access-*` projected volume at the token path. */
+const isApiAccess = (m: Obj, kind: string) =>
+  m.mountPath === API_ACCESS_PATH && String(m.name).startsWith('kube-api-access-') && kind === 'projected'
+
 /** The volumes the pod's containers mount (kubelet ignores the others: GetPodVolumeNames). */
 function mountedNames(pod: Obj): Set<string> {
   const out = new Set<string>()
@@ -81,6 +100,8 @@ export class PodVolumes {
   private timedOut = false
   private lastPodError = ''
   private timer: NodeJS.Timeout | null = null
+  /** Containers told (once) that they run without the API access volume (see mountsFor). */
+  private readonly warnedUnmounted = new Set<string>()
   private syncing = false
   /** Stopped for good (the agent stops, the pod is gone): a set-up still under way then starts no sync. */
   private stopped = false
@@ -159,12 +180,17 @@ export class PodVolumes {
 
   /**
    * The bind mounts of a container (after ensure()); a bad subPath is a ConfigError, as the kubelet's makeMounts, and so
-   * is a process runtime that cannot give the container a mount namespace (never a container without its volumes).
+   * is a process runtime that cannot give the container a mount namespace (never a container without its volumes),
+   * except for the API access volume ServiceAccount admission adds to every pod: a container mounting only that runs
+   * without it, with a Warning event saying so and where its files are, since otherwise no pod would run on such a
+   * host while the program asked for nothing (it finds no token: in-cluster clients fail as off a cluster).
    */
   mountsFor(container: Obj, env: Record<string, string>, runtime: string): Mount[] {
     const kinds = new Map(((this.pod.spec?.volumes ?? []) as Obj[]).map((v) => [v.name as string, kindOf(v)]))
     const out: Mount[] = []
+    let apiAccess: Obj | null = null
     for (const m of (container.volumeMounts ?? []) as Obj[]) {
+      if (isApiAccess(m, kinds.get(m.name) ?? '')) apiAccess = m
       const volumePath = this.paths.get(m.name)
       if (volumePath === undefined)
         throw new ConfigError(`cannot find volume "${m.name}" to mount into container "${container.name}"`)
@@ -186,8 +212,18 @@ export class PodVolumes {
       })
     }
     const unsupported = out.length && runtime === 'process' ? mountNamespaceUnsupported() : null
-    if (unsupported) throw new ConfigError(unsupported)
-    return out
+    if (unsupported && (!apiAccess || out.length > 1)) throw new ConfigError(unsupported)
+    const why = apiAccess && runtime === 'process' ? (unsupported ?? mountPointUnavailable(API_ACCESS_PATH)) : null
+    if (!apiAccess || !why) return out
+    if (!this.warnedUnmounted.has(container.name)) {
+      this.warnedUnmounted.add(container.name)
+      this.host.event(
+        'Warning',
+        'APIAccessNotMounted',
+        `container "${container.name}" runs without volume "${apiAccess.name}" at ${API_ACCESS_PATH}: ${why}; its token, ca.crt and namespace files are at ${this.paths.get(apiAccess.name)}`,
+      )
+    }
+    return out.filter((m) => m.target !== API_ACCESS_PATH)
   }
 
   /** kubelet's subpath handling: relative, no backsteps, created as a directory when missing, kept inside the volume. */
