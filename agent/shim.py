@@ -4,7 +4,8 @@
 # the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
 # and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
-# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns>'   (cwd and environment: the container's)
+# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns>'
+#          (cwd and environment: the container's)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
 #        python3 -I -S shim.py --become '<json: security>' command...   (exec as a container's user: kubectl exec)
 # Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms),

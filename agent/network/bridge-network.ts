@@ -73,10 +73,11 @@ export class BridgeNetwork {
   /** The pod's network, its address allocated (or the one it had); throws NetworkError when the range is full. */
   podNet(uid: string): PodNet {
     const ip = this.ipam.allocate(uid)
-    if (!ip)
-      throw new NetworkError(
-        `failed to allocate for range 0: no IP addresses available in range set: ${ipOf(this.cidr.base + 2)}-${ipOf(this.cidr.base + 2 ** (32 - this.cidr.prefix) - 2)}`,
-      )
+    if (!ip) {
+      // host-local's wording, with the range it hands out (the network, gateway and broadcast addresses left out).
+      const [first, last] = [ipOf(this.cidr.base + 2), ipOf(this.cidr.base + 2 ** (32 - this.cidr.prefix) - 2)]
+      throw new NetworkError(`failed to allocate for range 0: no IP addresses available in range set: ${first}-${last}`)
+    }
     const name = this.nsName(uid)
     return { name, path: `/var/run/netns/${name}`, ip }
   }

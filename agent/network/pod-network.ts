@@ -34,7 +34,7 @@ export function checkPodNetwork(choice: PodNetworkChoice, runtime: string) {
     )
 }
 
-/** The bridge network for `bridge` (its host side set up), null for `host`; throws NetworkError saying what is missing. */
+/** The bridge network for `bridge` (its host side set up), null for `host`; throws NetworkError saying what lacks. */
 export function podNetwork(choice: PodNetworkChoice, ctx: NetworkContext): BridgeNetwork | null {
   if (choice === 'host') return null
   checkPodNetwork(choice, ctx.runtime)

@@ -1,6 +1,7 @@
 // pods/{name}/proxy on this node: the request the Worker relays (method, path and query, headers, body on channel 0
-// until EOF) made to the pod's port (its IP: the node's loopback, or its own address on the bridge network), its answer sent back as HEADERS and a body on channel 1
-// read only with credit; a pod that cannot be reached is kube's 503 `error trying to reach service`.
+// until EOF) made to the pod's port (at its IP: the node's loopback, or its own address on the bridge network), its
+// answer sent back as HEADERS and a body on channel 1 read only with credit; a pod that cannot be reached is kube's
+// 503 `error trying to reach service`.
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { PodManager } from '../pod-manager.ts'
