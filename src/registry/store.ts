@@ -94,7 +94,7 @@ export function planCreate(
   def.strategy.admit?.(obj)
   def.strategy.prepareForCreate(obj, ctx)
   const errors: FieldError[] = [
-    ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
+    ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName, type: def }),
     ...def.strategy.validate(obj),
   ]
   if (errors.length) return fail(statuses.invalid(def.kind, meta.name ?? '', errors, def.group || undefined))
@@ -188,8 +188,8 @@ export function planUpdate(
   def.strategy.prepareForUpdate(obj, old, ctx)
   trackManagedFields(def, ctx, obj, old, manager)
   const errors: FieldError[] = [
-    ...validateObjectMetaUpdate(meta, oldMeta),
-    ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName }),
+    ...validateObjectMetaUpdate(meta, oldMeta, def),
+    ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName, type: def }),
     ...def.strategy.validateUpdate(obj, old),
   ]
   if (errors.length) return fail(statuses.invalid(def.kind, name, errors, def.group || undefined))

@@ -1,4 +1,5 @@
-// ObjectMeta validation on create and update: kube's ValidateObjectMeta and ValidateObjectMetaUpdate, core/v1 flavour.
+// ObjectMeta validation on create and update: kube's ValidateObjectMeta and ValidateObjectMetaUpdate, in the core
+// flavour for the kinds kube-apiserver validates with it and the generic one for the rest.
 //
 // Sources: k8s.io/apimachinery pkg/api/validation/objectmeta.go and generic.go, pkg/apis/meta/v1/validation, and the
 // core wrapper in k8s.io/kubernetes pkg/apis/core/validation (which adds the standard-finalizer check). Error order
@@ -14,6 +15,39 @@ export interface MetaValidationOptions {
   namespaced: boolean
   /** The kind's name rule (nameIsDNSSubdomain for pods, nameIsDNS1035Label for services...). */
   validateName: ValidateNameFunc
+  /** The kind validated, which decides the finalizer rule (usesCoreFinalizerRule); absent: the generic rule. */
+  type?: MetaKind
+}
+
+/** What decides a kind's finalizer rule: its group and kind, and whether it is a custom resource. */
+export interface MetaKind {
+  group: string
+  kind: string
+  /** Set for custom resources (a codec instead of a Go type). */
+  unstructured?: unknown
+}
+
+/**
+ * Kinds of kube-apiserver's own groups whose validation calls apimachinery's generic ValidateObjectMeta rather than
+ * the core wrapper: an unprefixed finalizer such as `customresourcecleanup.apiextensions.k8s.io` is fine on them.
+ * (ValidatePodDisruptionBudget validates no metadata: the store's generic BeforeCreate check is all it gets.)
+ */
+const GENERIC_META_KINDS = new Set([
+  'apiextensions.k8s.io/CustomResourceDefinition',
+  'policy/PodDisruptionBudget',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'apiregistration.k8s.io/APIService',
+])
+
+/**
+ * Whether the core standard-finalizer rule applies: kube-apiserver's built-in kinds validated through
+ * k8s.io/kubernetes pkg/apis/core/validation. CustomResourceDefinitions and custom resources are validated by
+ * apiextensions-apiserver with apimachinery's generic rule (qualified names only), as are embedded objects.
+ */
+export function usesCoreFinalizerRule(type: MetaKind | undefined): boolean {
+  if (!type || type.unstructured !== undefined) return false
+  return !GENERIC_META_KINDS.has(`${type.group}/${type.kind}`)
 }
 
 type OwnerReference = NonNullable<ObjectMeta['ownerReferences']>[number]
@@ -53,7 +87,9 @@ export function validateObjectMeta(
   errs.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')))
   errs.push(...validateFinalizers(meta.finalizers, path.child('finalizers')))
   errs.push(...validateManagedFields(meta.managedFields, path.child('managedFields')))
-  errs.push(...validateStandardFinalizerNames(meta.finalizers, path.child('finalizers')))
+  if (usesCoreFinalizerRule(opts.type)) {
+    errs.push(...validateStandardFinalizerNames(meta.finalizers, path.child('finalizers')))
+  }
   return errs
 }
 
@@ -69,6 +105,7 @@ export function validateObjectMeta(
 export function validateObjectMetaUpdate(
   meta: ObjectMeta,
   old: ObjectMeta,
+  type?: MetaKind,
   path: FieldPath = metadataPath,
 ): FieldError[] {
   const errs: FieldError[] = []
@@ -107,7 +144,8 @@ export function validateObjectMetaUpdate(
   errs.push(...validateAnnotations(meta.annotations, path.child('annotations')))
   errs.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')))
   errs.push(...validateManagedFields(meta.managedFields, path.child('managedFields')))
-  errs.push(...validateStandardFinalizerNames(meta.finalizers, path.child('finalizers')))
+  if (usesCoreFinalizerRule(type))
+    errs.push(...validateStandardFinalizerNames(meta.finalizers, path.child('finalizers')))
   return errs
 }
 

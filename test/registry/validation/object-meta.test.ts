@@ -8,6 +8,8 @@ import {
   validateLabels,
   validateObjectMeta,
   validateObjectMetaUpdate,
+  usesCoreFinalizerRule,
+  type MetaKind,
   type MetaValidationOptions,
 } from '../../../src/registry/validation/object-meta'
 
@@ -15,9 +17,18 @@ const SUBDOMAIN = String.raw`a lowercase RFC 1123 subdomain must consist of lowe
 const LABEL = String.raw`a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`
 const QUALIFIED = String.raw`must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
 
-const pod: MetaValidationOptions = { namespaced: true, validateName: nameIsDNSSubdomain }
-const service: MetaValidationOptions = { namespaced: true, validateName: nameIsDNS1035Label }
-const clusterScoped: MetaValidationOptions = { namespaced: false, validateName: nameIsDNSSubdomain }
+const POD: MetaKind = { group: '', kind: 'Pod' }
+const pod: MetaValidationOptions = { namespaced: true, validateName: nameIsDNSSubdomain, type: POD }
+const service: MetaValidationOptions = {
+  namespaced: true,
+  validateName: nameIsDNS1035Label,
+  type: { group: '', kind: 'Service' },
+}
+const clusterScoped: MetaValidationOptions = {
+  namespaced: false,
+  validateName: nameIsDNSSubdomain,
+  type: { group: '', kind: 'Namespace' },
+}
 
 const ok: ObjectMeta = { name: 'web', namespace: 'default' }
 const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1' }
@@ -412,7 +423,55 @@ describe('validateObjectMetaUpdate', () => {
       ],
     ],
   ])('%s', (_title, meta, oldMeta, expected) => {
-    expect(render(validateObjectMetaUpdate(meta, oldMeta))).toEqual(expected)
+    expect(render(validateObjectMetaUpdate(meta, oldMeta, POD))).toEqual(expected)
+  })
+})
+
+describe('the standard-finalizer rule, per kind family', () => {
+  const CRD: MetaKind = { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }
+  const CUSTOM: MetaKind = { group: 'example.com', kind: 'Widget', unstructured: {} }
+  const PDB: MetaKind = { group: 'policy', kind: 'PodDisruptionBudget' }
+  const UNPREFIXED = 'name is neither a standard finalizer name nor is it fully qualified'
+
+  it.each<[string, MetaKind | undefined, boolean]>([
+    ['core Pod', POD, true],
+    ['apps Deployment', { group: 'apps', kind: 'Deployment' }, true],
+    ['batch Job', { group: 'batch', kind: 'Job' }, true],
+    ['rbac ClusterRole', { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole' }, true],
+    ['coordination Lease', { group: 'coordination.k8s.io', kind: 'Lease' }, true],
+    ['CustomResourceDefinition (apiextensions-apiserver, generic rule)', CRD, false],
+    ['a custom resource (generic rule)', CUSTOM, false],
+    ['a custom resource in a built-in-looking group', { group: 'apps', kind: 'Deployment', unstructured: {} }, false],
+    ['PodDisruptionBudget (ValidatePodDisruptionBudget checks no metadata)', PDB, false],
+    ['an embedded object (no kind: generic rule)', undefined, false],
+  ])('%s: core rule %s', (_title, type, core) => {
+    expect(usesCoreFinalizerRule(type)).toBe(core)
+  })
+
+  it('lets a CRD being deleted carry customresourcecleanup.apiextensions.k8s.io on create and update', () => {
+    const crd: ObjectMeta = { name: 'widgets.example.com', finalizers: ['customresourcecleanup.apiextensions.k8s.io'] }
+    const opts: MetaValidationOptions = { namespaced: false, validateName: nameIsDNSSubdomain, type: CRD }
+    expect(render(validateObjectMeta(crd, opts))).toEqual([])
+    const deleting = { ...crd, uid: 'u', deletionTimestamp: '2024-05-01T10:00:00Z' }
+    expect(render(validateObjectMetaUpdate(deleting, deleting, CRD))).toEqual([])
+  })
+
+  it('still refuses it on a core kind, at the entry', () => {
+    const meta: ObjectMeta = { ...ok, finalizers: ['customresourcecleanup.apiextensions.k8s.io'] }
+    expect(render(validateObjectMeta(meta, pod))).toEqual([
+      `metadata.finalizers[0]: Invalid value: "customresourcecleanup.apiextensions.k8s.io": ${UNPREFIXED}`,
+    ])
+    const old = { ...ok, uid: 'u' }
+    expect(render(validateObjectMetaUpdate({ ...meta, uid: 'u' }, old, POD))).toEqual([
+      `metadata.finalizers[0]: Invalid value: "customresourcecleanup.apiextensions.k8s.io": ${UNPREFIXED}`,
+    ])
+  })
+
+  it('keeps the generic qualified-name check for custom resources', () => {
+    const opts: MetaValidationOptions = { namespaced: true, validateName: nameIsDNSSubdomain, type: CUSTOM }
+    expect(render(validateObjectMeta({ ...ok, finalizers: ['cleanup', 'bad name'] }, opts))).toEqual([
+      `metadata.finalizers: Invalid value: "bad name": name part ${QUALIFIED}`,
+    ])
   })
 })
 
