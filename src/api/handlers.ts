@@ -175,6 +175,7 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
     ),
   )
   noteWrite(c, def, ns, answer.object.metadata.name)
+  addWarnings(c, answer.warnings ?? [])
   return renderObject(c, def, answer.object, 201)
 }
 
@@ -195,6 +196,7 @@ export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: s
     ),
   )
   noteWrite(c, def, ns, name)
+  addWarnings(c, answer.warnings ?? [])
   return renderObject(c, def, answer.object, answer.created ? 201 : 200)
 }
 

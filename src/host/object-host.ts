@@ -148,12 +148,18 @@ export class ObjectHost {
     if (refused) return fail(refused)
     // This create's own claim on its token, so a re-plan (a batch deferred it) does not see itself as a twin.
     const me = Symbol('create')
+    let warnings: string[] = []
     const answer = await this.commits.write(
       def,
-      () => planCreateVerb(this.planning, def, resource, input, opts, this.tokens, me),
+      () => {
+        const planned = planCreateVerb(this.planning, def, resource, input, opts, this.tokens, me)
+        warnings = planned.warnings ?? []
+        return planned
+      },
       opts,
     )
     if (opts.idempotencyKey && !opts.dryRun) this.tokens.settle(opts.idempotencyKey, me, answer.ok)
+    if (answer.ok && warnings.length) answer.value.warnings = warnings
     return answer
   }
 
@@ -165,7 +171,18 @@ export class ObjectHost {
   ): Promise<Result<WriteAnswer>> {
     const def = await this.rowFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
-    return this.commits.write(def, () => planUpdateVerb(this.planning, def, resource, name, input, opts), opts)
+    let warnings: string[] = []
+    const answer = await this.commits.write(
+      def,
+      () => {
+        const planned = planUpdateVerb(this.planning, def, resource, name, input, opts)
+        warnings = planned.warnings ?? []
+        return planned
+      },
+      opts,
+    )
+    if (answer.ok && warnings.length) answer.value.warnings = warnings
+    return answer
   }
 
   /** A read-modify-write next to the state (controllers, binding): see Mutation. */

@@ -18,6 +18,7 @@ import { planMutateVerb, planMutation } from './mutation-plans'
 import { contextOf, managerOf, type PlanningHost, type VerbPlan } from './planning-host'
 import type { PatchOptions, WriteOptions } from './rpc-types'
 import { planScaleVerb } from './scale-plan'
+import { customFinalizerWarnings } from '../registry/custom/finalizer-warnings'
 
 /**
  * POST: admission again (synchronously, so a create cannot slip in after termination began), the creation token's
@@ -31,7 +32,7 @@ export function planCreateVerb(
   opts: WriteOptions,
   tokens: CreationTokens,
   me: symbol,
-): VerbPlan {
+): VerbPlan & { warnings?: string[] } {
   const token = opts.idempotencyKey
   const refusedNow = host.admitCreateNow(def, input.metadata?.name ?? '')
   if (refusedNow) return { plan: fail(refusedNow) }
@@ -43,7 +44,9 @@ export function planCreateVerb(
   if (plan.ok && token && !opts.dryRun) {
     tokens.reserve(token, me, resource, plan.value.name, plan.value.object.metadata.uid ?? '')
   }
-  return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
+  if (!plan.ok) return { plan }
+  const warnings = customFinalizerWarnings(def, undefined, plan.value.object, null)
+  return { plan: ok({ change: plan.value, object: plan.value.object, created: true }), warnings }
 }
 
 /** PUT. */
@@ -54,14 +57,16 @@ export function planUpdateVerb(
   name: string,
   input: KubeObject,
   opts: WriteOptions,
-): VerbPlan {
+): VerbPlan & { warnings?: string[] } {
   if (opts.subresource === 'scale')
     return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts, input)
   if (opts.codec === 'v1beta1')
     return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
   const current = host.get(resource, name)
   const plan = planUpdate(def, contextOf(host, opts), name, input, current, managerOf(opts), updatePrecondition(input))
-  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+  if (!plan.ok) return { plan }
+  const warnings = customFinalizerWarnings(def, opts.subresource, plan.value.object, current?.object ?? null)
+  return { plan: ok({ change: plan.value.change, object: plan.value.object }), warnings }
 }
 
 /**
@@ -100,9 +105,11 @@ export function planPatchVerb(
       opts.force ?? false,
       opts.subresource,
     )
+    if (!plan.ok) return { plan, warnings }
+    const added = customFinalizerWarnings(def, opts.subresource, plan.value.object, current?.object ?? null)
     return {
-      plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }) : plan,
-      warnings,
+      plan: ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }),
+      warnings: [...warnings, ...added],
     }
   }
   if (opts.subresource === 'scale')
@@ -119,7 +126,9 @@ export function planPatchVerb(
   if (!patched.ok) return { plan: patched }
   const warnings = patched.value.warnings
   const plan = planUpdate(def, contextOf(host, opts), name, patched.value.object, current, managerOf(opts))
-  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan, warnings }
+  if (!plan.ok) return { plan, warnings }
+  const added = customFinalizerWarnings(def, opts.subresource, plan.value.object, current.object)
+  return { plan: ok({ change: plan.value.change, object: plan.value.object }), warnings: [...warnings, ...added] }
 }
 
 /** A controller's level-triggered write: whatever `decide` wants given the newest state, planned by its verb. */

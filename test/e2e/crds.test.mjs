@@ -282,8 +282,33 @@ describe('CustomResourceDefinitions', () => {
     assert.deepEqual(checks.watch.events, [['ADDED', 'from-python']])
   })
 
+  it('a CronTab with an unqualified finalizer is accepted, and kubectl prints the Warning kube sends', async () => {
+    const held = cronTab(ns, 'held', { cronSpec: '* * * * */5', image: 'my-awesome-cron-image' }).replace(
+      `  namespace: ${ns}\n`,
+      `  namespace: ${ns}\n  finalizers: ["held"]\n`,
+    )
+    const created = await kubectl(V, ['create', '-f', '-'], { input: held })
+    assert.match(
+      created.stderr,
+      /Warning: metadata\.finalizers: "held": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers/,
+    )
+  })
+
+  it('a CRD held Terminating by a CronTab takes kubectl label; kubectl delete crd completes once it is released', async () => {
+    await kubectl(V, ['delete', 'crd', CRD_NAME, '--wait=false'])
+    const got = await kubectl(V, ['get', 'crd', CRD_NAME, '-o', 'json'])
+    const crd = JSON.parse(got.stdout)
+    assert.deepEqual(crd.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io'])
+    assert.ok(crd.metadata.deletionTimestamp)
+    // Refused with "name is neither a standard finalizer name nor is it fully qualified" while the core rule was
+    // applied to CRDs.
+    await kubectl(V, ['label', 'crd', CRD_NAME, 'phase=terminating'])
+    await kubectl(V, ['patch', 'ct', 'held', '-n', ns, '--type=merge', '-p', '{"metadata":{"finalizers":null}}'])
+  })
+
   it('deleting the CRD removes its objects, then the CRD', async () => {
-    await kubectl(V, ['delete', 'crd', CRD_NAME, '--timeout=60s'])
+    // Already Terminating (above), possibly gone: kubectl delete waits for it either way.
+    await kubectl(V, ['delete', 'crd', CRD_NAME, '--ignore-not-found', '--timeout=60s'])
     const gone = await kubectl(V, ['get', 'crd', CRD_NAME], { allowFail: true })
     assert.match(gone.stderr, /NotFound/)
     // The server's copies of the kind table follow within a second.
