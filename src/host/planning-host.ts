@@ -44,7 +44,11 @@ export const managerOf = (opts: WriteOptions): Manager | undefined =>
 
 /** The strategy context a write plans with: the host's, and the writer when the request names one. */
 export function contextOf(host: PlanningHost, opts: WriteOptions): StrategyContext {
-  const ctx = host.strategyContext()
+  // Admission reads the host's other objects as they are inside the write queue (the pod's ServiceAccount).
+  const ctx = {
+    ...host.strategyContext(),
+    lookup: (resource: string, name: string) => host.get(resource, name)?.object ?? null,
+  }
   // A node's writes carry it, and the subresource they go through, for NodeRestriction.
   if (opts.node) Object.assign(ctx, { requestingNode: opts.node, subresource: opts.subresource })
   return opts.requester ? { ...ctx, writer: host.writer(opts.requester) } : ctx

@@ -91,7 +91,7 @@ export function planCreate(
     nodeRestriction(ctx.requestingNode, storeWrite('CREATE', def, ctx, generated ? '' : (meta.name ?? ''), obj, null))
   if (denied) return fail(denied)
   trackManagedFields(def, ctx, obj, null, manager)
-  def.strategy.admit?.(obj)
+  def.strategy.admit?.(obj, ctx, null)
   def.strategy.prepareForCreate(obj, ctx)
   const errors: FieldError[] = [
     ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName, type: def }),
@@ -184,7 +184,7 @@ export function planUpdate(
   const denied =
     ctx.requestingNode && nodeRestriction(ctx.requestingNode, storeWrite('UPDATE', def, ctx, name, obj, old))
   if (denied) return fail(denied)
-  def.strategy.admit?.(obj)
+  def.strategy.admit?.(obj, ctx, old)
   def.strategy.prepareForUpdate(obj, old, ctx)
   trackManagedFields(def, ctx, obj, old, manager)
   const errors: FieldError[] = [

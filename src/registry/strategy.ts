@@ -21,6 +21,11 @@ export interface StrategyContext {
   requestingNode?: RequestingNode
   /** The subresource a write goes through (`status`, ...), for admission; absent for the object itself. */
   subresource?: string
+  /**
+   * An object of this host's scope as stored now (null: none), for admission that reads another object (the
+   * ServiceAccount admission reads the pod's ServiceAccount), as kube's plugins read their informers.
+   */
+  lookup?(resource: string, name: string): KubeObject | null
 }
 
 /** A writer as kinds that judge writers see it: its authorizer, its rules, and the RBAC objects roleRefs name. */
@@ -55,9 +60,10 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   applyDefaults(obj: T): void
   /**
    * Mutating admission (kube's admission plugins): defaults the cluster adds, as opposed to the scheme's. Runs on
-   * create and update after the writer's managedFields are recorded, so the writer does not own what it adds.
+   * create and update after the writer's managedFields are recorded, so the writer does not own what it adds. `old` is
+   * the stored object on an update, null on a create.
    */
-  admit?(obj: T): void
+  admit?(obj: T, ctx: StrategyContext, old: T | null): void
   /**
    * Whether ctx.writer may write this object (create: old is null), after defaulting and before any other hook, as
    * kube's RBAC storage checks escalation before the generic store runs. Called only when ctx.writer is set.

@@ -251,9 +251,12 @@ describe('StatefulSet controller', () => {
     expect((await req('POST', stsPath(ns), body)).status).toBe(201)
     await settled(ns, 'pg', 2)
     const pods = await livePods(ns, 'pg')
-    expect(pods[1].spec.volumes.map((v: any) => [v.name, v.persistentVolumeClaim?.claimName ?? 'emptyDir'])).toEqual([
+    // ServiceAccount admission appends its API access volume to each pod, as in kube.
+    const kind = (v: any) => v.persistentVolumeClaim?.claimName ?? (v.projected ? 'projected' : 'emptyDir')
+    expect(pods[1].spec.volumes.map((v: any) => [v.name, kind(v)])).toEqual([
       ['data', 'data-pg-1'],
       ['tmp', 'emptyDir'],
+      [expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/), 'projected'],
     ])
     // Claims are made only when the PersistentVolumeClaim kind is served (no storage is simulated: they stay Pending).
     const served = ((await req('GET', '/api/v1')).json.resources as any[]).some(

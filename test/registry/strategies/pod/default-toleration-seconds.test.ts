@@ -19,7 +19,7 @@ const admitted = (extra: Record<string, unknown> = {}) => {
   const pod = structuredClone(sparse()) as Parameters<typeof admitPod>[0]
   Object.assign(pod.spec, extra)
   applyPodDefaults(pod)
-  admitPod(pod)
+  admitPod(pod, { now: new Date(), namespace: 'default' }, null)
   return pod.spec.tolerations
 }
 

@@ -8,10 +8,14 @@ import {
 } from '../../../../src/registry/strategies/pod/pod-defaults'
 import { podQOS } from '../../../../src/registry/strategies/pod/pod-qos'
 
-/** Scheme defaults then admission, as the store applies them to a pod it stores. */
+/**
+ * Scheme defaults then admission, as the store applies them to a PUT body: without the API access volume the
+ * ServiceAccount admission adds only on a create (test/registry/strategies/pod/pod-admission.test.ts), so bodies compare
+ * as a replace of a pod created with `automountServiceAccountToken: false` would.
+ */
 const applyPodDefaults = (pod: Parameters<typeof schemeDefaults>[0]) => {
   schemeDefaults(pod)
-  admitPod(pod)
+  admitPod(pod, { now: new Date(), namespace: 'default' }, pod)
 }
 import { defaulted, sparse, type Body } from './pod-fixtures'
 
@@ -29,7 +33,7 @@ const DEFAULT_TOLERATIONS = [
 ]
 
 describe('applyPodDefaults: the kubectl run body', () => {
-  it('gets the scheme and admission defaults kube stores', () => {
+  it('gets the scheme and admission defaults kube stores (the API access volume of a create aside: pod-admission.test.ts)', () => {
     expect(defaulted()).toEqual({
       kind: 'Pod',
       apiVersion: 'v1',

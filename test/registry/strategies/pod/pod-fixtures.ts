@@ -3,10 +3,14 @@ import { renderFieldError, type FieldError } from '../../../../src/registry/fiel
 import { admitPod } from '../../../../src/registry/strategies/pod/pod-admission'
 import { applyPodDefaults as schemeDefaults } from '../../../../src/registry/strategies/pod/pod-defaults'
 
-/** Scheme defaults then admission, as the store applies them to a pod it stores. */
+/**
+ * Scheme defaults then admission, as the store applies them to a PUT body: without the API access volume the
+ * ServiceAccount admission adds only on a create (test/registry/strategies/pod/pod-admission.test.ts), so bodies compare
+ * as a replace of a pod created with `automountServiceAccountToken: false` would.
+ */
 const applyPodDefaults = (pod: Parameters<typeof schemeDefaults>[0]) => {
   schemeDefaults(pod)
-  admitPod(pod)
+  admitPod(pod, { now: new Date(), namespace: 'default' }, pod)
 }
 import type { PodObject } from '../../../../src/registry/strategies/pod/pod-types'
 
