@@ -3,7 +3,7 @@
 // within the pod's grace period, not a SIGKILL; a run started before such records existed is still killed.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
@@ -22,6 +22,18 @@ const until = async (what, cond, ms = 20_000) => {
   }
 }
 const sh = (script) => ['sh', '-c', script]
+
+/** Kills every shim (and its container's session) still running under dataDir: a failed case must not leave them. */
+function killShimsUnder(dataDir) {
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(dataDir)) continue
+      process.kill(-Number(pid), 'SIGKILL')
+    } catch {
+      // gone meanwhile, or not a group leader
+    }
+  }
+}
 
 /** An API that answers pods/status patches and lists no pods at all (the pod was deleted while no agent ran). */
 function emptyApi() {
@@ -76,35 +88,39 @@ describe('containers of pods deleted while no agent ran', () => {
     }
     const api = emptyApi()
     api.pod = pod
-    // The agent that started the container, gone without stopping it (its shim keeps it running).
-    const first = new PodWorker(pod, {
-      config: config(dataDir),
-      client: api,
-      hostIP: '127.0.0.1',
-      allocatable: {},
-      backoff: new Backoff(100, 400),
-      event: () => {},
-      log: () => {},
-      done: () => {},
-    })
-    first.sync()
-    const record = first.record('main')
-    await until('Running', () => record.running)
-    const podDir = first.dir
-    // The next agent: the pod is not listed.
-    const manager = new PodManager({
-      config: config(dataDir),
-      client: api,
-      hostIP: '127.0.0.1',
-      allocatable: {},
-      event: () => {},
-      log: () => {},
-    })
-    void manager.run()
-    await until('the pod directory removed', () => !existsSync(podDir))
-    await manager.stop(false)
-    assert.equal(readFileSync(join(scratch, 'termed'), 'utf8'), 'TERM saw prestop\n')
-    rmSync(scratch, { recursive: true, force: true })
+    try {
+      // The agent that started the container, gone without stopping it (its shim keeps it running).
+      const first = new PodWorker(pod, {
+        config: config(dataDir),
+        client: api,
+        hostIP: '127.0.0.1',
+        allocatable: {},
+        backoff: new Backoff(100, 400),
+        event: () => {},
+        log: () => {},
+        done: () => {},
+      })
+      first.sync()
+      const record = first.record('main')
+      await until('Running', () => record.running)
+      const podDir = first.dir
+      // The next agent: the pod is not listed.
+      const manager = new PodManager({
+        config: config(dataDir),
+        client: api,
+        hostIP: '127.0.0.1',
+        allocatable: {},
+        event: () => {},
+        log: () => {},
+      })
+      void manager.run()
+      await until('the pod directory removed', () => !existsSync(podDir))
+      await manager.stop(false)
+      assert.equal(readFileSync(join(scratch, 'termed'), 'utf8'), 'TERM saw prestop\n')
+    } finally {
+      killShimsUnder(dataDir)
+      rmSync(scratch, { recursive: true, force: true })
+    }
   })
 
   it('gives up on a shim that never records its run within the grace period (its kill left to the records)', async () => {
