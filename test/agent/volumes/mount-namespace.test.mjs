@@ -3,7 +3,7 @@
 // be had (not Linux) a container with volumes is CreateContainerConfigError with the reason, never run without them.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -56,12 +56,19 @@ describe('mount namespaces', () => {
       stdin: false,
       mounts: [{ source: volume, target, readOnly: true }],
     }
-    const shim = spawn(asNobody[0], [...asNobody.slice(1), PYTHON, '-I', '-S', SHIM, JSON.stringify(spec)], {
+    // nobody must read the shim: a checkout under a 0700 directory (mktemp -d, a home) would hide it.
+    const shimCopy = join(dir, 'shim.py')
+    copyFileSync(SHIM, shimCopy)
+    chmodSync(shimCopy, 0o644)
+    const shim = spawn(asNobody[0], [...asNobody.slice(1), PYTHON, '-I', '-S', shimCopy, JSON.stringify(spec)], {
       cwd: dir,
       detached: true,
       stdio: ['ignore', 'pipe', 'inherit'],
     })
-    const said = await new Promise((r) => shim.stdout.once('data', (d) => r(String(d))))
+    const said = await new Promise((r) => {
+      shim.stdout.once('data', (d) => r(String(d)))
+      shim.once('close', (code) => r(`shim ended with ${code} before it started`))
+    })
     assert.equal(said, 'started\n')
     const run = JSON.parse(readFileSync(join(dir, '0.run'), 'utf8'))
     killed.push(run.pid)
