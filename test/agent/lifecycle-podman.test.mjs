@@ -3,56 +3,21 @@
 // (a file in its own root, which the container then reads), and a deletion's preStop httpGet reaches the container's
 // httpd on the host network before it is stopped.
 import assert from 'node:assert/strict'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { Backoff } from '../../agent/backoff.ts'
 import { parseRecords } from '../../agent/cri-log.ts'
 import { PodWorker } from '../../agent/pod-worker.ts'
-import { onPath } from '../../agent/runtime/cli.ts'
 import { selectRuntime } from '../../agent/runtime/select-runtime.ts'
+import { PODMAN_IMAGE, podmanUnusable } from './runtime/podman-image.mjs'
 
-const IMAGE = 'localhost/kubeflare-test-busybox:1'
+const IMAGE = PODMAN_IMAGE
 const root = mkdtempSync(join(tmpdir(), 'lifecycle-podman-'))
 const savedConf = process.env.CONTAINERS_CONF
 
-/** Why podman cannot be tried here, or null once the image is there and a container ran. */
-function unusable() {
-  if (!onPath('podman')) return 'podman is not on PATH'
-  if (!existsSync('/bin/busybox')) return 'no static /bin/busybox to make an image of'
-  const conf = join(root, 'containers.conf')
-  writeFileSync(
-    conf,
-    '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]\n[engine]\nruntime = "runc"\n',
-  )
-  process.env.CONTAINERS_CONF = conf
-  const podman = (...args) => execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe', timeout: 120_000 })
-  try {
-    podman('image', 'exists', IMAGE)
-  } catch {
-    const fs = join(root, 'rootfs')
-    mkdirSync(join(fs, 'bin'), { recursive: true })
-    copyFileSync('/bin/busybox', join(fs, 'bin', 'busybox'))
-    for (const c of ['sh', 'echo', 'cat', 'sleep', 'httpd', 'mkdir', 'env', 'true'])
-      symlinkSync('busybox', join(fs, 'bin', c))
-    execFileSync('tar', ['-C', fs, '-cf', join(root, 'rootfs.tar'), '.'])
-    try {
-      podman('import', '--change', 'CMD ["sh"]', join(root, 'rootfs.tar'), IMAGE)
-    } catch (e) {
-      return `podman import: ${e.stderr || e.message}`
-    }
-  }
-  try {
-    podman('run', '--rm', '--network', 'host', '--pull', 'never', IMAGE, 'true')
-  } catch (e) {
-    return `podman cannot run a container here: ${(e.stderr || e.message).trim()}`
-  }
-  return null
-}
-
-const why = unusable()
+const why = podmanUnusable()
 let runtime
 before(async () => {
   if (why) return
