@@ -28,6 +28,7 @@ import { policyResourceRows } from './policy-kinds'
 import { appsSetResourceRows } from './apps-set-kinds'
 import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
+import { networkSchedulingStorageRows } from './network-scheduling-storage-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -186,6 +187,7 @@ const BUILT_INS: ResourceDef[] = [
   ...rbacResourceRows(),
   ...crdResourceRows(),
   ...configStorageResourceRows(),
+  ...networkSchedulingStorageRows(),
 ]
 
 /** Every kind served, built-in or registered since (src/registry/kind-table.ts). */

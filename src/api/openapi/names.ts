@@ -23,6 +23,7 @@ import * as lease from '../../schema/lease'
 import * as persistentVolume from '../../schema/persistent-volume'
 import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
 import * as ingress from '../../schema/ingress'
+import * as networkPolicy from '../../schema/network-policy'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as podDisruptionBudget from '../../schema/pod-disruption-budget'
@@ -64,6 +65,7 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [persistentVolume, CORE_V1],
   [persistentVolumeClaim, CORE_V1],
   [ingress, 'io.k8s.api.networking.v1'],
+  [networkPolicy, 'io.k8s.api.networking.v1'],
   [replicaSet, 'io.k8s.api.apps.v1'],
   [deployment, 'io.k8s.api.apps.v1'],
   [podDisruptionBudget, 'io.k8s.api.policy.v1'],

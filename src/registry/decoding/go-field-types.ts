@@ -15,6 +15,7 @@ export const FIELD_TYPES: Record<string, string> = {
   'PersistentVolumeClaimCondition.status': 'v1.ConditionStatus',
   'ModifyVolumeStatus.status': 'v1.PersistentVolumeClaimModifyVolumeStatus',
   'HTTPIngressPath.pathType': 'v1.PathType',
+  'NetworkPolicySpec.policyTypes': '[]v1.PolicyType',
   'ObjectMeta.uid': 'types.UID',
   'OwnerReference.uid': 'types.UID',
   'ManagedFieldsEntry.operation': 'v1.ManagedFieldsOperationType',

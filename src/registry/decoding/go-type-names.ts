@@ -22,6 +22,7 @@ import * as lease from '../../schema/lease'
 import * as persistentVolume from '../../schema/persistent-volume'
 import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
 import * as ingress from '../../schema/ingress'
+import * as networkPolicy from '../../schema/network-policy'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as podDisruptionBudget from '../../schema/pod-disruption-budget'
@@ -61,6 +62,7 @@ const MODULES: Record<string, unknown>[] = [
   persistentVolume,
   persistentVolumeClaim,
   ingress,
+  networkPolicy,
   rbac,
   serviceAccount,
 ]

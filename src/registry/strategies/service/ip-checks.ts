@@ -59,3 +59,11 @@ export function validateCIDR(value: string, field: string): FieldError[] {
   if (family !== null && /^\d{1,3}$/.test(bits) && Number(bits) <= max) return []
   return [fieldError.invalid(field, value, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)')]
 }
+
+/** A valid CIDR's address bytes and prefix length (netutils.ParseCIDRSloppy), or null. */
+export function cidrNet(value: string): { bytes: number[]; bits: number } | null {
+  if (validateCIDR(value, '').length) return null
+  const slash = value.indexOf('/')
+  const bytes = ipBytes(value.slice(0, slash))
+  return bytes ? { bytes, bits: Number(value.slice(slash + 1)) } : null
+}
