@@ -28,6 +28,7 @@ import { policyResourceRows } from './policy-kinds'
 import { appsSetResourceRows } from './apps-set-kinds'
 import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
+import { quotaResourceRows } from './quota/quota-kinds'
 import { networkSchedulingStorageRows } from './network-scheduling-storage-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
@@ -187,6 +188,7 @@ const BUILT_INS: ResourceDef[] = [
   ...rbacResourceRows(),
   ...crdResourceRows(),
   ...configStorageResourceRows(),
+  ...quotaResourceRows(),
   ...networkSchedulingStorageRows(),
 ]
 

@@ -32,6 +32,8 @@ import * as controllerRevision from '../../schema/controller-revision'
 import * as batch from '../../schema/batch'
 import * as rbac from '../../schema/rbac'
 import * as serviceAccount from '../../schema/service-account'
+import * as limitRange from '../../schema/limit-range'
+import * as resourceQuota from '../../schema/resource-quota'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
@@ -65,6 +67,8 @@ const MODULES: Record<string, unknown>[] = [
   networkPolicy,
   rbac,
   serviceAccount,
+  limitRange,
+  resourceQuota,
 ]
 
 /** Exports that are helpers, not Go types. */

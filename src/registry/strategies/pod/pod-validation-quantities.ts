@@ -85,7 +85,7 @@ const isStandardResourceName = (name: string) =>
   STANDARD_RESOURCES.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-')
 const isIntegerResourceName = (name: string) => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name)
 
-function validateResourceName(name: string, path: FieldPath): FieldError[] {
+export function validateResourceName(name: string, path: FieldPath): FieldError[] {
   const at = path.toString()
   const errs = isQualifiedName(name).map((m) => fieldError.invalid(at, name, m))
   if (errs.length > 0) return errs
