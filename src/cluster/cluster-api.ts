@@ -3,6 +3,7 @@
 import type { DaemonNode } from '../registry/daemon-placement'
 import type { PodSpec } from '../registry/strategies/pod/pod-types'
 import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
+import type { Snapshot } from '../host/rpc-types'
 
 export type NamespacePhase = 'Active' | 'Terminating'
 
@@ -34,6 +35,19 @@ export interface PodAddresses {
  */
 export type Placement = { ok: true; node: string; addresses?: PodAddresses } | { ok: false; message: string }
 
+/** A cluster-scoped owner an ownerReference in a namespace names: its stored resource key, name and uid. */
+export interface ClusterOwnerRef {
+  resource: string
+  name: string
+  uid: string
+}
+
+/** What the garbage collector reads of an owner (kube's metadata-only get). */
+export interface OwnerMeta {
+  deletionTimestamp?: string
+  finalizers?: string[]
+}
+
 export interface ClusterApi {
   /** The phase of a namespace, or null when it does not exist. */
   namespacePhase(name: string): Promise<NamespacePhase | null>
@@ -58,6 +72,21 @@ export interface ClusterApi {
   reserve(owner: string, request: AllocationRequest, dryRun: boolean): Promise<ReserveAnswer>
   /** Frees what `owner` holds of `what` (everything it holds when null). */
   release(owner: string, what: Allocated | null): Promise<Allocated>
+  /**
+   * Every object of some cluster-scoped resources (ObjectHost.snapshot), for a namespace's admission: `objects` is
+   * null when `since` is still the version.
+   */
+  snapshot(resources: string[], since?: number): Promise<Snapshot>
+  /**
+   * The cluster-scoped owners `refs` name, each null when gone (or its name holds another uid). `ns` is recorded as
+   * holding dependents of every present one, and hears when it goes or waits on the garbage collector
+   * (NamespaceApi.clusterOwnerChanged).
+   */
+  clusterOwners(ns: string, refs: ClusterOwnerRef[]): Promise<(OwnerMeta | null)[]>
+  /** No dependent in `ns` blocks these owners' deletion any more: one in foreground deletion may go. */
+  clusterOwnersUnblocked(ns: string, uids: string[]): Promise<void>
+  /** `ns` holds dependents kept for an owner kind nobody serves yet: it is told when a CRD changes. */
+  awaitOwnerKinds(ns: string): Promise<void>
 }
 
 export const clusterApi = (env: Env): ClusterApi => env.CLUSTER.getByName('cluster')

@@ -19,7 +19,17 @@ import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
 import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
-import type { ClusterApi, NamespacePhase, NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
+import type {
+  ClusterApi,
+  ClusterOwnerRef,
+  NamespacePhase,
+  NodeFacts,
+  OwnerMeta,
+  Placement,
+  PodAddresses,
+  ScheduleRequest,
+} from './cluster-api'
+import { NamespaceDependentsTable } from './gc-namespace-dependents'
 import { ClusterPolicy } from './cluster-policy'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
 import { NodeLifecycleController } from './node-lifecycle-controller'
@@ -37,6 +47,9 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
   private readonly daemonNodes: DaemonNodes
   /** Service cluster IPs and node ports (src/cluster/allocators/). */
   private readonly services: ServiceAllocationHost
+  /** Which namespaces hold dependents of objects here, and their garbage collector's side of it. */
+  private readonly namespaceDependents: NamespaceDependentsTable
+  private readonly gc: GarbageCollector
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -54,6 +67,11 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       removeNamespace: (name) => this.host.remove('namespaces', name),
       ensureSystemNamespaces: () => this.ensureSystemNamespaces(),
     })
+    this.namespaceDependents = new NamespaceDependentsTable(ctx.storage.sql, {
+      ownerChanged: (ns, uid, owner) => namespaceApi(env, ns).clusterOwnerChanged(uid, owner),
+      kindsChanged: (ns) => namespaceApi(env, ns).ownerKindsChanged(),
+    })
+    this.gc = new GarbageCollector({ namespaces: this.namespaceDependents })
     this.host = new ObjectHost({
       ...parts,
       // The CRDs are this object's own: custom kinds are read from its state, never through RPC to itself.
@@ -65,7 +83,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
         new ClusterRoleAggregationController(),
         new CrdController(this.customResources(env)),
         this.nodeLifecycle(env),
-        new GarbageCollector(),
+        this.gc,
       ],
     })
     void ctx.blockConcurrencyWhile(async () => {
@@ -281,6 +299,25 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   async unwatchNodes(ns: string): Promise<void> {
     this.daemonNodes.unwatch(ns)
+  }
+
+  // ---- ClusterApi: cluster-scoped owners of namespaced objects (src/namespace/gc-cluster-owners.ts) ----------
+
+  async clusterOwners(ns: string, refs: ClusterOwnerRef[]): Promise<(OwnerMeta | null)[]> {
+    return refs.map((ref) => {
+      const owner = this.host.objects.get(ref.resource, ref.name)?.object.metadata
+      if (!owner || owner.uid !== ref.uid) return null
+      this.namespaceDependents.record(ns, ref)
+      return { deletionTimestamp: owner.deletionTimestamp, finalizers: owner.finalizers }
+    })
+  }
+
+  async clusterOwnersUnblocked(_ns: string, uids: string[]): Promise<void> {
+    await this.gc.ownersUnblocked(this.host.controllerView, uids)
+  }
+
+  async awaitOwnerKinds(ns: string): Promise<void> {
+    this.namespaceDependents.awaitKinds(ns)
   }
 
   // ---- ClusterApi: service IPs and node ports ----------------------------------------------------------------

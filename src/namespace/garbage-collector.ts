@@ -1,11 +1,16 @@
 // The garbage collector for the objects of one host, a namespace's or the cluster's own (cluster-scoped objects):
 // dependents go with their owners (Background), are kept and released (Orphan, the `orphan` finalizer), or go first
 // (Foreground, the `foregroundDeletion` finalizer). It writes through the verbs, as kube's garbage collector writes
-// through the API.
+// through the API. Namespaced dependents of cluster-scoped owners are shared with the cluster object's collector
+// (gc-cluster-owners.ts); work that cannot be finished yet is retried (gc-retries.ts).
+import type { OwnerMeta } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import { ownerState } from './gc-owners'
+import { ClusterOwnerReads, type ClusterOwnerLinks, type NamespaceDependents } from './gc-cluster-owners'
+import { blockedBy, deletingDependents, ownerKind, ownerState, stoppedBlocking } from './gc-owners'
+import { GcRetries, type Retry } from './gc-retries'
+import { dropFinalizer, dropOwnerRefs, remove, unblockOwnerRefs } from './gc-writes'
 
 /** An owner being deleted that waits on the garbage collector (orphan or foreground): what a host attends to. */
 export const waitsOnGarbageCollector = (obj: KubeObject) => {
@@ -13,121 +18,245 @@ export const waitsOnGarbageCollector = (obj: KubeObject) => {
   return !!obj.metadata.deletionTimestamp && (fin.includes('orphan') || fin.includes('foregroundDeletion'))
 }
 
-/** An owner in foreground deletion, waiting for its dependents to go. */
-const deletingDependents = (obj: KubeObject) =>
-  !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).includes('foregroundDeletion')
-
-/** Whether `next` dropped, or stopped blocking with, a reference that blocked its owner's deletion in `prev`. */
-const stoppedBlocking = (prev: KubeObject, next: KubeObject) =>
-  (prev.metadata.ownerReferences ?? []).some(
-    (r) =>
-      r.blockOwnerDeletion === true &&
-      !(next.metadata.ownerReferences ?? []).some((n) => n.uid === r.uid && n.blockOwnerDeletion === true),
-  )
-
-/** The manager kube's garbage collector writes under (kube-controller-manager's user agent). */
-const MANAGER = 'kube-controller-manager'
+interface GarbageCollectorOptions {
+  /** A namespace's collector: the cluster object, asked after cluster-scoped owners. */
+  cluster?: ClusterOwnerLinks
+  /** The cluster object's collector: the namespaces holding dependents of its objects. */
+  namespaces?: NamespaceDependents
+  /** The clock retries are timed by. */
+  now?: () => number
+}
 
 export class GarbageCollector implements Controller {
   readonly name = 'garbage-collector'
+  private readonly retries = new GcRetries()
+  /** The first resync is a wake-up (everything is looked at); later ones are alarms (what is due). */
+  private awake = false
+  /** The cluster object knows this namespace waits for an owner kind to be served. */
+  private awaitingKinds = false
+  /**
+   * The view the host hands this controller (its wake-ups are its own): retries asked for from a call of another
+   * object (clusterOwnerChanged, ownersUnblocked) go through it, so their alarm resyncs this controller alone.
+   */
+  private ownView: ControllerHost | null = null
+
+  constructor(private readonly opts: GarbageCollectorOptions = {}) {}
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    this.ownView = host
+    const reads = this.reads(host)
     for (const e of entries) {
       if (e.type === 'DELETED') {
-        await this.collectDependents(host, e.object.metadata.uid ?? '')
-        await this.checkForegroundOwners(host, e.object)
-      } else if (waitsOnGarbageCollector(e.object)) {
-        await this.process(host, e.resource, e.name)
+        const uid = e.object.metadata.uid ?? ''
+        await this.collectDependents(host, uid, reads)
+        if (uid && this.opts.namespaces) await this.tellNamespaces(host, { type: 'gone', uid }, uid, null)
+        await this.checkForegroundOwners(host, e.object, reads)
+        continue
+      }
+      if (waitsOnGarbageCollector(e.object)) {
+        await this.process(host, e.resource, e.name, reads)
       } else if (e.prev && stoppedBlocking(e.prev, e.object)) {
         // A dependent no longer blocks an owner (its reference went or stopped blocking): the owner may go now.
-        await this.checkForegroundOwners(host, e.prev)
+        await this.checkForegroundOwners(host, e.prev, reads)
       }
+      // kube's graph builder checks a new owner it has not observed (a virtual node): a cluster-scoped owner that does
+      // not exist, or one of a kind not served yet, is attempted like a dangling one.
+      if (await this.namesUnseenOwner(host, e.prev, e.object))
+        await this.attemptToDelete(host, e.resource, e.name, reads)
+    }
+    if (host.scope === '' && entries.some((e) => e.resource === 'customresourcedefinitions')) {
+      await this.kindsChanged(host)
+      await this.opts.namespaces?.kindsChanged()
     }
   }
 
-  async resync(host: ControllerHost): Promise<void> {
+  async resync(host: ControllerHost, now = this.clock()): Promise<void> {
+    this.ownView = host
+    const reads = this.reads(host)
+    if (this.awake) return this.retryDue(host, now, false, reads)
+    this.awake = true
     // Owners waiting on us (the attention list holds objects with orphan/foregroundDeletion finalizers). The list
     // names stored resource keys, so a custom kind this isolate has not loaded (a wake-up in a new isolate) is found
     // too: the writes that release its dependents and its finalizer load it (ObjectHost.rowFor).
     for (const resource of host.attendedResources()) {
       for (const { object } of host.attending(resource)) {
-        if (waitsOnGarbageCollector(object)) await this.process(host, resource, object.metadata.name!)
+        if (waitsOnGarbageCollector(object)) await this.process(host, resource, object.metadata.name!, reads)
       }
     }
-    // Owners that vanished while we were not looking (same-namespace owners only: we can see those).
+    // Owners that vanished while we were not looking, and dependents kept for an owner kind not served yet.
     for (const owner of host.owners()) {
-      if ((await ownerState(host, owner)).state === 'absent') await this.collectDependents(host, owner.uid)
+      const state = (await ownerState(host, owner, reads)).state
+      if (state === 'absent') await this.collectDependents(host, owner.uid, reads)
+      if (state === 'unresolved') {
+        for (const d of host.dependents(owner.uid)) await this.retryLater(host, { type: 'dependent', ...d })
+      }
+    }
+    // The cluster's owners that went while the namespaces holding their dependents were not told.
+    const exists = (resource: string, name: string, uid: string) =>
+      host.get(resource, name)?.object.metadata.uid === uid
+    for (const uid of this.opts.namespaces?.goneOwners(exists) ?? []) {
+      await this.tellNamespaces(host, { type: 'gone', uid }, uid, null)
     }
   }
 
+  /**
+   * A namespace's collector: the cluster object says a cluster-scoped owner of objects here went (null) or waits on
+   * us. Its dependents are released (orphan) or attempted; answers what still names it and whether that blocks it.
+   */
+  async clusterOwnerChanged(host: ControllerHost, uid: string, owner: OwnerMeta | null) {
+    const reads = this.reads(host)
+    reads?.seed(uid, owner)
+    const releasing = !!owner?.deletionTimestamp && (owner.finalizers ?? []).includes('orphan')
+    for (const { resource, name } of host.dependents(uid)) {
+      if (releasing) await dropOwnerRefs(host, resource, name, [uid])
+      else await this.attemptToDelete(host, resource, name, reads)
+    }
+    return { dependents: host.dependents(uid).length, blocking: blockedBy(host, uid) }
+  }
+
+  /** The cluster object's collector: no dependent in a namespace blocks these owners any more. */
+  async ownersUnblocked(host: ControllerHost, uids: string[]): Promise<void> {
+    for (const uid of uids) {
+      const at = this.opts.namespaces?.ownerOf(uid)
+      const owner = at ? host.get(at.resource, at.name)?.object : undefined
+      if (at && owner?.metadata.uid === uid && waitsOnGarbageCollector(owner))
+        await this.process(host, at.resource, at.name)
+    }
+  }
+
+  /** A CRD changed: dependents kept for an owner kind that was not served are tried again now. */
+  async kindsChanged(host: ControllerHost): Promise<void> {
+    this.awaitingKinds = false
+    await this.retryDue(host, this.clock(), true, this.reads(host))
+  }
+
+  private clock(): number {
+    return (this.opts.now ?? Date.now)()
+  }
+
+  /** A pass's reads of cluster-scoped owners (a namespace's collector only). */
+  private reads(host: ControllerHost): ClusterOwnerReads | undefined {
+    return this.opts.cluster && host.scope !== '' ? new ClusterOwnerReads(this.opts.cluster, host.scope) : undefined
+  }
+
+  /** Whether `next` names an owner `prev` did not that is cluster-scoped or of a kind not served. */
+  private async namesUnseenOwner(host: ControllerHost, prev: KubeObject | null, next: KubeObject): Promise<boolean> {
+    const before = new Set((prev?.metadata.ownerReferences ?? []).map((r) => r.uid))
+    for (const ref of next.metadata.ownerReferences ?? []) {
+      if (before.has(ref.uid)) continue
+      const def = await ownerKind(host, ref)
+      if (!def?.namespaced) return true
+    }
+    return false
+  }
+
+  /** Runs the retries that fell due (all of them with `everything`), then asks to be woken for the next. */
+  private async retryDue(host: ControllerHost, now: number, everything: boolean, reads?: ClusterOwnerReads) {
+    for (const r of this.retries.due(now, everything)) {
+      if (r.type === 'dependent') await this.attemptToDelete(host, r.resource, r.name, reads)
+      else if (r.type === 'owner') await this.process(host, r.resource, r.name, reads)
+      else await this.tellNamespaces(host, r, r.uid, null)
+    }
+    const at = this.retries.next()
+    if (at !== null) await (this.ownView ?? host).wakeAt(at)
+  }
+
+  private async retryLater(host: ControllerHost, retry: Retry) {
+    await (this.ownView ?? host).wakeAt(this.retries.add(retry, this.clock()))
+    if (retry.type !== 'dependent' || !this.opts.cluster || this.awaitingKinds) return
+    this.awaitingKinds = true
+    await this.opts.cluster.awaitOwnerKinds(host.scope).catch((e: unknown) => {
+      this.awaitingKinds = false
+      console.error('garbage collector: registering for new kinds failed', e)
+    })
+  }
+
+  /** The cluster object's collector tells the namespaces holding dependents of `uid`; one that did not answer is retried. */
+  private async tellNamespaces(host: ControllerHost, retry: Retry, uid: string, owner: OwnerMeta | null) {
+    if (!this.opts.namespaces) return { answered: true, blocking: false }
+    const told = await this.opts.namespaces.ownerChanged(uid, owner)
+    // An owner in foreground deletion whose dependents elsewhere still block asks again later too, in case their
+    // namespace's word that they stopped (clusterOwnersUnblocked) is lost.
+    const waits = owner !== null && deletingDependents(owner) && told.blocking
+    if (told.answered && !waits) this.retries.forget(retry)
+    else await this.retryLater(host, retry)
+    return told
+  }
+
   /** An owner with an orphan or foreground finalizer: release or delete its dependents, then let it go. */
-  private async process(host: ControllerHost, resource: string, name: string) {
+  private async process(host: ControllerHost, resource: string, name: string, reads?: ClusterOwnerReads) {
     const owner = host.get(resource, name)
     if (!owner?.object.metadata.deletionTimestamp) return
     const uid = owner.object.metadata.uid ?? ''
     const fin = owner.object.metadata.finalizers ?? []
+    const retry: Retry = { type: 'owner', resource, name }
     if (fin.includes('orphan')) {
       for (const { resource: plural, name: depName } of host.dependents(uid)) {
-        await this.dropOwnerRefs(host, plural, depName, [uid])
+        await dropOwnerRefs(host, plural, depName, [uid])
       }
-      await this.dropFinalizer(host, resource, name, uid, 'orphan')
+      if (!(await this.tellNamespaces(host, retry, uid, owner.object.metadata)).answered) return
+      await dropFinalizer(host, resource, name, uid, 'orphan')
       return
     }
     if (fin.includes('foregroundDeletion')) {
       // kube's processDeletingDependentsItem: every dependent is attempted (a co-owned one only loses this owner's
       // reference); the owner waits only for those whose reference to it blocks owner deletion.
       for (const { resource: plural, name: depName } of host.dependents(uid)) {
-        await this.attemptToDelete(host, plural, depName)
+        await this.attemptToDelete(host, plural, depName, reads)
       }
-      const blocking = host
-        .dependents(uid)
-        .some(({ resource: plural, name: depName }) =>
-          (host.get(plural, depName)?.object.metadata.ownerReferences ?? []).some(
-            (r) => r.uid === uid && r.blockOwnerDeletion === true,
-          ),
-        )
-      if (!blocking) await this.dropFinalizer(host, resource, name, uid, 'foregroundDeletion')
+      const remote = await this.tellNamespaces(host, retry, uid, owner.object.metadata)
+      if (!blockedBy(host, uid) && remote.answered && !remote.blocking) {
+        await dropFinalizer(host, resource, name, uid, 'foregroundDeletion')
+      }
     }
   }
 
   /** Background: an owner went; each of its dependents is attempted (collected unless another owner keeps it). */
-  private async collectDependents(host: ControllerHost, uid: string) {
+  private async collectDependents(host: ControllerHost, uid: string, reads?: ClusterOwnerReads) {
     if (!uid) return
-    for (const { resource: plural, name } of host.dependents(uid)) await this.attemptToDelete(host, plural, name)
+    for (const { resource: plural, name } of host.dependents(uid)) await this.attemptToDelete(host, plural, name, reads)
+  }
+
+  /** attemptToDelete, retried later when an owner's kind cannot be resolved (kube requeues it with backoff). */
+  private async attemptToDelete(host: ControllerHost, resource: string, name: string, reads?: ClusterOwnerReads) {
+    const retry: Retry = { type: 'dependent', resource, name }
+    if (await this.attempt(host, resource, name, reads)) await this.retryLater(host, retry)
+    else this.retries.forget(retry)
   }
 
   /**
-   * kube's attemptToDeleteItem for a dependent: its owners are solid (present, or cluster-scoped), dangling (gone) or
-   * waiting for their dependents' deletion (foreground). With a solid owner it stays and loses the references to the
-   * others; without, it is deleted (in the foreground when a waiting owner waits on it and it has dependents of its
-   * own, else as its own finalizers say). An owner whose kind cannot be resolved leaves it alone: kube records the
-   * error and retries.
+   * kube's attemptToDeleteItem for a dependent: its owners are solid (present), dangling (gone) or waiting for their
+   * dependents' deletion (foreground). With a solid owner it stays and loses the references to the others; without,
+   * it is deleted (in the foreground when a waiting owner waits on it and it has dependents of its own, else as its
+   * own finalizers say). Answers true when an owner's kind cannot be resolved: the dependent is left alone for now.
    */
-  private async attemptToDelete(host: ControllerHost, resource: string, name: string) {
+  private async attempt(host: ControllerHost, resource: string, name: string, reads?: ClusterOwnerReads) {
     const dep = host.get(resource, name)?.object
     // "Being deleted is a one-way trip": one deleting its own dependents is processed as an owner.
-    if (!dep || dep.metadata.deletionTimestamp) return
+    if (!dep || dep.metadata.deletionTimestamp) return false
     const refs = dep.metadata.ownerReferences ?? []
-    if (refs.length === 0) return
+    if (refs.length === 0) return false
     let solid = 0
     const dangling: string[] = []
     const waiting: string[] = []
     for (const ref of refs) {
-      const owner = await ownerState(host, ref)
-      if (owner.state === 'unresolved') {
+      const owner = await ownerState(host, ref, reads)
+      if (owner.state === 'unresolved' || owner.state === 'invalid') {
+        const why =
+          owner.state === 'invalid' ? 'is namespaced (a cluster-scoped object cannot have it)' : 'is not served'
         console.warn(
-          `garbage collector: ${resource}/${name}: owner ${ref.apiVersion} ${ref.kind} ${ref.name} cannot be resolved; kept`,
+          `garbage collector: ${resource}/${name}: owner ${ref.apiVersion} ${ref.kind} ${ref.name} ${why}; kept`,
         )
-        return
+        // kube's collector forgets the invalid one (namespacedOwnerOfClusterScopedObjectErr) and retries the other.
+        return owner.state === 'unresolved'
       }
       if (owner.state === 'absent') dangling.push(ref.uid)
-      else if (owner.state === 'present' && deletingDependents(owner.object)) waiting.push(ref.uid)
+      else if (owner.state === 'present' && deletingDependents(owner.owner)) waiting.push(ref.uid)
       else solid++
     }
     if (solid > 0) {
-      if (dangling.length + waiting.length > 0)
-        await this.dropOwnerRefs(host, resource, name, [...dangling, ...waiting])
-      return
+      if (dangling.length + waiting.length > 0) await dropOwnerRefs(host, resource, name, [...dangling, ...waiting])
+      return false
     }
     const uid = dep.metadata.uid ?? ''
     const dependents = host.dependents(uid)
@@ -135,79 +264,38 @@ export class GarbageCollector implements Controller {
       // A dependent already deleting its own dependents closes a cycle: this one stops blocking its owners first.
       const cycle = dependents.some(({ resource: r, name: n }) => {
         const o = host.get(r, n)?.object
-        return o !== undefined && deletingDependents(o)
+        return o !== undefined && deletingDependents(o.metadata)
       })
-      if (cycle) await this.unblockOwnerRefs(host, resource, name, uid)
-      await this.remove(host, resource, name, 'Foreground')
-      return
+      if (cycle) await unblockOwnerRefs(host, resource, name, uid)
+      await remove(host, resource, name, 'Foreground')
+      return false
     }
     const fin = dep.metadata.finalizers ?? []
     const policy = fin.includes('orphan') ? 'Orphan' : fin.includes('foregroundDeletion') ? 'Foreground' : 'Background'
-    await this.remove(host, resource, name, policy)
+    await remove(host, resource, name, policy)
+    return false
   }
 
-  /** A dependent went: an owner waiting in foreground deletion may now be free to go. */
-  private async checkForegroundOwners(host: ControllerHost, gone: KubeObject) {
+  /**
+   * A dependent went, or stopped blocking: an owner here waiting in foreground deletion may now be free to go; the
+   * cluster object hears of cluster-scoped owners nothing here blocks any more.
+   */
+  private async checkForegroundOwners(host: ControllerHost, gone: KubeObject, reads?: ClusterOwnerReads) {
+    const unblocked: string[] = []
     for (const ref of gone.metadata.ownerReferences ?? []) {
-      const owner = await ownerState(host, ref)
-      if (owner.state === 'present' && owner.object.metadata.finalizers?.includes('foregroundDeletion')) {
-        await this.process(host, owner.resource, ref.name)
+      const def = await ownerKind(host, ref)
+      if (def && !def.namespaced && host.scope !== '') {
+        if (ref.blockOwnerDeletion === true && !blockedBy(host, ref.uid)) unblocked.push(ref.uid)
+        continue
+      }
+      const owner = await ownerState(host, ref, reads)
+      if (owner.state === 'present' && owner.resource && deletingDependents(owner.owner)) {
+        await this.process(host, owner.resource, ref.name, reads)
       }
     }
-  }
-
-  /** Removes the references to `uids` from a dependent (kube's deleteOwnerRefJSONMergePatch). */
-  private async dropOwnerRefs(host: ControllerHost, resource: string, name: string, uids: string[]) {
-    await host.update(
-      resource,
-      name,
-      (o) => {
-        if (!(o.metadata.ownerReferences ?? []).some((r) => uids.includes(r.uid))) return null
-        o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => !uids.includes(r.uid))
-        if (o.metadata.ownerReferences.length === 0) delete o.metadata.ownerReferences
-        return o
-      },
-      { fieldManager: MANAGER },
-    )
-  }
-
-  /** Sets blockOwnerDeletion false on every reference that blocks (kube's unblockOwnerReferences patch). */
-  private async unblockOwnerRefs(host: ControllerHost, resource: string, name: string, uid: string) {
-    await host.update(
-      resource,
-      name,
-      (o) => {
-        if (o.metadata.uid !== uid || !(o.metadata.ownerReferences ?? []).some((r) => r.blockOwnerDeletion)) return null
-        o.metadata.ownerReferences = o.metadata.ownerReferences!.map((r) =>
-          r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r,
-        )
-        return o
-      },
-      { fieldManager: MANAGER },
-    )
-  }
-
-  private async remove(
-    host: ControllerHost,
-    resource: string,
-    name: string,
-    policy: 'Background' | 'Foreground' | 'Orphan' = 'Background',
-  ) {
-    await host.delete(resource, name, { propagationPolicy: policy })
-  }
-
-  /** Lets the owner go: the update that clears its last finalizer completes its deletion (store.planUpdate). */
-  private async dropFinalizer(host: ControllerHost, resource: string, name: string, uid: string, finalizer: string) {
-    await host.update(
-      resource,
-      name,
-      (o) => {
-        if (o.metadata.uid !== uid || !o.metadata.finalizers?.includes(finalizer)) return null
-        o.metadata.finalizers = o.metadata.finalizers.filter((f) => f !== finalizer)
-        if (o.metadata.finalizers.length === 0) delete o.metadata.finalizers
-        return o
-      },
-      { fieldManager: MANAGER },
-    )
+    if (unblocked.length === 0 || !this.opts.cluster) return
+    await this.opts.cluster.clusterOwnersUnblocked(host.scope, unblocked).catch((e: unknown) => {
+      console.error('garbage collector: telling the cluster of unblocked owners failed', e)
+    })
   }
 }

@@ -2,7 +2,7 @@
 // the generic host (src/host/object-host.ts) and this namespace's policy; plus pod binding and logs, and the work
 // the cluster object asks of it (phase, termination, scheduling retries, bootstrap).
 import { DurableObject } from 'cloudflare:workers'
-import { clusterApi, type NamespacePhase } from '../cluster/cluster-api'
+import { clusterApi, type NamespacePhase, type OwnerMeta } from '../cluster/cluster-api'
 import type { Controller } from '../host/controller'
 import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
@@ -53,6 +53,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
   private readonly daemonSets: DaemonSetController
   private readonly serviceAccounts: ServiceAccountController
   private readonly rootCA: RootCAPublisher
+  private readonly gc: GarbageCollector
   /** Only in `default`: the `kubernetes` service and its endpoints. */
   private readonly kubernetesService: KubernetesServiceController | null
 
@@ -85,10 +86,12 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     // The cluster's root CA (a secret: the generated Env type does not list it, src/env-secrets.d.ts).
     const rootCA = (env as { KUBEFLARE_ROOT_CA?: string }).KUBEFLARE_ROOT_CA ?? ''
     this.rootCA = new RootCAPublisher(rootCA, () => this.policy.phase === 'Active')
+    // Cluster-scoped owners of objects here are asked of the cluster object (src/namespace/gc-cluster-owners.ts).
+    this.gc = new GarbageCollector({ cluster: clusterApi(env) })
     const controllers: Controller[] = [
       this.scheduler,
       kubelet,
-      new GarbageCollector(),
+      this.gc,
       endpointsController,
       endpointSliceController,
       new ReplicaManager(replicationControllerKind, { canCreate }),
@@ -243,6 +246,14 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
 
   async nodesChanged(): Promise<void> {
     await this.daemonSets.nodesChanged(this.host.controllerView)
+  }
+
+  async clusterOwnerChanged(uid: string, owner: OwnerMeta | null): Promise<{ dependents: number; blocking: boolean }> {
+    return this.gc.clusterOwnerChanged(this.host.controllerView, uid, owner)
+  }
+
+  async ownerKindsChanged(): Promise<void> {
+    await this.gc.kindsChanged(this.host.controllerView)
   }
 
   // ---- pods: binding and logs --------------------------------------------------------------------------------

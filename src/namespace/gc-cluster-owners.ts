@@ -1,0 +1,51 @@
+// How the garbage collectors of namespaces and of the cluster object share cluster-scoped owners. A namespaced object
+// may be owned by a cluster-scoped one (a Node, a ClusterRole, a cluster-scoped custom resource); kube's collector
+// looks such an owner up without a namespace. Here a namespace's collector asks the cluster object (ClusterOwnerLinks),
+// which records the namespace as holding dependents of each owner it answers for; when that owner goes, or waits on
+// the collector (orphan, foreground), the cluster object's collector tells those namespaces (NamespaceDependents).
+import type { ClusterApi, ClusterOwnerRef, OwnerMeta } from '../cluster/cluster-api'
+
+/** What a namespace's collector asks of the cluster object. */
+export type ClusterOwnerLinks = Pick<ClusterApi, 'clusterOwners' | 'clusterOwnersUnblocked' | 'awaitOwnerKinds'>
+
+/** What the cluster object's collector asks of the namespaces holding dependents of its objects. */
+export interface NamespaceDependents {
+  /**
+   * Tells every namespace holding dependents of `uid` that the owner went (null) or waits on the collector. Answers
+   * whether every namespace answered and whether a dependent there still blocks the owner's deletion.
+   */
+  ownerChanged(uid: string, owner: OwnerMeta | null): Promise<{ answered: boolean; blocking: boolean }>
+  /** The owner the namespaces were told of under `uid` (resource key and name), if any namespace holds dependents. */
+  ownerOf(uid: string): { resource: string; name: string } | null
+  /** Owners recorded with dependents in namespaces that are gone from here (a wake-up: told nobody, or told in vain). */
+  goneOwners(exists: (resource: string, name: string, uid: string) => boolean): string[]
+  /** A CRD changed: the namespaces waiting for an owner kind to appear are told. */
+  kindsChanged(): Promise<void>
+}
+
+/**
+ * The cluster-scoped owners read during one pass of a namespace's collector: each is asked for once, many in one call,
+ * and an owner the cluster object told us of is not asked for again.
+ */
+export class ClusterOwnerReads {
+  private readonly known = new Map<string, OwnerMeta | null>()
+
+  constructor(
+    private readonly links: ClusterOwnerLinks,
+    private readonly ns: string,
+  ) {}
+
+  /** What the cluster object said of `uid` when it called. */
+  seed(uid: string, owner: OwnerMeta | null): void {
+    this.known.set(uid, owner)
+  }
+
+  /** The owner `ref` names (null: gone), asked of the cluster object unless already known in this pass. */
+  async read(ref: ClusterOwnerRef): Promise<OwnerMeta | null> {
+    if (!this.known.has(ref.uid)) {
+      const [owner] = await this.links.clusterOwners(this.ns, [ref])
+      this.known.set(ref.uid, owner ?? null)
+    }
+    return this.known.get(ref.uid) ?? null
+  }
+}

@@ -1,0 +1,53 @@
+// The garbage collector's retries: work it could not finish (a dependent whose owner's kind nobody serves yet, an owner
+// whose dependents in another namespace did not answer), tried again after kube's per-item backoff, so that an alarm
+// looks at what is pending and nothing else. Kept in memory: a wake-up in a new isolate finds the same work again by
+// walking the owners objects name (GarbageCollector.resync).
+
+/** What is retried: a dependent attempted again, an owner processed again, a gone owner's namespaces told again. */
+export type Retry =
+  | { type: 'dependent'; resource: string; name: string }
+  | { type: 'owner'; resource: string; name: string }
+  | { type: 'gone'; uid: string }
+
+/**
+ * kube's workqueue.DefaultTypedControllerRateLimiter per item: 5 ms doubling to 1000 s. The first retries here start at
+ * one second: a retry may ask the cluster object for the CRDs, and a kind does not appear within milliseconds.
+ */
+const FIRST_MS = 1000
+const MAX_MS = 1000 * 1000
+
+const keyOf = (r: Retry) => (r.type === 'gone' ? `gone ${r.uid}` : `${r.type} ${r.resource} ${r.name}`)
+
+export class GcRetries {
+  private readonly items = new Map<string, { retry: Retry; attempts: number; at: number }>()
+
+  /** Schedules `retry` after its backoff (doubling with each failure); answers when it falls due. */
+  add(retry: Retry, now: number): number {
+    const key = keyOf(retry)
+    const attempts = (this.items.get(key)?.attempts ?? 0) + 1
+    const at = now + Math.min(FIRST_MS * 2 ** (attempts - 1), MAX_MS)
+    this.items.set(key, { retry, attempts, at })
+    return at
+  }
+
+  /** The work succeeded: its backoff starts over next time. */
+  forget(retry: Retry): void {
+    this.items.delete(keyOf(retry))
+  }
+
+  /** The work due at `now` (all of it with `everything`, when a kind appeared), in the order it was added. */
+  due(now: number, everything = false): Retry[] {
+    return [...this.items.values()].filter((i) => everything || i.at <= now).map((i) => i.retry)
+  }
+
+  /** The earliest time something falls due, or null. */
+  next(): number | null {
+    let at: number | null = null
+    for (const i of this.items.values()) if (at === null || i.at < at) at = i.at
+    return at
+  }
+
+  get size(): number {
+    return this.items.size
+  }
+}
