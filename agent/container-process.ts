@@ -56,6 +56,11 @@ export interface ProcessSpec {
   netns?: string
   /** Who the command runs as and what it may not do (runtime/process-security.ts), applied by the shim. */
   security?: ProcessSecurity
+  /**
+   * A PID namespace of the run's own (runtime/pid-namespace.ts): the recorded pid is then its init's, which passes
+   * SIGTERM on to the command and whose death (SIGKILL) ends everything in it.
+   */
+  pidns?: boolean
 }
 
 /** The terminal helper exec -t uses (Node has no pseudo-terminal of its own). */
@@ -159,6 +164,7 @@ export class ContainerProcess {
         ...(spec.mounts ? { mounts: spec.mounts } : {}),
         ...(spec.security ? { security: spec.security } : {}),
         ...(spec.netns ? { netns: spec.netns } : {}),
+        ...(spec.pidns ? { pidns: true } : {}),
       })
       child = spawn(hostPython(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,
@@ -278,7 +284,7 @@ export class ContainerProcess {
     }
   }
 
-  /** The command's pid (the leader of its process group). */
+  /** The command's pid (the leader of its process group), or its init's when the run has a PID namespace. */
   get pid(): number | undefined {
     return this.run?.pid
   }
@@ -349,7 +355,10 @@ export class ContainerProcess {
     }
   }
 
-  /** SIGTERM to the process group, SIGKILL once `graceMs` has passed; answers the exit. */
+  /**
+   * SIGTERM to the process group, SIGKILL once `graceMs` has passed; answers the exit. With a PID namespace the group
+   * is its init's alone: it passes SIGTERM to the command, and its SIGKILL takes everything in the namespace.
+   */
   async stop(graceMs: number): Promise<Exit> {
     if (this.done) return this.exited
     await this.spawned

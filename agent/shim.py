@@ -4,11 +4,13 @@
 # the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
 # and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
-# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns>'
+# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns, pidns>'
 #          (cwd and environment: the container's)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
+#        python3 -I -S shim.py --can-pidns   (exit 0 when it lets a command have a PID namespace with its own /proc)
 #        python3 -I -S shim.py --become '<json: security>' command...   (exec as a container's user: kubectl exec)
-# Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms),
+# Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms; pid is the
+# container's init when it has a PID namespace, see container_init),
 # n.exit (json: exitCode, signal, finishedAt ms, or startError {code, message}), n.ctl and n.stdin (fifos).
 # Once n.run (or n.exit for a command that cannot start) is written it prints one line on stdout and lets go of it.
 # Python's standard library only, loaded with -S: about 5 MB per run where a Node process costs about 9 MB.
@@ -118,8 +120,10 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 
 
-def enter_mounts(mounts):
-    """In the forked child: a mount namespace of its own with every mount in place (raises OSError)."""
+def enter_mounts(mounts, new_user=True, proc=False):
+    """In the forked child: a mount namespace of its own with every mount in place (raises OSError); with `proc`, a
+    /proc of the PID namespace it is the init of. `new_user`: a user namespace with it when not root (none when the
+    shim made one already, with the PID namespace: a nested one could not enter that)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -130,12 +134,10 @@ def enter_mounts(mounts):
             e = ctypes.get_errno()
             raise OSError(e, '%s: %s' % (what, os.strerror(e)))
 
-    uid, gid = os.geteuid(), os.getegid()
-    check(libc.unshare(CLONE_NEWNS | (CLONE_NEWUSER if uid != 0 else 0)), 'unshare')
-    if uid != 0:
-        for name, text in (('setgroups', 'deny'), ('uid_map', '%d %d 1' % (uid, uid)), ('gid_map', '%d %d 1' % (gid, gid))):
-            with open('/proc/self/' + name, 'w') as f:
-                f.write(text)
+    user = new_user and os.geteuid() != 0
+    check(libc.unshare(CLONE_NEWNS | (CLONE_NEWUSER if user else 0)), 'unshare')
+    if user:
+        map_own_ids()
     # Nothing mounted here propagates back to the host.
     check(libc.mount(None, b'/', None, MS_REC | MS_PRIVATE, None), 'making / private')
     ordered = sorted(mounts, key=lambda m: m['target'].rstrip('/').count('/'))
@@ -156,6 +158,20 @@ def enter_mounts(mounts):
             locked = os.statvfs(target).f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
             check(libc.mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | locked, None),
                   'making %s read-only' % m['target'])
+    for fd in sources:
+        os.close(fd)
+    if proc:
+        # Last: the binds above name their sources through the host's /proc/self. What runs in the container (ps, an
+        # exec's ls /proc) sees the container's processes only.
+        check(libc.mount(b'proc', b'/proc', b'proc', MS_NOSUID | MS_NODEV | MS_NOEXEC, None), 'mounting /proc')
+
+
+def map_own_ids():
+    """Just after unsharing a user namespace: the caller's uid and gid mapped to themselves (it stays who it is)."""
+    uid, gid = os.geteuid(), os.getegid()
+    for name, text in (('setgroups', 'deny'), ('uid_map', '%d %d 1' % (uid, uid)), ('gid_map', '%d %d 1' % (gid, gid))):
+        with open('/proc/self/' + name, 'w') as f:
+            f.write(text)
 
 
 # Pod network (--pod-network bridge): the command joins the pod's named network namespace before anything else.
@@ -174,6 +190,92 @@ def enter_netns(path):
             raise OSError(e, 'joining the pod network %s: %s' % (path, os.strerror(e)))
     finally:
         os.close(fd)
+
+
+# A PID namespace per container (the agent asks for one where the host allows it): a process that leaves the
+# container's process group (setsid, a daemon's double fork) stays in the namespace, and the kernel kills everything
+# in it when its init dies, as a kubelet's runtime kills a container's cgroup. The shim unshares it (so its fork is
+# the namespace's init), with a user namespace when not root (it keeps its uid, mapped to itself).
+CLONE_NEWPID = 0x20000000
+# What the init passes on to the container's main process (tini's and docker --init's set).
+FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2,
+             signal.SIGWINCH)
+
+
+def unshare_pid():
+    """In the shim, before its fork: the child it forks next is PID 1 of a new PID namespace (raises OSError)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    user = os.geteuid() != 0
+    if libc.unshare(CLONE_NEWPID | (CLONE_NEWUSER if user else 0)) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+    if user:
+        map_own_ids()
+
+
+def container_init(argv, tty, err_w, status_w):
+    """The container's init (PID 1 of its PID namespace, in its mounts, as its user; never returns): forks the main
+    process in a process group of its own (the terminal's foreground group for a tty), passes on the signals the
+    agent sends (SIGTERM to stop), reaps whatever is orphaned to it, and once the main process is gone writes its wait
+    status on `status_w` and exits: the kernel then kills everything left in the namespace. The container's exit is
+    its main process's; a SIGKILL to the init (the grace period's end) is the whole container's."""
+    signal.set_wakeup_fd(-1)
+    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
+    main = os.fork()
+    if main == 0:
+        try:
+            os.setpgid(0, 0)
+            if tty:
+                # Taking the terminal from the background would stop us with SIGTTOU.
+                signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+                os.tcsetpgrp(0, os.getpgrp())
+                signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            os.execvpe(argv[0], argv, os.environ)
+        except OSError as e:
+            os.write(err_w, str(e.errno).encode())
+        os._exit(127)
+    os.close(err_w)
+
+    def forward(sig, _frame):
+        try:
+            os.kill(main, sig)
+        except OSError:
+            pass
+
+    for sig in FORWARDED:
+        signal.signal(sig, forward)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        if pid == main:
+            os.write(status_w, str(status).encode())
+            os._exit(0)
+
+
+def can_pidns():
+    """Whether a command can have a PID namespace of its own with its /proc here (asked once, like can_mount)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            unshare_pid()
+            init = os.fork()
+            if init == 0:
+                try:
+                    enter_mounts([], new_user=False, proc=True)
+                    os._exit(0 if os.getpid() == 1 else 1)
+                except Exception:
+                    os._exit(1)
+            os._exit(os.WEXITSTATUS(os.waitpid(init, 0)[1]))
+        except Exception:
+            os._exit(1)
+    return 0 if os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 0 else 1
 
 
 def stat_is_dir(fd):
@@ -242,15 +344,17 @@ def run_as(security, argv):
         return 127
 
 
-def spawn(argv, tty, stdin_fd, mounts=None, netns=None):
-    """Forks the command in a session of its own; answers (pid, output fds by stream, terminal fd, exec failure:
-    an errno, or the text of a failed mount)."""
+def spawn(argv, tty, stdin_fd, mounts=None, netns=None, pidns=False):
+    """Forks the command in a session of its own (with `pidns`, the container's init in a new PID namespace, which
+    forks the command: container_init); answers (pid: the command's or the init's, output fds by stream, terminal fd,
+    exec failure: an errno, or the text of a failed mount, the fd the init writes the command's wait status on)."""
     # What the child imports after its mounts are in place, loaded now: a volume mounted over the interpreter's own
     # library (an emptyDir at /root, where pyenv keeps it) would hide it there (os.execvpe imports warnings).
     import warnings  # noqa: F401
     if SECURITY and (SECURITY.get('dropCaps') or SECURITY.get('noNewPrivs')):
         import ctypes  # noqa: F401
     err_r, err_w = os.pipe()
+    status_r, status_w = os.pipe() if pidns else (None, None)
     if tty:
         import pty
 
@@ -278,9 +382,9 @@ def spawn(argv, tty, stdin_fd, mounts=None, netns=None):
                 except OSError as e:
                     os.write(err_w, b'M' + str(e.strerror).encode())
                     os._exit(127)
-            if mounts:
+            if mounts or pidns:
                 try:
-                    enter_mounts(mounts)
+                    enter_mounts(mounts or [], new_user=not pidns, proc=pidns)
                 except OSError as e:
                     where = e.filename.decode() if isinstance(e.filename, bytes) else e.filename
                     os.write(err_w, b'M' + ('%s: %s' % (e.strerror, where) if where else str(e.strerror)).encode())
@@ -290,11 +394,16 @@ def spawn(argv, tty, stdin_fd, mounts=None, netns=None):
             except OSError as e:
                 os.write(err_w, b'M' + ('securityContext: %s' % e.strerror).encode())
                 os._exit(127)
+            if pidns:
+                os.close(status_r)
+                container_init(argv, tty, err_w, status_w)
             os.execvpe(argv[0], argv, os.environ)
         except OSError as e:
             os.write(err_w, str(e.errno).encode())
         os._exit(127)
     os.close(err_w)
+    if status_w is not None:
+        os.close(status_w)
     if not tty:
         os.close(out_w)
         os.close(errout_w)
@@ -306,8 +415,23 @@ def spawn(argv, tty, stdin_fd, mounts=None, netns=None):
         failure += chunk
     os.close(err_r)
     if failure.startswith(b'M'):
-        return pid, outputs, master, failure[1:].decode(errors='replace')
-    return pid, outputs, master, int(failure) if failure else 0
+        return pid, outputs, master, failure[1:].decode(errors='replace'), status_r
+    return pid, outputs, master, int(failure) if failure else 0, status_r
+
+
+def main_status(status, status_r):
+    """The container's wait status: its main process's, as its init wrote it, else (no init, or the init was killed:
+    the whole container) the one waited for."""
+    if status_r is None:
+        return status
+    written = b''
+    while True:
+        chunk = os.read(status_r, 64)
+        if not chunk:
+            break
+        written += chunk
+    os.close(status_r)
+    return int(written) if written else status
 
 
 def main(spec):
@@ -333,7 +457,14 @@ def main(spec):
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     started_at = now_ms()
-    pid, outputs, master, failure = spawn(spec['command'], tty, child_in, spec.get('mounts'), spec.get('netns'))
+    pidns = bool(spec.get('pidns'))
+    try:
+        if pidns:
+            unshare_pid()
+    except OSError as e:
+        return start_failed(prefix, spec, 'SHIM', 'creating the container\'s PID namespace: %s' % e.strerror)
+    pid, outputs, master, failure, status_r = spawn(spec['command'], tty, child_in, spec.get('mounts'),
+                                                    spec.get('netns'), pidns)
     if master is not None:
         # Input goes to the terminal only as fast as it takes it: a blocking write to a full terminal (a container
         # that does not read its stdin) would stop the shim for good, its exit never recorded.
@@ -342,19 +473,10 @@ def main(spec):
         os.close(child_in)
     if failure:
         os.waitpid(pid, 0)
-        for fifo in ('.ctl', '.stdin'):
-            unlink(prefix + fifo)
         mount_failed = isinstance(failure, str)
         message = failure if mount_failed else os.strerror(failure)
         code = 'MOUNT' if mount_failed else errno.errorcode.get(failure, str(failure))
-        write_json(prefix + '.exit', {
-            'exitCode': 128,
-            'finishedAt': now_ms(),
-            'startError': {'code': code, 'message': message,
-                           'command': spec['command'][0] if spec['command'] else ''},
-        })
-        tell_agent('failed')
-        return 0
+        return start_failed(prefix, spec, code, message)
     write_json(prefix + '.run', {
         'shimPid': os.getpid(),
         'shimStart': proc_start(os.getpid()),
@@ -429,7 +551,7 @@ def main(spec):
         if status is None:
             done, st = os.waitpid(pid, os.WNOHANG)
             if done:
-                status = st
+                status = main_status(st, status_r)
                 finished_at = now_ms()
                 # The container ends with its main process, as a runtime kills the rest of its cgroup.
                 kill_group(pid, signal.SIGKILL)
@@ -445,6 +567,19 @@ def main(spec):
     for fifo in ('.ctl', '.stdin'):
         unlink(prefix + fifo)
     write_json(prefix + '.exit', result)
+    return 0
+
+
+def start_failed(prefix, spec, code, message):
+    """The command never ran: its start error recorded as the run's exit."""
+    for fifo in ('.ctl', '.stdin'):
+        unlink(prefix + fifo)
+    write_json(prefix + '.exit', {
+        'exitCode': 128,
+        'finishedAt': now_ms(),
+        'startError': {'code': code, 'message': message, 'command': spec['command'][0] if spec['command'] else ''},
+    })
+    tell_agent('failed')
     return 0
 
 
@@ -495,4 +630,8 @@ def kill_group(pid, sig):
 if __name__ == '__main__':
     if sys.argv[1:2] == ['--become']:
         sys.exit(run_as(json.loads(sys.argv[2]), sys.argv[3:]))
-    sys.exit(can_mount() if sys.argv[1:] == ['--can-mount'] else main(json.loads(sys.argv[1])))
+    if sys.argv[1:] == ['--can-mount']:
+        sys.exit(can_mount())
+    if sys.argv[1:] == ['--can-pidns']:
+        sys.exit(can_pidns())
+    sys.exit(main(json.loads(sys.argv[1])))

@@ -1,13 +1,15 @@
 // The process runtime: a container is a host process group in its own directory (container-process.ts), its command
 // the container's command + args (or --image-default's), exec a process beside it with its environment; images are
 // neither pulled nor isolated. A container with volumes runs in a mount namespace of its own with each volume bind-mounted
-// at its mountPath (shim.py), and exec enters that namespace (volumes/mount-namespace.ts).
+// at its mountPath (shim.py), and exec enters that namespace (volumes/mount-namespace.ts). Where the host allows it, each
+// container has a PID namespace of its own (pid-namespace.ts), so nothing it starts outlives it; exec enters it too.
 import { ContainerProcess, PTY_HELPER, SHIM } from '../container-process.ts'
 import { hostPython } from '../host-tools.ts'
 import { containerCommand } from '../pod-env.ts'
 import { netnsPrefix } from '../network/netns-enter.ts'
 import { checkCommandIn } from './container-path.ts'
 import { enterPrefix } from '../volumes/mount-namespace.ts'
+import { ownPidNamespace } from './pid-namespace.ts'
 import { processSecurity, securityOfProcess } from './process-security.ts'
 import type { ContainerRuntime } from './runtime.ts'
 
@@ -35,6 +37,7 @@ export const processRuntime: ContainerRuntime = {
       ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
       ...(spec.netns ? { netns: spec.netns } : {}),
       security: spec.pod ? processSecurity(spec.pod, spec.container) : undefined,
+      ...(ownPidNamespace(spec.pod) ? { pidns: true } : {}),
     }),
   exec: (run, spec, command, { tty }) => {
     const container = run as ContainerProcess

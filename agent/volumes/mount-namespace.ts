@@ -29,12 +29,16 @@ const nsOf = (pid: number | 'self', kind: string) => {
   }
 }
 
-/** The nsenter prefix that runs a command inside `pid`'s mount namespace (and user namespace), or [] if it shares ours. */
+/**
+ * The nsenter prefix that runs a command inside `pid`'s mount namespace (and user namespace, and PID namespace: a
+ * container with one has its own /proc, so ps there shows its processes), or [] if it shares ours.
+ */
 export function enterPrefix(pid: number | undefined, cwd: string): string[] {
   if (!pid) return []
   const mnt = nsOf(pid, 'mnt')
   if (!mnt || mnt === nsOf('self', 'mnt')) return []
   const user = nsOf(pid, 'user') !== nsOf('self', 'user')
+  const pidns = nsOf(pid, 'pid') !== nsOf('self', 'pid')
   // The container's working directory, unless a volume hides it in there (one mounted over the agent's data
   // directory): then the directory its process holds, which no mount can hide.
   const wd = existsSync(`/proc/${pid}/root${cwd}`) ? `--wd=${cwd}` : '--wd'
@@ -43,6 +47,7 @@ export function enterPrefix(pid: number | undefined, cwd: string): string[] {
     '--target',
     String(pid),
     ...(user ? ['--user', '--preserve-credentials'] : []),
+    ...(pidns ? ['--pid'] : []),
     '--mount',
     wd,
     '--',

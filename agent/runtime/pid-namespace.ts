@@ -1,0 +1,29 @@
+// Whether the process runtime gives a container a PID namespace of its own (shim.py's container_init: PID 1 of it,
+// reaping and passing on signals, the kernel killing everything in it when the init dies), so a process that leaves
+// the container's process group (setsid, a daemon) cannot outlive the container. Asked of the shim once; a host that
+// refuses it (no CAP_SYS_ADMIN and no user namespaces, a locked /proc) runs containers as process groups, as before.
+import { spawnSync } from 'node:child_process'
+import { SHIM } from '../container-process.ts'
+import { hostPython } from '../host-tools.ts'
+import type { Obj } from '../obj.ts'
+
+let support: boolean | undefined
+
+/** Whether this host lets the shim make a PID namespace with its own /proc. */
+export function pidNamespaces(): boolean {
+  if (support !== undefined) return support
+  if (process.platform !== 'linux') return (support = false)
+  const r = spawnSync(hostPython(), ['-I', '-S', SHIM, '--can-pidns'], { timeout: 10_000 })
+  return (support = r.status === 0)
+}
+
+/**
+ * Whether a container of `pod` runs in a PID namespace of its own: not with hostPID (the host's is the pod's), nor
+ * with shareProcessNamespace (one namespace for the pod's containers, which the process runtime does not make: they
+ * share the host's, where each sees the others as before), nor where the host refuses one.
+ */
+export function ownPidNamespace(pod: Obj | undefined): boolean {
+  const spec = (pod?.spec ?? {}) as Obj
+  if (spec.hostPID === true || spec.shareProcessNamespace === true) return false
+  return pidNamespaces()
+}

@@ -1,0 +1,213 @@
+// A PID namespace per container (process runtime): what a container starts cannot outlive it, even out of its process
+// group (setsid, a double fork), whether it is stopped, its shim dies, or an agent started again stops it; its exit is
+// its main process's; orphans are reaped; exec enters the namespace (ps there shows the container's processes only);
+// pods with hostPID or shareProcessNamespace keep the host's.
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { ContainerProcess } from '../../../agent/container-process.ts'
+import { readExit, readRun, recordedAttempts, sameProcess } from '../../../agent/run-files.ts'
+import { ownPidNamespace, pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
+import { processRuntime } from '../../../agent/runtime/process-runtime.ts'
+
+const CHILD = join(import.meta.dirname, '..', 'fixtures', 'agent-child.mjs')
+const skip = pidNamespaces() ? false : 'this host gives no PID namespace (neither root nor user namespaces)'
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const dirs = []
+const marks = []
+after(() => {
+  // Whatever a failed test left: its runs (the init's group takes its namespace), then anything still marked.
+  for (const dir of dirs)
+    for (const attempt of recordedAttempts(dir)) {
+      const run = readRun(dir, attempt)
+      if (run && !readExit(dir, attempt) && sameProcess(run.pid, run.pidStart))
+        try {
+          process.kill(-run.pid, 'SIGKILL')
+        } catch {}
+    }
+  for (const mark of marks) for (const pid of marked(mark)) process.kill(pid, 'SIGKILL')
+})
+
+/** A number no other sleep on the host has: `sleep <mark>` is found by its argv. */
+const mark = () => {
+  const m = `${4000 + Math.floor(Math.random() * 5000)}.${process.pid}${marks.length}`
+  marks.push(m)
+  return m
+}
+/** The host pids of the processes whose argv holds `mark`. */
+function marked(mark) {
+  const found = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
+      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0]
+      if (argv[0] === 'sleep' && argv.includes(mark) && state !== 'Z') found.push(Number(name))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found
+}
+const until = async (what, ok, ms = 10_000) => {
+  for (let t = 0; t < ms; t += 50) {
+    if (ok()) return
+    await sleep(50)
+  }
+  assert.fail(`timed out waiting for ${what}`)
+}
+
+function spec(script, extra = {}) {
+  const cwd = mkdtempSync(join(tmpdir(), 'pidns-'))
+  dirs.push(cwd)
+  return {
+    command: ['sh', '-c', script],
+    env: { PATH: process.env.PATH },
+    cwd,
+    stdin: false,
+    logFile: join(cwd, '0.log'),
+    pidns: true,
+    ...extra,
+  }
+}
+/** A script that leaves two sleeps out of its process group (setsid, a daemon's double fork), then waits. */
+const escaping = (a, b, c) => `setsid sleep ${a} & (setsid sh -c "sleep ${b} &" &); sleep ${c}`
+
+/** Runs `command` as exec into the run (processRuntime.exec's host argv); answers its stdout. */
+function execIn(run, cwd, command) {
+  const host = processRuntime.exec(run, { env: { PATH: process.env.PATH }, cwd, dir: cwd }, command, { tty: false })
+  const r = spawnSync(host.argv[0], host.argv.slice(1), { env: host.env, cwd: host.cwd, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  return r.stdout
+}
+
+describe('PID namespace per container', { skip }, () => {
+  it('a stopped container leaves nothing behind, not even what left its process group', async () => {
+    const [a, b, c] = [mark(), mark(), mark()]
+    const p = ContainerProcess.start(spec(escaping(a, b, c)))
+    assert.equal(await p.spawned, true)
+    await until('the sleeps', () => marked(a).length && marked(b).length && marked(c).length)
+    const exit = await p.stop(5000)
+    // SIGTERM reached the main process (sh), through the init: its exit is the container's.
+    assert.deepEqual([exit.exitCode, exit.signal], [143, 15])
+    assert.deepEqual([...marked(a), ...marked(b), ...marked(c)], [])
+  })
+
+  it('a container whose main process exits takes its leftovers with it; its exit code is the main process’s', async () => {
+    const [a, b] = [mark(), mark()]
+    const p = ContainerProcess.start(spec(`${escaping(a, b, '0.3')}; exit 3`))
+    await until('the sleeps', () => marked(a).length && marked(b).length)
+    const exit = await p.exited
+    assert.deepEqual([exit.exitCode, exit.reason], [3, 'Error'])
+    assert.deepEqual([...marked(a), ...marked(b)], [])
+  })
+
+  it('a main process that ignores SIGTERM is killed with everything after the grace period (137)', async () => {
+    const a = mark()
+    const p = ContainerProcess.start(spec(`trap '' TERM; setsid sleep ${a} & while true; do sleep 0.1; done`))
+    await until('the sleep', () => marked(a).length)
+    const t0 = Date.now()
+    const exit = await p.stop(700)
+    assert.ok(Date.now() - t0 >= 600, 'killed before the grace period ended')
+    assert.deepEqual([exit.exitCode, exit.signal], [137, 9])
+    assert.deepEqual(marked(a), [])
+  })
+
+  it('reaps orphans: no zombie piles up in a long-running container', async () => {
+    const a = mark()
+    const s = spec(`for i in 1 2 3 4 5; do (true &); done; sleep ${a}`)
+    const p = ContainerProcess.start(s)
+    await until('the sleep', () => marked(a).length)
+    await sleep(300)
+    const zombies = execIn(p, s.cwd, ['sh', '-c', 'grep -l "^State:.*Z" /proc/[0-9]*/status || true'])
+    assert.equal(zombies, '')
+    await p.stop(0)
+  })
+
+  it('exec runs inside the namespace: ps and /proc show the container’s processes only', async () => {
+    const a = mark()
+    const s = spec(`sleep ${a}`)
+    const p = ContainerProcess.start(s)
+    await until('the sleep', () => marked(a).length)
+    // Every process there, by pid and command: the init (1), the main process (2), and this exec's own.
+    const seen = execIn(p, s.cwd, [
+      'sh',
+      '-c',
+      'cd /proc; for d in [0-9]*; do echo "$d $(tr "\\0" " " < $d/cmdline)"; done',
+    ])
+    const lines = seen.trim().split('\n')
+    assert.match(
+      lines.find((l) => l.startsWith('1 ')),
+      /shim\.py/,
+    )
+    assert.match(lines.find((l) => l.startsWith('2 ')) ?? '', new RegExp(`sleep ${a.replace('.', '\\.')}`))
+    assert.ok(lines.length <= 5, `more than the container's processes: ${seen}`)
+    assert.ok(!lines.some((l) => l.includes('node')), `the agent is visible: ${seen}`)
+    const ps = execIn(p, s.cwd, ['ps', '-e', '-o', 'pid=,comm='])
+    assert.ok(!ps.includes('node'), ps)
+    assert.match(ps, /^\s*1 python3/m)
+    await p.stop(0)
+  })
+
+  it('a run whose shim died is killed with its namespace by the next agent', async () => {
+    const [a, b, c] = [mark(), mark(), mark()]
+    const s = spec(escaping(a, b, c))
+    const p = ContainerProcess.start(s)
+    assert.equal(await p.spawned, true)
+    await until('the sleeps', () => marked(a).length && marked(b).length)
+    const run = readRun(s.cwd, 0)
+    process.kill(run.shimPid, 'SIGKILL')
+    const exit = await p.exited
+    assert.deepEqual([exit.exitCode, exit.reason], [137, 'ContainerStatusUnknown'])
+    await until('nothing left', () => ![...marked(a), ...marked(b), ...marked(c)].length, 3000)
+  })
+
+  it('survives its agent; the next one adopts it, execs into its namespace and stops everything in it', async () => {
+    const [a, b, c] = [mark(), mark(), mark()]
+    const s = spec(escaping(a, b, c))
+    const child = spawn(
+      process.execPath,
+      ['--experimental-strip-types', '--no-warnings', CHILD, JSON.stringify({ process: s })],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    const started = await new Promise((resolve, reject) => {
+      child.stdout.once('data', (d) => resolve(JSON.parse(String(d))))
+      child.once('exit', () => reject(new Error('the agent child ended')))
+    })
+    child.kill('SIGKILL')
+    await new Promise((r) => child.once('close', r))
+    await until('the sleeps', () => marked(a).length && marked(b).length && marked(c).length)
+    const p = ContainerProcess.adopt(s.logFile, false)
+    assert.ok(p instanceof ContainerProcess, 'not adopted')
+    assert.equal(p.pid, started.pid)
+    assert.equal(await p.spawned, true)
+    const ps = execIn(p, s.cwd, ['ps', '-e', '-o', 'args='])
+    assert.ok(ps.includes(`sleep ${b}`) && !ps.includes('node'), ps)
+    const exit = await p.stop(5000)
+    assert.deepEqual([exit.exitCode, exit.signal], [143, 15])
+    assert.deepEqual([...marked(a), ...marked(b), ...marked(c)], [])
+  })
+
+  it('a terminal container keeps its terminal: the main process is its foreground group', async () => {
+    const s = spec('ps -o pid=,pgid=,tpgid=,comm= -p $$; exit 4', { tty: true })
+    const p = ContainerProcess.start(s)
+    const exit = await p.exited
+    assert.equal(exit.exitCode, 4)
+    const line = readFileSync(s.logFile, 'utf8').split('\n')[0]
+    assert.match(line, / stdout F\s+2\s+2\s+2 sh\r?$/)
+  })
+})
+
+describe('which pods get one', () => {
+  it('every pod where the host allows it, but not hostPID or shareProcessNamespace pods', () => {
+    const pod = (spec) => ({ metadata: { name: 'p' }, spec: { containers: [], ...spec } })
+    assert.equal(ownPidNamespace(pod({})), pidNamespaces())
+    assert.equal(ownPidNamespace(pod({ hostPID: true })), false)
+    assert.equal(ownPidNamespace(pod({ shareProcessNamespace: true })), false)
+  })
+})
