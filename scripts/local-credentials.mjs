@@ -5,9 +5,13 @@
 // kube-root-ca.crt ConfigMap) to `wrangler dev` as secrets; and a kubeconfig carrying the CA and the admin token.
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import forge from 'node-forge'
 import { kubeconfig } from './kubeconfig.mjs'
+
+// node-forge takes 100-150 ms to load: only a start that makes certificates (the first one) pays for it.
+let forgeModule = null
+const forge = () => (forgeModule ??= createRequire(import.meta.url)('node-forge'))
 
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000
 
@@ -15,12 +19,13 @@ const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000
 function rsaKey() {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' })
-  const key = forge.pki.privateKeyFromPem(pem)
-  return { pem, key, publicKey: forge.pki.setRsaPublicKey(key.n, key.e) }
+  const key = forge().pki.privateKeyFromPem(pem)
+  return { pem, key, publicKey: forge().pki.setRsaPublicKey(key.n, key.e) }
 }
 
 function certificate({ subject, issuer, publicKey, signer, ca, altNames }) {
-  const cert = forge.pki.createCertificate()
+  const { pki, md } = forge()
+  const cert = pki.createCertificate()
   cert.publicKey = publicKey
   cert.serialNumber = `01${randomBytes(15).toString('hex')}`
   cert.validity.notBefore = new Date(Date.now() - 60_000)
@@ -35,8 +40,8 @@ function certificate({ subject, issuer, publicKey, signer, ca, altNames }) {
     extensions.push({ name: 'subjectAltName', altNames })
   }
   cert.setExtensions(extensions)
-  cert.sign(signer, forge.md.sha256.create())
-  return forge.pki.certificateToPem(cert)
+  cert.sign(signer, md.sha256.create())
+  return pki.certificateToPem(cert)
 }
 
 /** The CA and the server certificate, made once. */
