@@ -35,10 +35,22 @@ const normalized = (format: string) => format.replaceAll('-', '')
 
 export const isSupportedFormat = (format: string) => SUPPORTED.has(normalized(format))
 
+/**
+ * A Go regexp compiled on its first use, not at module load: HOSTNAME's \p{S}/\p{L} classes cost about 150 ms to
+ * compile, which every isolate (so every `npm start`) paid before its first answer.
+ */
 const re = (pattern: string) => {
-  const compiled = compileGoRegexp(pattern)
-  if ('error' in compiled) throw new Error(compiled.error)
-  return compiled.re
+  let compiled: { test(s: string): boolean } | undefined
+  return {
+    test(s: string): boolean {
+      if (!compiled) {
+        const hit = compileGoRegexp(pattern)
+        if ('error' in hit) throw new Error(hit.error)
+        compiled = hit.re
+      }
+      return compiled.test(s)
+    },
+  }
 }
 
 const HOSTNAME = re(
