@@ -4,17 +4,21 @@
 // pods with hostPID or shareProcessNamespace keep the host's.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { ContainerProcess } from '../../../agent/container-process.ts'
+import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
+import { enterPrefix } from '../../../agent/volumes/mount-namespace.ts'
 import { readExit, readRun, recordedAttempts, sameProcess } from '../../../agent/run-files.ts'
 import { ownPidNamespace, pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
 import { processRuntime } from '../../../agent/runtime/process-runtime.ts'
 
 const CHILD = join(import.meta.dirname, '..', 'fixtures', 'agent-child.mjs')
 const skip = pidNamespaces() ? false : 'this host gives no PID namespace (neither root nor user namespaces)'
+const asNobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
+const userns =
+  process.getuid() === 0 && spawnSync(asNobody[0], [...asNobody.slice(1), 'unshare', '-rpf', 'true']).status === 0
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const dirs = []
 const marks = []
@@ -200,6 +204,69 @@ describe('PID namespace per container', { skip }, () => {
     assert.equal(exit.exitCode, 4)
     const line = readFileSync(s.logFile, 'utf8').split('\n')[0]
     assert.match(line, / stdout F\s+2\s+2\s+2 sh\r?$/)
+  })
+})
+
+describe('PID namespace of an agent that is not root', () => {
+  it('comes with a user namespace of its uid, beside the volumes; exec enters both, and a stop leaves nothing', {
+    skip: userns ? false : 'needs root to become nobody, and unprivileged user namespaces',
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pidns-userns-'))
+    dirs.push(dir)
+    chmodSync(dir, 0o777)
+    const volume = join(dir, 'volume')
+    mkdirSync(volume)
+    writeFileSync(join(volume, 'f'), 'in the volume\n')
+    chmodSync(volume, 0o755)
+    const target = join(dir, 'target')
+    mkdirSync(target, { mode: 0o777 })
+    const [a, b] = [mark(), mark()]
+    const spec = {
+      command: ['sh', '-c', `cat ${target}/f; setsid sleep ${a} & sleep ${b}`],
+      dir,
+      attempt: 0,
+      tty: false,
+      stdin: false,
+      mounts: [{ source: volume, target, readOnly: true }],
+      pidns: true,
+    }
+    // nobody must read the shim (a checkout under a 0700 directory would hide it).
+    const shimCopy = join(dir, 'shim.py')
+    copyFileSync(SHIM, shimCopy)
+    chmodSync(shimCopy, 0o644)
+    const shim = spawn(
+      asNobody[0],
+      [...asNobody.slice(1), '/usr/bin/python3', '-I', '-S', shimCopy, JSON.stringify(spec)],
+      {
+        cwd: dir,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    const said = await new Promise((r) => {
+      shim.stdout.once('data', (d) => r(String(d)))
+      shim.once('close', (code) => r(`shim ended with ${code} before it started`))
+    })
+    assert.equal(said, 'started\n')
+    await until('the sleeps', () => marked(a).length && marked(b).length)
+    const run = readRun(dir, 0)
+    const prefix = enterPrefix(run.pid, dir)
+    assert.deepEqual(prefix.slice(3, 7), ['--user', '--preserve-credentials', '--pid', '--mount'])
+    const exec = spawnSync(
+      asNobody[0],
+      [...asNobody.slice(1), ...prefix, 'sh', '-c', `id -u; cat ${target}/f; ps -e -o args=`],
+      {
+        encoding: 'utf8',
+      },
+    )
+    assert.equal(exec.status, 0, exec.stderr)
+    const [uid, file, ...ps] = exec.stdout.trim().split('\n')
+    assert.deepEqual([uid, file], ['65534', 'in the volume'])
+    assert.ok(ps.includes(`sleep ${a}`) && ps.includes(`sleep ${b}`) && ps.length <= 6, String(ps))
+    process.kill(-run.pid, 'SIGTERM')
+    await until('the exit record', () => readExit(dir, 0))
+    assert.deepEqual([readExit(dir, 0).exitCode, readExit(dir, 0).signal], [143, 15])
+    assert.deepEqual([...marked(a), ...marked(b)], [])
   })
 })
 
