@@ -304,12 +304,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
   // ---- ClusterApi: cluster-scoped owners of namespaced objects (src/namespace/gc-cluster-owners.ts) ----------
 
   async clusterOwners(ns: string, refs: ClusterOwnerRef[]): Promise<(OwnerMeta | null)[]> {
-    return refs.map((ref) => {
-      const owner = this.host.objects.get(ref.resource, ref.name)?.object.metadata
-      if (!owner || owner.uid !== ref.uid) return null
-      this.namespaceDependents.record(ns, ref)
-      return { deletionTimestamp: owner.deletionTimestamp, finalizers: owner.finalizers }
-    })
+    return this.namespaceDependents.owners(ns, refs, (r, n) => this.host.objects.get(r, n)?.object ?? null)
   }
 
   async clusterOwnersUnblocked(_ns: string, uids: string[]): Promise<void> {

@@ -6,6 +6,7 @@
 // call per namespace that holds its dependents, never a walk of every namespace.
 import type { ClusterOwnerRef, OwnerMeta } from './cluster-api'
 import type { NamespaceDependents } from '../namespace/gc-cluster-owners'
+import type { KubeObject } from '../schema/meta'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gc_namespace_dependents (
@@ -31,8 +32,21 @@ export class NamespaceDependentsTable implements NamespaceDependents {
     sql.exec(SCHEMA)
   }
 
+  /**
+   * ClusterApi.clusterOwners: the owners `refs` name as `get` finds them here (null: gone, or another uid), `ns` recorded
+   * as holding dependents of each one present.
+   */
+  owners(ns: string, refs: ClusterOwnerRef[], get: (resource: string, name: string) => KubeObject | null) {
+    return refs.map((ref): OwnerMeta | null => {
+      const owner = get(ref.resource, ref.name)?.metadata
+      if (!owner || owner.uid !== ref.uid) return null
+      this.record(ns, ref)
+      return { deletionTimestamp: owner.deletionTimestamp, finalizers: owner.finalizers }
+    })
+  }
+
   /** `ns` holds dependents of the owner `ref` names (which exists here). */
-  record(ns: string, ref: ClusterOwnerRef): void {
+  private record(ns: string, ref: ClusterOwnerRef): void {
     this.sql.exec(
       'INSERT INTO gc_namespace_dependents (owner_uid, namespace, resource, name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ref.uid,

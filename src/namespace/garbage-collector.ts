@@ -8,7 +8,7 @@ import type { Controller, ControllerHost } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import { ClusterOwnerReads, type ClusterOwnerLinks, type NamespaceDependents } from './gc-cluster-owners'
-import { blockedBy, deletingDependents, ownerKind, ownerState, stoppedBlocking } from './gc-owners'
+import { blockedBy, clusterScoped, deletingDependents, ownerKind, ownerState, stoppedBlocking } from './gc-owners'
 import { GcRetries, type Retry } from './gc-retries'
 import { dropFinalizer, dropOwnerRefs, remove, unblockOwnerRefs } from './gc-writes'
 
@@ -83,8 +83,11 @@ export class GarbageCollector implements Controller {
         if (waitsOnGarbageCollector(object)) await this.process(host, resource, object.metadata.name!, reads)
       }
     }
-    // Owners that vanished while we were not looking, and dependents kept for an owner kind not served yet.
-    for (const owner of host.owners()) {
+    // Owners that vanished while we were not looking, and dependents kept for an owner kind not served yet. The
+    // cluster-scoped ones are asked of the cluster object in one call.
+    const owners = host.owners()
+    if (reads) await reads.readAll(await clusterScoped(host, owners))
+    for (const owner of owners) {
       const state = (await ownerState(host, owner, reads)).state
       if (state === 'absent') await this.collectDependents(host, owner.uid, reads)
       if (state === 'unresolved') {

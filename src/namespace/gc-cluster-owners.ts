@@ -42,10 +42,15 @@ export class ClusterOwnerReads {
 
   /** The owner `ref` names (null: gone), asked of the cluster object unless already known in this pass. */
   async read(ref: ClusterOwnerRef): Promise<OwnerMeta | null> {
-    if (!this.known.has(ref.uid)) {
-      const [owner] = await this.links.clusterOwners(this.ns, [ref])
-      this.known.set(ref.uid, owner ?? null)
-    }
+    await this.readAll([ref])
     return this.known.get(ref.uid) ?? null
+  }
+
+  /** Asks for every owner of `refs` not known yet in one call (a wake-up's, over every owner named here). */
+  async readAll(refs: ClusterOwnerRef[]): Promise<void> {
+    const missing = refs.filter((r) => !this.known.has(r.uid))
+    if (missing.length === 0) return
+    const owners = await this.links.clusterOwners(this.ns, missing)
+    missing.forEach((r, i) => this.known.set(r.uid, owners[i] ?? null))
   }
 }

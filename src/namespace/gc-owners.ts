@@ -58,6 +58,16 @@ export async function ownerState(host: ControllerHost, ref: Ref, cluster?: Clust
   return { state: 'present', resource, owner: owner.object.metadata }
 }
 
+/** The owners of `refs` that are cluster-scoped, as the cluster object is asked after them. */
+export async function clusterScoped(host: ControllerHost, refs: Ref[]) {
+  const out: { resource: string; name: string; uid: string }[] = []
+  for (const ref of refs) {
+    const def = await ownerKind(host, ref)
+    if (def && !def.namespaced) out.push({ resource: resourceKey(def), name: ref.name, uid: ref.uid })
+  }
+  return out
+}
+
 /** An owner in foreground deletion, waiting for its dependents to go. */
 export const deletingDependents = (owner: OwnerMeta) =>
   !!owner.deletionTimestamp && (owner.finalizers ?? []).includes('foregroundDeletion')
