@@ -1,7 +1,7 @@
 // The garbage collector of the cluster object: cluster-scoped dependents go with their cluster-scoped owners, and a
 // cluster-scoped object deleted with propagationPolicy Foreground or Orphan is not left holding its finalizer.
 import { describe, expect, it } from 'vitest'
-import { req, sleep } from '../helpers'
+import { makeNamespace, req, sleep } from '../helpers'
 
 const ROLES = '/apis/rbac.authorization.k8s.io/v1/clusterroles'
 let n = 0
@@ -67,6 +67,59 @@ describe('cluster-scoped garbage collection', () => {
     const kept = await req('GET', `${ROLES}/${dep.name}`)
     expect(kept.status).toBe(200)
     expect(kept.json.metadata.ownerReferences).toBeUndefined()
+  })
+})
+
+describe('cluster-scoped dependents whose owner cannot be resolved now', () => {
+  const crd = (group: string) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `sprockets.${group}` },
+    spec: {
+      group,
+      scope: 'Cluster',
+      names: { plural: 'sprockets', kind: 'Sprocket' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  })
+
+  it('one owned by a kind whose CRD is not installed yet is kept, then collected once the CRD is established', async () => {
+    const group = `${unique('late')}.example.com`
+    const owner = {
+      apiVersion: `${group}/v1`,
+      kind: 'Sprocket',
+      name: 's',
+      uid: '00000000-0000-0000-0000-0000000000c1',
+    }
+    const dep = unique('late-dep')
+    const r = await req('POST', ROLES, { metadata: { name: dep, ownerReferences: [owner] }, rules: [] })
+    expect(r.status, r.text).toBe(201)
+    await sleep(300)
+    expect((await req('GET', `${ROLES}/${dep}`)).status).toBe(200)
+    const c = await req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd(group))
+    expect(c.status, c.text).toBe(201)
+    expect(await gone(dep)).toBe(true)
+    await req('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.${group}`)
+  })
+
+  it('one naming a namespaced owner is left alone (kube: a cluster-scoped object cannot have one)', async () => {
+    const ns = await makeNamespace('gc-inv')
+    const cm = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'owner' } })
+    expect(cm.status).toBe(201)
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: cm.json.metadata.uid }
+    const dep = unique('inv-dep')
+    const r = await req('POST', ROLES, { metadata: { name: dep, ownerReferences: [owner] }, rules: [] })
+    expect(r.status, r.text).toBe(201)
+    expect((await req('DELETE', `/api/v1/namespaces/${ns}/configmaps/owner`)).status).toBe(200)
+    await sleep(300)
+    expect((await req('GET', `${ROLES}/${dep}`)).status).toBe(200)
   })
 })
 
