@@ -222,6 +222,15 @@ def container_init(argv, tty, err_w, status_w):
     status on `status_w` and exits: the kernel then kills everything left in the namespace. The container's exit is
     its main process's; a SIGKILL to the init (the grace period's end) is the whole container's."""
     signal.set_wakeup_fd(-1)
+    # The shim's own descriptors, which an exec would have closed: held here, the stdin fifo the shim opened for
+    # writing would keep the container from ever reading its end (stdinOnce), and the log, terminal and control
+    # fifos would stay open after the shim let go of them.
+    for name in os.listdir('/proc/self/fd'):
+        if int(name) > 2 and int(name) not in (err_w, status_w):
+            try:
+                os.close(int(name))
+            except OSError:
+                pass
     signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
     main = os.fork()
     if main == 0:

@@ -1,7 +1,7 @@
 // A pod run by its worker with real processes, against a recording API: init containers in order, restarts with
 // back-off, restartPolicy endings, liveness kills, and graceful deletion confirmed with grace 0.
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
@@ -150,7 +150,8 @@ describe('PodWorker', () => {
           name: 'a',
           image: 'i',
           envFrom: [{ configMapRef: { name: 'slow' } }],
-          command: sh(`echo $$ > ${dir}/pid; exec sleep 30`),
+          // Found on the host by its argv: in a PID namespace of its own, its $$ is not its pid there.
+          command: sh(`touch ${dir}/started; exec sleep 30.${process.pid}`),
         },
       ],
     })
@@ -159,15 +160,14 @@ describe('PodWorker', () => {
     await new Promise((r) => setTimeout(r, 50))
     await t.worker.shutdown()
     await new Promise((r) => setTimeout(r, 1000))
-    const alive = (pid) => {
-      try {
-        process.kill(pid, 0)
-        return true
-      } catch {
-        return false
-      }
-    }
-    const pidFile = join(dir, 'pid')
-    if (existsSync(pidFile)) assert.equal(alive(Number(readFileSync(pidFile, 'utf8'))), false, 'left running')
+    const running = () =>
+      readdirSync('/proc').some((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\u000030.${process.pid}\u0000`
+        } catch {
+          return false
+        }
+      })
+    if (existsSync(join(dir, 'started'))) assert.equal(running(), false, 'left running')
   })
 })

@@ -45,7 +45,12 @@ const alive = (pid) => {
     return false
   }
 }
-const pidOf = (name) => Number(readFileSync(join(scratch, `${name}.pid`), 'utf8'))
+/** The host pid of a pod's container as its shim recorded it (its init's: in its PID namespace, $$ is another). */
+const pidOf = async (name) => {
+  const dir = join(dataDir, 'pods', (await getPod(name)).metadata.uid, 'main')
+  const last = Math.max(...list(dir).flatMap((f) => (f.endsWith('.run') ? [Number(f.split('.')[0])] : [])))
+  return JSON.parse(readFileSync(join(dir, `${last}.run`), 'utf8')).pid
+}
 /** An agent for the node on the shared data directory, leaving containers running when stopped unless `extra` says. */
 function agentOn(extra = []) {
   const flags = ['--stop-pods-on-exit=false', ...extra]
@@ -125,9 +130,9 @@ describe('node agent restarts', () => {
         await eventually(`${name} to run`, async () => (await status(name))?.state?.running)
       await eventually('hello in the log', async () => (await k(['logs', 'steady'])).stdout.startsWith('hello\n'))
       const before = await status('steady')
-      const steadyPid = pidOf('steady')
-      const gonePid = pidOf('gone')
-      const leavingPid = pidOf('leaving')
+      const steadyPid = await pidOf('steady')
+      const gonePid = await pidOf('gone')
+      const leavingPid = await pidOf('leaving')
       assert.ok(alive(steadyPid) && alive(gonePid) && alive(leavingPid))
 
       await agent.stop('SIGKILL')
@@ -167,7 +172,16 @@ describe('node agent restarts', () => {
         async () => (await k(['exec', 'steady', '--', 'echo', 'back'], { allowFail: true })).stdout === 'back\n',
         30_000,
       )
-      assert.equal((await k(['exec', 'steady', '--', 'cat', `${scratch}/steady.pid`])).stdout.trim(), String(steadyPid))
+      // exec sees the container's own process (by the pid it has in there).
+      const seen = await k([
+        'exec',
+        'steady',
+        '--',
+        'sh',
+        '-c',
+        `tr '\\0' ' ' < /proc/$(cat ${scratch}/steady.pid)/cmdline`,
+      ])
+      assert.match(seen.stdout, /while sleep 1; do echo tick/)
       // The earlier output and the new: a tick written after the new agent started.
       await eventually('a tick after the restart', async () => {
         const lines = (await k(['logs', 'steady', '--timestamps'])).stdout.trim().split('\n')
@@ -195,7 +209,7 @@ describe('node agent restarts', () => {
   it(
     'SIGTERM leaves the containers running; with --stop-pods-on-exit it stops them',
     withOutput(async () => {
-      const steadyPid = pidOf('steady')
+      const steadyPid = await pidOf('steady')
       const before = await status('steady')
       assert.deepEqual(await agent.stop('SIGTERM'), { code: 0, signal: null })
       assert.ok(alive(steadyPid), 'SIGTERM stopped the container')

@@ -197,6 +197,18 @@ describe('PID namespace per container', { skip }, () => {
     assert.deepEqual([...marked(a), ...marked(b), ...marked(c)], [])
   })
 
+  it('a container reads its stdin to its end once a client closes it (stdinOnce)', async () => {
+    const s = spec('while read l; do echo "heard $l"; done; echo bye', { stdin: true })
+    const p = ContainerProcess.start(s)
+    assert.equal(await p.spawned, true)
+    p.stdin.write('one\n')
+    p.stdin.end()
+    const exit = await Promise.race([p.exited, sleep(5000).then(() => null)])
+    if (!exit) await p.stop(0)
+    assert.equal(exit?.exitCode, 0, 'the container never saw the end of its stdin')
+    assert.match(readFileSync(s.logFile, 'utf8'), /stdout F heard one\n.* stdout F bye\n$/)
+  })
+
   it('a terminal container keeps its terminal: the main process is its foreground group', async () => {
     const s = spec('ps -o pid=,pgid=,tpgid=,comm= -p $$; exit 4', { tty: true })
     const p = ContainerProcess.start(s)

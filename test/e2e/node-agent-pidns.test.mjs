@@ -1,0 +1,154 @@
+// A PID namespace per container on a real node (process runtime): what a container starts out of its process group
+// (setsid, a daemon's double fork) is gone from the host once its pod is deleted, whether the agent that stops it
+// started it or adopted it after a restart, or the pod was deleted while no agent ran; kubectl exec and a preStop
+// hook run inside the container's namespace (ps there lists the container's processes, not the host's).
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
+import { api, kubectl, uniqueNs } from './helpers.mjs'
+
+const node = `pidns-${randomBytes(3).toString('hex')}`
+const namespace = uniqueNs('pidns')
+const scratch = mkdtempSync(join(tmpdir(), 'kubeflare-agent-pidns-'))
+const started = []
+let agent
+let dataDir
+const marks = []
+
+/** An argument no other sleep on the host has: `sleep <mark>` is found on the host by its argv. */
+const mark = () => {
+  const m = `${4000 + Math.floor(Math.random() * 5000)}.${process.pid}${marks.length}`
+  marks.push(m)
+  return m
+}
+/** The host pids of the live processes `sleep <mark>`. */
+function marked(m) {
+  const found = []
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e)))
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+      if (state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${m}\0`) found.push(Number(pid))
+    } catch {
+      // gone meanwhile
+    }
+  return found
+}
+/** A container that leaves two sleeps out of its process group, then sleeps itself. */
+const escaper = (name, [a, b, c], extra = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace },
+  spec: {
+    nodeName: node,
+    terminationGracePeriodSeconds: 2,
+    containers: [
+      {
+        name: 'main',
+        image: 'busybox',
+        command: ['sh', '-c', `setsid sleep ${a} & (setsid sh -c "sleep ${b} &" &); exec sleep ${c}`],
+        ...extra,
+      },
+    ],
+  },
+})
+const create = async (pod) => {
+  const r = await api('POST', `/api/v1/namespaces/${namespace}/pods`, pod)
+  assert.equal(r.status, 201, r.text)
+}
+const getPod = async (name) => api('GET', `/api/v1/namespaces/${namespace}/pods/${name}`)
+const k = (args, opts) => kubectl('1.33', ['-n', namespace, ...args], opts)
+function agentOn() {
+  const a = startAgent(
+    node,
+    dataDir ? ['--data-dir', dataDir, '--stop-pods-on-exit=false'] : ['--stop-pods-on-exit=false'],
+  )
+  dataDir ??= a.dataDir
+  started.push(a)
+  return a
+}
+const withOutput = (body) => async () => {
+  try {
+    await body()
+  } catch (e) {
+    e.message += `\n--- agents' output:\n${started.map((a) => a.output().slice(-4000)).join('\n---\n')}`
+    throw e
+  }
+}
+
+describe('node agent: a PID namespace per container', () => {
+  before(async () => {
+    agent = agentOn()
+    await api('POST', '/api/v1/namespaces', { metadata: { name: namespace } })
+    await nodeRegisteredReady(node)
+  })
+  after(async () => {
+    await api('DELETE', `/api/v1/namespaces/${namespace}`)
+    for (const a of started) await a.stop()
+    await api('DELETE', `/api/v1/nodes/${node}`)
+    // Whatever a failed test left running.
+    for (const m of marks)
+      for (const pid of marked(m))
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {}
+  })
+
+  it(
+    'kubectl delete pod leaves no process on the host, also after an agent restart; exec and preStop run in the container',
+    withOutput(async () => {
+      const kept = [mark(), mark(), mark()]
+      const gone = [mark(), mark(), mark()]
+      const psFile = join(scratch, 'prestop.ps')
+      await create(
+        escaper('kept', kept, {
+          lifecycle: { preStop: { exec: { command: ['sh', '-c', `ps -e -o args= > ${psFile}`] } } },
+        }),
+      )
+      await create(escaper('gone', gone))
+      for (const m of [...kept, ...gone]) await eventually(`sleep ${m} on the host`, async () => marked(m).length)
+
+      // exec is inside: the container's processes, none of the host's (the agent, the API server).
+      const ps = (await k(['exec', 'kept', '--', 'ps', '-e', '-o', 'pid=,args='])).stdout.trim().split('\n')
+      assert.match(ps[0], /^\s*1 .*shim\.py/)
+      for (const m of kept)
+        assert.ok(
+          ps.some((l) => l.endsWith(`sleep ${m}`)),
+          ps.join('\n'),
+        )
+      assert.ok(ps.length <= 6 && !ps.some((l) => /main\.ts|workerd/.test(l)), ps.join('\n'))
+
+      // The agent dies; one pod is deleted for good while no agent runs; the next agent adopts the other.
+      await agent.stop('SIGKILL')
+      const deleted = await api('DELETE', `/api/v1/namespaces/${namespace}/pods/gone`, { gracePeriodSeconds: 0 })
+      assert.equal(deleted.status, 200, deleted.text)
+      agent = agentOn()
+      await eventually(
+        'the deleted pod’s leftovers to be gone',
+        async () => !gone.some((m) => marked(m).length),
+        20_000,
+      )
+      await eventually(
+        'exec through the next agent',
+        async () => (await k(['exec', 'kept', '--', 'ps', '-e', '-o', 'args='], { allowFail: true })).stdout,
+        30_000,
+      ).then((out) => assert.ok(out.includes(`sleep ${kept[1]}`), out))
+
+      const removed = await k(['delete', 'pod', 'kept', '--wait=true', '--timeout=60s'])
+      assert.match(removed.stdout, /pod "kept" deleted/)
+      assert.equal((await getPod('kept')).status, 404)
+      assert.deepEqual(
+        kept.flatMap((m) => marked(m)),
+        [],
+        'a process of the deleted pod still runs on the host',
+      )
+      // The preStop hook ran in the container's namespace.
+      assert.ok(existsSync(psFile), 'the preStop hook did not run')
+      const seen = readFileSync(psFile, 'utf8')
+      assert.ok(seen.includes(`sleep ${kept[0]}`) && !/main\.ts|workerd/.test(seen), seen)
+    }),
+  )
+})
