@@ -117,12 +117,12 @@ export class GarbageCollector implements Controller {
     return { dependents: host.dependents(uid).length, blocking: blockedBy(host, uid) }
   }
 
-  /** The cluster object's collector: no dependent in a namespace blocks these owners any more. */
+  /** The cluster object's collector: no dependent in a namespace blocks these owners (in foreground deletion) any more. */
   async ownersUnblocked(host: ControllerHost, uids: string[]): Promise<void> {
     for (const uid of uids) {
       const at = this.opts.namespaces?.ownerOf(uid)
       const owner = at ? host.get(at.resource, at.name)?.object : undefined
-      if (at && owner?.metadata.uid === uid && waitsOnGarbageCollector(owner))
+      if (at && owner?.metadata.uid === uid && deletingDependents(owner.metadata))
         await this.process(host, at.resource, at.name)
     }
   }
