@@ -31,6 +31,8 @@ export interface PlanningHost {
   strategyContext(): StrategyContext
   get(resource: string, name: string): Stored | null
   exists(resource: string, name: string): boolean
+  /** Every object of a resource as stored now (admission that reads the namespace: LimitRanges, quotas). */
+  list(resource: string): KubeObject[]
   /** Create admission, synchronously, at plan time inside the write queue. */
   admitCreateNow(def: ResourceDef, name: string): Status | null
   /** The writer strategies judge (StrategyContext.writer), from a request's requester. */
@@ -79,6 +81,7 @@ export function planningHostOf(
     strategyContext,
     get: (resource, name) => objects.get(resource, name),
     exists: (resource, name) => objects.exists(resource, name),
+    list: (resource) => objects.all(resource).map((s) => s.object),
     admitCreateNow: (def, name) => policy.admitCreateNow(def, name),
     writer: (requester) =>
       writerOf(scope, requester, {

@@ -26,7 +26,7 @@ interface JobHost {
 export async function writeJob(
   host: JobHost,
   def: ResourceDef,
-  { plan, removeAt }: VerbPlan,
+  { plan, removeAt, also = [] }: VerbPlan & { also?: Change[] },
   opts: WriteOptions,
 ): Promise<JobPlan<Result<WriteAnswer>>> {
   if (!plan.ok) return { changes: [], finish: () => plan }
@@ -63,7 +63,8 @@ export async function writeJob(
   }
   if (removeAt !== undefined) host.expect(resourceKey(def), change.name, removeAt)
   return {
-    changes: [change],
+    // The main change first (the answer is its entry), then what admission charged along with it (quota usage).
+    changes: [change, ...also],
     finish: (entries: LogEntry[]) => ok({ object: entries[0]!.object, created, ...(pending ? { pending } : {}) }),
     rollback,
   } satisfies JobPlan<Result<WriteAnswer>>

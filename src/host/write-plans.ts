@@ -19,6 +19,8 @@ import { contextOf, managerOf, type PlanningHost, type VerbPlan } from './planni
 import type { PatchOptions, WriteOptions } from './rpc-types'
 import { planScaleVerb } from './scale-plan'
 import { customFinalizerWarnings } from '../registry/custom/finalizer-warnings'
+import { admitBeforeCreate, admitPlanned } from './admission-plans'
+import type { Change } from '../registry/store'
 
 /**
  * POST: admission again (synchronously, so a create cannot slip in after termination began), the creation token's
@@ -32,7 +34,7 @@ export function planCreateVerb(
   opts: WriteOptions,
   tokens: CreationTokens,
   me: symbol,
-): VerbPlan & { warnings?: string[] } {
+): VerbPlan & { warnings?: string[]; also?: Change[] } {
   const token = opts.idempotencyKey
   const refusedNow = host.admitCreateNow(def, input.metadata?.name ?? '')
   if (refusedNow) return { plan: fail(refusedNow) }
@@ -40,13 +42,20 @@ export function planCreateVerb(
     const twin = tokens.conflict(token, me, host.scope())
     if (twin) return { plan: fail(twin) }
   }
-  const plan = planCreate(def, contextOf(host, opts), input, (n) => host.exists(resource, n), managerOf(opts))
-  if (plan.ok && token && !opts.dryRun) {
+  const body = admitBeforeCreate(host, def, input)
+  const plan = planCreate(def, contextOf(host, opts), body, (n) => host.exists(resource, n), managerOf(opts))
+  if (!plan.ok) return { plan }
+  const admitted = admitPlanned(host, def, plan.value.object, null)
+  if (!admitted.ok) return { plan: admitted }
+  if (token && !opts.dryRun) {
     tokens.reserve(token, me, resource, plan.value.name, plan.value.object.metadata.uid ?? '')
   }
-  if (!plan.ok) return { plan }
   const warnings = customFinalizerWarnings(def, undefined, plan.value.object, null)
-  return { plan: ok({ change: plan.value, object: plan.value.object, created: true }), warnings }
+  return {
+    plan: ok({ change: plan.value, object: plan.value.object, created: true }),
+    warnings,
+    also: admitted.value,
+  }
 }
 
 /** PUT. */
@@ -57,7 +66,7 @@ export function planUpdateVerb(
   name: string,
   input: KubeObject,
   opts: WriteOptions,
-): VerbPlan & { warnings?: string[] } {
+): VerbPlan & { warnings?: string[]; also?: Change[] } {
   if (opts.subresource === 'scale')
     return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts, input)
   if (opts.codec === 'v1beta1')
@@ -65,8 +74,10 @@ export function planUpdateVerb(
   const current = host.get(resource, name)
   const plan = planUpdate(def, contextOf(host, opts), name, input, current, managerOf(opts), updatePrecondition(input))
   if (!plan.ok) return { plan }
+  const admitted = updateAdmission(host, def, plan.value, current?.object ?? null, opts)
+  if (!admitted.ok) return { plan: admitted }
   const warnings = customFinalizerWarnings(def, opts.subresource, plan.value.object, current?.object ?? null)
-  return { plan: ok({ change: plan.value.change, object: plan.value.object }), warnings }
+  return { plan: ok({ change: plan.value.change, object: plan.value.object }), warnings, also: admitted.value }
 }
 
 /**
@@ -81,7 +92,7 @@ export function planPatchVerb(
   type: PatchType,
   body: string,
   opts: PatchOptions,
-): VerbPlan & { warnings?: string[] } {
+): VerbPlan & { warnings?: string[]; also?: Change[] } {
   const current = host.get(resource, name)
   if (type === 'apply') {
     const applied = decodeApplied(def, body, opts.fieldValidation)
@@ -106,10 +117,13 @@ export function planPatchVerb(
       opts.subresource,
     )
     if (!plan.ok) return { plan, warnings }
+    const admitted = updateAdmission(host, def, plan.value, current?.object ?? null, opts)
+    if (!admitted.ok) return { plan: admitted, warnings }
     const added = customFinalizerWarnings(def, opts.subresource, plan.value.object, current?.object ?? null)
     return {
       plan: ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }),
       warnings: [...warnings, ...added],
+      also: admitted.value,
     }
   }
   if (opts.subresource === 'scale')
@@ -127,8 +141,14 @@ export function planPatchVerb(
   const warnings = patched.value.warnings
   const plan = planUpdate(def, contextOf(host, opts), name, patched.value.object, current, managerOf(opts))
   if (!plan.ok) return { plan, warnings }
+  const admitted = updateAdmission(host, def, plan.value, current.object, opts)
+  if (!admitted.ok) return { plan: admitted, warnings }
   const added = customFinalizerWarnings(def, opts.subresource, plan.value.object, current.object)
-  return { plan: ok({ change: plan.value.change, object: plan.value.object }), warnings: [...warnings, ...added] }
+  return {
+    plan: ok({ change: plan.value.change, object: plan.value.object }),
+    warnings: [...warnings, ...added],
+    also: admitted.value,
+  }
 }
 
 /** A controller's level-triggered write: whatever `decide` wants given the newest state, planned by its verb. */
@@ -139,7 +159,7 @@ export function planReconcileVerb(
   name: string,
   decide: (current: KubeObject | null) => Desired,
   opts: WriteOptions,
-): VerbPlan {
+): VerbPlan & { also?: Change[] } {
   const current = host.get(resource, name)
   const desired = decide(current ? clone(current.object) : null)
   if (!desired) return { plan: ok({ change: null, object: current?.object ?? { metadata: { name } }, declined: true }) }
@@ -147,8 +167,28 @@ export function planReconcileVerb(
   if ('update' in desired) return planMutateVerb(host, def, resource, name, () => desired.update, opts)
   const refused = host.admitCreateNow(def, name)
   if (refused) return { plan: fail(refused) }
-  const plan = planCreate(def, contextOf(host, opts), desired.create, (n) => host.exists(resource, n), managerOf(opts))
-  return { plan: plan.ok ? ok({ change: plan.value, object: plan.value.object, created: true }) : plan }
+  const body = admitBeforeCreate(host, def, desired.create)
+  const plan = planCreate(def, contextOf(host, opts), body, (n) => host.exists(resource, n), managerOf(opts))
+  if (!plan.ok) return { plan }
+  // A controller's pods are admitted as a client's are: kube's controllers create them through the API.
+  const admitted = admitPlanned(host, def, plan.value.object, null)
+  if (!admitted.ok) return { plan: admitted }
+  return { plan: ok({ change: plan.value, object: plan.value.object, created: true }), also: admitted.value }
+}
+
+/**
+ * Admission of a planned PUT, PATCH or apply of the object itself (not a subresource) that changes it: a create by
+ * apply as a create, an update with the stored object. Nothing to admit for an unchanged object.
+ */
+function updateAdmission(
+  host: PlanningHost,
+  def: ResourceDef,
+  planned: { change: Change | null; object: KubeObject },
+  old: KubeObject | null,
+  opts: WriteOptions,
+) {
+  if (opts.subresource || !planned.change) return ok<Change[]>([])
+  return admitPlanned(host, def, planned.object, planned.change.type === 'ADDED' ? null : old)
 }
 
 /** DELETE: a graceful one answers the time its object is due for removal. */

@@ -1,0 +1,87 @@
+// The namespace's admission plugins that read other objects of the namespace, run inside the write queue around the
+// store's plan of a write: LimitRanger (defaults into a pod before it is planned; its bounds judge pods and claims
+// after) and ResourceQuota (the charge against every quota that selects the object). The quota check and the quota's
+// new usage are one job with the write: its status change commits in the same batch, and any other write charging
+// that quota waits for the next batch (the write queue defers a second change to one object), so no two writes can
+// both take the last unit of a quota, and the usage they see is counted from the objects as they are.
+import type { ResourceDef } from '../registry/resource'
+import { resourceKey } from '../registry/resource'
+import { fail, ok, type Result, statuses } from '../registry/status'
+import { statusDefOf } from '../registry/status-subresource'
+import { type Change, planUpdate, resourceOf } from '../registry/store'
+import { clone } from '../registry/deep-equal'
+import { defaultPodResources, validateClaimStorage, validatePodResources } from '../registry/quota/limit-ranger'
+import { checkQuota } from '../registry/quota/quota-check'
+import { resourceByPlural } from '../registry/resources'
+import type { PodObject } from '../registry/strategies/pod/pod-types'
+import type { KubeObject } from '../schema/meta'
+import type { PlanningHost } from './planning-host'
+
+const isCore = (def: ResourceDef, plural: string) => def.group === '' && def.plural === plural
+
+/**
+ * LimitRanger's Admit, before the store plans a pod's create: the scheme's defaults first (they copy limits into
+ * missing requests, so a container that states only limits keeps them), then the namespace's Container defaults.
+ * Answers the object to plan (the input itself when nothing applies).
+ */
+export function admitBeforeCreate(host: PlanningHost, def: ResourceDef, input: KubeObject): KubeObject {
+  if (!isCore(def, 'pods') || !host.scope()) return input
+  const ranges = host.list('limitranges')
+  if (ranges.length === 0) return input
+  const pod = clone(input) as PodObject
+  pod.metadata ??= {}
+  def.strategy.applyDefaults(pod)
+  defaultPodResources(pod, ranges)
+  return pod
+}
+
+/** The admission name kube's refusals give: the name, else the generateName, else "Unknown". */
+const admissionName = (obj: KubeObject) => obj.metadata?.name || obj.metadata?.generateName || 'Unknown'
+
+/**
+ * Validating admission once the store planned a create (`old` null) or an update of the object itself: LimitRanger's
+ * bounds (pod creates; claim creates and updates), then the quota charge. Answers the quota status changes to commit
+ * along, or kube's Forbidden.
+ */
+export function admitPlanned(
+  host: PlanningHost,
+  def: ResourceDef,
+  obj: KubeObject,
+  old: KubeObject | null,
+): Result<Change[]> {
+  if (!host.scope()) return ok([])
+  const forbidden = (why: string) => fail<Change[]>(statuses.forbidden(resourceOf(def), admissionName(obj), why))
+  const deleting = old?.metadata?.deletionTimestamp
+  if (!deleting && (isCore(def, 'persistentvolumeclaims') || (isCore(def, 'pods') && old === null))) {
+    const ranges = host.list('limitranges')
+    if (ranges.length) {
+      const refused = isCore(def, 'pods')
+        ? validatePodResources(obj as PodObject, ranges)
+        : validateClaimStorage(obj, ranges)
+      if (refused) return forbidden(refused)
+    }
+  }
+  // kube's evaluators judge creates of every kind, and updates only of services and claims (a type or size change).
+  if (old && !(isCore(def, 'services') || isCore(def, 'persistentvolumeclaims'))) return ok([])
+  const quotas = host.list('resourcequotas')
+  if (quotas.length === 0) return ok([])
+  const key = resourceKey(def)
+  const verdict = checkQuota({ resource: def.plural, group: def.group }, obj, old, {
+    quotas,
+    objects: () => host.list(key),
+    now: host.strategyContext().now,
+  })
+  if ('refused' in verdict) return forbidden(verdict.refused)
+  return ok(verdict.charged.flatMap(({ quota, used }) => quotaStatusChange(host, quota.metadata?.name ?? '', used)))
+}
+
+/** The charged quota's status through its /status row, as kube's quota accessor writes it: hard mirrored, used. */
+function quotaStatusChange(host: PlanningHost, name: string, used: Record<string, string>): Change[] {
+  const def = statusDefOf(resourceByPlural('resourcequotas')!)!
+  const current = host.get('resourcequotas', name)
+  if (!current) return []
+  const next = clone(current.object) as KubeObject & { spec?: { hard?: object }; status?: Record<string, unknown> }
+  next.status = { hard: next.spec?.hard ?? {}, used: { ...(next.status?.used as object), ...used } }
+  const plan = planUpdate(def, host.strategyContext(), name, next, current)
+  return plan.ok && plan.value.change ? [plan.value.change] : []
+}

@@ -1,0 +1,116 @@
+// kube 1.33's ResourceQuota admission check (plugin/pkg/admission/resourcequota/controller.go CheckRequest) over the
+// namespace's quotas as they are inside its write queue: the quotas that select the object, the pod constraints, and
+// the charge against each quota's exact usage, counted from the namespace's objects at that moment (not from a
+// status a controller may not have caught up with). Answers kube's refusal, or each charged quota's new usage.
+import type { KubeObject } from '../../schema/meta'
+import { formatQuantity, type ParsedQuantity } from '../../schema/quantity'
+import type { ResourceQuota } from '../../schema/resource-quota'
+import { compareUtf8 } from '../go-strings'
+import type { PodObject } from '../strategies/pod/pod-types'
+import { cmpQuantity, ZERO } from '../strategies/pod/pod-validation-quantities'
+import { matchingResources, podConstraints, quotaMatches, scopeSelectorsOf, type Usage, usageOf } from './quota-usage'
+import { parseQuantity } from '../../schema/quantity'
+
+/** What the check reads of the namespace. */
+export interface QuotaView {
+  /** The namespace's ResourceQuotas as stored now. */
+  quotas: KubeObject[]
+  /** Every stored object of the kind written (its usage is summed exactly). */
+  objects(): KubeObject[]
+  now: Date
+}
+
+/** The kind written: its stored resource name and API group. */
+export interface WrittenKind {
+  resource: string
+  group: string
+}
+
+export type QuotaVerdict = { refused: string } | { charged: { quota: ResourceQuota; used: Record<string, string> }[] }
+
+/** Quantity.Add: exact, a zero sum takes the format of what is added. */
+export function sumQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuantity {
+  const e = Math.min(a.exponent, b.exponent)
+  const m = a.mantissa * 10n ** BigInt(a.exponent - e) + b.mantissa * 10n ** BigInt(b.exponent - e)
+  return { mantissa: m, exponent: e, format: a.mantissa === 0n ? b.format : a.format }
+}
+
+const hardOf = (rq: ResourceQuota) => Object.keys(rq.spec?.hard ?? {}).sort(compareUtf8)
+
+/**
+ * UsageStats: the exact usage of `resources` by the stored objects of this kind that the quota's scopes select, each
+ * starting from zero (so a resource with nothing charged reads "0").
+ */
+export function usageStats(rq: ResourceQuota, kind: WrittenKind, resources: string[], view: Omit<QuotaView, 'quotas'>) {
+  const used: Usage = new Map(resources.map((r) => [r, ZERO]))
+  if (resources.length === 0) return used
+  const selectors = scopeSelectorsOf(rq)
+  for (const obj of view.objects()) {
+    if (selectors.length && !quotaMatches(rq, resources, kind.resource, kind.group, obj)) continue
+    for (const [k, v] of usageOf(kind.resource, kind.group, obj, view.now))
+      if (used.has(k)) used.set(k, sumQuantities(used.get(k)!, v))
+  }
+  return used
+}
+
+/** quota.SubtractWithNonNegativeResult, then RemoveZeros. */
+function delta(now: Usage, before: Usage | null): Usage {
+  const out: Usage = new Map()
+  for (const [k, v] of now) {
+    const prev = before?.get(k)
+    const d = prev ? sumQuantities(v, { ...prev, mantissa: -prev.mantissa }) : v
+    if (d.mantissa > 0n) out.set(k, d)
+  }
+  return out
+}
+
+const pretty = (u: Map<string, ParsedQuantity>) =>
+  [...u.keys()]
+    .sort(compareUtf8)
+    .map((k) => `${k}=${formatQuantity(u.get(k)!)}`)
+    .join(',')
+
+/** CheckRequest for a create (`old` null) or an update of one object of `kind`. */
+export function checkQuota(kind: WrittenKind, obj: KubeObject, old: KubeObject | null, view: QuotaView): QuotaVerdict {
+  const quotas = (view.quotas as ResourceQuota[])
+    .filter((rq) => !rq.metadata?.deletionTimestamp)
+    .sort((a, b) => compareUtf8(a.metadata?.name ?? '', b.metadata?.name ?? ''))
+  const interesting: { rq: ResourceQuota; restricted: string[] }[] = []
+  for (const rq of quotas) {
+    const hard = hardOf(rq)
+    if (!quotaMatches(rq, hard, kind.resource, kind.group, obj)) continue
+    const restricted = matchingResources(kind.resource, kind.group, hard)
+    if (kind.group === '' && kind.resource === 'pods') {
+      const failed = podConstraints(obj as PodObject, restricted)
+      if (failed) return { refused: `failed quota: ${rq.metadata?.name}: ${failed}` }
+    }
+    interesting.push({ rq, restricted })
+  }
+  if (interesting.length === 0) return { charged: [] }
+  const usage = usageOf(kind.resource, kind.group, obj, view.now)
+  const negative = [...usage].filter(([, v]) => v.mantissa < 0n).map(([k]) => k)
+  if (negative.length)
+    return { refused: `quota usage is negative for resource(s): ${negative.sort(compareUtf8).join(',')}` }
+  const requested = delta(usage, old ? usageOf(kind.resource, kind.group, old, view.now) : null)
+  if (requested.size === 0) return { charged: [] }
+  const charged: { quota: ResourceQuota; used: Record<string, string> }[] = []
+  for (const { rq, restricted } of interesting) {
+    const hard = new Map(Object.entries(rq.spec?.hard ?? {}).map(([k, v]) => [k, parseQuantity(v) ?? ZERO]))
+    const used = usageStats(rq, kind, restricted, view)
+    const asked = new Map([...requested].filter(([k]) => hard.has(k)))
+    const exceeded = [...asked.keys()].filter(
+      (k) => cmpQuantity(sumQuantities(used.get(k) ?? ZERO, asked.get(k)!), hard.get(k)!) > 0,
+    )
+    if (exceeded.length) {
+      const mask = (u: Map<string, ParsedQuantity>) =>
+        new Map(exceeded.filter((k) => u.has(k)).map((k) => [k, u.get(k)!]))
+      return {
+        refused: `exceeded quota: ${rq.metadata?.name}, requested: ${pretty(mask(asked))}, used: ${pretty(mask(used))}, limited: ${pretty(mask(hard))}`,
+      }
+    }
+    const next: Record<string, string> = {}
+    for (const [k, v] of used) next[k] = formatQuantity(asked.has(k) ? sumQuantities(v, asked.get(k)!) : v)
+    charged.push({ quota: rq, used: next })
+  }
+  return { charged }
+}
