@@ -6,6 +6,7 @@ import type { Result } from '../../../../src/registry/status'
 import { planCreate, planUpdate } from '../../../../src/registry/store'
 import type { KubeObject } from '../../../../src/schema/meta'
 
+type Obj = KubeObject & Record<string, any>
 const ctx = { now: new Date('2026-01-01T00:00:00Z'), namespace: 'default' }
 const np = (spec: Record<string, unknown>) =>
   ({
@@ -16,7 +17,7 @@ const np = (spec: Record<string, unknown>) =>
   }) as KubeObject
 const def = () => resourceByPlural('networkpolicies')!
 const create = (body: KubeObject) =>
-  planCreate(def(), ctx, structuredClone(body), () => false) as Result<{ object: KubeObject }>
+  planCreate(def(), ctx, structuredClone(body), () => false) as Result<{ object: Obj }>
 const message = (r: Result<unknown>) => (r.ok ? 'accepted' : r.status.message)
 const head = 'NetworkPolicy.networking.k8s.io "p" is invalid: '
 
@@ -123,13 +124,17 @@ describe('NetworkPolicy defaults and generation', () => {
       rv: 5,
     }
     expect(stored.object.metadata.generation).toBe(1)
-    const changed = structuredClone(stored.object)
+    const changed: Obj = structuredClone(stored.object)
     changed.spec.podSelector = { matchLabels: { a: 'b' } }
-    const updated = planUpdate(def(), ctx, 'p', changed, stored) as Result<{ object: KubeObject }>
+    const updated = planUpdate(def(), ctx, 'p', changed as KubeObject, stored as never) as Result<{
+      object: KubeObject
+    }>
     expect(updated.ok && updated.value.object.metadata.generation).toBe(2)
     const labelled = structuredClone(stored.object)
     labelled.metadata.labels = { x: 'y' }
-    const relabelled = planUpdate(def(), ctx, 'p', labelled, stored) as Result<{ object: KubeObject }>
+    const relabelled = planUpdate(def(), ctx, 'p', labelled as KubeObject, stored as never) as Result<{
+      object: KubeObject
+    }>
     expect(relabelled.ok && relabelled.value.object.metadata.generation).toBe(1)
   })
 
@@ -139,11 +144,14 @@ describe('NetworkPolicy defaults and generation', () => {
     expect(message(refused)).toContain('spec.podSelector.matchExpressions[0].values[0]: Invalid value: "not valid!"')
     const made = create(np({ podSelector: {} }))
     if (!made.ok) throw new Error(made.status.message)
-    const stored = { object: { ...made.value.object, spec: { podSelector: bad, policyTypes: ['Ingress'] } }, rv: 5 }
+    const stored = {
+      object: <Obj>{ ...made.value.object, spec: { podSelector: bad, policyTypes: ['Ingress'] } },
+      rv: 5,
+    }
     const next = structuredClone(stored.object)
     next.metadata.resourceVersion = '5'
     next.metadata.labels = { x: 'y' }
-    expect(message(planUpdate(def(), ctx, 'p', next, stored))).toBe('accepted')
+    expect(message(planUpdate(def(), ctx, 'p', next as KubeObject, stored as never))).toBe('accepted')
   })
 })
 
