@@ -155,10 +155,11 @@ export class GarbageCollector implements Controller {
 
   /** Runs the retries that fell due (all of them with `everything`), then asks to be woken for the next. */
   private async retryDue(host: ControllerHost, now: number, everything: boolean, reads?: ClusterOwnerReads) {
-    for (const r of this.retries.due(now, everything)) {
+    for (const r of this.retries.take(now, everything)) {
       if (r.type === 'dependent') await this.attemptToDelete(host, r.resource, r.name, reads)
       else if (r.type === 'owner') await this.process(host, r.resource, r.name, reads)
       else await this.tellNamespaces(host, r, r.uid, null)
+      this.retries.settle(r)
     }
     const at = this.retries.next()
     if (at !== null) await (this.ownView ?? host).wakeAt(at)

@@ -19,35 +19,45 @@ const MAX_MS = 1000 * 1000
 const keyOf = (r: Retry) => (r.type === 'gone' ? `gone ${r.uid}` : `${r.type} ${r.resource} ${r.name}`)
 
 export class GcRetries {
-  private readonly items = new Map<string, { retry: Retry; attempts: number; at: number }>()
+  /** Failures so far, kept while the work is pending or running (its next failure waits longer). */
+  private readonly attempts = new Map<string, number>()
+  private readonly pending = new Map<string, { retry: Retry; at: number }>()
 
   /** Schedules `retry` after its backoff (doubling with each failure); answers when it falls due. */
   add(retry: Retry, now: number): number {
     const key = keyOf(retry)
-    const attempts = (this.items.get(key)?.attempts ?? 0) + 1
+    const attempts = (this.attempts.get(key) ?? 0) + 1
     const at = now + Math.min(FIRST_MS * 2 ** (attempts - 1), MAX_MS)
-    this.items.set(key, { retry, attempts, at })
+    this.attempts.set(key, attempts)
+    this.pending.set(key, { retry, at })
     return at
   }
 
-  /** The work succeeded: its backoff starts over next time. */
+  /** The work succeeded (or has nothing left to do): its backoff starts over next time. */
   forget(retry: Retry): void {
-    this.items.delete(keyOf(retry))
+    this.attempts.delete(keyOf(retry))
+    this.pending.delete(keyOf(retry))
   }
 
-  /** The work due at `now` (all of it with `everything`, when a kind appeared), in the order it was added. */
-  due(now: number, everything = false): Retry[] {
-    return [...this.items.values()].filter((i) => everything || i.at <= now).map((i) => i.retry)
+  /**
+   * Takes the work due at `now` (all of it with `everything`, when a kind appeared), in the order it was added. The
+   * caller runs each and then calls `settle`: work that failed again was added again, the rest is forgotten.
+   */
+  take(now: number, everything = false): Retry[] {
+    const due = [...this.pending.entries()].filter(([, p]) => everything || p.at <= now)
+    for (const [key] of due) this.pending.delete(key)
+    return due.map(([, p]) => p.retry)
+  }
+
+  /** After running taken work: forgotten unless it failed again (and is pending once more). */
+  settle(retry: Retry): void {
+    if (!this.pending.has(keyOf(retry))) this.forget(retry)
   }
 
   /** The earliest time something falls due, or null. */
   next(): number | null {
     let at: number | null = null
-    for (const i of this.items.values()) if (at === null || i.at < at) at = i.at
+    for (const p of this.pending.values()) if (at === null || p.at < at) at = p.at
     return at
-  }
-
-  get size(): number {
-    return this.items.size
   }
 }

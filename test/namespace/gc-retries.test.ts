@@ -95,12 +95,25 @@ describe('GcRetries', () => {
     expect(r.add(item, 0)).toBe(4000)
     for (let i = 0; i < 20; i++) r.add(item, 0)
     expect(r.add(item, 0)).toBe(1_000_000)
-    expect(r.due(999_999)).toEqual([])
-    expect(r.due(1_000_000)).toEqual([item])
-    expect(r.due(0, true)).toEqual([item])
-    r.forget(item)
+    expect(r.take(999_999)).toEqual([])
+    expect(r.take(1_000_000)).toEqual([item])
+    expect(r.next()).toBeNull()
+    // Failing again while running keeps counting; succeeding (settled without a new add) starts over.
+    expect(r.add(item, 0)).toBe(1_000_000)
+    expect(r.take(0, true)).toEqual([item])
+    r.settle(item)
     expect(r.next()).toBeNull()
     expect(r.add(item, 0)).toBe(1000)
+  })
+
+  it('work taken and settled without failing again is not due again (an owner that went meanwhile)', () => {
+    const r = new GcRetries()
+    const owner = { type: 'owner' as const, resource: 'clusterroles', name: 'r' }
+    r.add(owner, 0)
+    expect(r.take(1000)).toEqual([owner])
+    r.settle(owner)
+    expect(r.take(10_000_000, true)).toEqual([])
+    expect(r.next()).toBeNull()
   })
 })
 
