@@ -221,6 +221,9 @@ export class ObjectHost {
   ): Promise<Result<WriteAnswer>> {
     const def = await this.rowFor(resource, opts.subresource, opts.version)
     if (!def) return fail(statuses.pathNotFound())
+    // An apply may create: learn what create admission needs before planning, as reconcile does (planning decides).
+    if (type === 'apply' && !opts.subresource && !this.objects.exists(resource, name))
+      await this.parts.policy.admitCreate(def, name)
     let warnings: string[] = []
     const answer = await this.commits.write(
       def,

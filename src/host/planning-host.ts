@@ -31,8 +31,6 @@ export interface PlanningHost {
   strategyContext(): StrategyContext
   get(resource: string, name: string): Stored | null
   exists(resource: string, name: string): boolean
-  /** Every object of a resource as stored now (admission that reads the namespace: LimitRanges, quotas). */
-  list(resource: string): KubeObject[]
   /** Create admission, synchronously, at plan time inside the write queue. */
   admitCreateNow(def: ResourceDef, name: string): Status | null
   /** The writer strategies judge (StrategyContext.writer), from a request's requester. */
@@ -51,8 +49,10 @@ export function contextOf(host: PlanningHost, opts: WriteOptions): StrategyConte
     ...host.strategyContext(),
     lookup: (resource: string, name: string) => host.get(resource, name)?.object ?? null,
   }
-  // A node's writes carry it, and the subresource they go through, for NodeRestriction.
-  if (opts.node) Object.assign(ctx, { requestingNode: opts.node, subresource: opts.subresource })
+  // The subresource a write goes through, for admission (NodeRestriction, the ServiceAccount plugin on
+  // ephemeralcontainers); a node's writes carry the node too.
+  if (opts.subresource) Object.assign(ctx, { subresource: opts.subresource })
+  if (opts.node) Object.assign(ctx, { requestingNode: opts.node })
   return opts.requester ? { ...ctx, writer: host.writer(opts.requester) } : ctx
 }
 
@@ -81,7 +81,6 @@ export function planningHostOf(
     strategyContext,
     get: (resource, name) => objects.get(resource, name),
     exists: (resource, name) => objects.exists(resource, name),
-    list: (resource) => objects.all(resource).map((s) => s.object),
     admitCreateNow: (def, name) => policy.admitCreateNow(def, name),
     writer: (requester) =>
       writerOf(scope, requester, {

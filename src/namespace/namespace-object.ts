@@ -61,7 +61,8 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     super(ctx, env)
     const scope = ctx.id.name ?? ''
     const cluster = () => clusterApi(env)
-    this.policy = new NamespacePolicy(scope, cluster)
+    // A pod's create makes the default ServiceAccount first if it is missing (the host exists by the time one comes).
+    this.policy = new NamespacePolicy(scope, cluster, () => this.serviceAccounts.ensure(this.host.controllerView))
     const parts = durableParts(ctx, env, (resource, obj) => this.policy.needsAttention(resource, obj))
     this.policy.attach(parts.local.state)
     this.logs = new PodLogStore(ctx.storage.sql)

@@ -1,6 +1,7 @@
 // What a namespace adds to the generic host: admission by the namespace's phase (404 when it does not exist, 403 while
-// it terminates), the service IPs and node ports a service change reserves from the cluster object before it commits
-// and frees after, and which objects its controllers still attend to.
+// it terminates; a pod's create waits for the `default` ServiceAccount), the service IPs and node ports a service
+// change reserves from the cluster object before it commits and frees after, and which objects its controllers still
+// attend to.
 import type { ClusterApi, NamespacePhase } from '../cluster/cluster-api'
 import type { HostPolicy } from '../host/host-policy'
 import type { HostState } from '../host/object-store'
@@ -17,9 +18,14 @@ export class NamespacePolicy implements HostPolicy {
   phase: NamespacePhase | undefined
   private state: HostState | null = null
 
+  /**
+   * @param defaultServiceAccount makes the namespace's `default` ServiceAccount unless it exists (the serviceaccounts
+   *   controller's work, done now), for a pod about to be planned.
+   */
   constructor(
     private readonly scope: string,
     private readonly cluster: () => ClusterApi,
+    private readonly defaultServiceAccount: () => Promise<void>,
   ) {}
 
   /** The host's durable state, where the known phase is kept across wake-ups. */
@@ -41,9 +47,16 @@ export class NamespacePolicy implements HostPolicy {
     if (phase) this.setPhase(phase)
   }
 
-  async admitCreate(): Promise<Status | null> {
+  async admitCreate(def: ResourceDef): Promise<Status | null> {
     await this.learnPhase()
-    return this.admitCreateNow()
+    const refused = this.admitCreateNow()
+    if (refused) return refused
+    // kube's ServiceAccount admission refuses a pod whose ServiceAccount is missing, but asks again for a second or two
+    // when it is `default`, which its controller makes in every namespace. Here the namespace makes it before it
+    // plans the pod, so no pod is refused because that controller has not run yet (a namespace made a moment ago, a
+    // default ServiceAccount deleted a moment ago).
+    if (def.plural === 'pods' && !def.group) await this.defaultServiceAccount()
+    return null
   }
 
   admitCreateNow(): Status | null {

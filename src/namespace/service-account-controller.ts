@@ -15,6 +15,8 @@ export class ServiceAccountController implements Controller {
 
   /** Creates `default` unless it exists (or the namespace is not active); one attempt at a time. */
   ensure(host: ControllerHost): Promise<void> {
+    // Every pod create asks: the common answer costs one read.
+    if (!this.running && host.get('serviceaccounts', DEFAULT)) return Promise.resolve()
     this.running ??= this.create(host).finally(() => {
       this.running = null
     })

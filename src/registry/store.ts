@@ -69,6 +69,8 @@ export function planCreate(
   if (rv.ok && rv.value !== 0)
     return fail(statuses.badRequest('resourceVersion should not be set on objects to be created'))
   delete meta.resourceVersion
+  // The name admission's refusals give (admission.extractResourceName): a name is generated only after admission.
+  const admissionName = meta.name || meta.generateName || 'Unknown'
   let generated = false
   if (!meta.name && meta.generateName) {
     generated = true
@@ -91,13 +93,16 @@ export function planCreate(
     nodeRestriction(ctx.requestingNode, storeWrite('CREATE', def, ctx, generated ? '' : (meta.name ?? ''), obj, null))
   if (denied) return fail(denied)
   trackManagedFields(def, ctx, obj, null, manager)
-  def.strategy.admit?.(obj, ctx, null)
+  const admitted = def.strategy.admit?.(obj, ctx, null)
+  if (admitted) return fail(statuses.forbidden(resourceOf(def), admissionName, admitted))
   def.strategy.prepareForCreate(obj, ctx)
   const errors: FieldError[] = [
     ...validateObjectMeta(meta, { namespaced: def.namespaced, validateName: def.strategy.validateName, type: def }),
     ...def.strategy.validate(obj),
   ]
   if (errors.length) return fail(statuses.invalid(def.kind, meta.name ?? '', errors, def.group || undefined))
+  const validated = def.strategy.validateAdmission?.(obj, ctx, null)
+  if (validated) return fail(statuses.forbidden(resourceOf(def), admissionName, validated))
   encodeAsGo(def, obj)
   const name = meta.name!
   if (exists(name)) {
@@ -184,7 +189,8 @@ export function planUpdate(
   const denied =
     ctx.requestingNode && nodeRestriction(ctx.requestingNode, storeWrite('UPDATE', def, ctx, name, obj, old))
   if (denied) return fail(denied)
-  def.strategy.admit?.(obj, ctx, old)
+  const admitted = def.strategy.admit?.(obj, ctx, old)
+  if (admitted) return fail(statuses.forbidden(res, name, admitted))
   def.strategy.prepareForUpdate(obj, old, ctx)
   trackManagedFields(def, ctx, obj, old, manager)
   const errors: FieldError[] = [
@@ -193,6 +199,8 @@ export function planUpdate(
     ...def.strategy.validateUpdate(obj, old),
   ]
   if (errors.length) return fail(statuses.invalid(def.kind, name, errors, def.group || undefined))
+  const validated = def.strategy.validateAdmission?.(obj, ctx, old)
+  if (validated) return fail(statuses.forbidden(res, name, validated))
   encodeAsGo(def, obj)
   meta.resourceVersion = String(current.rv)
   if (deepEqual(obj, old)) return ok({ change: null, object: old })

@@ -61,9 +61,15 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   /**
    * Mutating admission (kube's admission plugins): defaults the cluster adds, as opposed to the scheme's. Runs on
    * create and update after the writer's managedFields are recorded, so the writer does not own what it adds. `old` is
-   * the stored object on an update, null on a create.
+   * the stored object on an update, null on a create. Answers why a plugin refuses the write, if one does: the store
+   * answers kube's admission.NewForbidden with it (`pods "<name>" is forbidden: <why>`), before validation.
    */
-  admit?(obj: T, ctx: StrategyContext, old: T | null): void
+  admit?(obj: T, ctx: StrategyContext, old: T | null): string | null
+  /**
+   * Validating admission (kube's plugins' Validate), after the object validated: why a plugin refuses the write, as
+   * for admit, or null.
+   */
+  validateAdmission?(obj: T, ctx: StrategyContext, old: T | null): string | null
   /**
    * Whether ctx.writer may write this object (create: old is null), after defaulting and before any other hook, as
    * kube's RBAC storage checks escalation before the generic store runs. Called only when ctx.writer is set.

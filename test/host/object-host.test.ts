@@ -81,6 +81,8 @@ describe('ObjectHost', () => {
   it('answers 503 for a commit that failed and did not land, and applies nothing', async () => {
     const log = new MemoryChangeLog()
     const { host } = memoryHost({ log })
+    // The pod's ServiceAccount first, so the failing commit is the pod's.
+    await host.create('serviceaccounts', { metadata: { name: 'default' } })
     log.failNext = { error: new Error('D1_ERROR: timed out') }
     const r = await host.create('pods', pod('p'))
     expect(r.ok).toBe(false)

@@ -63,9 +63,13 @@ class PausableCollector extends GarbageCollector {
 
 function setup() {
   const gc = new PausableCollector()
-  const ns = new NamespacePolicy('ns', () => {
-    throw new Error('no cluster here')
-  })
+  const ns = new NamespacePolicy(
+    'ns',
+    () => {
+      throw new Error('no cluster here')
+    },
+    async () => {},
+  )
   const policy = { ...openPolicy(), needsAttention: (r: string, o: KubeObject) => ns.needsAttention(r, o) }
   const { host } = memoryHost({ policy, knowKind, knowKindOf, controllers: [gc] as Controller[] })
   return { host, gc }

@@ -9,6 +9,7 @@ import { MemoryExpiryStore, MemoryHostState, MemoryTokenStore } from '../../src/
 import { MemoryObjectStore } from '../../src/host/memory-object-store'
 import { ObjectHost } from '../../src/host/object-host'
 import { MemoryMembership } from '../../src/host/watch-membership'
+import { ServiceAccountController } from '../../src/namespace/service-account-controller'
 import { Watchers } from '../../src/host/watchers'
 
 /** Admits every create; no reservations, no alarm work. */
@@ -28,6 +29,15 @@ export function memoryHost(
   } = {},
 ) {
   const policy = opts.policy ?? openPolicy()
+  // As in a namespace (NamespacePolicy.admitCreate), a pod's create first makes the `default` ServiceAccount the
+  // ServiceAccount admission looks for, through the serviceaccounts controller.
+  const serviceAccounts = new ServiceAccountController(() => true)
+  const admitCreate = policy.admitCreate.bind(policy)
+  policy.admitCreate = async (def, name) => {
+    const refused = await admitCreate(def, name)
+    if (!refused && def.plural === 'pods' && !def.group) await serviceAccounts.ensure(host.controllerView)
+    return refused
+  }
   const state = new MemoryHostState()
   const log = opts.log ?? new MemoryChangeLog()
   const alarms = new MemoryAlarms()

@@ -9,12 +9,14 @@ import { validatePodStatusUpdate } from './pod-validation-status'
 import { validatePodUpdate } from './pod-validation-update'
 import { POD_FIELDS, podSelectableFields } from './pod-fields'
 import { podTable } from './pod-table'
+import { validateServiceAccount } from './service-account-admission'
 import type { PodObject } from './pod-types'
 
 export const podStrategy: Strategy<PodObject> = {
   validateName: nameIsDNSSubdomain,
   applyDefaults: applyPodDefaults,
   admit: admitPod,
+  validateAdmission: validateServiceAccount,
   prepareForCreate(pod) {
     // Status sent on create is discarded; the control plane owns it.
     pod.status = {
