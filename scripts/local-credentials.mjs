@@ -1,13 +1,16 @@
 // What a local kubeflare needs to serve HTTPS with tokens, made on first start and kept in the state directory
-// (`<state>/kubeflare/`): a CA and a server certificate for 127.0.0.1, localhost and ::1; the token file (the user's
-// KUBEFLARE_TOKENS_FILE, or one admin token generated once); the ServiceAccount token signing key; the key Secrets
-// are encrypted with at rest; the env file that hands them (and the CA, published in every namespace as the
-// kube-root-ca.crt ConfigMap) to `wrangler dev` as secrets; and a kubeconfig carrying the CA and the admin token.
+// (`<state>/kubeflare/`): a CA and a server certificate for the names start.mjs wants (127.0.0.1, ::1, localhost, the
+// --ip address or every interface's, the hostname: scripts/server-cert-names.mjs), made again under the same CA when
+// they change; the token file (the user's KUBEFLARE_TOKENS_FILE, or one admin token generated once); the
+// ServiceAccount token signing key; the key Secrets are encrypted with at rest; the env file that hands them (and the
+// CA, published in every namespace as the kube-root-ca.crt ConfigMap) to `wrangler dev` as secrets; and a kubeconfig
+// carrying the CA and the admin token.
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { kubeconfig } from './kubeconfig.mjs'
+import { LOOPBACK_NAMES, altNames, certificateNames, sameNames } from './server-cert-names.mjs'
 
 // node-forge takes 100-150 ms to load: only a start that makes certificates (the first one) pays for it.
 let forgeModule = null
@@ -44,35 +47,52 @@ function certificate({ subject, issuer, publicKey, signer, ca, altNames }) {
   return pki.certificateToPem(cert)
 }
 
-/** The CA and the server certificate, made once. */
-function ensureTls(dir) {
-  const files = { caCert: join(dir, 'ca.crt'), cert: join(dir, 'server.crt'), key: join(dir, 'server.key') }
-  if (Object.values(files).every((f) => existsSync(f))) return files
-  const ca = rsaKey()
-  const caPem = certificate({
-    subject: 'kubeflare-local-ca',
-    issuer: 'kubeflare-local-ca',
-    publicKey: ca.publicKey,
-    signer: ca.key,
-    ca: true,
-  })
+/** A private key PEM in forge's form, for signing. */
+const forgeKey = (pem) => forge().pki.privateKeyFromPem(pem)
+
+/**
+ * The CA and the server certificate for `names` ({ips, dns}). The CA is made once; its key is kept (ca.key) so that
+ * a start wanting other names gets a new server certificate under the same CA, which kubeconfigs and node agents
+ * already trust. A state directory whose CA key was not kept (made before) gets a new CA then. Answers the files and
+ * what was made: 'ca' (everything), 'server' (the server certificate), or null (nothing).
+ */
+function ensureTls(dir, names) {
+  const files = {
+    caCert: join(dir, 'ca.crt'),
+    caKey: join(dir, 'ca.key'),
+    cert: join(dir, 'server.crt'),
+    key: join(dir, 'server.key'),
+  }
+  const complete = [files.caCert, files.cert, files.key].every((f) => existsSync(f))
+  if (complete && sameNames(certificateNames(readFileSync(files.cert, 'utf8')), names)) return { files, made: null }
+  let caKey
+  const made = complete && existsSync(files.caKey) ? 'server' : 'ca'
+  if (made === 'server') caKey = forgeKey(readFileSync(files.caKey, 'utf8'))
+  else {
+    const ca = rsaKey()
+    caKey = ca.key
+    const caPem = certificate({
+      subject: 'kubeflare-local-ca',
+      issuer: 'kubeflare-local-ca',
+      publicKey: ca.publicKey,
+      signer: ca.key,
+      ca: true,
+    })
+    writeFileSync(files.caKey, ca.pem, { mode: 0o600 })
+    writeFileSync(files.caCert, caPem)
+  }
   const server = rsaKey()
   const serverPem = certificate({
     subject: 'kubeflare',
     issuer: 'kubeflare-local-ca',
     publicKey: server.publicKey,
-    signer: ca.key,
+    signer: caKey,
     ca: false,
-    altNames: [
-      { type: 7, ip: '127.0.0.1' },
-      { type: 7, ip: '::1' },
-      { type: 2, value: 'localhost' },
-    ],
+    altNames: altNames(names),
   })
-  writeFileSync(files.caCert, caPem)
   writeFileSync(files.cert, serverPem)
   writeFileSync(files.key, server.pem, { mode: 0o600 })
-  return files
+  return { files, made }
 }
 
 /** One CSV record's fields, quotes as encoding/csv reads them (the Worker parses the file properly; this only finds the admin). */
@@ -145,12 +165,17 @@ function dotenvValue(name, value) {
 
 /**
  * Makes (or reuses) everything under `<stateDir>/kubeflare/` and answers the paths and values start.mjs needs.
- * `server` is the URL the kubeconfig points at.
+ * `server` is the URL the kubeconfig points at (a name of `serverNames`, the {ips, dns} the server certificate
+ * carries, the loopback names unless given: scripts/server-cert-names.mjs); `tlsMade` says what certificates this
+ * call made ('ca', 'server' or null).
  */
-export function ensureLocalCredentials(stateDir, { tokensFile, server, https, allowedHosts }) {
+export function ensureLocalCredentials(
+  stateDir,
+  { tokensFile, server, https, allowedHosts, serverNames = LOOPBACK_NAMES },
+) {
   const dir = join(stateDir, 'kubeflare')
   mkdirSync(dir, { recursive: true })
-  const tls = ensureTls(dir)
+  const { files: tls, made: tlsMade } = ensureTls(dir, serverNames)
   const tokens = ensureTokens(dir, tokensFile)
   const signingKey = ensureSigningKey(dir)
   const encryptionKey = ensureEncryptionKey(dir)
@@ -170,5 +195,5 @@ export function ensureLocalCredentials(stateDir, { tokensFile, server, https, al
   const kubeconfigFile = join(dir, 'kubeconfig.yaml')
   const caData = https ? Buffer.from(readFileSync(tls.caCert)).toString('base64') : undefined
   writeFileSync(kubeconfigFile, kubeconfig({ server, token: tokens.admin ?? undefined, caData }), { mode: 0o600 })
-  return { dir, tls, envFile, kubeconfigFile, adminToken: tokens.admin }
+  return { dir, tls, tlsMade, envFile, kubeconfigFile, adminToken: tokens.admin }
 }

@@ -5,7 +5,9 @@
 // serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key, the key Secrets are
 // encrypted with at rest and a kubeconfig are made on first start and kept in `<state>/kubeflare/`
 // (scripts/local-credentials.mjs); the CA is also handed to the Worker (KUBEFLARE_ROOT_CA, the kube-root-ca.crt
-// ConfigMap of every namespace).
+// ConfigMap of every namespace). The server certificate names 127.0.0.1, ::1, localhost, the machine's hostname and
+// the --ip address (every interface's address for 0.0.0.0 or ::), and is made again (same CA) when they change, so
+// kubectl or a node agent on another machine verifies https://<address>:<port> (scripts/server-cert-names.mjs).
 //
 // `--nodes N` simulates N virtual nodes (default: wrangler.toml's VIRTUAL_NODES, 10; a larger N adds nodes to
 // existing state). Every other argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e`
@@ -23,6 +25,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureLocalCredentials } from './local-credentials.mjs'
 import { databaseExists, migrationsApplied, writeMigrationsEnv } from './migrations-state.mjs'
+import { hostHeaderNames, isWildcard, wantedServerNames } from './server-cert-names.mjs'
 import { wranglerLaunch } from './wrangler-launch.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -139,7 +142,8 @@ function run(args, opts) {
 }
 
 // 0. Local credentials: TLS, tokens, the signing key, the env file wrangler reads them from, a kubeconfig.
-const host = ip === '0.0.0.0' || ip === '::' || ip === '*' ? '127.0.0.1' : ip.includes(':') ? `[${ip}]` : ip
+// The kubeconfig's host is one the server certificate names: the --ip address, or 127.0.0.1 when it is a wildcard.
+const host = isWildcard(ip) ? '127.0.0.1' : ip.includes(':') ? `[${ip}]` : ip
 const url = `${https ? 'https' : 'http'}://${host}:${port}`
 // Only requests naming this server are answered (a DNS-rebinding page cannot drive it); KUBEFLARE_ALLOWED_HOSTS adds names.
 const allowedHosts = [
@@ -149,6 +153,10 @@ const allowedHosts = [
   ...(process.env.KUBEFLARE_ALLOWED_HOSTS ?? '').split(',').filter(Boolean),
 ]
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) allowedHosts.push(host)
+// The server certificate names the --ip address (every interface's for a wildcard) and the hostname, so that a client
+// on another machine verifies it; the server answers requests by those names too.
+const serverNames = wantedServerNames(ip)
+for (const name of hostHeaderNames(serverNames)) if (!allowedHosts.includes(name)) allowedHosts.push(name)
 let creds
 try {
   creds = ensureLocalCredentials(stateDir, {
@@ -156,12 +164,15 @@ try {
     server: url,
     https,
     allowedHosts,
+    serverNames,
   })
 } catch (e) {
   say(`could not prepare local credentials: ${e.message}`)
   process.exit(1)
 }
 if (!creds.adminToken) say('the token file has no system:masters token: the kubeconfig carries no token')
+if (creds.tlsMade === 'server') say(`a new server certificate (same CA) for ${hostHeaderNames(serverNames).join(', ')}`)
+else if (creds.tlsMade === 'ca') say(`a new CA and server certificate for ${hostHeaderNames(serverNames).join(', ')}`)
 
 // 1. Migrations, unless the database already records every one (read directly: no wrangler launch); another config
 // or environment may name another database, so then wrangler decides. CI=1: "Using fallback value in
