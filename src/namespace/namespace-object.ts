@@ -39,6 +39,7 @@ import { ReplicaManager } from './replica-manager'
 import { SchedulerController } from './scheduler-controller'
 import { PodAddressBook } from './pod-address-book'
 import { ServiceAccountController } from './service-account-controller'
+import { ResourceQuotaController } from './resource-quota-controller'
 import { TtlAfterFinishedController } from './ttl-after-finished-controller'
 import { RootCAPublisher } from './root-ca-publisher'
 
@@ -106,6 +107,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new DisruptionController(),
       this.daemonSets,
       new StatefulSetController({ canCreate }),
+      new ResourceQuotaController(),
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
