@@ -127,11 +127,13 @@ describe('exec server', () => {
 
   it('refuses a container whose process has just ended, its status not updated yet (no command run on the host)', async () => {
     // The command ends at once; a leftover of its own session keeps its output open, so its shim records the exit
-    // only after its 2 s drain: until then the container's status is still running.
+    // only after its 2 s drain: until then the container's status is still running. (In the host's PID namespace:
+    // in one of its own, the leftover would end with the command.)
     const ended = new PodWorker(
       {
         metadata: { ...pod.metadata, resourceVersion: '1' },
         spec: {
+          hostPID: true,
           restartPolicy: 'Never',
           containers: [{ name: 'main', command: ['sh', '-c', 'setsid sleep 5 & exit 0'] }],
         },
