@@ -7,7 +7,12 @@ import type { OwnerMeta } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import { ClusterOwnerReads, type ClusterOwnerLinks, type NamespaceDependents } from './gc-cluster-owners'
+import {
+  ClusterOwnerReads,
+  RecordedOwners,
+  type ClusterOwnerLinks,
+  type NamespaceDependents,
+} from './gc-cluster-owners'
 import { blockedBy, clusterScoped, deletingDependents, ownerKind, ownerState, stoppedBlocking } from './gc-owners'
 import { GcRetries, type Retry } from './gc-retries'
 import { dropFinalizer, dropOwnerRefs, remove, unblockOwnerRefs } from './gc-writes'
@@ -39,6 +44,8 @@ export class GarbageCollector implements Controller {
    * object (clusterOwnerChanged, ownersUnblocked) go through it, so their alarm resyncs this controller alone.
    */
   private ownView: ControllerHost | null = null
+  /** A namespace's collector: the cluster-scoped owners it recorded itself with (gc-cluster-owners.ts). */
+  private readonly recorded = new RecordedOwners()
 
   constructor(private readonly opts: GarbageCollectorOptions = {}) {}
 
@@ -107,6 +114,7 @@ export class GarbageCollector implements Controller {
    * us. Its dependents are released (orphan) or attempted; answers what still names it and whether that blocks it.
    */
   async clusterOwnerChanged(host: ControllerHost, uid: string, owner: OwnerMeta | null) {
+    this.recorded.forget(uid)
     const reads = this.reads(host)
     reads?.seed(uid, owner)
     const releasing = !!owner?.deletionTimestamp && (owner.finalizers ?? []).includes('orphan')
@@ -139,7 +147,8 @@ export class GarbageCollector implements Controller {
 
   /** A pass's reads of cluster-scoped owners (a namespace's collector only). */
   private reads(host: ControllerHost): ClusterOwnerReads | undefined {
-    return this.opts.cluster && host.scope !== '' ? new ClusterOwnerReads(this.opts.cluster, host.scope) : undefined
+    const cluster = this.opts.cluster
+    return cluster && host.scope !== '' ? new ClusterOwnerReads(cluster, host.scope, this.recorded) : undefined
   }
 
   /** Whether `next` names an owner `prev` did not that is cluster-scoped or of a kind not served. */

@@ -23,9 +23,45 @@ export interface NamespaceDependents {
   kindsChanged(): Promise<void>
 }
 
+/** How many recorded owners an isolate remembers before it starts over (each is a uid and two fields). */
+const RECORDED_MAX = 10_000
+
+/**
+ * The cluster-scoped owners this namespace recorded itself with (found present and not being deleted), until the
+ * cluster object tells it of them: a dependent made for such an owner asks nothing, since the cluster object tells
+ * this namespace when that owner goes or waits (kube's graph builder asks only after owners it has not observed).
+ * Per isolate; a new one asks again.
+ */
+export class RecordedOwners {
+  private readonly owners = new Map<string, OwnerMeta>()
+  /** Moves when the cluster object tells of an owner: an answer asked for before then is not remembered. */
+  private told = 0
+
+  get(uid: string): OwnerMeta | undefined {
+    return this.owners.get(uid)
+  }
+
+  /** A mark to give `note` with the answer of a question asked now. */
+  mark(): number {
+    return this.told
+  }
+
+  note(uid: string, owner: OwnerMeta | null, mark: number): void {
+    if (mark !== this.told || !owner || owner.deletionTimestamp) return
+    if (this.owners.size >= RECORDED_MAX) this.owners.clear()
+    this.owners.set(uid, owner)
+  }
+
+  /** The cluster object tells of `uid`: what was remembered of it, or is being asked now, no longer holds. */
+  forget(uid: string): void {
+    this.owners.delete(uid)
+    this.told++
+  }
+}
+
 /**
  * The cluster-scoped owners read during one pass of a namespace's collector: each is asked for once, many in one call,
- * and an owner the cluster object told us of is not asked for again.
+ * and an owner the cluster object told us of, or one recorded before, is not asked for again.
  */
 export class ClusterOwnerReads {
   private readonly known = new Map<string, OwnerMeta | null>()
@@ -33,6 +69,7 @@ export class ClusterOwnerReads {
   constructor(
     private readonly links: ClusterOwnerLinks,
     private readonly ns: string,
+    private readonly recorded: RecordedOwners,
   ) {}
 
   /** What the cluster object said of `uid` when it called. */
@@ -48,9 +85,17 @@ export class ClusterOwnerReads {
 
   /** Asks for every owner of `refs` not known yet in one call (a wake-up's, over every owner named here). */
   async readAll(refs: ClusterOwnerRef[]): Promise<void> {
+    for (const r of refs) {
+      const owner = this.known.has(r.uid) ? undefined : this.recorded.get(r.uid)
+      if (owner) this.known.set(r.uid, owner)
+    }
     const missing = refs.filter((r) => !this.known.has(r.uid))
     if (missing.length === 0) return
+    const mark = this.recorded.mark()
     const owners = await this.links.clusterOwners(this.ns, missing)
-    missing.forEach((r, i) => this.known.set(r.uid, owners[i] ?? null))
+    missing.forEach((r, i) => {
+      this.known.set(r.uid, owners[i] ?? null)
+      this.recorded.note(r.uid, owners[i] ?? null, mark)
+    })
   }
 }

@@ -129,7 +129,7 @@ describe('cluster-scoped owners shared by the namespace and cluster collectors',
 
   it("a namespace's wake-up asks after every cluster-scoped owner named there in one call, and collects the gone", () =>
     inObject(async (sql) => {
-      const { cluster: c, clusterGc, hosts, nsCollectors, asked } = await cluster(sql, ['a'])
+      const { cluster: c, clusterGc, hosts, links, asked } = await cluster(sql, ['a'])
       const kept = await role(c.host, 'kept')
       const lost = await role(c.host, 'lost')
       const a = hosts.get('a')!
@@ -145,11 +145,31 @@ describe('cluster-scoped owners shared by the namespace and cluster collectors',
       clusterGc.paused = true
       expect((await c.host.delete('clusterroles', 'lost')).ok).toBe(true)
       asked.length = 0
-      await nsCollectors.get('a')!.resync(a.controllerView)
+      // The namespace object's next isolate wakes up: its collector knows nothing of the owners yet.
+      await new GarbageCollector({ cluster: links }).resync(a.controllerView)
       expect(asked.map((refs) => refs.map((r) => r.name).sort())).toEqual([['kept', 'lost']])
       await settled(() => a.objects.get('configmaps', 'l1') === null)
       expect(a.objects.get('configmaps', 'l1')).toBeNull()
       expect(a.objects.get('configmaps', 'k1')).not.toBeNull()
       expect(a.objects.get('configmaps', 'k2')).not.toBeNull()
+    }))
+
+  it('dependents of an owner the namespace recorded itself with ask nothing more, until the cluster object tells of it', () =>
+    inObject(async (sql) => {
+      const { cluster: c, hosts, asked } = await cluster(sql, ['a'])
+      const owner = await role(c.host, 'r')
+      const a = hosts.get('a')!
+      for (const name of ['d1', 'd2', 'd3']) expect((await a.create('configmaps', owned(name, owner))).ok).toBe(true)
+      await new Promise((r) => setTimeout(r, 50))
+      expect(asked.length).toBe(1)
+      expect((await c.host.delete('clusterroles', 'r')).ok).toBe(true)
+      const gone = () => ['d1', 'd2', 'd3'].every((name) => a.objects.get('configmaps', name) === null)
+      await settled(gone)
+      expect(gone()).toBe(true)
+      // The namespace heard of the owner: a dependent made for it now is asked after, and collected.
+      expect((await a.create('configmaps', owned('late', owner))).ok).toBe(true)
+      await settled(() => a.objects.get('configmaps', 'late') === null)
+      expect(a.objects.get('configmaps', 'late')).toBeNull()
+      expect(asked.length).toBe(2)
     }))
 })
