@@ -12,6 +12,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gc_namespace_dependents (
   owner_uid TEXT NOT NULL, namespace TEXT NOT NULL, resource TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (owner_uid, namespace)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS gc_namespace_dependents_by_namespace ON gc_namespace_dependents (namespace);
 CREATE TABLE IF NOT EXISTS gc_kind_waiters (namespace TEXT PRIMARY KEY) WITHOUT ROWID;
 `
 
@@ -101,6 +102,11 @@ export class NamespaceDependentsTable implements NamespaceDependents {
       )
       .toArray()
     return rows.filter((r) => !exists(r.resource, r.name, r.owner_uid)).map((r) => r.owner_uid)
+  }
+
+  namespaceGone(ns: string): void {
+    this.sql.exec('DELETE FROM gc_namespace_dependents WHERE namespace = ?', ns)
+    this.sql.exec('DELETE FROM gc_kind_waiters WHERE namespace = ?', ns)
   }
 
   /** `ns` keeps dependents for an owner kind nobody serves yet. */

@@ -57,6 +57,7 @@ export class GarbageCollector implements Controller {
         const uid = e.object.metadata.uid ?? ''
         await this.collectDependents(host, uid, reads)
         if (uid && this.opts.namespaces) await this.tellNamespaces(host, { type: 'gone', uid }, uid, null)
+        if (e.resource === 'namespaces') this.opts.namespaces?.namespaceGone(e.name)
         await this.checkForegroundOwners(host, e.object, reads)
         continue
       }

@@ -21,6 +21,8 @@ export interface NamespaceDependents {
   goneOwners(exists: (resource: string, name: string, uid: string) => boolean): string[]
   /** A CRD changed: the namespaces waiting for an owner kind to appear are told. */
   kindsChanged(): Promise<void>
+  /** A namespace was removed (emptied first): it holds no dependents and waits for nothing. */
+  namespaceGone(ns: string): void
 }
 
 /** How many recorded owners an isolate remembers before it starts over (each is a uid and two fields). */

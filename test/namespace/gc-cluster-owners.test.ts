@@ -172,4 +172,19 @@ describe('cluster-scoped owners shared by the namespace and cluster collectors',
       expect(a.objects.get('configmaps', 'late')).toBeNull()
       expect(asked.length).toBe(2)
     }))
+
+  it('a namespace removed from the cluster is dropped from the table', () =>
+    inObject(async (sql) => {
+      const { cluster: c, hosts, table } = await cluster(sql, ['a'])
+      expect(
+        (await c.host.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } })).ok,
+      ).toBe(true)
+      const owner = await role(c.host, 'r')
+      expect((await hosts.get('a')!.create('configmaps', owned('dep', owner))).ok).toBe(true)
+      await settled(() => table.ownerOf(owner.uid) !== null)
+      expect(table.ownerOf(owner.uid)).toEqual({ resource: 'clusterroles', name: 'r' })
+      expect(await c.host.remove('namespaces', 'a')).toBe(true)
+      await settled(() => table.ownerOf(owner.uid) === null)
+      expect(table.ownerOf(owner.uid)).toBeNull()
+    }))
 })
