@@ -268,6 +268,64 @@ def container_init(argv, tty, err_w, status_w):
             os._exit(0)
 
 
+# Without a PID namespace (the host refuses one, or the pod shares the host's or asks its containers to share one):
+# the shim is its command's child subreaper, so what leaves the command's process group (setsid, a daemon's double
+# fork) is reparented to the shim instead of the host's init, reaped by it, and killed once the command has ended.
+# What a dead shim leaves is beyond reach then, as before.
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def hold_orphans():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+
+
+def children():
+    """The pids whose parent is this process, from /proc."""
+    me, found = os.getpid(), []
+    for name in os.listdir('/proc'):
+        if name.isdigit():
+            try:
+                with open('/proc/%s/stat' % name, 'rb') as f:
+                    stat = f.read()
+                if int(stat[stat.rindex(b')') + 2:].split()[1]) == me:
+                    found.append(int(name))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def kill_orphans():
+    """SIGKILLs what the command left to the shim, and what those leave in turn, reaping them (at most 1 s)."""
+    for _ in range(100):
+        kids = children()
+        if not kids:
+            return
+        for kid in kids:
+            kill_group(kid, signal.SIGKILL)
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.01)
+        reap()
+
+
+def reap():
+    """Reaps every child that has ended; answers them with their wait statuses."""
+    ended = {}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return ended
+        if not pid:
+            return ended
+        ended[pid] = status
+
+
 def can_pidns():
     """Whether a command can have a PID namespace of its own with its /proc here (asked once, like can_mount)."""
     pid = os.fork()
@@ -472,6 +530,8 @@ def main(spec):
             unshare_pid()
     except OSError as e:
         return start_failed(prefix, spec, 'SHIM', 'creating the container\'s PID namespace: %s' % e.strerror)
+    if not pidns:
+        hold_orphans()
     pid, outputs, master, failure, status_r = spawn(spec['command'], tty, child_in, spec.get('mounts'),
                                                     spec.get('netns'), pidns)
     if master is not None:
@@ -557,14 +617,16 @@ def main(spec):
                 pass
             except OSError:
                 to_tty = b''
-        if status is None:
-            done, st = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = main_status(st, status_r)
-                finished_at = now_ms()
-                # The container ends with its main process, as a runtime kills the rest of its cgroup.
-                kill_group(pid, signal.SIGKILL)
-                drain_until = time.monotonic() + DRAIN_SECONDS
+        # The command, and (no PID namespace) what it left to the shim as they end.
+        ended = reap()
+        if status is None and pid in ended:
+            status = main_status(ended[pid], status_r)
+            finished_at = now_ms()
+            # The container ends with its main process, as a runtime kills the rest of its cgroup (with a PID
+            # namespace, the kernel has done so as its init ended).
+            kill_group(pid, signal.SIGKILL)
+            kill_orphans()
+            drain_until = time.monotonic() + DRAIN_SECONDS
         log.flush_partial()
     log.flush_partial(force=True)
     result = {'finishedAt': finished_at}

@@ -1,7 +1,8 @@
 // Containers as host processes: exit codes and reasons, StartError, output into the log, the process group stopped
-// with SIGTERM then SIGKILL after the grace period.
+// with SIGTERM then SIGKILL after the grace period; without a PID namespace, what leaves the process group is still
+// ended with the run (the shim is its subreaper).
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
@@ -20,6 +21,24 @@ const run = (script, extra = {}) => {
   })
 }
 const texts = (p) => parseRecords(readFileSync(p.log.path, 'utf8')).map((r) => `${r.stream}:${r.text}`)
+/** The live host processes `sleep <arg>`. */
+const sleeping = (arg) =>
+  readdirSync('/proc').filter((pid) => {
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+      return state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `sleep\0${arg}\0`
+    } catch {
+      return false
+    }
+  })
+const marks = (n) =>
+  Array.from({ length: n }, (_, i) => `${5000 + Math.floor(Math.random() * 4000)}.${process.pid}${i}`)
+/** Two sleeps out of the process group: setsid, and a daemon's double fork. */
+const escaping = ([a, b]) => `setsid sleep ${a} & (setsid sh -c "sleep ${b} &" &)`
+const until = async (what, ok) => {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25))
+  assert.ok(ok(), `timed out waiting for ${what}`)
+}
 
 describe('ContainerProcess', () => {
   it('logs stdout and stderr and reports Completed for exit 0', async () => {
@@ -79,6 +98,22 @@ describe('ContainerProcess', () => {
     const took = Date.now() - t0
     assert.ok(took >= 600 && took < 3000, `took ${took} ms`)
     assert.equal(exit.exitCode, 137)
+  })
+
+  it('without a PID namespace, ends what left the process group once the command has ended', async () => {
+    const [a, b] = marks(2)
+    const p = run(`${escaping([a, b])}; sleep 0.3; exit 2`)
+    await until('the sleeps', () => sleeping(a).length && sleeping(b).length)
+    assert.equal((await p.exited).exitCode, 2)
+    assert.deepEqual([...sleeping(a), ...sleeping(b)], [])
+  })
+
+  it('without a PID namespace, a stop ends what left the process group too', async () => {
+    const [a, b, c] = marks(3)
+    const p = run(`${escaping([a, b])}; sleep ${c}`)
+    await until('the sleeps', () => sleeping(a).length && sleeping(b).length && sleeping(c).length)
+    assert.equal((await p.stop(5000)).exitCode, 143)
+    assert.deepEqual([...sleeping(a), ...sleeping(b), ...sleeping(c)], [])
   })
 
   it('reads stdin when the container keeps it open', async () => {

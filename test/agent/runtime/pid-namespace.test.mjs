@@ -124,6 +124,7 @@ describe('PID namespace per container', { skip }, () => {
     const a = mark()
     const s = spec(`for i in 1 2 3 4 5; do (true &); done; sleep ${a}`)
     const p = ContainerProcess.start(s)
+    assert.equal(await p.spawned, true)
     await until('the sleep', () => marked(a).length)
     await sleep(300)
     const zombies = execIn(p, s.cwd, ['sh', '-c', 'grep -l "^State:.*Z" /proc/[0-9]*/status || true'])
@@ -135,6 +136,7 @@ describe('PID namespace per container', { skip }, () => {
     const a = mark()
     const s = spec(`sleep ${a}`)
     const p = ContainerProcess.start(s)
+    assert.equal(await p.spawned, true)
     await until('the sleep', () => marked(a).length)
     // Every process there, by pid and command: the init (1), the main process (2), and this exec's own.
     const seen = execIn(p, s.cwd, [
