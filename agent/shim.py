@@ -197,6 +197,7 @@ def enter_netns(path):
 # in it when its init dies, as a kubelet's runtime kills a container's cgroup. The shim unshares it (so its fork is
 # the namespace's init), with a user namespace when not root (it keeps its uid, mapped to itself).
 CLONE_NEWPID = 0x20000000
+PR_SET_PDEATHSIG = 1
 # What the init passes on to the container's main process (tini's and docker --init's set).
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2,
              signal.SIGWINCH)
@@ -222,6 +223,13 @@ def container_init(argv, tty, err_w, status_w):
     status on `status_w` and exits: the kernel then kills everything left in the namespace. The container's exit is
     its main process's; a SIGKILL to the init (the grace period's end) is the whole container's."""
     signal.set_wakeup_fd(-1)
+    # A run whose shim is gone is lost (nobody reads its output or records its end; the next agent kills it): the
+    # container goes with its shim at once, also one killed before it recorded the run. (Set here: a change of user,
+    # in become, clears it.)
+    import ctypes
+
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
+                            ctypes.c_ulong(0))
     # The shim's own descriptors, which an exec would have closed: held here, the stdin fifo the shim opened for
     # writing would keep the container from ever reading its end (stdinOnce), and the log, terminal and control
     # fifos would stay open after the shim let go of them.

@@ -171,6 +171,21 @@ describe('PID namespace per container', { skip }, () => {
     await until('nothing left', () => ![...marked(a), ...marked(b), ...marked(c)].length, 3000)
   })
 
+  it('goes with its shim at once, with no agent to notice', async () => {
+    const [a, b, c] = [mark(), mark(), mark()]
+    const s = spec(escaping(a, b, c))
+    const options = { command: s.command, dir: s.cwd, attempt: 0, tty: false, stdin: false, pidns: true }
+    const shim = spawn('python3', ['-I', '-S', SHIM, JSON.stringify(options)], {
+      cwd: s.cwd,
+      env: s.env,
+      detached: true,
+      stdio: 'ignore',
+    })
+    await until('the sleeps', () => marked(a).length && marked(b).length && marked(c).length)
+    process.kill(shim.pid, 'SIGKILL')
+    await until('nothing left', () => ![...marked(a), ...marked(b), ...marked(c)].length, 3000)
+  })
+
   it('survives its agent; the next one adopts it, execs into its namespace and stops everything in it', async () => {
     const [a, b, c] = [mark(), mark(), mark()]
     const s = spec(escaping(a, b, c))
