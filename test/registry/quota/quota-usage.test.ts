@@ -1,0 +1,109 @@
+// What objects charge against quotas (kube 1.33's evaluators), measured by the pure functions: pods with init
+// containers, sidecars and overhead, the cpu and memory aliases, services' node ports and load balancers, claims and
+// their storage class, object counts; and the pod constraint message.
+import { describe, expect, it } from 'vitest'
+import { formatQuantity } from '../../../src/schema/quantity'
+import type { KubeObject } from '../../../src/schema/meta'
+import { checkQuota } from '../../../src/registry/quota/quota-check'
+import { matchingResources, podConstraints, usageOf } from '../../../src/registry/quota/quota-usage'
+import type { PodObject } from '../../../src/registry/strategies/pod/pod-types'
+
+const now = new Date('2026-01-01T00:00:00Z')
+const show = (
+  u: Map<string, { mantissa: bigint; exponent: number; format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent' }>,
+) => Object.fromEntries([...u].map(([k, v]) => [k, formatQuantity(v)]))
+const pod = (spec: Record<string, unknown>, status: Record<string, unknown> = {}) =>
+  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec, status }) as unknown as KubeObject
+
+describe('usage', () => {
+  it('a pod: containers summed, init containers as a floor, sidecars added, overhead, aliases', () => {
+    const p = pod({
+      initContainers: [
+        { name: 'init', resources: { requests: { cpu: '2' } } },
+        { name: 'side', restartPolicy: 'Always', resources: { requests: { cpu: '100m', memory: '64Mi' } } },
+      ],
+      containers: [
+        { name: 'a', resources: { requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '500m' } } },
+        { name: 'b', resources: { requests: { cpu: '250m' } } },
+      ],
+      overhead: { cpu: '10m' },
+    })
+    expect(show(usageOf('pods', '', p, now))).toEqual({
+      'count/pods': '1',
+      pods: '1',
+      cpu: '2010m',
+      'requests.cpu': '2010m',
+      memory: '192Mi',
+      'requests.memory': '192Mi',
+      'limits.cpu': '510m',
+    })
+  })
+
+  it('a terminal pod is only an object', () => {
+    expect(show(usageOf('pods', '', pod({ containers: [{ name: 'a' }] }, { phase: 'Succeeded' }), now))).toEqual({
+      'count/pods': '1',
+    })
+  })
+
+  it('services count node ports and load balancers by intent; claims their storage class', () => {
+    const svc = { metadata: { name: 's' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }, { port: 443 }] } }
+    expect(show(usageOf('services', '', svc as KubeObject, now))).toEqual({
+      'count/services': '1',
+      services: '1',
+      'services.loadbalancers': '1',
+      'services.nodeports': '2',
+    })
+    const pvc = {
+      metadata: { name: 'c' },
+      spec: { storageClassName: 'fast', resources: { requests: { storage: '5Gi' } } },
+    }
+    expect(show(usageOf('persistentvolumeclaims', '', pvc as KubeObject, now))).toEqual({
+      'count/persistentvolumeclaims': '1',
+      persistentvolumeclaims: '1',
+      'fast.storageclass.storage.k8s.io/persistentvolumeclaims': '1',
+      'requests.storage': '5Gi',
+      'fast.storageclass.storage.k8s.io/requests.storage': '5Gi',
+    })
+    expect(show(usageOf('deployments', 'apps', { metadata: {} } as KubeObject, now))).toEqual({
+      'count/deployments.apps': '1',
+    })
+    expect(show(usageOf('secrets', '', { metadata: {} } as KubeObject, now))).toEqual({
+      'count/secrets': '1',
+      secrets: '1',
+    })
+  })
+
+  it('matches the quota resources each kind is charged for', () => {
+    const hard = ['configmaps', 'count/deployments.apps', 'cpu', 'pods', 'requests.storage', 'services.nodeports']
+    expect(matchingResources('pods', '', hard)).toEqual(['cpu', 'pods'])
+    expect(matchingResources('deployments', 'apps', hard)).toEqual(['count/deployments.apps'])
+    expect(matchingResources('configmaps', '', hard)).toEqual(['configmaps'])
+    expect(matchingResources('persistentvolumeclaims', '', hard)).toEqual(['requests.storage'])
+  })
+
+  it('names every container a compute quota needs', () => {
+    const p = pod({
+      initContainers: [{ name: 'init' }],
+      containers: [{ name: 'a', resources: { requests: { cpu: '1' } } }, { name: 'b' }],
+    }) as PodObject
+    expect(podConstraints(p, ['cpu', 'limits.memory', 'pods'])).toBe(
+      'must specify cpu for: b,init; limits.memory for: a,b,init',
+    )
+  })
+})
+
+describe('checkQuota', () => {
+  const quota = (hard: Record<string, string>) => ({ metadata: { name: 'q' }, spec: { hard } }) as KubeObject
+  it('charges the cpu alias and refuses past it with every exceeded resource', () => {
+    const stored = [pod({ containers: [{ name: 'a', resources: { requests: { cpu: '700m', memory: '1Gi' } } }] })]
+    const view = { quotas: [quota({ cpu: '1', memory: '2Gi', pods: '5' })], objects: () => stored, now }
+    const next = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '500m', memory: '1536Mi' } } }] })
+    expect(checkQuota({ resource: 'pods', group: '' }, next, null, view)).toEqual({
+      refused:
+        'exceeded quota: q, requested: cpu=500m,memory=1536Mi, used: cpu=700m,memory=1Gi, limited: cpu=1,memory=2Gi',
+    })
+    const fits = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '300m', memory: '1Gi' } } }] })
+    const verdict = checkQuota({ resource: 'pods', group: '' }, fits, null, view)
+    expect('charged' in verdict && verdict.charged[0]!.used).toEqual({ cpu: '1', memory: '2Gi', pods: '2' })
+  })
+})
