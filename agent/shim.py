@@ -216,6 +216,15 @@ def unshare_pid():
         map_own_ids()
 
 
+def die_with_parent():
+    """A run whose shim is gone is lost (nobody reads its output or records its end; the next agent kills it): the
+    container's init goes with its shim at once, and the namespace with it, also before the run was recorded."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
+                            ctypes.c_ulong(0))
+
+
 def container_init(argv, tty, err_w, status_w):
     """The container's init (PID 1 of its PID namespace, in its mounts, as its user; never returns): forks the main
     process in a process group of its own (the terminal's foreground group for a tty), passes on the signals the
@@ -223,13 +232,8 @@ def container_init(argv, tty, err_w, status_w):
     status on `status_w` and exits: the kernel then kills everything left in the namespace. The container's exit is
     its main process's; a SIGKILL to the init (the grace period's end) is the whole container's."""
     signal.set_wakeup_fd(-1)
-    # A run whose shim is gone is lost (nobody reads its output or records its end; the next agent kills it): the
-    # container goes with its shim at once, also one killed before it recorded the run. (Set here: a change of user,
-    # in become, clears it.)
-    import ctypes
-
-    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
-                            ctypes.c_ulong(0))
+    # Again: a change of user (become) clears it.
+    die_with_parent()
     # The shim's own descriptors, which an exec would have closed: held here, the stdin fifo the shim opened for
     # writing would keep the container from ever reading its end (stdinOnce), and the log, terminal and control
     # fifos would stay open after the shim let go of them.
@@ -443,6 +447,8 @@ def spawn(argv, tty, stdin_fd, mounts=None, netns=None, pidns=False):
         outputs = {'stdout': out_r, 'stderr': errout_r}
     if pid == 0:
         try:
+            if pidns:
+                die_with_parent()
             if not tty:
                 os.setsid()
                 os.dup2(stdin_fd if stdin_fd is not None else os.open(os.devnull, os.O_RDONLY), 0)
