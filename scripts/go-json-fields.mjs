@@ -33,6 +33,9 @@ const SOURCES = {
     'networking/v1/types.go',
     'policy/v1/types.go',
     'rbac/v1/types.go',
+    'scheduling/v1/types.go',
+    // Only StorageClass: storage/v1 declares a TokenRequest of its own (CSIDriver's).
+    'storage/v1/types.go#StorageClass,StorageClassList',
     'authentication/v1/types.go',
     'authorization/v1/types.go',
   ],
@@ -138,9 +141,12 @@ export function generate() {
   const named = new Map()
   const perFile = []
   for (const [mirror, paths] of Object.entries(SOURCES)) {
-    for (const path of paths) {
+    for (const entry of paths) {
+      // `<file>#A,B`: only the structs A and B of the file.
+      const [path, only] = entry.split('#')
       const structs = new Map()
       parseFile(readGo(mirror, path), structs, named)
+      if (only) for (const k of [...structs.keys()]) if (!only.split(',').includes(k)) structs.delete(k)
       perFile.push({ pkg: path.slice(0, path.lastIndexOf('/')).replace(/^pkg\/apis\//, ''), structs })
     }
   }

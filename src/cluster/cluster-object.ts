@@ -32,6 +32,7 @@ import type {
 import { NamespaceDependentsTable } from './gc-namespace-dependents'
 import { ClusterPolicy } from './cluster-policy'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
+import { ensureSystemPriorityClasses } from './system-priority-classes'
 import { NodeLifecycleController } from './node-lifecycle-controller'
 import { CrdController, type CustomResourceInstances } from './crd-controller'
 import { customKinds } from '../registry/custom/custom-kinds'
@@ -91,6 +92,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       await this.ensureSystemNamespaces()
       // Authorization reads these: they are in place before the first request is served.
       await reconcileBootstrapPolicy(this.host.controllerView, '')
+      await ensureSystemPriorityClasses(this.host.controllerView)
       await this.bootstrapNodes()
     })
   }

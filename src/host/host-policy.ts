@@ -10,6 +10,8 @@ export interface HostPolicy {
   admitCreate(def: ResourceDef, name: string): Promise<Status | null>
   /** The same check at plan time, synchronously, so a create cannot slip past a change of mind. */
   admitCreateNow(def: ResourceDef, name: string): Status | null
+  /** Cluster-scoped objects admission reads in a namespace (PriorityClasses, StorageClasses), as last fetched. */
+  clusterObjects?(resource: string): KubeObject[]
   /**
    * Runs for every planned change before it commits (dry runs too): reserves what the change needs outside this
    * object and may fill the results into change.object. A Status refuses; rollback undoes it when nothing commits.

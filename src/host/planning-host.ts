@@ -33,6 +33,8 @@ export interface PlanningHost {
   exists(resource: string, name: string): boolean
   /** Create admission, synchronously, at plan time inside the write queue. */
   admitCreateNow(def: ResourceDef, name: string): Status | null
+  /** Every cluster-scoped object of a resource, as admission reads them (StrategyContext.clusterObjects). */
+  clusterObjects(resource: string): KubeObject[]
   /** The writer strategies judge (StrategyContext.writer), from a request's requester. */
   writer(requester: Requester): Writer
 }
@@ -48,6 +50,7 @@ export function contextOf(host: PlanningHost, opts: WriteOptions): StrategyConte
   const ctx = {
     ...host.strategyContext(),
     lookup: (resource: string, name: string) => host.get(resource, name)?.object ?? null,
+    clusterObjects: (resource: string) => host.clusterObjects(resource),
   }
   // The subresource a write goes through, for admission (NodeRestriction, the ServiceAccount plugin on
   // ephemeralcontainers); a node's writes carry the node too.
@@ -82,6 +85,9 @@ export function planningHostOf(
     get: (resource, name) => objects.get(resource, name),
     exists: (resource, name) => objects.exists(resource, name),
     admitCreateNow: (def, name) => policy.admitCreateNow(def, name),
+    // The cluster's own objects, or the copy the namespace's policy fetched before the write was queued.
+    clusterObjects: (resource) =>
+      scope === '' ? objects.all(resource).map((s) => s.object) : (policy.clusterObjects?.(resource) ?? []),
     writer: (requester) =>
       writerOf(scope, requester, {
         all: (resource) => objects.all(resource).map((s) => s.object),

@@ -10,6 +10,7 @@ import type { ResourceDef } from '../registry/resource'
 import { statuses, type Status } from '../registry/status'
 import type { Change, LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
+import { ClusterClasses } from './cluster-classes'
 import { waitsOnGarbageCollector } from './garbage-collector'
 import { beginServiceChange, releaseCommitted } from './service-allocation'
 
@@ -17,6 +18,8 @@ export class NamespacePolicy implements HostPolicy {
   /** Cached phase of this namespace; unknown (undefined) is asked of the cluster object. */
   phase: NamespacePhase | undefined
   private state: HostState | null = null
+  /** The cluster's PriorityClasses and StorageClasses, fetched before a pod or claim create is planned. */
+  private readonly classes = new ClusterClasses(() => this.cluster())
 
   /**
    * @param defaultServiceAccount makes the namespace's `default` ServiceAccount unless it exists (the serviceaccounts
@@ -56,7 +59,13 @@ export class NamespacePolicy implements HostPolicy {
     // plans the pod, so no pod is refused because that controller has not run yet (a namespace made a moment ago, a
     // default ServiceAccount deleted a moment ago).
     if (def.plural === 'pods' && !def.group) await this.defaultServiceAccount()
+    // The Priority and DefaultStorageClass plugins read the cluster's classes: the plan gets them as they are now.
+    if (!def.group && (def.plural === 'pods' || def.plural === 'persistentvolumeclaims')) await this.classes.refresh()
     return null
+  }
+
+  clusterObjects(resource: string): KubeObject[] {
+    return this.classes.all(resource)
   }
 
   admitCreateNow(): Status | null {

@@ -173,7 +173,8 @@ export class SchedulerController implements Controller {
    * are asked for again, since the room that retry announced may be theirs.
    */
   private async attempt(host: ControllerHost, pods: readonly Stored[]): Promise<void> {
-    const todo = pods.filter(({ object }) => !this.inFlight.has(podKey(object)))
+    // The cluster places them in this order: kube's PrioritySort (higher spec.priority first, then the older pod).
+    const todo = pods.filter(({ object }) => !this.inFlight.has(podKey(object))).sort(byPriority)
     if (todo.length === 0) return
     const started = this.epoch
     for (const { object } of todo) this.inFlight.add(podKey(object))
@@ -290,3 +291,13 @@ function endedOnNode(host: ControllerHost, pod: KubeObject): boolean {
 
 /** A binding the mutation cannot make (the pod changed meanwhile) declines the write. */
 const unwrapBinding = (r: ReturnType<typeof bindPod>) => (r.ok ? r.value : null)
+
+/** kube's PrioritySort queue order: higher priority first; among equals, the one created first. */
+function byPriority(a: Stored, b: Stored): number {
+  const pa = (a.object as Obj).spec?.priority ?? 0
+  const pb = (b.object as Obj).spec?.priority ?? 0
+  if (pa !== pb) return pb - pa
+  const ta = a.object.metadata.creationTimestamp ?? ''
+  const tb = b.object.metadata.creationTimestamp ?? ''
+  return ta < tb ? -1 : ta > tb ? 1 : 0
+}

@@ -3,8 +3,12 @@
 // the first 8 bytes of sha256("<group>/<version>/<Kind>"), base64). storage.k8s.io comes before scheduling.k8s.io,
 // as in kube's group order.
 import { NetworkPolicy } from '../schema/network-policy'
+import { PriorityClass } from '../schema/priority-class'
+import { StorageClass } from '../schema/storage-class'
 import type { ResourceDef } from './resource'
 import { networkPolicyStrategy } from './strategies/networking/network-policy'
+import { priorityClassStrategy } from './strategies/scheduling/priority-class'
+import { storageClassStrategy } from './strategies/storage/storage-class'
 
 const VERBS: ResourceDef['verbs'] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
 
@@ -38,6 +42,26 @@ export function networkSchedulingStorageRows(): ResourceDef[] {
       schema: NetworkPolicy,
       strategy: networkPolicyStrategy,
       storageVersionHash: 'YpfwF18m1G8=',
+    }),
+    row({
+      group: 'storage.k8s.io',
+      kind: 'StorageClass',
+      plural: 'storageclasses',
+      shortNames: ['sc'],
+      namespaced: false,
+      schema: StorageClass,
+      strategy: storageClassStrategy,
+      storageVersionHash: 'K+m6uJwbjGY=',
+    }),
+    row({
+      group: 'scheduling.k8s.io',
+      kind: 'PriorityClass',
+      plural: 'priorityclasses',
+      shortNames: ['pc'],
+      namespaced: false,
+      schema: PriorityClass,
+      strategy: priorityClassStrategy,
+      storageVersionHash: '1QwjyaZjj3Y=',
     }),
   ]
 }

@@ -26,6 +26,11 @@ export interface StrategyContext {
    * ServiceAccount admission reads the pod's ServiceAccount), as kube's plugins read their informers.
    */
   lookup?(resource: string, name: string): KubeObject | null
+  /**
+   * Every cluster-scoped object of a resource admission reads (PriorityClasses, StorageClasses), as kube's plugins
+   * list their informers: the cluster object's own, or the copy a namespace object fetched for this write.
+   */
+  clusterObjects?(resource: string): KubeObject[]
 }
 
 /** A writer as kinds that judge writers see it: its authorizer, its rules, and the RBAC objects roleRefs name. */

@@ -7,6 +7,7 @@ import type { HostPolicy } from '../../src/host/host-policy'
 import { PodAddressBook } from '../../src/namespace/pod-address-book'
 import { SchedulerController } from '../../src/namespace/scheduler-controller'
 import { podNeedsAttention } from '../../src/registry/pod-lifecycle'
+import { systemPriorityClassObjects } from '../../src/registry/scheduling/system-priority-classes'
 import { memoryHost } from '../support/memory-host'
 
 type Obj = Record<string, any>
@@ -42,6 +43,11 @@ const policy: HostPolicy = {
   admitCreate: async () => null,
   admitCreateNow: () => null,
   needsAttention: (resource, obj) => resource === 'pods' && podNeedsAttention(obj as Obj),
+  // The Priority plugin reads the cluster's classes: kube's system ones.
+  clusterObjects: (resource) =>
+    resource === 'priorityclasses'
+      ? systemPriorityClassObjects().map((pc) => ({ ...pc, preemptionPolicy: 'PreemptLowerPriority' }))
+      : [],
 }
 
 function setup(room: { left: number }) {
@@ -113,6 +119,22 @@ describe('pods that fit nowhere', () => {
     await t.idle()
     expect(t.calls.single).toBe(4)
     expect(await t.log.currentRv()).toBe(rv)
+  })
+
+  it('are tried in PrioritySort order when room frees: higher spec.priority first, then the older pod', async () => {
+    const room = { left: 0 }
+    const t = setup(room)
+    expect((await t.host.create('pods', t.pod('a'))).ok).toBe(true)
+    expect((await t.host.create('pods', t.pod('b'))).ok).toBe(true)
+    const critical = await t.host.create('pods', t.pod('z', { priorityClassName: 'system-cluster-critical' }))
+    expect(critical.ok).toBe(true)
+    await t.idle()
+    expect(['a', 'b', 'z'].map(t.nodeOf)).toEqual([undefined, undefined, undefined])
+    room.left = 2
+    await t.scheduler.retry(t.host.controllerView)
+    await t.idle()
+    // z came last but outranks them; a and b are equals, and a is the older.
+    expect(['a', 'b', 'z'].map(t.nodeOf)).toEqual(['node-1', undefined, 'node-1'])
   })
 
   it('gets another attempt when its spec changes, and a new instance tries every unbound pod once', async () => {

@@ -24,6 +24,9 @@ import * as persistentVolume from '../../schema/persistent-volume'
 import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
 import * as ingress from '../../schema/ingress'
 import * as networkPolicy from '../../schema/network-policy'
+import * as priorityClass from '../../schema/priority-class'
+import * as storageClass from '../../schema/storage-class'
+import * as topologySelector from '../../schema/topology-selector'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as podDisruptionBudget from '../../schema/pod-disruption-budget'
@@ -68,6 +71,9 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [persistentVolumeClaim, CORE_V1],
   [ingress, 'io.k8s.api.networking.v1'],
   [networkPolicy, 'io.k8s.api.networking.v1'],
+  [priorityClass, 'io.k8s.api.scheduling.v1'],
+  [storageClass, 'io.k8s.api.storage.v1'],
+  [topologySelector, CORE_V1],
   [replicaSet, 'io.k8s.api.apps.v1'],
   [deployment, 'io.k8s.api.apps.v1'],
   [podDisruptionBudget, 'io.k8s.api.policy.v1'],

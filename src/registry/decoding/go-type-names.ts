@@ -23,6 +23,9 @@ import * as persistentVolume from '../../schema/persistent-volume'
 import * as persistentVolumeClaim from '../../schema/persistent-volume-claim'
 import * as ingress from '../../schema/ingress'
 import * as networkPolicy from '../../schema/network-policy'
+import * as priorityClass from '../../schema/priority-class'
+import * as storageClass from '../../schema/storage-class'
+import * as topologySelector from '../../schema/topology-selector'
 import * as replicaSet from '../../schema/replica-set'
 import * as deployment from '../../schema/deployment'
 import * as podDisruptionBudget from '../../schema/pod-disruption-budget'
@@ -65,6 +68,9 @@ const MODULES: Record<string, unknown>[] = [
   persistentVolumeClaim,
   ingress,
   networkPolicy,
+  priorityClass,
+  storageClass,
+  topologySelector,
   rbac,
   serviceAccount,
   limitRange,

@@ -65,7 +65,11 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
   }),
   Lease: () => ({ spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } }),
   IngressClass: () => ({ spec: { controller: 'example.com/ingress' } }),
-  NetworkPolicy: () => ({ spec: { podSelector: { matchLabels: { app: 'db' } }, ingress: [{ ports: [{ port: 80 }] }] } }),
+  PriorityClass: () => ({ value: 1000, description: 'hostile' }),
+  StorageClass: () => ({ provisioner: 'example.com/hostile', parameters: { type: 'x' } }),
+  NetworkPolicy: () => ({
+    spec: { podSelector: { matchLabels: { app: 'db' } }, ingress: [{ ports: [{ port: 80 }] }] },
+  }),
   Ingress: () => ({
     spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
   }),

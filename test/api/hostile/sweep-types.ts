@@ -13,10 +13,10 @@ const PATHS_PER_KIND = 14
 
 /**
  * Fields whose Go type takes more than one JSON type, so a number for a string (or the reverse) decodes: kube takes
- * the wrong-typed value or validates it (422). IntOrString (targetPort, minAvailable), Quantity (storage accepts a
- * number).
+ * the wrong-typed value or validates it (422). IntOrString (targetPort, minAvailable, a NetworkPolicy rule's port:
+ * "not-a-number" is a valid port name there), Quantity (storage accepts a number).
  */
-const MANY_TYPED = [/targetPort$/, /minAvailable$/, /\.storage$/]
+const MANY_TYPED = [/targetPort$/, /minAvailable$/, /\.storage$/, /\.(ingress|egress)\[\d+\]\.ports\[\d+\]\.port$/]
 /** RawExtension fields take any JSON (ControllerRevision.data). */
 const RAW = new Map([['ControllerRevision', /^data(\.|$)/]])
 

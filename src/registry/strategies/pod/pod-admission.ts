@@ -4,6 +4,7 @@ import type { StrategyContext } from '../../strategy'
 import { defaultTolerationSeconds } from './default-toleration-seconds'
 import { dropEmpty, unset } from './pod-defaults'
 import type { PodObject, PodSpec, Toleration } from './pod-types'
+import { admitPriority } from './priority-admission'
 import { admitServiceAccount, isMirrorPod } from './service-account-admission'
 
 const NOT_READY = 'node.kubernetes.io/not-ready'
@@ -36,12 +37,6 @@ function addDefaultTolerations(spec: PodSpec) {
   }
 }
 
-/** The built-in PriorityClasses; any other class name resolves to the global default, 0, here. */
-const SYSTEM_PRIORITIES: Record<string, number> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-}
-
 /**
  * What kube's admission plugins add to a pod (ServiceAccount, Priority, DefaultTolerationSeconds). It runs after the
  * writer's managedFields are recorded, so the writer does not own these fields, and on updates too, so a sparse PUT
@@ -61,8 +56,8 @@ export function admitPod(pod: PodObject, ctx: StrategyContext, old: PodObject | 
       if (refused) return refused
     }
   }
-  spec.priority ??= SYSTEM_PRIORITIES[spec.priorityClassName ?? ''] ?? 0
-  spec.preemptionPolicy ??= 'PreemptLowerPriority'
+  const unprioritized = admitPriority(pod, ctx, old)
+  if (unprioritized) return unprioritized
   addDefaultTolerations(spec)
   dropEmpty(spec)
   return null

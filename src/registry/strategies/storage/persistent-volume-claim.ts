@@ -14,6 +14,7 @@ import { isDNS1123Subdomain, nameIsDNSSubdomain, validateNamespaceName } from '.
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../validation/object-meta'
 import { validatePVCSpec } from '../pod/pod-validation-volumes-claims'
 import { AGE_COLUMN, NAME_COLUMN } from '../config/data-keys'
+import { admitDefaultStorageClass } from './default-storage-class'
 import { specDiff } from './spec-diff'
 import { accessModesString } from './volume-sources'
 
@@ -121,6 +122,8 @@ export const persistentVolumeClaimStrategy: Strategy<PVC> = {
     const spec = (pvc.spec ??= {})
     spec.volumeMode ??= 'Filesystem'
   },
+  // The DefaultStorageClass admission plugin: a claim created naming no class gets the default one.
+  admit: admitDefaultStorageClass,
   prepareForCreate(pvc) {
     pvc.status = { phase: 'Pending' }
     const spec = pvc.spec ?? {}
