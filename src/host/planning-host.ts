@@ -31,6 +31,8 @@ export interface PlanningHost {
   strategyContext(): StrategyContext
   get(resource: string, name: string): Stored | null
   exists(resource: string, name: string): boolean
+  /** Every object of a resource as stored now (admission that reads the namespace: LimitRanges, quotas). */
+  list(resource: string): KubeObject[]
   /** Create admission, synchronously, at plan time inside the write queue. */
   admitCreateNow(def: ResourceDef, name: string): Status | null
   /** Every cluster-scoped object of a resource, as admission reads them (StrategyContext.clusterObjects). */
@@ -84,6 +86,7 @@ export function planningHostOf(
     strategyContext,
     get: (resource, name) => objects.get(resource, name),
     exists: (resource, name) => objects.exists(resource, name),
+    list: (resource) => objects.all(resource).map((s) => s.object),
     admitCreateNow: (def, name) => policy.admitCreateNow(def, name),
     // The cluster's own objects, or the copy the namespace's policy fetched before the write was queued.
     clusterObjects: (resource) =>
