@@ -28,6 +28,7 @@ const SOURCES = {
     'apps/v1/types.go',
     'batch/v1/types.go',
     'autoscaling/v1/types.go',
+    'autoscaling/v2/types.go',
     'discovery/v1/types.go',
     'coordination/v1/types.go',
     'networking/v1/types.go',

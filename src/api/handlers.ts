@@ -33,9 +33,11 @@ function unwrap<T>(r: Result<T>): T {
 
 /**
  * An object as its kind serves it: a custom resource gets its schema's defaults (kube defaults on read too), and one
- * read through a version served but not stored is answered in that version (conversion None: apiVersion only).
+ * read through a version served but not stored is answered in that version (conversion None: apiVersion only; a
+ * converting version's own conversion, autoscaling/v1 HPAs).
  */
 function inVersion(def: ResourceDef, obj: KubeObject): KubeObject {
+  if (def.conversion && obj.kind === def.kind) return def.conversion.fromStored(obj)
   if (!def.unstructured) return obj
   if (def.unstructured.defaultsOnRead) def.strategy.applyDefaults(obj)
   if (def.storage === false && obj.kind === def.kind) obj.apiVersion = apiVersionOf(def)
@@ -58,27 +60,32 @@ const tableVersion = (c: Ctx) => {
   return convert?.kind === 'Table' ? convert.version : undefined
 }
 
+/**
+ * A Table of objects as their kind prints them: from the stored objects (kube prints its internal version, whatever
+ * version was asked for), each row's object, when asked for whole, in the requested version.
+ */
+function tableOf(c: Ctx, def: ResourceDef, stored: KubeObject[], shown: KubeObject[], meta: Record<string, unknown>) {
+  const include = tableOptions(c.req.query('includeObject'))
+  const t = toTable(def, def.conversion ? stored : shown, meta, include, tableVersion(c)!)
+  if (def.conversion && include === 'Object') t.rows.forEach((row, i) => (row.object = shown[i]))
+  return t
+}
+
 /** One object, as JSON, as a one-row Table or as its PartialObjectMetadata. */
-function renderObject(c: Ctx, def: ResourceDef, obj: KubeObject, code = 200): Response {
-  inVersion(def, obj)
-  const table = tableVersion(c)
-  if (table) {
-    const include = tableOptions(c.req.query('includeObject'))
-    return json(c, toTable(def, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, table), code)
-  }
+function renderObject(c: Ctx, def: ResourceDef, stored: KubeObject, code = 200): Response {
+  const obj = inVersion(def, stored)
+  if (tableVersion(c))
+    return json(c, tableOf(c, def, [stored], [obj], { resourceVersion: obj.metadata.resourceVersion }), code)
   return json(c, partialOfObject(def, obj, negotiated(c)?.convert), code)
 }
 
 function renderList(c: Ctx, def: ResourceDef, page: ListPage): Response {
-  for (const item of page.items) inVersion(def, item)
+  const stored = page.items
+  page.items = stored.map((item) => inVersion(def, item))
   const meta: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) }
   if (page.continue) meta.continue = page.continue
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount
-  const table = tableVersion(c)
-  if (table) {
-    const include = tableOptions(c.req.query('includeObject'))
-    return json(c, toTable(def, page.items, meta, include, table))
-  }
+  if (tableVersion(c)) return json(c, tableOf(c, def, stored, page.items, meta))
   const partial = partialOfList(def, { metadata: meta, items: page.items }, negotiated(c)?.convert)
   if (partial) return json(c, partial)
   return json(c, { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: meta, items: page.items })

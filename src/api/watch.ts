@@ -109,12 +109,24 @@ export async function serveWatch(c: Ctx, def: ResourceDef, ns: string | null, op
     if (ev.type === 'ERROR') return line
     if (partialVersion) return encodeWatchEvent({ type: ev.type, object: partialObject(ev.object, partialVersion) })
     if (ev.type === 'BOOKMARK') return line
+    // kube prints its internal version: a converting version's Table rows come from the stored object.
+    const printed = ev.object
     if (rewrite && ev.object?.kind === def.kind) {
+      if (def.conversion) ev.object = def.conversion.fromStored(ev.object)
       if (defaults) def.strategy.applyDefaults(ev.object)
       if (def.storage === false) ev.object.apiVersion = apiVersionOf(def)
     }
     if (!table) return rewrite ? encodeWatchEvent(ev) : line
-    const t = toTable(def, [ev.object], { resourceVersion: rv }, include, tableVersion!, new Date(), first)
+    const t = toTable(
+      def,
+      [def.conversion ? printed : ev.object],
+      { resourceVersion: rv },
+      include,
+      tableVersion!,
+      new Date(),
+      first,
+    )
+    if (def.conversion && include === 'Object' && t.rows[0]) t.rows[0].object = ev.object
     first = false
     return encodeWatchEvent({ type: ev.type, object: t })
   }

@@ -21,6 +21,7 @@ import { planScaleVerb } from './scale-plan'
 import { customFinalizerWarnings } from '../registry/custom/finalizer-warnings'
 import { admitBeforeCreate, admitPlanned } from './admission-plans'
 import type { Change } from '../registry/store'
+import { convertingWrite, planConvertedPatch } from './conversion-plans'
 
 /**
  * POST: admission again (synchronously, so a create cannot slip in after termination began), the creation token's
@@ -35,6 +36,12 @@ export function planCreateVerb(
   tokens: CreationTokens,
   me: symbol,
 ): VerbPlan & { warnings?: string[]; also?: Change[] } {
+  const via = convertingWrite(def, resource)
+  if (via) {
+    const converted = via.conversion.toStored(input)
+    if (!converted.ok) return { plan: converted }
+    return planCreateVerb(host, via.stored, resource, converted.value, opts, tokens, me)
+  }
   const token = opts.idempotencyKey
   const refusedNow = host.admitCreateNow(def, input.metadata?.name ?? '')
   if (refusedNow) return { plan: fail(refusedNow) }
@@ -71,6 +78,12 @@ export function planUpdateVerb(
     return planScaleVerb(host, def, resource, name, () => ok({ object: input, warnings: [] }), opts, input)
   if (opts.codec === 'v1beta1')
     return planMutation(host, def, resource, name, (cur) => betaReplacement(def, cur.object, cur.rv, input, name), opts)
+  const via = convertingWrite(def, resource, opts.subresource)
+  if (via) {
+    const converted = via.conversion.toStored(input)
+    if (!converted.ok) return { plan: converted }
+    return planUpdateVerb(host, via.stored, resource, name, converted.value, opts)
+  }
   const current = host.get(resource, name)
   const plan = planUpdate(def, contextOf(host, opts), name, input, current, managerOf(opts), updatePrecondition(input))
   if (!plan.ok) return { plan }
@@ -94,6 +107,8 @@ export function planPatchVerb(
   opts: PatchOptions,
 ): VerbPlan & { warnings?: string[]; also?: Change[] } {
   const current = host.get(resource, name)
+  const via = convertingWrite(def, resource, opts.subresource)
+  if (via) return planConvertedPatch(host, via, resource, name, type, body, opts)
   if (type === 'apply') {
     const applied = decodeApplied(def, body, opts.fieldValidation)
     if (!applied.ok) return { plan: applied }

@@ -2,6 +2,7 @@
 import type { z } from 'zod'
 import type { Strategy } from './strategy'
 import type { KubeObject } from '../schema/meta'
+import type { Result } from './status'
 
 type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch'
 
@@ -56,6 +57,12 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
   resource?: string
   /** False for a version served but not stored (a custom resource's other versions): its objects are the stored row's. */
   storage?: boolean
+  /**
+   * How a version served but not stored converts (autoscaling/v1 HPAs, stored as v2): writes through it are planned
+   * with the stored row on the converted object, and what is read through it is converted back. Absent: apiVersion
+   * only (conversion None).
+   */
+  conversion?: VersionConversion
   /** Kinds without a Go type (custom resources): bodies are decoded, pruned and defaulted by this codec instead. */
   unstructured?: UnstructuredCodec
   /** The OpenAPI component the kind publishes instead of one generated from its zod schema (a CRD's schema). */
@@ -69,6 +76,14 @@ export interface ResourceDef<T extends KubeObject = KubeObject> {
    * compatibility), with a Warning saying so.
    */
   defaultPropagation?: { policy: 'Orphan'; warning: string }
+}
+
+/** A served version's conversion to and from the stored version (kube's conversion through its internal version). */
+export interface VersionConversion {
+  /** A request's object in this version as the stored version's (a failure is the request's 400). */
+  toStored(obj: KubeObject): Result<KubeObject>
+  /** A stored object as this version serves it. */
+  fromStored(obj: KubeObject): KubeObject
 }
 
 /** A custom resource's /scale paths, as its CRD declares them (simple JSON paths: `.spec.replicas`). */

@@ -28,8 +28,9 @@ import { policyResourceRows } from './policy-kinds'
 import { appsSetResourceRows } from './apps-set-kinds'
 import { appsResourceRows } from './apps-kinds'
 import { configStorageResourceRows } from './config-storage-kinds'
-import { quotaResourceRows } from './quota/quota-kinds'
+import { autoscalingResourceRows } from './autoscaling/hpa-kinds'
 import { networkSchedulingStorageRows } from './network-scheduling-storage-kinds'
+import { quotaResourceRows } from './quota/quota-kinds'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const
 
@@ -172,6 +173,7 @@ const BUILT_INS: ResourceDef[] = [
   ...appsResourceRows(),
   ...appsSetResourceRows(),
   ...reviewResourceRows(),
+  ...autoscalingResourceRows(),
   ...batchResourceRows(),
   row({
     group: 'discovery.k8s.io',
@@ -188,8 +190,8 @@ const BUILT_INS: ResourceDef[] = [
   ...rbacResourceRows(),
   ...crdResourceRows(),
   ...configStorageResourceRows(),
-  ...quotaResourceRows(),
   ...networkSchedulingStorageRows(),
+  ...quotaResourceRows(),
 ]
 
 /** Every kind served, built-in or registered since (src/registry/kind-table.ts). */

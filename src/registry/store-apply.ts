@@ -1,7 +1,7 @@
 // Server-side apply as the generic store plans it: the applied configuration merged by field ownership
 // (managed-fields/apply.ts), conflicts answered as kube words them, then a create or an update of the result.
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
-import type { ResourceDef } from './resource'
+import type { ResourceDef, VersionConversion } from './resource'
 import { fail, ok, statuses, type Result } from './status'
 import { type Change, planCreate, planUpdate, resourceOf, type Stored } from './store'
 import type { StrategyContext } from './strategy'
@@ -14,7 +14,11 @@ interface ApplyPlan {
   created: boolean
 }
 
-/** Plans a server-side apply of `applied` (already shape-checked) by `manager`: create, or merge by ownership. */
+/**
+ * Plans a server-side apply of `applied` (already shape-checked) by `manager`: create, or merge by ownership. `view`:
+ * the request's version converts (autoscaling/v1 HPAs): the merge runs on the object as that version shows it, then
+ * the result converts to the stored version `def` plans.
+ */
 export function planApply(
   def: ResourceDef,
   ctx: StrategyContext,
@@ -25,6 +29,7 @@ export function planApply(
   manager: string,
   force: boolean,
   subresource?: string,
+  view?: { row: ResourceDef; conversion: VersionConversion },
 ): Result<ApplyPlan> {
   const meta = (applied.metadata ??= {})
   if (meta.name && meta.name !== name) {
@@ -33,7 +38,9 @@ export function planApply(
     )
   }
   meta.name = name
-  const outcome = serverSideApply(current?.object ?? null, applied, def.schema, manager, force, ctx.now, subresource)
+  const base = current && view ? view.conversion.fromStored(current.object) : (current?.object ?? null)
+  const schema = view?.row.schema ?? def.schema
+  const outcome = serverSideApply(base, applied, schema, manager, force, ctx.now, subresource)
   if (!outcome.ok) {
     const s = statuses.conflict(resourceOf(def), name, '')
     s.message = conflictMessage(outcome.conflicts)
@@ -47,10 +54,16 @@ export function planApply(
     }
     return fail(s)
   }
+  let merged = outcome.object
+  if (view) {
+    const converted = view.conversion.toStored(merged)
+    if (!converted.ok) return converted
+    merged = converted.value
+  }
   if (!current) {
-    const created = planCreate(def, ctx, outcome.object, exists, { name: manager, subresource, keep: true })
+    const created = planCreate(def, ctx, merged, exists, { name: manager, subresource, keep: true })
     return created.ok ? ok({ change: created.value, object: created.value.object, created: true }) : created
   }
-  const updated = planUpdate(def, ctx, name, outcome.object, current, { name: manager, subresource, keep: true })
+  const updated = planUpdate(def, ctx, name, merged, current, { name: manager, subresource, keep: true })
   return updated.ok ? ok({ ...updated.value, created: false }) : updated
 }

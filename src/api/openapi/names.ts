@@ -34,6 +34,8 @@ import * as daemonSet from '../../schema/daemon-set'
 import * as statefulSet from '../../schema/stateful-set'
 import * as controllerRevision from '../../schema/controller-revision'
 import * as batch from '../../schema/batch'
+import * as autoscalingV1 from '../../schema/autoscaling-v1'
+import * as autoscalingV2 from '../../schema/autoscaling-v2'
 import * as limitRange from '../../schema/limit-range'
 import * as resourceQuota from '../../schema/resource-quota'
 import * as wireTypes from './wire-types'
@@ -81,6 +83,8 @@ const SCHEMA_MODULES: [module: Record<string, unknown>, pkg: string][] = [
   [statefulSet, 'io.k8s.api.apps.v1'],
   [controllerRevision, 'io.k8s.api.apps.v1'],
   [batch, 'io.k8s.api.batch.v1'],
+  [autoscalingV1, 'io.k8s.api.autoscaling.v1'],
+  [autoscalingV2, 'io.k8s.api.autoscaling.v2'],
   [limitRange, CORE_V1],
   [resourceQuota, CORE_V1],
   [wireTypes, META_V1],

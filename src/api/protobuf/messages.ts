@@ -18,6 +18,7 @@ import { RBAC_KINDS, RBAC_MESSAGES } from '../../registry/rbac/rbac-messages'
 import { POLICY_KINDS, POLICY_MESSAGES } from './policy-messages'
 import { APPS_KINDS, APPS_MESSAGES } from './apps-messages'
 import { BATCH_KINDS, BATCH_MESSAGES } from './batch-messages'
+import { AUTOSCALING_KINDS, AUTOSCALING_MESSAGES } from './autoscaling-messages'
 
 type Table = Record<string, Record<number, string>>
 
@@ -784,6 +785,7 @@ export const MESSAGES: Table = {
   ...POLICY_MESSAGES,
   ...APPS_MESSAGES,
   ...BATCH_MESSAGES,
+  ...AUTOSCALING_MESSAGES,
 }
 
 /** Top-level message per "apiVersion kind"; DeleteOptions is accepted under any apiVersion (clients send their group's). */
@@ -808,6 +810,7 @@ const KINDS: Record<string, string> = {
   ...POLICY_KINDS,
   ...APPS_KINDS,
   ...BATCH_KINDS,
+  ...AUTOSCALING_KINDS,
 }
 
 /** The top-level message for an object's apiVersion and kind, or undefined when it is not one we decode. */

@@ -297,18 +297,6 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     resourceName: 'string',
     restartPolicy: 'string',
   },
-  ContainerResourceMetricSource: {
-    name: 'string',
-    targetAverageUtilization: 'pointer,omitempty',
-    targetAverageValue: 'pointer,omitempty',
-    container: 'string',
-  },
-  ContainerResourceMetricStatus: {
-    name: 'string',
-    currentAverageUtilization: 'pointer,omitempty',
-    currentAverageValue: 'struct',
-    container: 'string',
-  },
   ContainerState: {
     waiting: 'pointer,omitempty',
     running: 'pointer,omitempty',
@@ -788,18 +776,6 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     description: 'string,omitempty',
     url: 'string,omitempty',
   },
-  ExternalMetricSource: {
-    metricName: 'string',
-    metricSelector: 'pointer,omitempty',
-    targetValue: 'pointer,omitempty',
-    targetAverageValue: 'pointer,omitempty',
-  },
-  ExternalMetricStatus: {
-    metricName: 'string',
-    metricSelector: 'pointer,omitempty',
-    currentValue: 'struct',
-    currentAverageValue: 'pointer,omitempty',
-  },
   FCVolumeSource: {
     targetWWNs: 'slice,omitempty',
     lun: 'pointer,omitempty',
@@ -875,6 +851,17 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     groupVersion: 'string',
     version: 'string',
   },
+  HPAScalingPolicy: {
+    type: 'string',
+    value: 'number',
+    periodSeconds: 'number',
+  },
+  HPAScalingRules: {
+    stabilizationWindowSeconds: 'pointer,omitempty',
+    selectPolicy: 'pointer,omitempty',
+    policies: 'slice,omitempty',
+    tolerance: 'pointer,omitempty',
+  },
   HTTPGetAction: {
     path: 'string,omitempty',
     port: 'struct',
@@ -901,6 +888,10 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     spec: 'struct,omitempty',
     status: 'struct,omitempty',
   },
+  HorizontalPodAutoscalerBehavior: {
+    scaleUp: 'pointer,omitempty',
+    scaleDown: 'pointer,omitempty',
+  },
   HorizontalPodAutoscalerCondition: {
     type: 'string',
     status: 'string',
@@ -913,19 +904,6 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     apiVersion: 'string,omitempty',
     metadata: 'struct,omitempty',
     items: 'slice',
-  },
-  HorizontalPodAutoscalerSpec: {
-    scaleTargetRef: 'struct',
-    minReplicas: 'pointer,omitempty',
-    maxReplicas: 'number',
-    targetCPUUtilizationPercentage: 'pointer,omitempty',
-  },
-  HorizontalPodAutoscalerStatus: {
-    observedGeneration: 'pointer,omitempty',
-    lastScaleTime: 'pointer,omitempty',
-    currentReplicas: 'number',
-    desiredReplicas: 'number',
-    currentCPUUtilizationPercentage: 'pointer,omitempty',
   },
   HostAlias: {
     ip: 'string',
@@ -1314,6 +1292,10 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     fieldsV1: 'pointer,omitempty',
     subresource: 'string,omitempty',
   },
+  MetricIdentifier: {
+    name: 'string',
+    selector: 'pointer,omitempty',
+  },
   MetricSpec: {
     type: 'string',
     object: 'pointer,omitempty',
@@ -1329,6 +1311,17 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     resource: 'pointer,omitempty',
     containerResource: 'pointer,omitempty',
     external: 'pointer,omitempty',
+  },
+  MetricTarget: {
+    type: 'string',
+    value: 'pointer,omitempty',
+    averageValue: 'pointer,omitempty',
+    averageUtilization: 'pointer,omitempty',
+  },
+  MetricValueStatus: {
+    value: 'pointer,omitempty',
+    averageValue: 'pointer,omitempty',
+    averageUtilization: 'pointer,omitempty',
   },
   ModifyVolumeStatus: {
     targetVolumeAttributesClassName: 'string,omitempty',
@@ -1539,20 +1532,6 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     ownerReferences: 'slice,omitempty',
     finalizers: 'slice,omitempty',
     managedFields: 'slice,omitempty',
-  },
-  ObjectMetricSource: {
-    target: 'struct',
-    metricName: 'string',
-    targetValue: 'struct',
-    selector: 'pointer,omitempty',
-    averageValue: 'pointer,omitempty',
-  },
-  ObjectMetricStatus: {
-    target: 'struct',
-    metricName: 'string',
-    currentValue: 'struct',
-    selector: 'pointer,omitempty',
-    averageValue: 'pointer,omitempty',
   },
   ObjectReference: {
     kind: 'string,omitempty',
@@ -1983,16 +1962,6 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     metadata: 'struct,omitempty',
     spec: 'struct,omitempty',
   },
-  PodsMetricSource: {
-    metricName: 'string',
-    targetAverageValue: 'struct',
-    selector: 'pointer,omitempty',
-  },
-  PodsMetricStatus: {
-    metricName: 'string',
-    currentAverageValue: 'struct',
-    selector: 'pointer,omitempty',
-  },
   PolicyRule: {
     verbs: 'slice',
     apiGroups: 'slice,omitempty',
@@ -2184,16 +2153,6 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
   ResourceHealth: {
     resourceID: 'string',
     health: 'string,omitempty',
-  },
-  ResourceMetricSource: {
-    name: 'string',
-    targetAverageUtilization: 'pointer,omitempty',
-    targetAverageValue: 'pointer,omitempty',
-  },
-  ResourceMetricStatus: {
-    name: 'string',
-    currentAverageUtilization: 'pointer,omitempty',
-    currentAverageValue: 'struct',
   },
   ResourceQuota: {
     kind: 'string,omitempty',
@@ -2948,6 +2907,136 @@ export const GO_JSON_FIELDS: Record<string, Record<string, string>> = {
     gmsaCredentialSpec: 'pointer,omitempty',
     runAsUserName: 'pointer,omitempty',
     hostProcess: 'pointer,omitempty',
+  },
+  'autoscaling/v1.ContainerResourceMetricSource': {
+    name: 'string',
+    targetAverageUtilization: 'pointer,omitempty',
+    targetAverageValue: 'pointer,omitempty',
+    container: 'string',
+  },
+  'autoscaling/v1.ContainerResourceMetricStatus': {
+    name: 'string',
+    currentAverageUtilization: 'pointer,omitempty',
+    currentAverageValue: 'struct',
+    container: 'string',
+  },
+  'autoscaling/v1.ExternalMetricSource': {
+    metricName: 'string',
+    metricSelector: 'pointer,omitempty',
+    targetValue: 'pointer,omitempty',
+    targetAverageValue: 'pointer,omitempty',
+  },
+  'autoscaling/v1.ExternalMetricStatus': {
+    metricName: 'string',
+    metricSelector: 'pointer,omitempty',
+    currentValue: 'struct',
+    currentAverageValue: 'pointer,omitempty',
+  },
+  'autoscaling/v1.HorizontalPodAutoscalerSpec': {
+    scaleTargetRef: 'struct',
+    minReplicas: 'pointer,omitempty',
+    maxReplicas: 'number',
+    targetCPUUtilizationPercentage: 'pointer,omitempty',
+  },
+  'autoscaling/v1.HorizontalPodAutoscalerStatus': {
+    observedGeneration: 'pointer,omitempty',
+    lastScaleTime: 'pointer,omitempty',
+    currentReplicas: 'number',
+    desiredReplicas: 'number',
+    currentCPUUtilizationPercentage: 'pointer,omitempty',
+  },
+  'autoscaling/v1.ObjectMetricSource': {
+    target: 'struct',
+    metricName: 'string',
+    targetValue: 'struct',
+    selector: 'pointer,omitempty',
+    averageValue: 'pointer,omitempty',
+  },
+  'autoscaling/v1.ObjectMetricStatus': {
+    target: 'struct',
+    metricName: 'string',
+    currentValue: 'struct',
+    selector: 'pointer,omitempty',
+    averageValue: 'pointer,omitempty',
+  },
+  'autoscaling/v1.PodsMetricSource': {
+    metricName: 'string',
+    targetAverageValue: 'struct',
+    selector: 'pointer,omitempty',
+  },
+  'autoscaling/v1.PodsMetricStatus': {
+    metricName: 'string',
+    currentAverageValue: 'struct',
+    selector: 'pointer,omitempty',
+  },
+  'autoscaling/v1.ResourceMetricSource': {
+    name: 'string',
+    targetAverageUtilization: 'pointer,omitempty',
+    targetAverageValue: 'pointer,omitempty',
+  },
+  'autoscaling/v1.ResourceMetricStatus': {
+    name: 'string',
+    currentAverageUtilization: 'pointer,omitempty',
+    currentAverageValue: 'struct',
+  },
+  'autoscaling/v2.ContainerResourceMetricSource': {
+    name: 'string',
+    target: 'struct',
+    container: 'string',
+  },
+  'autoscaling/v2.ContainerResourceMetricStatus': {
+    name: 'string',
+    current: 'struct',
+    container: 'string',
+  },
+  'autoscaling/v2.ExternalMetricSource': {
+    metric: 'struct',
+    target: 'struct',
+  },
+  'autoscaling/v2.ExternalMetricStatus': {
+    metric: 'struct',
+    current: 'struct',
+  },
+  'autoscaling/v2.HorizontalPodAutoscalerSpec': {
+    scaleTargetRef: 'struct',
+    minReplicas: 'pointer,omitempty',
+    maxReplicas: 'number',
+    metrics: 'slice,omitempty',
+    behavior: 'pointer,omitempty',
+  },
+  'autoscaling/v2.HorizontalPodAutoscalerStatus': {
+    observedGeneration: 'pointer,omitempty',
+    lastScaleTime: 'pointer,omitempty',
+    currentReplicas: 'number,omitempty',
+    desiredReplicas: 'number',
+    currentMetrics: 'slice',
+    conditions: 'slice,omitempty',
+  },
+  'autoscaling/v2.ObjectMetricSource': {
+    describedObject: 'struct',
+    target: 'struct',
+    metric: 'struct',
+  },
+  'autoscaling/v2.ObjectMetricStatus': {
+    metric: 'struct',
+    current: 'struct',
+    describedObject: 'struct',
+  },
+  'autoscaling/v2.PodsMetricSource': {
+    metric: 'struct',
+    target: 'struct',
+  },
+  'autoscaling/v2.PodsMetricStatus': {
+    metric: 'struct',
+    current: 'struct',
+  },
+  'autoscaling/v2.ResourceMetricSource': {
+    name: 'string',
+    target: 'struct',
+  },
+  'autoscaling/v2.ResourceMetricStatus': {
+    name: 'string',
+    current: 'struct',
   },
   'core/v1.EndpointPort': {
     name: 'string,omitempty',

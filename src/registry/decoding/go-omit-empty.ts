@@ -9,25 +9,29 @@ import { GO_JSON_FIELDS } from './go-json-fields'
 export type EmptyKind = 'string' | 'bool' | 'number' | 'slice' | 'map'
 const DROPPABLE = new Set<string>(['string', 'bool', 'number', 'slice', 'map'])
 
-/** The generated tables of a bare struct name: one, or one per package when several packages declare it. */
-const TABLES = new Map<string, Record<string, string>[]>()
+/** The generated tables of a bare struct name: one, or one per package (path '' when only one) when several declare it. */
+const TABLES = new Map<string, { path: string; fields: Record<string, string> }[]>()
 for (const [key, fields] of Object.entries(GO_JSON_FIELDS)) {
-  const name = key.slice(key.lastIndexOf('.') + 1)
-  TABLES.set(name, [...(TABLES.get(name) ?? []), fields])
+  const dot = key.lastIndexOf('.')
+  const name = key.slice(dot + 1)
+  TABLES.set(name, [...(TABLES.get(name) ?? []), { path: dot < 0 ? '' : key.slice(0, dot), fields }])
 }
 
 /**
  * Whether encoding/json leaves `struct.field` out when empty, and as what. A struct name several packages declare
  * (EndpointPort: core/v1 and discovery/v1) counts only where every declaration agrees, so nothing kube keeps is lost.
  */
-export function omitEmptyKind(struct: string, field: string): EmptyKind | null {
+export function omitEmptyKind(struct: string, field: string, pkg?: string): EmptyKind | null {
   // The field manager tells a sent `managedFields: []` (Go's non-nil empty slice: reset them) from none at all, and
   // writes the field itself before anything is stored; the decoded object keeps it for that.
   if (struct === 'ObjectMeta' && field === 'managedFields') return null
-  const tables = TABLES.get(struct)
+  let tables = TABLES.get(struct)
   if (!tables) return null
+  // The Go package name narrows a struct several packages declare (v2.HorizontalPodAutoscalerStatus: autoscaling/v2).
+  const inPackage = pkg ? tables.filter((t) => t.path.endsWith(`/${pkg}`)) : []
+  if (inPackage.length) tables = inPackage
   let kind: string | null = null
-  for (const table of tables) {
+  for (const { fields: table } of tables) {
     const [k = '', option] = (table[field] ?? '').split(',')
     if (option !== 'omitempty' || !DROPPABLE.has(k) || (kind !== null && kind !== k)) return null
     kind = k

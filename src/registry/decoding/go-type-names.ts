@@ -37,6 +37,8 @@ import * as rbac from '../../schema/rbac'
 import * as serviceAccount from '../../schema/service-account'
 import * as limitRange from '../../schema/limit-range'
 import * as resourceQuota from '../../schema/resource-quota'
+import * as autoscalingV1 from '../../schema/autoscaling-v1'
+import * as autoscalingV2 from '../../schema/autoscaling-v2'
 import { FIELD_TYPES, POINTER_FIELDS } from './go-field-types'
 
 const MODULES: Record<string, unknown>[] = [
@@ -97,6 +99,14 @@ for (const module of MODULES) {
     names.set(value, `${PACKAGES[exportName] ?? 'v1'}.${exportName}`)
   }
 }
+// autoscaling/v1 is package v1 like the rest; autoscaling/v2's types are package v2 (`v2.MetricSpec` in errors).
+for (const [module, pkg] of [
+  [autoscalingV1, 'v1'],
+  [autoscalingV2, 'v2'],
+] as const)
+  for (const [exportName, value] of Object.entries(module))
+    if (typeof value === 'object' && value !== null && '_zod' in value && !names.has(value))
+      names.set(value, `${pkg}.${exportName}`)
 
 /** The Go type a schema was exported as; `.describe()`/`.meta()` clones (same definition) count as the original. */
 export function registeredName(schema: z.ZodType): string | undefined {

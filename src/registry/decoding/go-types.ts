@@ -137,7 +137,7 @@ function compile(t: GoType, s: z.ZodType, name: string) {
           type: goTypeOf(field, override),
           meta: node(field).meta,
           optional: isOptional(field),
-          omitEmpty: omitEmptyKind(t.struct, key),
+          omitEmpty: omitEmptyKind(t.struct, key, name.slice(0, Math.max(0, name.lastIndexOf('.')))),
         }
         t.fields.set(key, f)
         // A value field's zero value is written back unless omitempty leaves it out.
