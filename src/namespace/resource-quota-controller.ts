@@ -21,7 +21,7 @@ const MANAGER = 'kube-controller-manager'
 const namespacedKinds = (): ResourceDef[] => kinds.all().filter((d) => d.namespaced)
 
 /** The status kube's syncResourceQuota writes: hard from the spec, used recalculated and masked to hard. */
-export function quotaStatus(rq: ResourceQuota, list: (resource: string) => KubeObject[], now: Date) {
+function quotaStatus(rq: ResourceQuota, list: (resource: string) => KubeObject[], now: Date) {
   const hard = { ...(rq.spec?.hard ?? {}) }
   const names = Object.keys(hard).sort(compareUtf8)
   const used: Record<string, string | number> = { ...(rq.status?.used ?? {}) }

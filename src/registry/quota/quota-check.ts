@@ -12,7 +12,7 @@ import { matchingResources, podConstraints, quotaMatches, scopeSelectorsOf, type
 import { parseQuantity } from '../../schema/quantity'
 
 /** What the check reads of the namespace. */
-export interface QuotaView {
+interface QuotaView {
   /** The namespace's ResourceQuotas as stored now. */
   quotas: KubeObject[]
   /** Every stored object of the kind written (its usage is summed exactly). */
@@ -21,15 +21,15 @@ export interface QuotaView {
 }
 
 /** The kind written: its stored resource name and API group. */
-export interface WrittenKind {
+interface WrittenKind {
   resource: string
   group: string
 }
 
-export type QuotaVerdict = { refused: string } | { charged: { quota: ResourceQuota; used: Record<string, string> }[] }
+type QuotaVerdict = { refused: string } | { charged: { quota: ResourceQuota; used: Record<string, string> }[] }
 
 /** Quantity.Add: exact, a zero sum takes the format of what is added. */
-export function sumQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuantity {
+function sumQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuantity {
   const e = Math.min(a.exponent, b.exponent)
   const m = a.mantissa * 10n ** BigInt(a.exponent - e) + b.mantissa * 10n ** BigInt(b.exponent - e)
   return { mantissa: m, exponent: e, format: a.mantissa === 0n ? b.format : a.format }

@@ -16,7 +16,7 @@ const ONE: ParsedQuantity = { mantissa: 1n, exponent: 0, format: 'DecimalSI' }
 const q = (v: string | number | undefined): ParsedQuantity | null => (v === undefined ? null : parseQuantity(v))
 
 /** generic.ObjectCountQuotaResourceNameFor: `count/<resource>` in the core group, `count/<resource>.<group>` else. */
-export const objectCountName = (resource: string, group: string) =>
+const objectCountName = (resource: string, group: string) =>
   group ? `count/${resource}.${group}` : `count/${resource}`
 
 /** The core kinds kube counts under a bare name too (the legacy object count quotas). */
@@ -134,7 +134,7 @@ function computeUsage(requests: Usage, limits: Usage): Usage {
  * QuotaV1Pod: whether a pod's compute resources count. Terminal pods do not, nor pods whose deletion's grace period
  * has run out (a lost node's pods stuck terminating must not hold their namespace's quota).
  */
-export function podCounts(pod: PodObject, now: Date): boolean {
+function podCounts(pod: PodObject, now: Date): boolean {
   if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return false
   const at = pod.metadata?.deletionTimestamp
   const grace = pod.metadata?.deletionGracePeriodSeconds
