@@ -139,6 +139,26 @@ describe('NetworkPolicy, PriorityClass and StorageClass with kubectl', () => {
       assert.match(resources, new RegExp(`^${name}\\s+${short}\\s`, 'm'))
   })
 
+  it('kubectl create priorityclass (kubectl 1.33 sends it as protobuf)', async () => {
+    for (const version of ['1.27', '1.33']) {
+      const name = `${ns}-gen-${version.replace('.', '')}`
+      await kubectl(version, [
+        'create',
+        'priorityclass',
+        name,
+        '--value=42',
+        '--description=made by kubectl',
+        '--preemption-policy=Never',
+      ])
+      const pc = JSON.parse((await kubectl(V, ['get', 'pc', name, '-o', 'json'])).stdout)
+      assert.deepEqual(
+        [pc.value, pc.description, pc.preemptionPolicy, pc.globalDefault],
+        [42, 'made by kubectl', 'Never', undefined],
+      )
+      await kubectl(V, ['delete', 'pc', name])
+    }
+  })
+
   it('refusals read as kube words them', async () => {
     const unknown = await kubectl(
       V,

@@ -16,6 +16,7 @@
 import { REVIEW_KINDS, REVIEW_MESSAGES } from '../reviews/review-messages'
 import { RBAC_KINDS, RBAC_MESSAGES } from '../../registry/rbac/rbac-messages'
 import { POLICY_KINDS, POLICY_MESSAGES } from './policy-messages'
+import { SCHEDULING_KINDS, SCHEDULING_MESSAGES } from './scheduling-messages'
 import { APPS_KINDS, APPS_MESSAGES } from './apps-messages'
 import { BATCH_KINDS, BATCH_MESSAGES } from './batch-messages'
 import { AUTOSCALING_KINDS, AUTOSCALING_MESSAGES } from './autoscaling-messages'
@@ -783,6 +784,7 @@ export const MESSAGES: Table = {
   ...REVIEW_MESSAGES,
   ...RBAC_MESSAGES,
   ...POLICY_MESSAGES,
+  ...SCHEDULING_MESSAGES,
   ...APPS_MESSAGES,
   ...BATCH_MESSAGES,
   ...AUTOSCALING_MESSAGES,
@@ -808,6 +810,7 @@ const KINDS: Record<string, string> = {
   ...REVIEW_KINDS,
   ...RBAC_KINDS,
   ...POLICY_KINDS,
+  ...SCHEDULING_KINDS,
   ...APPS_KINDS,
   ...BATCH_KINDS,
   ...AUTOSCALING_KINDS,
