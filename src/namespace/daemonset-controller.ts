@@ -31,8 +31,10 @@ import {
   controllerRef,
   ownerReference,
   podFromTemplate,
+  refusalNamingPrefix,
   SyncQueue,
 } from './pod-owner'
+import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 const DAEMONSETS = 'daemonsets'
 const COMPONENT = 'daemonset-controller'
@@ -85,6 +87,7 @@ export class DaemonSetController implements Controller {
         }
       }
     }
+    for (const n of ownersNamingNewServiceAccounts(entries, host, DAEMONSETS)) names.add(n)
     await Promise.all([...names].map((n) => this.enqueue(host, n)))
   }
 
@@ -232,7 +235,7 @@ export class DaemonSetController implements Controller {
             },
             { fieldManager: CONTROLLER_MANAGER },
           )
-          if (!r.ok) failure = r.status.message ?? 'invalid pod'
+          if (!r.ok) failure = refusalNamingPrefix(r.status.message ?? 'invalid pod', podName, `${ds.metadata.name}-`)
           else if (r.value) await this.event(host, ds, 'Normal', 'SuccessfulCreate', `Created pod: ${podName}`)
         }),
       )

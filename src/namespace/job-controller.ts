@@ -13,6 +13,7 @@ import { type BackoffRecord, hasTrackingFinalizer } from '../registry/batch/job-
 import { syncJob } from './job-sync'
 import { JobGone } from './job-tracking'
 import { CONTROLLER_MANAGER, controllerRef, ownerReference, SyncQueue } from './pod-owner'
+import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 const JOBS = 'jobs'
 
@@ -83,6 +84,7 @@ export class JobController implements Controller {
         for (const job of openJobs()) if (matcher(job)(pod.metadata.labels)) jobs.add(job.metadata.name!)
       }
     }
+    for (const n of ownersNamingNewServiceAccounts(entries, host, JOBS)) jobs.add(n)
     await Promise.all([
       ...[...jobs].map((n) => this.enqueue(host, n)),
       ...[...orphans].map((n) => this.releaseOrphan(host, n)),

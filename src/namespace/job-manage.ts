@@ -114,8 +114,9 @@ export async function manageJob(m: ManageInput) {
           await event(host, job, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.object.metadata.name}`)
           return true
         }
-        // A namespace being torn down refuses every create: nothing to report.
-        if (r.status.code !== 403)
+        // A namespace being torn down refuses every create: nothing to report (kube's NamespaceTerminatingCause).
+        // Other refusals, admission's (a missing ServiceAccount), are reported.
+        if (r.status.code !== 403 || r.status.details?.kind !== 'namespaces')
           await event(host, job, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`)
         return false
       }),

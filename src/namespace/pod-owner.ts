@@ -91,6 +91,19 @@ export function podFromTemplate(
   return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: clone(t.spec ?? { containers: [] }) }
 }
 
+/**
+ * A pod create's refusal by admission as kube's controllers get it: they create with generateName alone, so admission
+ * names the pod by its prefix (`pods "web-" is forbidden: ...`). These controllers name their pods themselves (to plan
+ * them), so the refusal names a name that differs on every try; it is answered naming the prefix, as in kube (a status
+ * condition carrying it then stays the same across tries). Other messages are kept.
+ */
+export function refusalNamingPrefix(message: string, podName: string, prefix: string): string {
+  const named = `pods ${JSON.stringify(podName)} is forbidden: `
+  return message.startsWith(named)
+    ? `pods ${JSON.stringify(prefix)} is forbidden: ${message.slice(named.length)}`
+    : message
+}
+
 /** controller.ActivePods ordering: the pods to delete first come first (unassigned, pending, unready, newest...). */
 export function deletionRank(a: KubeObject, b: KubeObject): number {
   const pa = a as unknown as Obj

@@ -30,8 +30,10 @@ import {
   ownedActivePods,
   ownerReference,
   podFromTemplate,
+  refusalNamingPrefix,
   SyncQueue,
 } from './pod-owner'
+import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 /** What one kind of replica owner is to the shared core. */
 export interface ReplicaKind {
@@ -92,6 +94,7 @@ export class ReplicaManager implements Controller {
         }
       }
     }
+    for (const n of ownersNamingNewServiceAccounts(entries, host, this.k.resource)) names.add(n)
     await Promise.all([...names].map((n) => this.enqueue(host, n)))
   }
 
@@ -165,7 +168,7 @@ export class ReplicaManager implements Controller {
           )
           if (!r.ok) {
             planned.delete(podName)
-            failure = r.status.message ?? 'invalid pod'
+            failure = refusalNamingPrefix(r.status.message ?? 'invalid pod', podName, `${name}-`)
             return null
           }
           if (!r.value) stopped = true

@@ -27,6 +27,7 @@ import type { StatefulSetObject } from '../registry/strategies/apps/stateful-set
 import type { KubeObject } from '../schema/meta'
 import { claimRevisions, ensureRevision, type HistoryOwner, ownedRevisions, trimHistory } from './controller-revisions'
 import { availability, CONTROLLER_MANAGER, claim, controllerRef, ownerReference, SyncQueue } from './pod-owner'
+import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 const SETS = 'statefulsets'
 const CLAIMS = 'persistentvolumeclaims'
@@ -84,6 +85,7 @@ export class StatefulSetController implements Controller {
         }
       }
     }
+    for (const n of ownersNamingNewServiceAccounts(entries, host, SETS)) names.add(n)
     await Promise.all([...names].map((n) => this.enqueue(host, n)))
   }
 
