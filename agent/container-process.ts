@@ -61,6 +61,8 @@ export interface ProcessSpec {
    * SIGTERM on to the command and whose death (SIGKILL) ends everything in it.
    */
   pidns?: boolean
+  /** The host pid of a process whose PID namespace the run joins instead (an ephemeral container's target). */
+  pidnsOf?: number
 }
 
 /** The terminal helper exec -t uses (Node has no pseudo-terminal of its own). */
@@ -165,6 +167,7 @@ export class ContainerProcess {
         ...(spec.security ? { security: spec.security } : {}),
         ...(spec.netns ? { netns: spec.netns } : {}),
         ...(spec.pidns ? { pidns: true } : {}),
+        ...(spec.pidnsOf ? { pidnsOf: spec.pidnsOf } : {}),
       })
       child = spawn(hostPython(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,

@@ -35,6 +35,8 @@ export interface RecordHost {
   host: string
   /** The pod's network namespace (--pod-network bridge), which its runs join. */
   netns?: string
+  /** The host pid of a running container of the pod (an ephemeral container joins its target's PID namespace). */
+  pidOf?(container: string): number | undefined
   /** What runs the container (runtime/), and the pod it is part of (a container runtime labels its runs so). */
   runtime: ContainerRuntime
   podName: string
@@ -172,6 +174,12 @@ export class ContainerRecord {
     this.host.event(type, reason, message)
   }
 
+  /** The running process of the container an ephemeral container targets (kubectl debug --target). */
+  private targetPid(): number | undefined {
+    const target = this.spec.targetContainerName
+    return typeof target === 'string' && target ? this.host.pidOf?.(target) : undefined
+  }
+
   /**
    * Starts a run with the prepared command and environment; answers once it runs (or failed to start) and `started`
    * (the postStart hook) has answered: its probes begin only if that says so, as kubelet's probe nothing until then.
@@ -191,6 +199,7 @@ export class ContainerRecord {
       for (const suffix of ['log', 'run', 'exit', 'shim', 'shim.err'])
         rmSync(join(this.dir, `${attempt - 2}.${suffix}`), { force: true })
     this.containerID = containerIDOf(this.podUID, this.name, attempt)
+    const targetPid = this.targetPid()
     const proc = this.host.runtime.start({
       container: this.spec,
       ...(this.host.pod ? { pod: this.host.pod() } : {}),
@@ -205,6 +214,7 @@ export class ContainerRecord {
       logFile: this.logFile(attempt),
       mounts: this.mounts,
       ...(this.host.netns ? { netns: this.host.netns } : {}),
+      ...(targetPid ? { targetPid } : {}),
     })
     this.proc = proc
     void proc.exited.then((exit) => this.ended(proc, exit, attempt))

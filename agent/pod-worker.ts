@@ -129,6 +129,10 @@ export class PodWorker {
       pod: () => this.pod,
       changed: () => this.sync(),
       unhealthy: (r: ContainerRecord, kind: ProbeKind, output: string) => this.unhealthy(r, kind, output),
+      pidOf: (name: string) => {
+        const target = [...this.init, ...this.containers].find((r) => r.name === name)
+        return target?.running ? target.proc?.pid : undefined
+      },
     }
     const record = (spec: Obj, kind: ContainerKind) => {
       const path = `spec.${kind}{${spec.name}}`

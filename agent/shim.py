@@ -4,7 +4,7 @@
 # the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
 # and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
-# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns, pidns>'
+# usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns, pidns, pidnsOf>'
 #          (cwd and environment: the container's)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
 #        python3 -I -S shim.py --can-pidns   (exit 0 when it lets a command have a PID namespace with its own /proc)
@@ -216,6 +216,24 @@ def unshare_pid():
         map_own_ids()
 
 
+def join_pid(target):
+    """In the shim, before its fork: the child it forks next joins the PID namespace of process `target` (an
+    ephemeral container's target container), through its user namespace when that is not ours (raises OSError)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for kind, flag in (('user', CLONE_NEWUSER), ('pid', CLONE_NEWPID)):
+        if os.readlink('/proc/%d/ns/%s' % (target, kind)) == os.readlink('/proc/self/ns/%s' % kind):
+            continue
+        fd = os.open('/proc/%d/ns/%s' % (target, kind), os.O_RDONLY)
+        try:
+            if libc.setns(fd, flag) != 0:
+                e = ctypes.get_errno()
+                raise OSError(e, os.strerror(e))
+        finally:
+            os.close(fd)
+
+
 def die_with_parent():
     """A run whose shim is gone is lost (nobody reads its output or records its end; the next agent kills it): the
     container's init goes with its shim at once, and the namespace with it, also before the run was recorded."""
@@ -225,12 +243,15 @@ def die_with_parent():
                             ctypes.c_ulong(0))
 
 
-def container_init(argv, tty, err_w, status_w):
+def container_init(argv, tty, err_w, status_w, joined=False):
     """The container's init (PID 1 of its PID namespace, in its mounts, as its user; never returns): forks the main
     process in a process group of its own (the terminal's foreground group for a tty), passes on the signals the
     agent sends (SIGTERM to stop), reaps whatever is orphaned to it, and once the main process is gone writes its wait
     status on `status_w` and exits: the kernel then kills everything left in the namespace. The container's exit is
-    its main process's; a SIGKILL to the init (the grace period's end) is the whole container's."""
+    its main process's; a SIGKILL to the init (the grace period's end) is the whole container's.
+    `joined`: in another container's namespace (an ephemeral container's target), where its end kills nothing: the
+    main process stays in the init's group (the agent's signals reach both; the init ignores them), the init is the
+    subreaper of what the main process leaves and SIGKILLs it once the main process has ended."""
     signal.set_wakeup_fd(-1)
     # Again: a change of user (become) clears it.
     die_with_parent()
@@ -244,11 +265,14 @@ def container_init(argv, tty, err_w, status_w):
             except OSError:
                 pass
     signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
+    if joined:
+        hold_orphans()
     main = os.fork()
     if main == 0:
         try:
-            os.setpgid(0, 0)
-            if tty:
+            if not joined:
+                os.setpgid(0, 0)
+            if tty and not joined:
                 # Taking the terminal from the background would stop us with SIGTTOU.
                 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
                 os.tcsetpgrp(0, os.getpgrp())
@@ -267,7 +291,7 @@ def container_init(argv, tty, err_w, status_w):
             pass
 
     for sig in FORWARDED:
-        signal.signal(sig, forward)
+        signal.signal(sig, signal.SIG_IGN if joined else forward)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     while True:
@@ -276,6 +300,8 @@ def container_init(argv, tty, err_w, status_w):
         except ChildProcessError:
             os._exit(0)
         if pid == main:
+            if joined:
+                kill_orphans()
             os.write(status_w, str(status).encode())
             os._exit(0)
 
@@ -423,7 +449,7 @@ def run_as(security, argv):
         return 127
 
 
-def spawn(argv, tty, stdin_fd, mounts=None, netns=None, pidns=False):
+def spawn(argv, tty, stdin_fd, mounts=None, netns=None, pidns=False, joined=False):
     """Forks the command in a session of its own (with `pidns`, the container's init in a new PID namespace, which
     forks the command: container_init); answers (pid: the command's or the init's, output fds by stream, terminal fd,
     exec failure: an errno, or the text of a failed mount, the fd the init writes the command's wait status on)."""
@@ -477,7 +503,7 @@ def spawn(argv, tty, stdin_fd, mounts=None, netns=None, pidns=False):
                 os._exit(127)
             if pidns:
                 os.close(status_r)
-                container_init(argv, tty, err_w, status_w)
+                container_init(argv, tty, err_w, status_w, joined)
             os.execvpe(argv[0], argv, os.environ)
         except OSError as e:
             os.write(err_w, str(e.errno).encode())
@@ -538,16 +564,20 @@ def main(spec):
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     started_at = now_ms()
-    pidns = bool(spec.get('pidns'))
+    target = spec.get('pidnsOf')
+    pidns = bool(spec.get('pidns')) or bool(target)
     try:
-        if pidns:
+        if target:
+            join_pid(target)
+        elif pidns:
             unshare_pid()
     except OSError as e:
-        return start_failed(prefix, spec, 'SHIM', 'creating the container\'s PID namespace: %s' % e.strerror)
+        what = 'joining the target container\'s' if target else 'creating the container\'s'
+        return start_failed(prefix, spec, 'SHIM', '%s PID namespace: %s' % (what, e.strerror))
     if not pidns:
         hold_orphans()
     pid, outputs, master, failure, status_r = spawn(spec['command'], tty, child_in, spec.get('mounts'),
-                                                    spec.get('netns'), pidns)
+                                                    spec.get('netns'), pidns, bool(target))
     if master is not None:
         # Input goes to the terminal only as fast as it takes it: a blocking write to a full terminal (a container
         # that does not read its stdin) would stop the shim for good, its exit never recorded.

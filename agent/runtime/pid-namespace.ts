@@ -3,9 +3,11 @@
 // the container's process group (setsid, a daemon) cannot outlive the container. Asked of the shim once; a host that
 // refuses it (no CAP_SYS_ADMIN and no user namespaces, a locked /proc) runs containers as process groups, as before.
 import { spawnSync } from 'node:child_process'
+import { readlinkSync } from 'node:fs'
 import { SHIM } from '../container-process.ts'
 import { hostPython } from '../host-tools.ts'
 import type { Obj } from '../obj.ts'
+import type { RunSpec } from './runtime.ts'
 
 let support: boolean | undefined
 
@@ -15,6 +17,24 @@ export function pidNamespaces(): boolean {
   if (process.platform !== 'linux') return (support = false)
   const r = spawnSync(hostPython(), ['-I', '-S', SHIM, '--can-pidns'], { timeout: 10_000 })
   return (support = r.status === 0)
+}
+
+/**
+ * The PID namespace a run gets: its target's, for an ephemeral container whose target runs in one (kubectl debug
+ * --target: ps there shows the target's processes, as in kube); else one of its own (ownPidNamespace); else the host's.
+ */
+export function pidNamespaceOf(spec: RunSpec): { pidns?: true; pidnsOf?: number } {
+  const target = spec.targetPid
+  if (target && pidNamespaces() && nsOf(target) && nsOf(target) !== nsOf('self')) return { pidnsOf: target }
+  return ownPidNamespace(spec.pod) ? { pidns: true } : {}
+}
+
+const nsOf = (pid: number | 'self') => {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`)
+  } catch {
+    return null
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { containerCommand } from '../pod-env.ts'
 import { netnsPrefix } from '../network/netns-enter.ts'
 import { checkCommandIn } from './container-path.ts'
 import { enterPrefix } from '../volumes/mount-namespace.ts'
-import { ownPidNamespace } from './pid-namespace.ts'
+import { pidNamespaceOf } from './pid-namespace.ts'
 import { processSecurity, securityOfProcess } from './process-security.ts'
 import type { ContainerRuntime } from './runtime.ts'
 
@@ -37,7 +37,7 @@ export const processRuntime: ContainerRuntime = {
       ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
       ...(spec.netns ? { netns: spec.netns } : {}),
       security: spec.pod ? processSecurity(spec.pod, spec.container) : undefined,
-      ...(ownPidNamespace(spec.pod) ? { pidns: true } : {}),
+      ...pidNamespaceOf(spec),
     }),
   exec: (run, spec, command, { tty }) => {
     const container = run as ContainerProcess

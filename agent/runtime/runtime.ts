@@ -25,6 +25,8 @@ export interface RuntimeRun {
   readonly containerID?: string
   /** The image the run uses, as ContainerStatus.imageID reports it. */
   readonly imageID?: string
+  /** The run's host process (process runtime), while known. */
+  readonly pid?: number
   onOutput(listener: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): () => void
   resize(cols: number, rows: number): void
   /** Stops the run: SIGTERM, SIGKILL once `graceMs` has passed (at once for 0); answers the exit. */
@@ -53,6 +55,11 @@ export interface RunSpec {
   mounts?: Mount[]
   /** The pod's network namespace (/var/run/netns/<name>, --pod-network bridge) the run joins; none: the host's. */
   netns?: string
+  /**
+   * An ephemeral container's target (targetContainerName): the host pid of its running process, whose PID namespace
+   * the run joins (process runtime).
+   */
+  targetPid?: number
 }
 
 /** How to run a command inside a running container: the host argv, its environment and directory. */

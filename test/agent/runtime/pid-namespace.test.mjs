@@ -11,8 +11,9 @@ import { after, describe, it } from 'node:test'
 import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
 import { enterPrefix } from '../../../agent/volumes/mount-namespace.ts'
 import { readExit, readRun, recordedAttempts, sameProcess } from '../../../agent/run-files.ts'
-import { ownPidNamespace, pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
+import { ownPidNamespace, pidNamespaceOf, pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
 import { processRuntime } from '../../../agent/runtime/process-runtime.ts'
+import { last, setup, sh, updatePod } from '../worker-harness.mjs'
 
 const CHILD = join(import.meta.dirname, '..', 'fixtures', 'agent-child.mjs')
 const skip = pidNamespaces() ? false : 'this host gives no PID namespace (neither root nor user namespaces)'
@@ -233,6 +234,55 @@ describe('PID namespace per container', { skip }, () => {
     assert.equal(exit.exitCode, 4)
     const line = readFileSync(s.logFile, 'utf8').split('\n')[0]
     assert.match(line, / stdout F\s+2\s+2\s+2 sh\r?$/)
+  })
+})
+
+describe('an ephemeral container with a target (kubectl debug --target)', { skip }, () => {
+  it('joins the target’s namespace: it sees the target’s processes; its stop ends its own, not the target’s', async () => {
+    const [a, b, c] = [mark(), mark(), mark()]
+    const target = ContainerProcess.start(spec(`sleep ${a}`))
+    assert.equal(await target.spawned, true)
+    const s = spec(`ps -e -o args=; setsid sleep ${b} & sleep ${c}`, { pidns: false, pidnsOf: target.pid })
+    const debug = ContainerProcess.start(s)
+    assert.equal(await debug.spawned, true)
+    await until('the sleeps', () => marked(b).length && marked(c).length)
+    const seen = readFileSync(s.logFile, 'utf8')
+    assert.ok(seen.includes(`sleep ${a}`) && !seen.includes('node'), seen)
+    // From the target's side too: one namespace.
+    assert.ok(execIn(target, s.cwd, ['ps', '-e', '-o', 'args=']).includes(`sleep ${c}`))
+    const exit = await debug.stop(5000)
+    assert.deepEqual([exit.exitCode, exit.signal], [143, 15])
+    assert.deepEqual([...marked(b), ...marked(c)], [])
+    assert.equal(marked(a).length, 1, 'the target went with its debugger')
+    await target.stop(0)
+  })
+
+  it('a pod worker runs an ephemeral container in its target’s namespace', async () => {
+    const a = mark()
+    const t = setup({ containers: [{ name: 'main', image: 'i', command: sh(`exec sleep ${a}`) }] })
+    t.worker.sync()
+    await until('Running', () => last(t.api)?.containerStatuses?.[0]?.state.running)
+    updatePod(t, (p) => ({
+      ...p,
+      spec: {
+        ...p.spec,
+        ephemeralContainers: [
+          { name: 'debug', image: 'busybox', command: sh('ps -e -o args='), targetContainerName: 'main' },
+          { name: 'alone', image: 'busybox', command: sh('ps -e -o args=') },
+        ],
+      },
+    }))
+    const done = (name) => last(t.api)?.ephemeralContainerStatuses?.find((x) => x.name === name)?.state.terminated
+    await until('the debuggers to finish', () => done('debug') && done('alone'))
+    const log = (name) => readFileSync(t.worker.record(name).logFile(0), 'utf8')
+    assert.ok(log('debug').includes(`sleep ${a}`), log('debug'))
+    // Without a target: a namespace of its own.
+    assert.ok(!log('alone').includes(`sleep ${a}`), log('alone'))
+  })
+
+  it('takes the target’s namespace only when the target has one of its own', () => {
+    assert.deepEqual(pidNamespaceOf({ targetPid: process.pid, pod: { spec: { hostPID: true } } }), {})
+    assert.deepEqual(pidNamespaceOf({ pod: { spec: {} } }), { pidns: true })
   })
 })
 
