@@ -229,4 +229,35 @@ describe('ResourceQuota admission', () => {
     expect(done.status, done.text).toBe(200)
     expect((await post(ns, 'pods', pod('be2'))).status).toBe(201)
   })
+
+  it("holds a ReplicaSet to the quota: its controller's creates are admitted like a client's", async () => {
+    const ns = await makeNamespace('quota')
+    expect((await post(ns, 'resourcequotas', quota('q', { pods: '2' }))).status).toBe(201)
+    const rs = await req('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'rs' },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'rs' } },
+        template: { metadata: { labels: { app: 'rs' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    })
+    expect(rs.status, rs.text).toBe(201)
+    await waitFor('two pods', async () => (await req('GET', `/api/v1/namespaces/${ns}/pods`)).json.items.length === 2)
+    await new Promise((r) => setTimeout(r, 500))
+    expect((await req('GET', `/api/v1/namespaces/${ns}/pods`)).json.items).toHaveLength(2)
+    const q = await req('GET', `/api/v1/namespaces/${ns}/resourcequotas/q`)
+    expect(q.json.status.used).toEqual({ pods: '2' })
+    // The FailedCreate event carries kube's refusal; the controller does not spin on it. (The replica manager names a
+    // refused pod by its generateName prefix, src/namespace/replica-manager.ts.)
+    const events = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items.filter(
+      (e: any) => e.reason === 'FailedCreate',
+    )
+    expect(events.length).toBeGreaterThan(0)
+    expect(events[0].message).toMatch(
+      /^Error creating: pods "rs-[a-z0-9]*" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2$/,
+    )
+    expect(events.reduce((n: number, e: any) => n + (e.count ?? 1), 0)).toBeLessThan(10)
+  })
 })

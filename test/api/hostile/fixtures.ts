@@ -64,6 +64,10 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
     subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'hostile' }],
   }),
   Lease: () => ({ spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } }),
+  // Bounds and a quota nothing the other sweeps create in the same namespace comes near (storage: a Quantity, which
+  // takes a JSON number too, as the type sweep knows of .storage fields).
+  LimitRange: () => ({ spec: { limits: [{ type: 'PersistentVolumeClaim', max: { storage: '1Pi' } }] } }),
+  ResourceQuota: () => ({ spec: { hard: { 'requests.storage': '1Ei' } } }),
   IngressClass: () => ({ spec: { controller: 'example.com/ingress' } }),
   PriorityClass: () => ({ value: 1000, description: 'hostile' }),
   StorageClass: () => ({ provisioner: 'example.com/hostile', parameters: { type: 'x' } }),
