@@ -11,7 +11,7 @@ import { contextOf, defFor, managerOf, type PlanningHost, type VerbPlan } from '
 import type { PatchOptions } from './rpc-types'
 
 /** A converting version's write: the row it came through, its conversion, and the stored row to plan with. */
-export interface Converting {
+interface Converting {
   row: ResourceDef
   conversion: VersionConversion
   stored: ResourceDef

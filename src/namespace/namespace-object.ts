@@ -19,6 +19,7 @@ import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import { DaemonSetController } from './daemonset-controller'
 import { DisruptionController } from './disruption-controller'
+import { HorizontalPodAutoscalerController } from './hpa-controller'
 import { StatefulSetController } from './statefulset-controller'
 import { evictPod } from './eviction'
 import { endpointsController } from './endpoints-controller'
@@ -105,6 +106,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       this.serviceAccounts,
       this.rootCA,
       new DisruptionController(),
+      new HorizontalPodAutoscalerController(),
       this.daemonSets,
       new StatefulSetController({ canCreate }),
       new ResourceQuotaController(),

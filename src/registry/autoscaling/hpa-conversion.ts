@@ -6,9 +6,8 @@
 import type { KubeObject } from '../../schema/meta'
 import type { HorizontalPodAutoscaler, MetricSpec } from '../../schema/autoscaling-v2'
 import { clone } from '../deep-equal'
-import { encodeBody } from '../wire-json'
 import { fail, ok, statuses, type Result } from '../status'
-import { parseGoJson } from '../decode'
+import { goJsonSyntaxError } from '../decoding/go-json-syntax'
 import {
   behaviorFromGo,
   behaviorToGo,
@@ -33,13 +32,18 @@ const ROUND_TRIP = [
   CONDITIONS_ANNOTATION,
 ]
 /** autoscaling.DefaultCPUUtilization: v1's implicit target, made explicit when no metric is given. */
-export const DEFAULT_CPU_UTILIZATION = 80
+const DEFAULT_CPU_UTILIZATION = 80
 
 type Json = Record<string, unknown>
 type Hpa = HorizontalPodAutoscaler & { metadata: NonNullable<HorizontalPodAutoscaler['metadata']> }
 
-/** json.Marshal's bytes (Go's escaping, fields in the order given; map keys come sorted from the caller). */
-const marshal = (v: unknown) => encodeBody(v).slice(0, -1)
+/** json.Marshal's bytes: fields in the order given, Go maps (matchLabels) sorted, `<`, `>`, `&`, U+2028/9 escaped. */
+const marshal = (v: unknown) =>
+  JSON.stringify(v, (key, value: unknown) =>
+    key === 'matchLabels' && value && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  ).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 /** DropRoundTripHorizontalPodAutoscalerAnnotations: an annotation map left empty is gone (omitempty). */
 function dropRoundTrip(meta: Json) {
@@ -113,9 +117,12 @@ export function hpaToV1(stored: KubeObject): KubeObject {
 function readAnnotation(meta: Json, key: string): Result<unknown> | null {
   const text = (meta.annotations as Record<string, string> | undefined)?.[key]
   if (text === undefined) return null
-  const parsed = parseGoJson(text)
-  if ('error' in parsed) return fail(statuses.badRequest(parsed.error))
-  return ok(JSON.parse(JSON.stringify(parsed.value)) as unknown)
+  try {
+    return ok(JSON.parse(text) as unknown)
+  } catch (e) {
+    const syntax = goJsonSyntaxError(new TextEncoder().encode(text))
+    return fail(statuses.badRequest(syntax ?? (e as Error).message))
+  }
 }
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])

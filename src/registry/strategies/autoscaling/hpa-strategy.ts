@@ -6,13 +6,15 @@ import type { HorizontalPodAutoscaler } from '../../../schema/autoscaling-v2'
 import type { ObjectMeta } from '../../../schema/meta'
 import type { Strategy } from '../../strategy'
 import { nameIsDNSSubdomain } from '../../validation/names'
-import { DEFAULT_CPU_UTILIZATION } from '../../autoscaling/hpa-conversion'
 import { hpaTable } from './hpa-table'
 import { validateHpaSpec, validateHpaStatus } from './hpa-validation'
 
 export type HpaObject = Omit<HorizontalPodAutoscaler, 'metadata'> & { metadata: ObjectMeta }
 type Behavior = NonNullable<NonNullable<HpaObject['spec']>['behavior']>
 type Rules = NonNullable<Behavior['scaleUp']>
+
+/** autoscaling.DefaultCPUUtilization: the target when no metric is given. */
+const DEFAULT_CPU_UTILIZATION = 80
 
 /** The scaling rules kube fills a given direction's unset fields from (autoscaling/v2 defaults.go). */
 const SCALE_UP: Rules = {
