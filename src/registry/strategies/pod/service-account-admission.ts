@@ -1,19 +1,22 @@
 // kube 1.33's ServiceAccount admission plugin (plugin/pkg/admission/serviceaccount/admission.go) as it judges pods:
 // on a create, the pod's ServiceAccount must exist (its token volume and pull secrets come from it) and a mirror pod
 // may name none, nor secrets or token projections; through pods/ephemeralcontainers, the pod's ServiceAccount must
-// still exist. Its refusals are Forbidden (the store wraps the reasons answered here).
+// still exist; a ServiceAccount enforcing mountable secrets limits the secrets its pods use. Its refusals are
+// Forbidden (the store wraps the reasons answered here).
 import { goQuote } from '../../go-strings'
 import { podSecretNames } from '../../node-graph/pod-references'
 import type { StrategyContext } from '../../strategy'
+import {
+  enforcesMountableSecrets,
+  limitEphemeralSecretReferences,
+  limitSecretReferences,
+  type MountableSecretsAccount,
+} from './mountable-secrets'
 import { MIRROR_POD_ANNOTATION } from './pod-validation-annotations'
 import type { PodObject, PodSpec } from './pod-types'
 import { mountServiceAccountToken } from './service-account-token-volume'
-import type { KubeObject } from '../../../schema/meta'
 
-type ServiceAccountLike = KubeObject & {
-  automountServiceAccountToken?: boolean
-  imagePullSecrets?: { name?: string }[]
-}
+type ServiceAccountLike = MountableSecretsAccount & { automountServiceAccountToken?: boolean }
 
 type Lookup = { sa: ServiceAccountLike } | { refused: string }
 
@@ -63,15 +66,19 @@ function validateMirrorPod(pod: PodObject): string | null {
 }
 
 /**
- * Validate, after the pod validated: a mirror pod's restrictions on a create; through pods/ephemeralcontainers
- * (limitEphemeralContainerSecretReferences), a pod naming no ServiceAccount (a mirror pod) or one that is gone is
- * refused. Other updates are not judged.
+ * Validate, after the pod validated: a mirror pod's restrictions on a create, and another pod's ServiceAccount must
+ * allow the secrets it uses when it enforces mountable secrets (./mountable-secrets.ts); through
+ * pods/ephemeralcontainers (limitEphemeralContainerSecretReferences), a pod naming no ServiceAccount (a mirror pod) or
+ * one that is gone is refused, and the ephemeral containers' secrets are judged the same way. Other updates are not.
  */
 export function validateServiceAccount(pod: PodObject, ctx: StrategyContext, old: PodObject | null): string | null {
-  if (old === null) return isMirrorPod(pod) ? validateMirrorPod(pod) : null
-  if (ctx.subresource !== 'ephemeralcontainers') return null
+  if (old === null && isMirrorPod(pod)) return validateMirrorPod(pod)
+  if (old !== null && ctx.subresource !== 'ephemeralcontainers') return null
   const name = pod.spec.serviceAccountName ?? ''
   if (!name) return `no service account specified for pod ${ctx.namespace}/${pod.metadata?.name ?? ''}`
   const found = lookUp(name, ctx)
-  return found && 'refused' in found ? found.refused : null
+  if (!found) return null
+  if ('refused' in found) return found.refused
+  if (!enforcesMountableSecrets(found.sa)) return null
+  return old === null ? limitSecretReferences(found.sa, pod.spec) : limitEphemeralSecretReferences(found.sa, pod.spec)
 }

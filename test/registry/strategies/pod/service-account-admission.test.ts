@@ -2,7 +2,7 @@
 // not exist (its exact Forbidden, the generateName prefix as the name, dry runs, server-side apply, before validation),
 // never the `default` one of a namespace made or emptied a moment ago; a mirror pod naming a ServiceAccount, a secret or
 // a token projection; pods/ephemeralcontainers on a pod whose ServiceAccount is gone or that names none; plain updates
-// are not judged.
+// are not judged; a ServiceAccount enforcing mountable secrets.
 import { describe, expect, it } from 'vitest'
 import type { PodObject } from '../../../../src/registry/strategies/pod/pod-types'
 import { validateServiceAccount } from '../../../../src/registry/strategies/pod/service-account-admission'
@@ -164,5 +164,67 @@ describe('ServiceAccount admission: mirror pods', () => {
     expect(validateServiceAccount(pod, { now: new Date(), namespace: 'ns' }, null)).toBe(
       'a mirror pod may not use ServiceAccountToken volume projections',
     )
+  })
+})
+
+describe('ServiceAccount admission: kubernetes.io/enforce-mountable-secrets', () => {
+  const serviceAccount = (ns: string, enforce: string) =>
+    req('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      metadata: { name: 'robot', annotations: { 'kubernetes.io/enforce-mountable-secrets': enforce } },
+      secrets: [{ name: 'allowed' }],
+      imagePullSecrets: [{ name: 'regcred' }],
+    })
+  const tail = 'is not allowed because service account robot does not reference that secret'
+  const env = (secret: string) => [{ name: 'E', valueFrom: { secretKeyRef: { name: secret, key: 'k' } } }]
+
+  it('admits only the secrets the ServiceAccount lists', async () => {
+    const ns = await makeNamespace('samount')
+    expect((await serviceAccount(ns, 'true')).status).toBe(201)
+    const cases: [Record<string, unknown>, string][] = [
+      [{ volumes: [{ name: 's', secret: { secretName: 'other' } }] }, `volume with secret.secretName="other" ${tail}`],
+      [
+        { containers: [{ name: 'c', image: 'nginx', env: env('other') }] },
+        `container c with envVar E referencing secret.secretName="other" ${tail}`,
+      ],
+      [
+        { initContainers: [{ name: 'i', image: 'busybox', envFrom: [{ secretRef: { name: 'other' } }] }] },
+        `init container i with envFrom referencing secret.secretName="other" ${tail}`,
+      ],
+      [
+        { imagePullSecrets: [{ name: 'regcred' }, { name: 'nope' }] },
+        'imagePullSecrets[1].name="nope" is not allowed because service account robot does not reference that imagePullSecret',
+      ],
+    ]
+    for (const [spec, message] of cases) {
+      const r = await req('POST', podPath(ns), withSpec('p', { serviceAccountName: 'robot', ...spec }))
+      expect(r.json, JSON.stringify(spec)).toEqual(forbidden('p', message))
+    }
+    const allowed = withSpec('ok', {
+      serviceAccountName: 'robot',
+      volumes: [{ name: 's', secret: { secretName: 'allowed' } }],
+      containers: [{ name: 'c', image: 'nginx', env: env('allowed') }],
+    })
+    const ok = await req('POST', podPath(ns), allowed)
+    expect(ok.status, ok.text).toBe(201)
+    // The ServiceAccount's pull secrets, copied in by admission, are its own.
+    expect(ok.json.spec.imagePullSecrets).toEqual([{ name: 'regcred' }])
+    // An ephemeral container is held to the same list.
+    const debug = structuredClone(ok.json)
+    debug.spec.ephemeralContainers = [{ name: 'debug', image: 'busybox', env: env('other') }]
+    const eph = await req('PUT', `${podPath(ns, 'ok')}/ephemeralcontainers`, debug)
+    expect(eph.json).toEqual(
+      forbidden('ok', `ephemeral container debug with envVar E referencing secret.secretName="other" ${tail}`),
+    )
+  })
+
+  it('is off unless the annotation parses as true', async () => {
+    const ns = await makeNamespace('samount')
+    expect((await serviceAccount(ns, 'yes')).status).toBe(201)
+    const r = await req(
+      'POST',
+      podPath(ns),
+      withSpec('p', { serviceAccountName: 'robot', volumes: [{ name: 's', secret: { secretName: 'other' } }] }),
+    )
+    expect(r.status, r.text).toBe(201)
   })
 })
