@@ -37,6 +37,8 @@ export interface RecordHost {
   netns?: string
   /** The host pid of a running container of the pod (an ephemeral container joins its target's PID namespace). */
   pidOf?(container: string): number | undefined
+  /** The holder of the pod's shared PID namespace (shareProcessNamespace), which every run joins. */
+  sharedPid?(): number | undefined
   /** What runs the container (runtime/), and the pod it is part of (a container runtime labels its runs so). */
   runtime: ContainerRuntime
   podName: string
@@ -199,7 +201,7 @@ export class ContainerRecord {
       for (const suffix of ['log', 'run', 'exit', 'shim', 'shim.err'])
         rmSync(join(this.dir, `${attempt - 2}.${suffix}`), { force: true })
     this.containerID = containerIDOf(this.podUID, this.name, attempt)
-    const targetPid = this.targetPid()
+    const targetPid = this.host.sharedPid?.() ?? this.targetPid()
     const proc = this.host.runtime.start({
       container: this.spec,
       ...(this.host.pod ? { pod: this.host.pod() } : {}),

@@ -12,6 +12,7 @@ import { KubeError, type KubeClient } from './kube-client.ts'
 import { killOrphan } from './orphan-kill.ts'
 import type { BridgeNetwork } from './network/bridge-network.ts'
 import { PodWorker } from './pod-worker.ts'
+import { releasePodPidNamespace } from './runtime/pod-pid-namespace.ts'
 import { processRuntime } from './runtime/process-runtime.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
 import { killRecordedRuns } from './run-files.ts'
@@ -163,6 +164,7 @@ export class PodManager {
       const stops = await Promise.all(safeList(dir).map((c) => killOrphan(join(dir, c), runtime).catch(() => false)))
       let killed = stops.filter(Boolean).length
       for (const container of safeList(dir)) killed += killRecordedRuns(join(dir, container))
+      releasePodPidNamespace(dir)
       if (killed) this.deps.log(`stopped ${killed} container(s) of pod ${uid}, which this node no longer has`)
       releasePodVolumes(dir, uid, this.deps.log)
       if (!listed.has(uid)) rmSync(dir, { recursive: true, force: true })

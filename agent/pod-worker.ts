@@ -18,6 +18,8 @@ import { recordKillSpec } from './orphan-kill.ts'
 import { ConfigError, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
 import type { ProbeKind } from './probes.ts'
+import { pidNamespaces } from './runtime/pid-namespace.ts'
+import { podPidHolder, releasePodPidNamespace } from './runtime/pod-pid-namespace.ts'
 import { processRuntime } from './runtime/process-runtime.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
 import { isSidecar, stepInit, TerminationOrdering } from './sidecars.ts'
@@ -133,6 +135,7 @@ export class PodWorker {
         const target = [...this.init, ...this.containers].find((r) => r.name === name)
         return target?.running ? target.proc?.pid : undefined
       },
+      sharedPid: () => this.sharedPid(),
     }
     const record = (spec: Obj, kind: ContainerKind) => {
       const path = `spec.${kind}{${spec.name}}`
@@ -158,6 +161,17 @@ export class PodWorker {
       // kubelet's default state while a pod has init containers, for those too (kubectl prints Init:0/N).
       for (const r of [...this.init, ...this.containers])
         if (r.attempts === 0) r.waiting = { reason: 'PodInitializing' }
+  }
+
+  /**
+   * shareProcessNamespace under the process runtime: the holder of the pod's one PID namespace, which its containers
+   * join (runtime/pod-pid-namespace.ts); none where the host gives no PID namespace (they share the host's then).
+   */
+  private sharedPid(): number | undefined {
+    if (this.pod.spec?.shareProcessNamespace !== true || this.runtime.name !== 'process' || !pidNamespaces()) return
+    const holder = podPidHolder(this.dir)
+    if (typeof holder === 'number') return holder
+    this.deps.log(`pod ${this.name}: no shared PID namespace (${holder.message}): its containers share the host's`)
   }
 
   /** Where the pod's ports are reached from the node: its own address on the bridge network, else the runtime's. */
@@ -244,6 +258,7 @@ export class PodWorker {
       await this.stopAll(this.graceSeconds())
       this.terminal = true
       this.volumes.teardown()
+      releasePodPidNamespace(this.dir)
       return this.writeStatus()
     }
     const wakeups: number[] = deadline !== undefined ? [Date.parse(this.startTime) + deadline * 1000] : []
@@ -261,6 +276,7 @@ export class PodWorker {
       for (const r of this.init) if (isSidecar(r.spec) && r.attempts > 0) r.settle()
       // kubelet unmounts a terminated pod's volumes: a memory emptyDir's tmpfs gives its memory back.
       this.volumes.teardown()
+      releasePodPidNamespace(this.dir)
     }
     await this.writeStatus()
     this.wakeAt(wakeups)
@@ -532,6 +548,7 @@ export class PodWorker {
     await this.stopInTurn(this.graceSeconds())
     await this.status.settled()
     this.volumes.teardown()
+    releasePodPidNamespace(this.dir)
     if (this.ownNetwork)
       try {
         this.deps.network!.remove(this.uid)

@@ -8,6 +8,7 @@
 #          (cwd and environment: the container's)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
 #        python3 -I -S shim.py --can-pidns   (exit 0 when it lets a command have a PID namespace with its own /proc)
+#        python3 -I -S shim.py --pod-init <file>   (a pod's shared PID namespace: its holder's pid written to <file>)
 #        python3 -I -S shim.py --become '<json: security>' command...   (exec as a container's user: kubectl exec)
 # Files in dir, per run <n>: n.log (CRI log), n.run (json: shimPid, shimStart, pid, pidStart, startedAt ms; pid is the
 # container's init when it has a PID namespace, see container_init),
@@ -362,6 +363,32 @@ def reap():
         if not pid:
             return ended
         ended[pid] = status
+
+
+def pod_init(path):
+    """shareProcessNamespace: the pod's PID namespace, held by a process of its own (what the pause container is to
+    kube's): PID 1 there, reaping what the containers joining it leave, until the agent kills it with the pod (the
+    kernel then kills everything in it). Writes {pid, pidStart} to `path` and returns; the holder lives on."""
+    unshare_pid()
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        for name in os.listdir('/proc/self/fd'):
+            if int(name) > 2:
+                try:
+                    os.close(int(name))
+                except OSError:
+                    pass
+        os.chdir('/')
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
+        while True:
+            reap()
+            signal.sigwaitinfo([signal.SIGCHLD])
+    write_json(path, {'pid': pid, 'pidStart': proc_start(pid)})
+    return 0
 
 
 def can_pidns():
@@ -749,4 +776,6 @@ if __name__ == '__main__':
         sys.exit(can_mount())
     if sys.argv[1:] == ['--can-pidns']:
         sys.exit(can_pidns())
+    if sys.argv[1:2] == ['--pod-init']:
+        sys.exit(pod_init(sys.argv[2]))
     sys.exit(main(json.loads(sys.argv[1])))

@@ -20,8 +20,9 @@ export function pidNamespaces(): boolean {
 }
 
 /**
- * The PID namespace a run gets: its target's, for an ephemeral container whose target runs in one (kubectl debug
- * --target: ps there shows the target's processes, as in kube); else one of its own (ownPidNamespace); else the host's.
+ * The PID namespace a run gets: the one it is given to join where that is not the host's (an ephemeral container's
+ * target's, kubectl debug --target: ps there shows the target's processes, as in kube; the pod's shared one,
+ * shareProcessNamespace: pod-pid-namespace.ts); else one of its own (ownPidNamespace); else the host's.
  */
 export function pidNamespaceOf(spec: RunSpec): { pidns?: true; pidnsOf?: number } {
   const target = spec.targetPid
@@ -39,8 +40,8 @@ const nsOf = (pid: number | 'self') => {
 
 /**
  * Whether a container of `pod` runs in a PID namespace of its own: not with hostPID (the host's is the pod's), nor
- * with shareProcessNamespace (one namespace for the pod's containers, which the process runtime does not make: they
- * share the host's, where each sees the others as before), nor where the host refuses one.
+ * with shareProcessNamespace (the pod's one, which it joins; where that cannot be had, the host's, where the
+ * containers see each other too), nor where the host refuses one.
  */
 export function ownPidNamespace(pod: Obj | undefined): boolean {
   const spec = (pod?.spec ?? {}) as Obj

@@ -1,7 +1,8 @@
 // A PID namespace per container on a real node (process runtime): what a container starts out of its process group
 // (setsid, a daemon's double fork) is gone from the host once its pod is deleted, whether the agent that stops it
 // started it or adopted it after a restart, or the pod was deleted while no agent ran; kubectl exec and a preStop
-// hook run inside the container's namespace (ps there lists the container's processes, not the host's).
+// hook run inside the container's namespace (ps there lists the container's processes, not the host's); a
+// shareProcessNamespace pod's containers share one namespace, gone with the pod.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
@@ -149,6 +150,45 @@ describe('node agent: a PID namespace per container', () => {
       assert.ok(existsSync(psFile), 'the preStop hook did not run')
       const seen = readFileSync(psFile, 'utf8')
       assert.ok(seen.includes(`sleep ${kept[0]}`) && !/main\.ts|workerd/.test(seen), seen)
+    }),
+  )
+
+  it(
+    'shareProcessNamespace: the containers see each other’s processes, and nothing of the pod is left once it is deleted',
+    withOutput(async () => {
+      const [a, b, c] = [mark(), mark(), mark()]
+      await create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'shared', namespace },
+        spec: {
+          nodeName: node,
+          shareProcessNamespace: true,
+          terminationGracePeriodSeconds: 2,
+          containers: [
+            { name: 'one', image: 'busybox', command: ['sh', '-c', `exec sleep ${a}`] },
+            { name: 'two', image: 'busybox', command: ['sh', '-c', `setsid sleep ${b} & exec sleep ${c}`] },
+          ],
+        },
+      })
+      for (const m of [a, b, c]) await eventually(`sleep ${m} on the host`, async () => marked(m).length)
+      const uid = (await getPod('shared')).body.metadata.uid
+      const holder = JSON.parse(readFileSync(join(dataDir, 'pods', uid, 'pidns.json'), 'utf8'))
+      const ps = await eventually(
+        'exec into one',
+        async () =>
+          (await k(['exec', 'shared', '-c', 'one', '--', 'ps', '-e', '-o', 'pid=,args='], { allowFail: true })).stdout,
+      )
+      assert.match(ps, /^\s*1 .*--pod-init/m)
+      for (const m of [a, b, c]) assert.ok(ps.includes(`sleep ${m}`), ps)
+      await k(['delete', 'pod', 'shared', '--wait=true', '--timeout=60s'])
+      assert.deepEqual(
+        [a, b, c].flatMap((m) => marked(m)),
+        [],
+        'a process of the deleted pod still runs on the host',
+      )
+      const state = existsSync(`/proc/${holder.pid}/stat`) ? readFileSync(`/proc/${holder.pid}/stat`, 'utf8') : ''
+      assert.ok(!state || / Z /.test(state) || Number(state.split(') ')[1].split(' ')[19]) !== holder.pidStart, state)
     }),
   )
 })

@@ -286,6 +286,44 @@ describe('an ephemeral container with a target (kubectl debug --target)', { skip
   })
 })
 
+describe('a pod with shareProcessNamespace', { skip }, () => {
+  it('has one PID namespace for its containers, held by a process of its own and gone with the pod', async () => {
+    const [a, b, c] = [mark(), mark(), mark()]
+    const t = setup({
+      shareProcessNamespace: true,
+      containers: [
+        { name: 'one', image: 'i', command: sh(`exec sleep ${a}`) },
+        { name: 'two', image: 'i', command: sh(`setsid sleep ${b} & exec sleep ${c}`) },
+      ],
+    })
+    t.worker.sync()
+    await until('both running', () => last(t.api)?.containerStatuses?.every((s) => s.state.running))
+    await until('the sleeps', () => marked(a).length && marked(b).length && marked(c).length)
+    const holder = JSON.parse(readFileSync(join(t.worker.dir, 'pidns.json'), 'utf8'))
+    const one = t.worker.record('one')
+    const ps = execIn(one.proc, t.worker.dir, ['ps', '-e', '-o', 'pid=,args='])
+    // PID 1 is the holder; each container sees the other's processes.
+    assert.match(ps, /^\s*1 .*--pod-init/m)
+    for (const m of [a, b, c]) assert.ok(ps.includes(`sleep ${m}`), ps)
+    // One container may signal another's processes (by their pid in there).
+    const pid = ps
+      .split('\n')
+      .find((l) => l.endsWith(`sleep ${c}`))
+      .trim()
+      .split(' ')[0]
+    execIn(one.proc, t.worker.dir, ['kill', '-TERM', pid])
+    await until('two to restart', () => last(t.api)?.containerStatuses?.[1]?.restartCount === 1)
+    // Its restart left the holder, and the first container, as they were.
+    assert.equal(marked(a).length, 1)
+    assert.deepEqual(JSON.parse(readFileSync(join(t.worker.dir, 'pidns.json'), 'utf8')), holder)
+    assert.ok(sameProcess(holder.pid, holder.pidStart))
+    t.worker.removed()
+    await until('the pod to go', () => t.finished())
+    assert.deepEqual([...marked(a), ...marked(b), ...marked(c)], [])
+    assert.equal(sameProcess(holder.pid, holder.pidStart), false, 'the holder outlived its pod')
+  })
+})
+
 describe('PID namespace of an agent that is not root', () => {
   it('comes with a user namespace of its uid, beside the volumes; exec enters both, and a stop leaves nothing', {
     skip: userns ? false : 'needs root to become nobody, and unprivileged user namespaces',
