@@ -53,9 +53,16 @@ export class DisruptionController implements Controller {
   readonly name = 'disruption'
   private running = new Map<string, Promise<void>>()
   private again = new Set<string>()
+  /**
+   * Whether the namespace holds a budget (null: not known). Known to hold none, a commit without a budget in it
+   * needs no read: most namespaces have none, and this controller sees every commit.
+   */
+  private anyBudget: boolean | null = null
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    if (this.anyBudget === false && !entries.some((e) => e.resource === PDBS)) return
     const pdbs = host.all(PDBS).map((s) => s.object as PDBObject)
+    this.anyBudget = pdbs.length > 0
     if (pdbs.length === 0) return
     const names = new Set<string>()
     for (const e of entries) {
@@ -78,7 +85,9 @@ export class DisruptionController implements Controller {
   }
 
   async resync(host: ControllerHost): Promise<void> {
-    await Promise.all(host.all(PDBS).map((s) => this.enqueue(host, s.object.metadata.name!)))
+    const pdbs = host.all(PDBS)
+    this.anyBudget = pdbs.length > 0
+    await Promise.all(pdbs.map((s) => this.enqueue(host, s.object.metadata.name!)))
   }
 
   private enqueue(host: ControllerHost, name: string): Promise<void> {
