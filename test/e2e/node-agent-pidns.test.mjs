@@ -39,7 +39,7 @@ function marked(m) {
   return found
 }
 /** A container that leaves two sleeps out of its process group, then sleeps itself. */
-const escaper = (name, [a, b, c], extra = {}) => ({
+const escaper = (name, [a, b, c], extra = {}, podSpec = {}) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace },
@@ -54,8 +54,21 @@ const escaper = (name, [a, b, c], extra = {}) => ({
         ...extra,
       },
     ],
+    ...podSpec,
   },
 })
+/** A shareProcessNamespace pod's holder (its pidns.json), and whether it still runs (neither gone nor a zombie). */
+async function holderOf(name) {
+  const uid = (await getPod(name)).body.metadata.uid
+  const { pid, pidStart } = JSON.parse(readFileSync(join(dataDir, 'pods', uid, 'pidns.json'), 'utf8'))
+  return {
+    alive() {
+      const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : ''
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return stat !== '' && fields[0] !== 'Z' && Number(fields[19]) === pidStart
+    },
+  }
+}
 const create = async (pod) => {
   const r = await api('POST', `/api/v1/namespaces/${namespace}/pods`, pod)
   assert.equal(r.status, 201, r.text)
@@ -90,12 +103,18 @@ describe('node agent: a PID namespace per container', () => {
     await api('DELETE', `/api/v1/namespaces/${namespace}`)
     for (const a of started) await a.stop()
     await api('DELETE', `/api/v1/nodes/${node}`)
-    // Whatever a failed test left running.
-    for (const m of marks)
-      for (const pid of marked(m))
-        try {
-          process.kill(pid, 'SIGKILL')
-        } catch {}
+    // Whatever a failed test left running, shared namespaces' holders included.
+    const holders = readdirSync('/proc').filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`--pod-init\0${dataDir}/`)
+      } catch {
+        return false
+      }
+    })
+    for (const pid of [...marks.flatMap((m) => marked(m)), ...holders.map(Number)])
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {}
   })
 
   it(
@@ -103,6 +122,7 @@ describe('node agent: a PID namespace per container', () => {
     withOutput(async () => {
       const kept = [mark(), mark(), mark()]
       const gone = [mark(), mark(), mark()]
+      const goneShared = [mark(), mark(), mark()]
       const psFile = join(scratch, 'prestop.ps')
       await create(
         escaper('kept', kept, {
@@ -110,7 +130,10 @@ describe('node agent: a PID namespace per container', () => {
         }),
       )
       await create(escaper('gone', gone))
-      for (const m of [...kept, ...gone]) await eventually(`sleep ${m} on the host`, async () => marked(m).length)
+      await create(escaper('gone-shared', goneShared, {}, { shareProcessNamespace: true }))
+      for (const m of [...kept, ...gone, ...goneShared])
+        await eventually(`sleep ${m} on the host`, async () => marked(m).length)
+      const sharedHolder = await holderOf('gone-shared')
 
       // exec is inside: the container's processes, none of the host's (the agent, the API server).
       const ps = (await k(['exec', 'kept', '--', 'ps', '-e', '-o', 'pid=,args='])).stdout.trim().split('\n')
@@ -124,12 +147,14 @@ describe('node agent: a PID namespace per container', () => {
 
       // The agent dies; one pod is deleted for good while no agent runs; the next agent adopts the other.
       await agent.stop('SIGKILL')
-      const deleted = await api('DELETE', `/api/v1/namespaces/${namespace}/pods/gone`, { gracePeriodSeconds: 0 })
-      assert.equal(deleted.status, 200, deleted.text)
+      for (const name of ['gone', 'gone-shared']) {
+        const deleted = await api('DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`, { gracePeriodSeconds: 0 })
+        assert.equal(deleted.status, 200, deleted.text)
+      }
       agent = agentOn()
       await eventually(
         'the deleted pod’s leftovers to be gone',
-        async () => !gone.some((m) => marked(m).length),
+        async () => ![...gone, ...goneShared].some((m) => marked(m).length) && !sharedHolder.alive(),
         20_000,
       )
       await eventually(
@@ -172,8 +197,7 @@ describe('node agent: a PID namespace per container', () => {
         },
       })
       for (const m of [a, b, c]) await eventually(`sleep ${m} on the host`, async () => marked(m).length)
-      const uid = (await getPod('shared')).body.metadata.uid
-      const holder = JSON.parse(readFileSync(join(dataDir, 'pods', uid, 'pidns.json'), 'utf8'))
+      const holder = await holderOf('shared')
       const ps = await eventually(
         'exec into one',
         async () =>
@@ -187,8 +211,7 @@ describe('node agent: a PID namespace per container', () => {
         [],
         'a process of the deleted pod still runs on the host',
       )
-      const state = existsSync(`/proc/${holder.pid}/stat`) ? readFileSync(`/proc/${holder.pid}/stat`, 'utf8') : ''
-      assert.ok(!state || / Z /.test(state) || Number(state.split(') ')[1].split(' ')[19]) !== holder.pidStart, state)
+      assert.equal(holder.alive(), false, 'the pod’s PID namespace holder outlived it')
     }),
   )
 })
