@@ -47,16 +47,16 @@ export class WatchHub extends DurableObject<Env> {
     return next
   }
 
-  /** Called by hosts after a commit. */
-  async poke(): Promise<void> {
+  /** Called by hosts after a commit; answers whether anyone watches through the hub (src/host/hub-poke.ts). */
+  async poke(): Promise<boolean> {
     // Always behind the mutex: a watcher may be joining right now, and its replay must meet this delivery.
-    await this.serial(() => this.deliver())
+    return this.serial(() => this.deliver())
   }
 
-  private async deliver() {
+  private async deliver(): Promise<boolean> {
     if (this.watchers.count() === 0) {
       this.cursor = null
-      return
+      return false
     }
     // Custom resources' watchers need their kinds known in this isolate (it may have just woken up).
     for (const resource of new Set(this.watchers.openSpecs().map((s) => s.resource)))
@@ -70,6 +70,7 @@ export class WatchHub extends DurableObject<Env> {
       if (entries.length < PAGE) break
     }
     await this.ctx.storage.put('cursor', this.cursor)
+    return true
   }
 
   override async fetch(request: Request): Promise<Response> {
