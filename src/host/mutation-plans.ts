@@ -28,7 +28,11 @@ export function planMutateVerb(
   if (!next) return { plan: ok({ change: null, object: current.object, declined: true }) }
   next.metadata.resourceVersion = String(current.rv)
   const plan = planUpdate(def, contextOf(host, opts), name, next, current, managerOf(opts))
-  return { plan: plan.ok ? ok({ change: plan.value.change, object: plan.value.object }) : plan }
+  if (!plan.ok) return { plan }
+  // The mutation had a copy, so the previous state is the stored row as read: its JSON is not encoded again.
+  const change = plan.value.change
+  if (change?.prev && current.text !== undefined) change.prevText = current.text
+  return { plan: ok({ change, object: plan.value.object }) }
 }
 
 /** An update computed from the newest stored object, or refused; planned like a PUT. */

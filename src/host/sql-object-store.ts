@@ -57,7 +57,7 @@ export class SqlObjectStore implements ObjectStore {
         name,
       )
       .toArray()[0]
-    return row ? { rv: row.rv, object: materialize(row.object, row.rv) } : null
+    return row ? { rv: row.rv, object: materialize(row.object, row.rv), text: row.object } : null
   }
 
   /** Every object of a resource, in name order. */

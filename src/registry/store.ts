@@ -22,6 +22,8 @@ import { uidPreconditionFailure } from './preconditions'
 export interface Stored {
   rv: number
   object: KubeObject
+  /** The JSON its store holds for it (stored form, see stored-json.ts), when it was read from one. */
+  text?: string
 }
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
@@ -40,6 +42,8 @@ export interface Change {
   prevRv: number | null
   /** object and prev as stored JSON, once something has encoded them (see storedText). Planners leave it unset. */
   text?: StoredText
+  /** prev as its store held it, when the planner read it so and left it untouched: not encoded again. */
+  prevText?: string
 }
 
 /** A committed change: the change with the resourceVersion its commit gave it. */

@@ -70,9 +70,10 @@ export function storedText(c: {
   object: KubeObject
   prev: KubeObject | null
   text?: StoredText
+  prevText?: string
 }): StoredText {
   return (c.text ??= {
     object: encodeStored(c.object, c.resource),
-    prev: c.prev ? encodeStored(c.prev, c.resource) : null,
+    prev: c.prev ? (c.prevText ?? encodeStored(c.prev, c.resource)) : null,
   })
 }

@@ -50,10 +50,12 @@ describe('SqlObjectStore layout upgrade', () => {
       ).toBe(0)
       expect(sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'layout'").one().value).toBe('4')
       expect(store.names('pods')).toEqual(['a', 'b'])
-      expect(store.get('pods', 'b')).toEqual({
+      const { text, ...b } = store.get('pods', 'b')!
+      expect(b).toEqual({
         rv: 10,
         object: { ...pods[0], metadata: { ...pods[0]!.metadata, resourceVersion: '10' } },
       })
+      expect(text).toBe(encodeStored(pods[0]!))
       expect(store.exists('pods', 'a')).toBe(true)
 
       // The key is still unique: applying a change to an existing object updates its one row.
