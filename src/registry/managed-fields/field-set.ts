@@ -94,54 +94,55 @@ export function withKeyDefaults(v: Json, n: Node | null): Json {
 /** Every field path the object sets. Non-leaf nodes that own their existence (map entries, list items) are included. */
 export function fieldSetOf(obj: Json, schema: z.ZodType): FieldSet {
   const out: FieldSet = new Set()
-  walk(obj, node(schema), [], out, true)
+  walk(obj, node(schema), '', out, true)
   return out
 }
 
-function walk(v: Json, n: Node | null, path: string[], out: FieldSet, root = false) {
+/** A path one segment down (paths are built as strings as the walk descends: joining arrays at each level cost more). */
+const below = (path: string, seg: string) => (path === '' ? seg : path + SEP + seg)
+
+function walk(v: Json, n: Node | null, path: string, out: FieldSet, root = false) {
   if (isObj(v)) {
     const isMap = n?.kind === 'record'
     if (!root && Object.keys(v).length === 0) {
-      out.add(joinPath(path))
+      out.add(path)
       return
     }
-    if (!root && isMap) out.add(joinPath(path))
+    if (!root && isMap) out.add(path)
+    const inMeta = path === 'f:metadata'
     for (const [k, x] of Object.entries(v)) {
       if (root && (k === 'apiVersion' || k === 'kind')) continue
-      if (path.length === 1 && path[0] === 'f:metadata' && UNOWNED_META.has(k)) continue
+      if (inMeta && UNOWNED_META.has(k)) continue
       if (x === undefined) continue
-      walk(x, field(n, k), [...path, `f:${k}`], out)
+      walk(x, field(n, k), below(path, `f:${k}`), out)
     }
     return
   }
   if (Array.isArray(v)) {
     const lk = listKind(n, v)
     if (lk.kind === 'atomic' || v.length === 0) {
-      out.add(joinPath(path))
+      out.add(path)
       return
     }
     const el = element(n)
     for (const item of v) {
       if (lk.kind === 'set') {
-        out.add(joinPath([...path, `v:${JSON.stringify(item)}`]))
+        out.add(below(path, `v:${JSON.stringify(item)}`))
       } else if (isObj(item)) {
-        const seg = itemKey(item, lk.keys, el)
-        out.add(joinPath([...path, seg]))
-        walk(item, el, [...path, seg], out, false)
+        const itemPath = below(path, itemKey(item, lk.keys, el))
+        out.add(itemPath)
+        walk(item, el, itemPath, out, false)
       }
     }
     return
   }
-  out.add(joinPath(path))
+  out.add(path)
 }
 
 /** The paths of a set that have other paths of the set below them (map entries and list items with fields). */
 export function innerPathsOf(set: FieldSet): FieldSet {
   const out: FieldSet = new Set()
-  for (const p of set) {
-    const segs = splitPath(p)
-    for (let i = 1; i < segs.length; i++) out.add(joinPath(segs.slice(0, i)))
-  }
+  for (const p of set) for (let i = p.indexOf(SEP); i >= 0; i = p.indexOf(SEP, i + 1)) out.add(p.slice(0, i))
   return out
 }
 
@@ -234,14 +235,19 @@ export function describePath(path: string[]): string {
   return s
 }
 
+const LABELS = `f:metadata${SEP}f:labels`
+const ANNOTATIONS = `f:metadata${SEP}f:annotations`
+/** Whether a path is `prefix` or below it (`prefix`: whole segments). */
+const startsWithPath = (p: string, prefix: string) =>
+  p.startsWith(prefix) && (p.length === prefix.length || p[prefix.length] === SEP)
+
 /** What a write through the main resource or a subresource owns: status belongs to /status, and only there. */
 export function scopeToSubresource(set: FieldSet, subresource?: string): FieldSet {
   const out: FieldSet = new Set()
   for (const p of set) {
-    const segs = splitPath(p)
-    const isStatus = segs[0] === 'f:status'
+    const isStatus = startsWithPath(p, 'f:status')
     if (subresource === 'status') {
-      if (isStatus || (segs[0] === 'f:metadata' && (segs[1] === 'f:labels' || segs[1] === 'f:annotations'))) out.add(p)
+      if (isStatus || startsWithPath(p, LABELS) || startsWithPath(p, ANNOTATIONS)) out.add(p)
     } else if (!isStatus) out.add(p)
   }
   return out
