@@ -82,6 +82,10 @@ function quotaStatusChange(host: PlanningHost, name: string, used: Record<string
   if (!current) return []
   const next = clone(current.object) as KubeObject & { spec?: { hard?: object }; status?: Record<string, unknown> }
   next.status = { hard: next.spec?.hard ?? {}, used: { ...(next.status?.used as object), ...used } }
-  const plan = planUpdate(def, host.strategyContext(), name, next, current)
+  // kube's quota admission writes through the apiserver's loopback client, whose user agent names the manager.
+  const plan = planUpdate(def, host.strategyContext(), name, next, current, {
+    name: 'kube-apiserver',
+    subresource: 'status',
+  })
   return plan.ok && plan.value.change ? [plan.value.change] : []
 }
