@@ -19,6 +19,7 @@ import { contextOf, managerOf, type PlanningHost, type VerbPlan } from './planni
 import type { PatchOptions, WriteOptions } from './rpc-types'
 import { planScaleVerb } from './scale-plan'
 import { customFinalizerWarnings } from '../registry/custom/finalizer-warnings'
+import { strategyWarnings } from '../registry/strategy-warnings'
 import { admitBeforeCreate, admitPlanned } from './admission-plans'
 import type { Change } from '../registry/store'
 import { convertingWrite, planConvertedPatch } from './conversion-plans'
@@ -58,6 +59,7 @@ export function planCreateVerb(
     tokens.reserve(token, me, resource, plan.value.name, plan.value.object.metadata.uid ?? '')
   }
   const warnings = customFinalizerWarnings(def, undefined, plan.value.object, null)
+  warnings.push(...strategyWarnings(def, undefined, plan.value.object, null))
   return {
     plan: ok({ change: plan.value, object: plan.value.object, created: true }),
     warnings,
@@ -90,6 +92,7 @@ export function planUpdateVerb(
   const admitted = updateAdmission(host, def, plan.value, current?.object ?? null, opts)
   if (!admitted.ok) return { plan: admitted }
   const warnings = customFinalizerWarnings(def, opts.subresource, plan.value.object, current?.object ?? null)
+  warnings.push(...strategyWarnings(def, opts.subresource, plan.value.object, current?.object ?? null))
   return { plan: ok({ change: plan.value.change, object: plan.value.object }), warnings, also: admitted.value }
 }
 
@@ -135,6 +138,7 @@ export function planPatchVerb(
     const admitted = updateAdmission(host, def, plan.value, current?.object ?? null, opts)
     if (!admitted.ok) return { plan: admitted, warnings }
     const added = customFinalizerWarnings(def, opts.subresource, plan.value.object, current?.object ?? null)
+    added.push(...strategyWarnings(def, opts.subresource, plan.value.object, current?.object ?? null))
     return {
       plan: ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }),
       warnings: [...warnings, ...added],
@@ -159,6 +163,7 @@ export function planPatchVerb(
   const admitted = updateAdmission(host, def, plan.value, current.object, opts)
   if (!admitted.ok) return { plan: admitted, warnings }
   const added = customFinalizerWarnings(def, opts.subresource, plan.value.object, current.object)
+  added.push(...strategyWarnings(def, opts.subresource, plan.value.object, current.object))
   return {
     plan: ok({ change: plan.value.change, object: plan.value.object }),
     warnings: [...warnings, ...added],

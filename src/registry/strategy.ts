@@ -75,6 +75,8 @@ export interface Strategy<T extends KubeObject = KubeObject> {
    * for admit, or null.
    */
   validateAdmission?(obj: T, ctx: StrategyContext, old: T | null): string | null
+  /** kube's WarningsOnCreate (old null) and WarningsOnUpdate: Warning headers for an accepted write. */
+  warnings?(obj: T, old: T | null): string[]
   /**
    * Whether ctx.writer may write this object (create: old is null), after defaulting and before any other hook, as
    * kube's RBAC storage checks escalation before the generic store runs. Called only when ctx.writer is set.

@@ -10,6 +10,7 @@ import { fieldError, type FieldError, FieldPath } from '../../field-errors'
 import { goQuote } from '../../go-strings'
 import { age } from '../../human-duration'
 import type { Strategy } from '../../strategy'
+import { cidrWarnings } from '../../validation/cidr-warnings'
 import { nameIsDNSSubdomain } from '../../validation/names'
 import { formatLabelSelector } from '../apps/apps-selector'
 import { AGE_COLUMN, NAME_COLUMN } from '../config/data-keys'
@@ -148,6 +149,28 @@ function validateSpec(spec: Spec, check: SelectorCheck): FieldError[] {
   return errs
 }
 
+/** networkPolicyWarnings: GetWarningsForCIDR of every ipBlock's cidr and exceptions, ingress then egress. */
+function policyWarnings(np: NetworkPolicyObject): string[] {
+  const warnings: string[] = []
+  const spec = np.spec
+  const sides = [
+    ['ingress', 'from', spec?.ingress?.map((r) => r.from)],
+    ['egress', 'to', spec?.egress?.map((r) => r.to)],
+  ] as const
+  for (const [side, peersKey, rules] of sides)
+    (rules ?? []).forEach((peers, i) =>
+      (peers ?? []).forEach((peer, j) => {
+        if (!peer.ipBlock) return
+        const at = new FieldPath('spec').child(side).index(i).child(peersKey).index(j).child('ipBlock')
+        warnings.push(...cidrWarnings(at.child('cidr').toString(), peer.ipBlock.cidr))
+        ;(peer.ipBlock.except ?? []).forEach((e, k) =>
+          warnings.push(...cidrWarnings(at.child('except').index(k).toString(), e)),
+        )
+      }),
+    )
+  return warnings
+}
+
 export const networkPolicyStrategy: Strategy<NetworkPolicyObject> = {
   validateName: nameIsDNSSubdomain,
   applyDefaults(np) {
@@ -171,6 +194,7 @@ export const networkPolicyStrategy: Strategy<NetworkPolicyObject> = {
     const allow = validateLabelSelector(oldSelector, new FieldPath('spec.podSelector')).length > 0
     return validateSpec(np.spec ?? { podSelector: {} }, selectorCheck(allow))
   },
+  warnings: (np) => policyWarnings(np),
   selectableFields: (np) => ({
     'metadata.name': np.metadata.name ?? '',
     'metadata.namespace': np.metadata.namespace ?? '',
