@@ -74,6 +74,7 @@ export class ResourceQuotaController implements Controller {
   }
 
   private async sync(host: ControllerHost, quotas: ResourceQuota[]) {
+    if (quotas.length) await this.wakeForStuckPods(host)
     for (const rq of quotas) {
       const name = rq.metadata?.name ?? ''
       // Decided against the newest state when the write is planned, so a create charged meanwhile is counted.
@@ -90,5 +91,23 @@ export class ResourceQuotaController implements Controller {
         { subresource: 'status', fieldManager: MANAGER },
       )
     }
+  }
+
+  /**
+   * A pod being deleted stops counting once its deletion's grace period has run out (QuotaV1Pod: a lost node's pods
+   * stuck terminating must not hold the quota); nothing commits at that moment, so the controller asks the host to
+   * wake it then (resync runs on alarms), as kube's periodic resync would catch it.
+   */
+  private async wakeForStuckPods(host: ControllerHost) {
+    const now = Date.now()
+    let next: number | null = null
+    for (const { object } of host.all('pods')) {
+      const at = object.metadata?.deletionTimestamp
+      const grace = object.metadata?.deletionGracePeriodSeconds
+      if (!at || grace === undefined || grace === null) continue
+      const due = Date.parse(at) + Number(grace) * 1000 + 1000
+      if (due > now && (next === null || due < next)) next = due
+    }
+    if (next !== null) await host.wakeAt(next)
   }
 }
