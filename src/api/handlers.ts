@@ -13,13 +13,15 @@ import { patchContentType, readBody, readBodyText } from './body'
 import { getResourceVersion, listOptions, type ListOptions } from './query'
 import { createOptions, deleteOptions, patchOptions, updateOptions } from './write-options'
 import type { FieldValidation } from '../registry/decode'
-import { addWarnings, json, negotiate, negotiated } from './respond'
+import { addWarnings, encodedJson, json, negotiate, negotiated, relaysEncoded } from './respond'
 import { resourceEndpoint } from './negotiation'
 import { tableOptions, toTable } from './table'
 import { partialOfList, partialOfObject } from './partial-metadata'
 import { call, hostFor } from './hosts'
 import { apiVersionOf, resourceKey } from '../registry/resource'
 import { serveWatch } from './watch'
+import type { WriteAnswer } from '../host/rpc-types'
+import { encodeInput } from '../host/rpc-json'
 import { noteWrite, requesterOption } from './request-writer'
 import { noteDecodedRequest, noteDecodingRequest } from './audit-request-object'
 import type { PatchType } from '../registry/patch/apply-patch'
@@ -43,6 +45,17 @@ function inVersion(def: ResourceDef, obj: KubeObject): KubeObject {
   if (def.storage === false && obj.kind === def.kind) obj.apiVersion = apiVersionOf(def)
   return obj
 }
+
+/**
+ * Whether a write's answer may come encoded from the host (WriteOptions.encodeAnswer): the request wants the object
+ * as stored, compact, and its kind serves objects as they are stored (inVersion changes nothing).
+ */
+const relaysStored = (c: Ctx, def: ResourceDef) =>
+  relaysEncoded(c) && !def.conversion && !def.unstructured?.defaultsOnRead && def.storage !== false
+
+/** A write's answer: the host's encoding of the object when it sent one, else the object rendered here. */
+const renderAnswer = (c: Ctx, def: ResourceDef, answer: WriteAnswer, code: number) =>
+  answer.json !== undefined ? encodedJson(c, answer.json, code) : renderObject(c, def, answer.object, code)
 
 /** Writes through a version served but not stored are planned with that version's row. */
 const versionOption = (def: ResourceDef) => (def.storage === false ? { version: def.version } : {})
@@ -172,18 +185,19 @@ export async function handleCreate(c: Ctx, def: ResourceDef, ns: string) {
   }
   const answer = unwrap(
     await call(() =>
-      hostFor(c.env, def, ns).create(resourceKey(def), obj, {
+      hostFor(c.env, def, ns).create(resourceKey(def), encodeInput(obj), {
         ...versionOption(def),
         dryRun: options.dryRun,
         fieldManager: options.fieldManager,
         idempotencyKey,
+        encodeAnswer: relaysStored(c, def),
         ...requester,
       }),
     ),
   )
   noteWrite(c, def, ns, answer.object.metadata.name)
   addWarnings(c, answer.warnings ?? [])
-  return renderObject(c, def, answer.object, 201)
+  return renderAnswer(c, def, answer, 201)
 }
 
 /** PUT on an item, or on its subresource (`status`) when `subresource` is given. */
@@ -193,18 +207,19 @@ export async function handleUpdate(c: Ctx, def: ResourceDef, ns: string, name: s
   const requester = await requesterOption(c, def)
   const answer = unwrap(
     await call(() =>
-      hostFor(c.env, def, ns).update(resourceKey(def), name, obj, {
+      hostFor(c.env, def, ns).update(resourceKey(def), name, encodeInput(obj), {
         ...versionOption(def),
         dryRun: options.dryRun,
         fieldManager: options.fieldManager,
         subresource,
+        encodeAnswer: relaysStored(c, def),
         ...requester,
       }),
     ),
   )
   noteWrite(c, def, ns, name)
   addWarnings(c, answer.warnings ?? [])
-  return renderObject(c, def, answer.object, answer.created ? 201 : 200)
+  return renderAnswer(c, def, answer, answer.created ? 201 : 200)
 }
 
 const PATCH_TYPES: Record<string, PatchType> = {
@@ -247,13 +262,14 @@ export async function handlePatch(c: Ctx, def: ResourceDef, ns: string, name: st
         fieldManager: options.fieldManager,
         subresource,
         force: options.force,
+        encodeAnswer: relaysStored(c, def),
         ...requester,
       }),
     ),
   )
   noteWrite(c, def, ns, name)
   addWarnings(c, answer.warnings ?? [])
-  return renderObject(c, def, answer.object, answer.created ? 201 : 200)
+  return renderAnswer(c, def, answer, answer.created ? 201 : 200)
 }
 
 /** The kind's default propagation, when the options name none (kube's DefaultGarbageCollectionPolicy), warned. */

@@ -1,6 +1,7 @@
 // Reaching the Durable Object that owns a kind's objects, through the one typed interface both hosts serve, with
 // infrastructure failures turned into 503 Status.
 import type { GraphEdgeRow } from '../host/object-store'
+import type { WriteInput } from '../host/rpc-json'
 import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
 import type { ListPage } from '../registry/list'
 import type { ResourceDef } from '../registry/resource'
@@ -14,8 +15,8 @@ export interface HostApi {
   snapshot(resources: string[], since?: number): Promise<Snapshot>
   /** The Node authorizer's graph edges leaving a vertex (src/identity/node-graph.ts). */
   graphEdgesFrom(type: string, namespace: string, name: string, node?: string): Promise<GraphEdgeRow[]>
-  create(resource: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
-  update(resource: string, name: string, obj: KubeObject, opts: WriteOptions): Promise<Result<WriteAnswer>>
+  create(resource: string, obj: WriteInput, opts: WriteOptions): Promise<Result<WriteAnswer>>
+  update(resource: string, name: string, obj: WriteInput, opts: WriteOptions): Promise<Result<WriteAnswer>>
   patch(resource: string, name: string, type: PatchType, body: string, opts: PatchOptions): Promise<Result<WriteAnswer>>
   delete(resource: string, name: string, options: DeleteOptions, opts: WriteOptions): Promise<Result<WriteAnswer>>
   deleteCollection(

@@ -2,7 +2,7 @@
 // serializer answers; errors written whatever the Accept), Status errors, and Warning headers.
 import type { Context } from 'hono'
 import type { Status } from '../registry/status'
-import { encodeBody } from '../registry/wire-json'
+import { encodeBody, encodedBody } from '../registry/wire-json'
 import {
   DEFAULT_ENDPOINT,
   negotiateMediaType,
@@ -42,6 +42,20 @@ export function json(c: Context, body: unknown, code = 200, contentType = 'appli
   }
   const options = negotiated(c) ?? negotiate(c, DEFAULT_ENDPOINT)
   return respond(c, encodeBody(body, options.pretty || isPrettyPrint(c)), code, contentType)
+}
+
+/**
+ * Whether this request's body is its object exactly as json() writes it compactly (no Table, no partial metadata, no
+ * indentation): the host may then send the object already encoded (WriteOptions.encodeAnswer).
+ */
+export function relaysEncoded(c: Context): boolean {
+  const options = negotiated(c)
+  return options !== undefined && !options.convert && !options.pretty && !isPrettyPrint(c)
+}
+
+/** A success body the host encoded in Go's field order (WriteAnswer.json), written as json() writes it. */
+export function encodedJson(c: Context, text: string, code: number): Response {
+  return respond(c, encodedBody(text), code, 'application/json')
 }
 
 /** A body written whatever the Accept header asks, by handlers outside kube's negotiation (kube-openapi's). */

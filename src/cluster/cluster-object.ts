@@ -5,6 +5,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
 import type { ListQuery, PatchOptions, PatchType, Snapshot, WriteAnswer, WriteOptions } from '../host/rpc-types'
+import { decodeInput, type WriteInput } from '../host/rpc-json'
 import type { GraphEdgeRow } from '../host/object-store'
 import { closeQuietly } from '../host/watchers'
 import { D1Log } from '../log/d1-log'
@@ -132,12 +133,12 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return this.host.objects.graphEdgesFrom(type, namespace, name, node)
   }
 
-  async create(resource: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
-    return this.host.create(resource, obj, opts)
+  async create(resource: string, obj: WriteInput, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    return this.host.create(resource, decodeInput(obj), opts)
   }
 
-  async update(resource: string, name: string, obj: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
-    return this.host.update(resource, name, obj, opts)
+  async update(resource: string, name: string, obj: WriteInput, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
+    return this.host.update(resource, name, decodeInput(obj), opts)
   }
 
   async patch(

@@ -5,6 +5,7 @@ import type { ResourceDef } from '../registry/resource'
 import { fail, statuses, type Result, type Status } from '../registry/status'
 import type { LogEntry } from '../registry/store'
 import { catchUp, recoverBatch } from './catch-up'
+import { encodeAnswer } from './rpc-json'
 import type { ChangeLog } from './change-log'
 import type { Expiries } from './expiry'
 import type { HostControllers } from './host-controllers'
@@ -64,10 +65,11 @@ export class HostCommits {
       beginChange: policy.beginChange?.bind(policy) ?? (async () => ({})),
       expect: expiries.expect.bind(expiries),
     }
-    return this.queue.submit<Result<WriteAnswer>>(
+    const answer = this.queue.submit<Result<WriteAnswer>>(
       async () => writeJob(job, def, planner(), opts),
       (answer) => fail(answer as Status),
     )
+    return opts.encodeAnswer ? answer.then(encodeAnswer) : answer
   }
 
   /** Replays what the log holds past the applied mark (src/host/catch-up.ts), as commits made here are applied. */

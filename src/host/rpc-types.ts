@@ -37,6 +37,11 @@ export interface WriteOptions {
    * defaults and rules) plans the write; the object is stored in the storage version.
    */
   version?: string
+  /**
+   * The caller writes the answer's object unchanged as its body: the host sends it as JSON text in Go's field order
+   * (WriteAnswer.json; src/host/rpc-json.ts).
+   */
+  encodeAnswer?: boolean
 }
 
 /** The cluster's RBAC objects, as the Worker's RBAC cache holds them. */
@@ -61,7 +66,10 @@ export interface PatchOptions extends WriteOptions {
 
 /** Answers of the write verbs: the object and whether it was created (201) or not (200). */
 export interface WriteAnswer {
+  /** The object; only its identity (kind, apiVersion, name, namespace, uid, resourceVersion) when `json` is set. */
   object: KubeObject
+  /** With WriteOptions.encodeAnswer: the whole object as JSON text in Go's field order, not yet escaped as Go escapes. */
+  json?: string
   created?: boolean
   /** fieldValidation=Warn findings made inside the host (patch results), for Warning headers. */
   warnings?: string[]

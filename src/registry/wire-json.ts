@@ -11,6 +11,11 @@ export function encodeBody(value: unknown, pretty = false): string {
   return escapeLikeGo(compact(value, planOfValue(value))) + '\n'
 }
 
+/** A compact body whose JSON text was already written in Go's field order (encodeInGoOrder), finished as encodeBody. */
+export function encodedBody(text: string): string {
+  return escapeLikeGo(text) + '\n'
+}
+
 /** One watch event as kube sends it: a compact line ending in a newline, over HTTP and in each WebSocket message. */
 export function encodeWatchEvent(event: { type: string; object: unknown }): string {
   return escapeLikeGo(compact(event, planOf(WATCH_EVENT))) + '\n'
