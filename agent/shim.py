@@ -1,8 +1,9 @@
 # The container shim of the kubeflare node agent (what conmon or containerd-shim is to a kubelet): one per container
 # run, in a session of its own, so the run outlives the agent that started it (kill -9, a crash, a restart). It starts
-# the container's command in a session of its own too (on a pseudo-terminal for tty containers), writes its output to
-# the CRI log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize
-# and close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
+# the container's command in a session of its own too (on a pseudo-terminal for tty containers), under an init of
+# its own in a PID namespace of its own where the agent asks for one (container_init), writes its output to the CRI
+# log file itself, keeps its stdin open on a fifo the agent (this one or the next) writes into, takes resize and
+# close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
 # usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns, pidns, pidnsOf>'
 #          (cwd and environment: the container's)

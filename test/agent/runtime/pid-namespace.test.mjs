@@ -1,7 +1,8 @@
 // A PID namespace per container (process runtime): what a container starts cannot outlive it, even out of its process
 // group (setsid, a double fork), whether it is stopped, its shim dies, or an agent started again stops it; its exit is
 // its main process's; orphans are reaped; exec enters the namespace (ps there shows the container's processes only);
-// pods with hostPID or shareProcessNamespace keep the host's.
+// an agent that is not root has it through a user namespace; an ephemeral container joins its target's; a
+// shareProcessNamespace pod's containers share one held by a process of the pod's; hostPID pods keep the host's.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -388,7 +389,7 @@ describe('PID namespace of an agent that is not root', () => {
 })
 
 describe('which pods get one', () => {
-  it('every pod where the host allows it, but not hostPID or shareProcessNamespace pods', () => {
+  it('every pod where the host allows it, but not hostPID pods, nor shareProcessNamespace ones (they join the pod’s)', () => {
     const pod = (spec) => ({ metadata: { name: 'p' }, spec: { containers: [], ...spec } })
     assert.equal(ownPidNamespace(pod({})), pidNamespaces())
     assert.equal(ownPidNamespace(pod({ hostPID: true })), false)
