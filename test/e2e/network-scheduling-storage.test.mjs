@@ -139,6 +139,19 @@ describe('NetworkPolicy, PriorityClass and StorageClass with kubectl', () => {
       assert.match(resources, new RegExp(`^${name}\\s+${short}\\s`, 'm'))
   })
 
+  it('kubectl describe reads them', async () => {
+    const np = (await kubectl(V, ['describe', 'netpol', 'db-ingress', '-n', ns])).stdout
+    assert.match(np, /PodSelector:\s+app=db/)
+    assert.match(np, /To Port: 5432\/TCP/)
+    assert.match(np, /From:\s+PodSelector: app=web/)
+    const sc = (await kubectl(V, ['describe', 'sc', scName])).stdout
+    assert.match(sc, /IsDefaultClass:\s+Yes/)
+    assert.match(sc, /Provisioner:\s+example.com\/fast/)
+    const pc = (await kubectl(V, ['describe', 'pc', pcName])).stdout
+    assert.match(pc, /Value:\s+100000/)
+    assert.match(pc, /PreemptionPolicy:\s+Never/)
+  })
+
   it('kubectl create priorityclass (kubectl 1.33 sends it as protobuf)', async () => {
     for (const version of ['1.27', '1.33']) {
       const name = `${ns}-gen-${version.replace('.', '')}`
