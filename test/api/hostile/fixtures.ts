@@ -53,6 +53,10 @@ const BODIES: Record<string, (name: string, ns: string) => Obj> = {
     ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
   }),
   PodDisruptionBudget: (n) => ({ spec: { minAvailable: 1, selector: selector(n) } }),
+  // Valid in autoscaling/v2 and v1 alike (v2 defaults the CPU metric); the target need not exist.
+  HorizontalPodAutoscaler: (n) => ({
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: n }, minReplicas: 1, maxReplicas: 3 },
+  }),
   ClusterRole: () => ({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }),
   Role: () => ({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }),
   ClusterRoleBinding: () => ({

@@ -16,7 +16,8 @@ export interface Target {
 
 /** Creates a valid object of the resource in `ns` (named from `base`) and waits until controllers leave it be. */
 export async function storeExample(s: Served, ns: string, base: string): Promise<Target> {
-  const name = nameFor(s.kind, `${base}-${Date.now().toString(36)}`)
+  // A random tail too: a kind served in two versions (HPAs) stores both sweeps' examples in one place.
+  const name = nameFor(s.kind, `${base}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`)
   const example = validObject(s.groupVersion, s.kind, name, ns)
   if (!example) throw new Error(`no example of ${s.kind}`)
   const created = await send('POST', collection(s, ns), example)
