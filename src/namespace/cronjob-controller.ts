@@ -14,6 +14,7 @@ import { loadLocation, UTC_ZONE, type Zone } from '../registry/batch/time-zone'
 import type { LogEntry } from '../registry/store'
 import type { CronJobStatus } from '../schema/batch'
 import type { KubeObject } from '../schema/meta'
+import type { CreateRetries } from './create-retries'
 import { CONTROLLER_MANAGER, controllerRef, SyncQueue } from './pod-owner'
 
 const CRONJOBS = 'cronjobs'
@@ -23,6 +24,8 @@ const COMPONENT = 'cronjob-controller'
 type Reference = NonNullable<CronJobStatus['active']>[number]
 
 interface CronJobControllerOptions {
+  /** Where a CronJob whose Job create was refused waits to be synced again (kube's AddRateLimited). */
+  retries: CreateRetries
   /** The controller's clock (ms since the epoch); tests pass their own. */
   clock?: () => number
 }
@@ -71,7 +74,7 @@ export class CronJobController implements Controller {
   private readonly queue = new SyncQueue('cronjob controller')
   private readonly clock: () => number
 
-  constructor(opts: CronJobControllerOptions = {}) {
+  constructor(private readonly opts: CronJobControllerOptions) {
     this.clock = opts.clock ?? Date.now
   }
 
@@ -94,8 +97,9 @@ export class CronJobController implements Controller {
 
   private enqueue(host: ControllerHost, name: string, now?: number): Promise<void> {
     return this.queue.enqueue(name, async () => {
+      const key = `${CRONJOBS}/${name}`
       const stored = host.get(CRONJOBS, name)
-      if (!stored) return
+      if (!stored) return this.opts.retries.forget(key)
       const cj = structuredClone(stored.object) as CronJobObject
       const uid = cj.metadata.uid
       const jobs = host
@@ -104,9 +108,12 @@ export class CronJobController implements Controller {
         .filter((j) => controllerRef(j)?.uid === uid)
       const sync: Sync = { host, cj, jobs, now: Math.max(now ?? 0, this.clock()) }
       const cleaned = await cleanupFinishedJobs(sync)
-      const { wake, changed } = await syncCronJob(sync)
+      const { wake, changed, refused } = await syncCronJob(sync)
       if (cleaned || changed) await writeStatus(sync)
       if (wake !== null) await host.wakeAt(wake)
+      // kube's sync returns the refused create's error and the worker requeues the CronJob rate-limited.
+      if (refused) await this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+      else this.opts.retries.forget(key)
     })
   }
 }
@@ -148,7 +155,7 @@ async function cleanupFinishedJobs(s: Sync): Promise<boolean> {
 }
 
 /** syncCronJob: answers when to look again (null: not until the CronJob changes) and whether the status changed. */
-async function syncCronJob(s: Sync): Promise<{ wake: number | null; changed: boolean }> {
+async function syncCronJob(s: Sync): Promise<{ wake: number | null; changed: boolean; refused?: boolean }> {
   const { cj, now } = s
   const spec = cj.spec!
   const status = (cj.status ??= {})
@@ -253,10 +260,11 @@ async function syncCronJob(s: Sync): Promise<{ wake: number | null; changed: boo
     if ((status.active ?? []).some((r) => r.uid === existing.object.metadata.uid)) return { wake: null, changed }
     made = existing.object
   } else {
-    // A namespace being torn down refuses every create; anything else is worth an event.
-    if (created.status.code !== 403)
-      await event(s, 'Warning', 'FailedCreate', `Error creating job: ${created.status.message}`)
-    return { wake: null, changed }
+    // A namespace being torn down (or gone) refuses every create: nothing to report or retry (kube's
+    // NamespaceTerminatingCause). Anything else is reported and retried.
+    if (created.status.details?.kind === 'namespaces') return { wake: null, changed }
+    await event(s, 'Warning', 'FailedCreate', `Error creating job: ${created.status.message}`)
+    return { wake: null, changed, refused: true }
   }
   status.active = [...(status.active ?? []), referenceTo(made)]
   status.lastScheduleTime = rfc3339(scheduled)

@@ -34,6 +34,7 @@ import {
   refusalNamingPrefix,
   SyncQueue,
 } from './pod-owner'
+import type { CreateRetries } from './create-retries'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 const DAEMONSETS = 'daemonsets'
@@ -44,6 +45,8 @@ interface DaemonSetOptions {
   cluster(): ClusterApi
   /** Whether new pods may be created now: a terminating namespace gets none. */
   canCreate(): boolean
+  /** Where a set whose pod create was refused waits to be synced again (kube's AddRateLimited). */
+  retries: CreateRetries
 }
 
 const history = (ds: DaemonSetObject): HistoryOwner => ({
@@ -65,6 +68,8 @@ export class DaemonSetController implements Controller {
   private readonly queue = new SyncQueue('daemon set controller')
   /** The cluster's nodes as last fetched; dropped when the cluster says they changed. */
   private nodes: DaemonNode[] | null = null
+  /** The sets whose sync running now had a create refused (syncs of one set run one at a time). */
+  private readonly refused = new Set<string>()
 
   constructor(private readonly opts: DaemonSetOptions) {}
 
@@ -107,8 +112,15 @@ export class DaemonSetController implements Controller {
     await this.resync(host)
   }
 
-  private enqueue(host: ControllerHost, name: string) {
-    return this.queue.enqueue(name, () => this.sync(host, name))
+  private enqueue(host: ControllerHost, name: string): Promise<void> {
+    return this.queue.enqueue(name, async () => {
+      this.refused.delete(name)
+      await this.sync(host, name)
+      // kube's syncNodes returns the refusals and the worker requeues the set rate-limited; a clean sync Forgets it.
+      const key = `${DAEMONSETS}/${name}`
+      if (this.refused.delete(name)) await this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+      else this.opts.retries.forget(key)
+    })
   }
 
   private async nodeList(host: ControllerHost): Promise<DaemonNode[]> {
@@ -240,7 +252,10 @@ export class DaemonSetController implements Controller {
         }),
       )
     }
-    if (failure) await this.event(host, ds, 'Warning', 'FailedCreate', `Error creating: ${failure}`)
+    if (failure) {
+      this.refused.add(ds.metadata.name!)
+      await this.event(host, ds, 'Warning', 'FailedCreate', `Error creating: ${failure}`)
+    }
   }
 
   /** updateDaemonSetStatus through daemonsets/status (a no-op when nothing changed); answers when to look again. */

@@ -13,6 +13,7 @@ import { isScalingEvent, rolloutRecreate, rolloutRolling, syncScaling, syncStatu
 import { replicaSetsWithRevision } from './deployment-new-replica-set'
 import { condition, type Deploy, hasProgressDeadline, newCondition, type RS, setCondition } from './deployment-util'
 import { DeploymentSync, SyncError } from './deployment-writes'
+import type { CreateRetries } from './create-retries'
 import { claim, controllerRef, ownerReference, SyncQueue } from './pod-owner'
 
 const DEPLOYMENTS = 'deployments'
@@ -23,6 +24,8 @@ const selectorOf = (d: KubeObject) => (d.spec as { selector?: LabelSelector } | 
 export class DeploymentController implements Controller {
   readonly name = 'deployment-controller'
   private readonly queue = new SyncQueue('deployment controller')
+
+  constructor(private readonly opts: { retries: CreateRetries }) {}
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     const names = new Set<string>()
@@ -60,13 +63,15 @@ export class DeploymentController implements Controller {
 
   private enqueue(host: ControllerHost, name: string): Promise<void> {
     return this.queue.enqueue(name, async () => {
+      const key = `${DEPLOYMENTS}/${name}`
       try {
         await this.sync(host, name)
       } catch (e) {
-        // kube requeues a failed sync with backoff; come back in a second.
+        // kube requeues a failed sync (a refused ReplicaSet create or update) with its rate-limited backoff.
         if (!(e instanceof SyncError)) throw e
-        await host.wakeAt(Date.now() + 1000)
+        return this.opts.retries.failed(key, () => this.enqueue(host, name), host)
       }
+      this.opts.retries.forget(key)
     })
   }
 

@@ -12,6 +12,7 @@ import { JOB_TRACKING_FINALIZER, type JobObject } from '../registry/batch/job-la
 import { type BackoffRecord, hasTrackingFinalizer } from '../registry/batch/job-pods'
 import { syncJob } from './job-sync'
 import { JobGone } from './job-tracking'
+import type { CreateRetries } from './create-retries'
 import { CONTROLLER_MANAGER, controllerRef, ownerReference, SyncQueue } from './pod-owner'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
@@ -20,6 +21,8 @@ const JOBS = 'jobs'
 interface JobControllerOptions {
   /** Whether new pods may be created now: a namespace being terminated gets none. */
   canCreate(): boolean
+  /** Where a Job whose pod create was refused waits to be synced again (kube's AddRateLimited). */
+  retries: CreateRetries
   /** The controller's clock (ms since the epoch); tests pass their own. */
   clock?: () => number
 }
@@ -109,19 +112,33 @@ export class JobController implements Controller {
 
   private enqueue(host: ControllerHost, name: string, now?: number): Promise<void> {
     return this.queue.enqueue(name, async () => {
+      const key = `${JOBS}/${name}`
       const stored = host.get(JOBS, name)
-      if (!stored) return
+      if (!stored) return this.opts.retries.forget(key)
       const pods = await this.claim(host, stored.object as JobObject)
       const at = Math.max(now ?? 0, this.clock())
+      let refused = false
       try {
         const wake = await syncJob(
-          { host, now: at, canCreate: this.opts.canCreate(), backoff: this.backoff, pods },
+          {
+            host,
+            now: at,
+            canCreate: this.opts.canCreate(),
+            backoff: this.backoff,
+            pods,
+            refused: () => {
+              refused = true
+            },
+          },
           stored.object,
         )
         if (wake !== null) await host.wakeAt(wake)
       } catch (e) {
         if (!(e instanceof JobGone)) throw e
       }
+      // kube's syncJob returns manageJob's create error and the worker requeues the Job rate-limited.
+      if (refused) await this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+      else this.opts.retries.forget(key)
     })
   }
 

@@ -36,6 +36,8 @@ interface ManageInput {
   succeededIndexes: Interval[]
   failed: Interval[] | null
   delayed: Map<number, KubeObject>
+  /** Told when a pod create was refused for a reason other than the namespace's termination. */
+  refused?(): void
 }
 
 /** manageJob: answers the active pods after its creations and deletions, and when to come back (a back-off). */
@@ -116,8 +118,10 @@ export async function manageJob(m: ManageInput) {
         }
         // A namespace being torn down refuses every create: nothing to report (kube's NamespaceTerminatingCause).
         // Other refusals, admission's (a missing ServiceAccount), are reported.
-        if (r.status.code !== 403 || r.status.details?.kind !== 'namespaces')
+        if (r.status.code !== 403 || r.status.details?.kind !== 'namespaces') {
+          m.refused?.()
           await event(host, job, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`)
+        }
         return false
       }),
     )

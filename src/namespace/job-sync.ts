@@ -40,6 +40,8 @@ interface JobSyncDeps {
   backoff: Map<string, BackoffRecord>
   /** The Job's pods, claimed. */
   pods: KubeObject[]
+  /** Told when a pod create was refused (the Job is synced again after kube's rate-limited backoff). */
+  refused?(): void
 }
 
 const NO_BACKOFF: BackoffRecord = { failuresAfterLastSuccess: 0, lastFailureTime: null }

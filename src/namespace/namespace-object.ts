@@ -26,6 +26,7 @@ import { evictPod } from './eviction'
 import { endpointsController } from './endpoints-controller'
 import { endpointSliceController } from './endpointslice-controller'
 import { GarbageCollector } from './garbage-collector'
+import { CreateRetries } from './create-retries'
 import { CronJobController } from './cronjob-controller'
 import { JobController } from './job-controller'
 import { KubeletController } from './kubelet-controller'
@@ -85,7 +86,9 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     })
     // A terminating namespace gets no new pods from its replication controllers and replica sets.
     const canCreate = () => this.policy.phase === 'Active'
-    this.daemonSets = new DaemonSetController({ cluster, canCreate })
+    // The owners whose creates were refused, retried after kube's backoff or when something could unblock them.
+    const retries = new CreateRetries()
+    this.daemonSets = new DaemonSetController({ cluster, canCreate, retries })
     this.serviceAccounts = new ServiceAccountController(() => this.policy.phase === 'Active')
     // The cluster's root CA (a secret: the generated Env type does not list it, src/env-secrets.d.ts).
     const rootCA = (env as { KUBEFLARE_ROOT_CA?: string }).KUBEFLARE_ROOT_CA ?? ''
@@ -98,19 +101,20 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       this.gc,
       endpointsController,
       endpointSliceController,
-      new ReplicaManager(replicationControllerKind, { canCreate }),
-      new ReplicaManager(replicaSetKind, { canCreate }),
-      new DeploymentController(),
-      new JobController({ canCreate }),
+      new ReplicaManager(replicationControllerKind, { canCreate, retries }),
+      new ReplicaManager(replicaSetKind, { canCreate, retries }),
+      new DeploymentController({ retries }),
+      new JobController({ canCreate, retries }),
       new TtlAfterFinishedController(),
-      new CronJobController(),
+      new CronJobController({ retries }),
       this.serviceAccounts,
       this.rootCA,
       new DisruptionController(),
       new HorizontalPodAutoscalerController(),
       this.daemonSets,
-      new StatefulSetController({ canCreate }),
+      new StatefulSetController({ canCreate, retries }),
       new ResourceQuotaController(),
+      retries,
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)
     this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })

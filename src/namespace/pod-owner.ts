@@ -92,15 +92,30 @@ export function podFromTemplate(
 }
 
 /**
- * A pod create's refusal by admission as kube's controllers get it: they create with generateName alone, so admission
- * names the pod by its prefix (`pods "web-" is forbidden: ...`). These controllers name their pods themselves (to plan
- * them), so the refusal names a name that differs on every try; it is answered naming the prefix, as in kube (a status
- * condition carrying it then stays the same across tries). Other messages are kept.
+ * The refusals kube's mutating admission makes of a pod create (ServiceAccount, Priority): they run before the store
+ * generates the name, so they name a pod created with generateName alone by its prefix. Validating admission
+ * (ResourceQuota, LimitRanger's bounds, mountable secrets) runs after it and names the generated name.
+ */
+const MUTATING_REFUSALS = [
+  'error looking up service account ',
+  'no PriorityClass with name ',
+  'the integer value of priority ',
+  'the string value of PreemptionPolicy ',
+]
+
+/**
+ * A pod create's refusal by admission as kube's controllers get it: they create with generateName alone. These
+ * controllers name their pods themselves (to plan them), so a refusal by mutating admission, which in kube names the
+ * prefix (`pods "web-" is forbidden: error looking up service account ...`), is answered naming the prefix; one by
+ * validating admission names the pod's name, as kube's names the generated one (`pods "web-x7k2q" is forbidden:
+ * exceeded quota: ...`). Other messages are kept.
  */
 export function refusalNamingPrefix(message: string, podName: string, prefix: string): string {
   const named = `pods ${JSON.stringify(podName)} is forbidden: `
-  return message.startsWith(named)
-    ? `pods ${JSON.stringify(prefix)} is forbidden: ${message.slice(named.length)}`
+  if (!message.startsWith(named)) return message
+  const why = message.slice(named.length)
+  return MUTATING_REFUSALS.some((m) => why.startsWith(m))
+    ? `pods ${JSON.stringify(prefix)} is forbidden: ${why}`
     : message
 }
 

@@ -33,6 +33,7 @@ import {
   refusalNamingPrefix,
   SyncQueue,
 } from './pod-owner'
+import type { CreateRetries } from './create-retries'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 /** What one kind of replica owner is to the shared core. */
@@ -56,6 +57,8 @@ interface ReplicaOwner extends KubeObject {
 interface ReplicaOptions {
   /** Whether new pods may be created now: a namespace being terminated gets none. */
   canCreate(): boolean
+  /** Where an owner whose create was refused waits to be synced again (kube's AddRateLimited). */
+  retries: CreateRetries
 }
 
 const desiredOf = (o: ReplicaOwner) => o.spec?.replicas ?? 1
@@ -113,8 +116,9 @@ export class ReplicaManager implements Controller {
   }
 
   private async sync(host: ControllerHost, name: string): Promise<void> {
+    const key = `${this.k.resource}/${name}`
     const stored = host.get(this.k.resource, name)
-    if (!stored) return
+    if (!stored) return this.opts.retries.forget(key)
     const owner = stored.object as ReplicaOwner
     const uid = owner.metadata.uid!
     const ref = ownerReference(owner, this.k.apiVersion, this.k.kind)
@@ -136,6 +140,9 @@ export class ReplicaManager implements Controller {
       else if (diff > 0) await this.deletePods(host, name, uid, diff)
     }
     await this.writeStatus(host, name, uid, failure)
+    // kube's syncReplicaSet returns manageReplicas' error, and the worker requeues the owner rate-limited.
+    if (failure) await this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+    else this.opts.retries.forget(key)
   }
 
   /**
@@ -276,13 +283,16 @@ function calculateStatus(
   if (ready) status.readyReplicas = ready
   if (available) status.availableReplicas = available
   if (owner.metadata.generation !== undefined) status.observedGeneration = owner.metadata.generation
+  // kube sets the condition when a sync fails and there is none, keeps one already there as it is (the first
+  // failure's message and time), and removes it after a sync without failure.
   const old = owner.status?.conditions?.find((c) => c.type === 'ReplicaFailure')
-  if (failure) {
+  if (failure && old) status.conditions = [old]
+  else if (failure) {
     status.conditions = [
       {
         type: 'ReplicaFailure',
         status: 'True',
-        lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : rfc3339(new Date(now)),
+        lastTransitionTime: rfc3339(new Date(now)),
         reason: 'FailedCreate',
         message: failure,
       },

@@ -27,6 +27,7 @@ import type { StatefulSetObject } from '../registry/strategies/apps/stateful-set
 import type { KubeObject } from '../schema/meta'
 import { claimRevisions, ensureRevision, type HistoryOwner, ownedRevisions, trimHistory } from './controller-revisions'
 import { availability, CONTROLLER_MANAGER, claim, controllerRef, ownerReference, SyncQueue } from './pod-owner'
+import type { CreateRetries } from './create-retries'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
 const SETS = 'statefulsets'
@@ -58,11 +59,15 @@ function revisionTemplate(revision: KubeObject): Obj {
 interface StatefulSetOptions {
   /** Whether new pods may be created now: a terminating namespace gets none. */
   canCreate(): boolean
+  /** Where a set whose pod or claim create was refused waits to be synced again (kube's AddRateLimited). */
+  retries: CreateRetries
 }
 
 export class StatefulSetController implements Controller {
   readonly name = 'statefulset-controller'
   private readonly queue = new SyncQueue('stateful set controller')
+  /** The sets whose sync running now had a create refused (syncs of one set run one at a time). */
+  private readonly refused = new Set<string>()
 
   constructor(private readonly opts: StatefulSetOptions) {}
 
@@ -93,8 +98,15 @@ export class StatefulSetController implements Controller {
     await Promise.all(host.all(SETS).map((s) => this.enqueue(host, s.object.metadata.name!)))
   }
 
-  private enqueue(host: ControllerHost, name: string) {
-    return this.queue.enqueue(name, () => this.sync(host, name))
+  private enqueue(host: ControllerHost, name: string): Promise<void> {
+    return this.queue.enqueue(name, async () => {
+      this.refused.delete(name)
+      await this.sync(host, name)
+      // kube's sync returns the refusal and the worker requeues the set rate-limited; a sync without one Forgets it.
+      const key = `${SETS}/${name}`
+      if (this.refused.delete(name)) await this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+      else this.opts.retries.forget(key)
+    })
   }
 
   private async sync(host: ControllerHost, name: string): Promise<void> {
@@ -211,6 +223,7 @@ export class StatefulSetController implements Controller {
     )
     if (!r.ok) {
       const message = `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${r.status.message}`
+      this.refused.add(set.metadata.name!)
       await this.event(host, set, 'Warning', 'FailedCreate', message)
       return false
     }
@@ -238,6 +251,7 @@ export class StatefulSetController implements Controller {
         const message = `create Claim ${body.metadata.name} Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} success`
         await this.event(host, set, 'Normal', 'SuccessfulCreate', message)
       } else if (!r.ok) {
+        this.refused.add(set.metadata.name!)
         const message = `create Claim ${body.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${r.status.message}`
         await this.event(host, set, 'Warning', 'FailedCreate', message)
       }

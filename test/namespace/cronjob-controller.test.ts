@@ -27,7 +27,7 @@ const cronJob = (name: string, spec: Obj, command = ['sleep', '3600']): KubeObje
   }) as KubeObject
 
 function setup() {
-  const t = jobHost((clock) => [new CronJobController({ clock })])
+  const t = jobHost((clock, retries) => [new CronJobController({ clock, retries })])
   /** Moves the clock to the alarm the controllers asked for, and rings it. */
   const nextAlarm = async () => {
     const at = (await t.alarms.next())!

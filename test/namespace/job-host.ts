@@ -2,6 +2,7 @@
 // test moves, and the test in the kubelet's place: it starts pods, finishes them and confirms their deletion. The
 // change log gives a resource's watch events exactly as a watcher would get them.
 import type { Controller } from '../../src/host/controller'
+import { CreateRetries } from '../../src/namespace/create-retries'
 import { GarbageCollector } from '../../src/namespace/garbage-collector'
 import { JobController } from '../../src/namespace/job-controller'
 import { TtlAfterFinishedController } from '../../src/namespace/ttl-after-finished-controller'
@@ -12,14 +13,16 @@ import { memoryHost } from '../support/memory-host'
 type Obj = Record<string, any>
 export const SCOPE = 'ns'
 
-export function jobHost(extra: (clock: () => number) => Controller[] = () => []) {
+export function jobHost(extra: (clock: () => number, retries: CreateRetries) => Controller[] = () => []) {
   let now = Math.floor(Date.now() / 1000) * 1000
   const clock = () => now
+  const retries = new CreateRetries()
   const controllers = [
-    new JobController({ canCreate: () => true, clock }),
+    new JobController({ canCreate: () => true, clock, retries }),
     new TtlAfterFinishedController({ clock }),
     new GarbageCollector(),
-    ...extra(clock),
+    retries,
+    ...extra(clock, retries),
   ]
   const { host, log, alarms } = memoryHost({ scope: SCOPE, controllers })
   const view = host.controllerView

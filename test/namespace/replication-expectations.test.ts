@@ -2,6 +2,7 @@
 // that shrinks while creates are in flight, overlapping triggers, and deletions re-checked when they are planned.
 import { describe, expect, it } from 'vitest'
 import { replicationControllerKind } from '../../src/namespace/replica-kinds'
+import { CreateRetries } from '../../src/namespace/create-retries'
 import { ReplicaManager } from '../../src/namespace/replica-manager'
 import type { KubeObject } from '../../src/schema/meta'
 import { memoryHost } from '../support/memory-host'
@@ -20,7 +21,7 @@ const rc = (replicas: number): KubeObject =>
 
 /** A host with an RC of `replicas`; the manager is not yet running (controllers would race the test's own calls). */
 async function setup(replicas: number) {
-  const manager = new ReplicaManager(replicationControllerKind, { canCreate: () => true })
+  const manager = new ReplicaManager(replicationControllerKind, { canCreate: () => true, retries: new CreateRetries() })
   const { host, log } = memoryHost()
   const created = await host.create('replicationcontrollers', rc(replicas))
   if (!created.ok) throw new Error(created.status.message)

@@ -1,0 +1,98 @@
+// The workload controllers' retries of refused creates (a pod refused by a ResourceQuota, a LimitRange, a missing
+// PriorityClass, a bad template; a Deployment's ReplicaSet, a CronJob's Job): kube's controllers hand such an owner
+// back to their workqueue with AddRateLimited, whose limiter (DefaultTypedControllerRateLimiter) is the larger of a
+// per-item exponential backoff (5 ms doubling to 1000 s) and an overall bucket (10 per second, bursts of 100); a
+// sync that makes everything it wanted Forgets the owner. Here the waiting owners are a controller of their own,
+// woken by the namespace object's alarm for the earliest of them and running only those due, so an alarm costs in
+// proportion to the owners waiting. It also retries them all at once when a commit could unblock them (a
+// ResourceQuota or LimitRange written, a pod deleted or finished): kube waits for the backoff alone, which only
+// changes when the missing objects appear, not which. Kept in memory: a new isolate's wake-up resyncs every
+// controller, which finds the refused creates again.
+import type { Controller, ControllerHost } from '../host/controller'
+import type { LogEntry } from '../registry/store'
+import type { KubeObject } from '../schema/meta'
+
+const BASE_MS = 5
+const MAX_MS = 1000 * 1000
+const BUCKET_QPS = 10
+const BUCKET_BURST = 100
+
+/** rate.Limiter's Reserve over the whole queue: a token per retry, the delay until the reserved one exists. */
+class Bucket {
+  private tokens = BUCKET_BURST
+  private last = 0
+
+  reserve(now: number): number {
+    this.tokens = Math.min(BUCKET_BURST, this.tokens + ((now - this.last) / 1000) * BUCKET_QPS)
+    this.last = now
+    this.tokens -= 1
+    return this.tokens >= 0 ? 0 : (-this.tokens / BUCKET_QPS) * 1000
+  }
+}
+
+/** Whether a committed change could let a refused create through. */
+function unblocks(e: LogEntry): boolean {
+  if (e.resource === 'resourcequotas' || e.resource === 'limitranges') return true
+  if (e.resource !== 'pods') return false
+  return e.type === 'DELETED' || (finished(e.object) && !!e.prev && !finished(e.prev))
+}
+
+const finished = (pod: KubeObject | undefined) => {
+  const phase = (pod as { status?: { phase?: string } } | undefined)?.status?.phase
+  return phase === 'Succeeded' || phase === 'Failed'
+}
+
+export class CreateRetries implements Controller {
+  readonly name = 'create-retries'
+  /** Failures so far per owner, kept until a sync of it succeeds (its next failure waits longer). */
+  private readonly failures = new Map<string, number>()
+  private readonly pending = new Map<string, { at: number; run: () => Promise<void> }>()
+  private readonly bucket = new Bucket()
+  /** This controller's own view of the host: a wake-up asked through it resyncs this controller alone. */
+  private view: ControllerHost | null = null
+
+  /**
+   * The sync of `key` (`<resource>/<name>`) had a create refused: `run` syncs it again after its backoff. `host` is
+   * the caller's view, used for the wake-up only until this controller has seen its own.
+   */
+  async failed(key: string, run: () => Promise<void>, host: ControllerHost, now = Date.now()): Promise<void> {
+    const failures = this.failures.get(key) ?? 0
+    this.failures.set(key, failures + 1)
+    const at = now + Math.max(Math.min(BASE_MS * 2 ** failures, MAX_MS), this.bucket.reserve(now))
+    const earlier = this.pending.get(key)
+    if (earlier && earlier.at <= at) return
+    this.pending.set(key, { at, run })
+    await (this.view ?? host).wakeAt(at)
+  }
+
+  /** The sync of `key` made everything it wanted, or its owner is gone: kube's Forget. */
+  forget(key: string): void {
+    this.failures.delete(key)
+    this.pending.delete(key)
+  }
+
+  /** How many owners wait for a retry (tests, metrics). */
+  get waiting(): number {
+    return this.pending.size
+  }
+
+  async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    this.view = host
+    if (this.pending.size === 0 || !entries.some(unblocks)) return
+    await this.runDue(Number.POSITIVE_INFINITY)
+  }
+
+  async resync(host: ControllerHost, now: number): Promise<void> {
+    this.view = host
+    await this.runDue(now)
+    const next = Math.min(...[...this.pending.values()].map((p) => p.at))
+    if (Number.isFinite(next)) await host.wakeAt(next)
+  }
+
+  /** Runs the retries due by `now`; one that fails again comes back through `failed`. */
+  private async runDue(now: number): Promise<void> {
+    const due = [...this.pending].filter(([, p]) => p.at <= now)
+    for (const [key] of due) this.pending.delete(key)
+    await Promise.all(due.map(([, p]) => p.run()))
+  }
+}

@@ -1,0 +1,214 @@
+// Refused creates retried as kube's controllers retry them: the backoff (5 ms doubling to 1000 s, the overall bucket),
+// only the owners due run on an alarm, and through the Worker a quota of two pods holds a ReplicaSet, a Deployment, a
+// Job and a StatefulSet of three to two pods with kube's FailedCreate event (and the ReplicaSet's and Deployment's
+// ReplicaFailure condition) until the quota is raised, when the third pod comes and the condition goes.
+import { describe, expect, it } from 'vitest'
+import type { ControllerHost } from '../../src/host/controller'
+import { CreateRetries } from '../../src/namespace/create-retries'
+import { makeNamespace, req, waitFor } from '../helpers'
+
+/** A host that only records the wake-ups asked of it. */
+function wakeHost() {
+  const wakes: number[] = []
+  const host = { wakeAt: async (at: number) => void wakes.push(at) } as unknown as ControllerHost
+  return { host, wakes }
+}
+
+describe('CreateRetries', () => {
+  it('backs an owner off 5 ms, 10 ms, 20 ms... up to 1000 s, and starts over once it is forgotten', async () => {
+    const retries = new CreateRetries()
+    const { host, wakes } = wakeHost()
+    const run = async () => {}
+    // Each failure is scheduled from the same instant: the pending retry is replaced by the later one only when the
+    // earlier has run, so take it between failures as an alarm would.
+    const delays: number[] = []
+    for (let i = 0; i < 20; i++) {
+      await retries.failed('replicasets/web', run, host, 1_000_000)
+      delays.push(wakes.at(-1)! - 1_000_000)
+      await retries.resync(host, Number.POSITIVE_INFINITY)
+    }
+    expect(delays.slice(0, 5)).toEqual([5, 10, 20, 40, 80])
+    expect(delays.at(-1)).toBe(1_000_000)
+    retries.forget('replicasets/web')
+    await retries.failed('replicasets/web', run, host, 2_000_000)
+    expect(wakes.at(-1)).toBe(2_000_005)
+  })
+
+  it('holds a burst of owners to the overall bucket: ten a second after the first hundred', async () => {
+    const retries = new CreateRetries()
+    const { host, wakes } = wakeHost()
+    for (let i = 0; i < 110; i++) await retries.failed(`replicasets/rs-${i}`, async () => {}, host, 0)
+    expect(wakes.slice(0, 100).every((at) => at === 5)).toBe(true)
+    expect(wakes.slice(100)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000])
+  })
+
+  it('runs only the owners due when its alarm rings, and every waiting owner when a quota changes', async () => {
+    const retries = new CreateRetries()
+    const { host } = wakeHost()
+    const ran: string[] = []
+    const runOf = (key: string) => async () => void ran.push(key)
+    await retries.failed('replicasets/a', runOf('a'), host, 0)
+    await retries.failed('replicasets/b', runOf('b'), host, 10)
+    await retries.resync(host, 5)
+    expect(ran).toEqual(['a'])
+    expect(retries.waiting).toBe(1)
+    // A pod modified, an event written: nothing that frees room.
+    const pod = { metadata: { name: 'p' }, status: { phase: 'Running' } }
+    await retries.onCommitted(
+      [{ type: 'MODIFIED', resource: 'pods', name: 'p', object: pod, prev: pod } as never],
+      host,
+    )
+    expect(ran).toEqual(['a'])
+    await retries.onCommitted([{ type: 'MODIFIED', resource: 'resourcequotas', name: 'q', object: {} } as never], host)
+    expect(ran).toEqual(['a', 'b'])
+    expect(retries.waiting).toBe(0)
+  })
+})
+
+const quota = (pods: string) => ({
+  apiVersion: 'v1',
+  kind: 'ResourceQuota',
+  metadata: { name: 'q' },
+  spec: { hard: { pods } },
+})
+const labels = { app: 'web' }
+const template = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }
+/** kube's quota refusal of a pod its controller created with generateName `prefix` (named by the generated name). */
+const refusal = (prefix: string) =>
+  new RegExp(
+    `^pods "${prefix}[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2$`,
+  )
+const errorCreating = (prefix: string) => new RegExp(`^Error creating: ${refusal(prefix).source.slice(1)}`)
+
+const pods = async (ns: string) =>
+  ((await req('GET', `/api/v1/namespaces/${ns}/pods`)).json.items as any[]).filter((p) => !p.metadata.deletionTimestamp)
+const events = async (ns: string, reason: string) =>
+  ((await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items as any[]).filter((e) => e.reason === reason)
+
+/** A namespace with a quota of two pods and `path`'s owner of three made in it; answers the namespace. */
+async function heldToTwo(prefix: string, path: string, body: unknown): Promise<string> {
+  const ns = await makeNamespace(prefix)
+  expect((await req('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota('2'))).status).toBe(201)
+  const r = await req('POST', path.replace('{ns}', ns), body)
+  expect(r.status, r.text).toBe(201)
+  await waitFor('two pods', async () => (await pods(ns)).length === 2)
+  return ns
+}
+
+/** Raises the quota to three pods (a merge patch, as kubectl patch sends) and waits for the third pod. */
+async function raiseToThree(ns: string) {
+  const r = await req(
+    'PATCH',
+    `/api/v1/namespaces/${ns}/resourcequotas/q`,
+    { spec: { hard: { pods: '3' } } },
+    {
+      'content-type': 'application/merge-patch+json',
+    },
+  )
+  expect(r.status, r.text).toBe(200)
+  await waitFor('three pods', async () => (await pods(ns)).length === 3)
+}
+
+describe('refused pod creates through the Worker', () => {
+  it('holds a ReplicaSet at two pods with FailedCreate and ReplicaFailure, and makes the third once the quota allows', async () => {
+    const ns = await heldToTwo('retry-rs', '/apis/apps/v1/namespaces/{ns}/replicasets', {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web' },
+      spec: { replicas: 3, selector: { matchLabels: labels }, template },
+    })
+    const rsPath = `/apis/apps/v1/namespaces/${ns}/replicasets/web`
+    const cond = await waitFor('ReplicaFailure', async () =>
+      (await req('GET', rsPath)).json.status?.conditions?.find((c: any) => c.type === 'ReplicaFailure'),
+    )
+    expect(cond).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+      message: expect.stringMatching(refusal('web-')),
+    })
+    const failed = await events(ns, 'FailedCreate')
+    expect(failed[0]).toMatchObject({
+      type: 'Warning',
+      message: expect.stringMatching(errorCreating('web-')),
+      source: { component: 'replicaset-controller' },
+      involvedObject: { kind: 'ReplicaSet', name: 'web' },
+    })
+    // Still retrying (with backoff): the condition keeps its first failure's time.
+    await new Promise((r) => setTimeout(r, 300))
+    const later = (await req('GET', rsPath)).json.status.conditions[0]
+    expect(later.lastTransitionTime).toBe(cond.lastTransitionTime)
+    await raiseToThree(ns)
+    await waitFor('condition cleared', async () => {
+      const status = (await req('GET', rsPath)).json.status
+      return status.replicas === 3 && status.conditions === undefined
+    })
+  })
+
+  it("holds a Deployment's ReplicaSet and reports its ReplicaFailure on the Deployment until the quota is raised", async () => {
+    const ns = await heldToTwo('retry-deploy', '/apis/apps/v1/namespaces/{ns}/deployments', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { replicas: 3, selector: { matchLabels: labels }, template },
+    })
+    const dPath = `/apis/apps/v1/namespaces/${ns}/deployments/web`
+    const cond = await waitFor('ReplicaFailure on the Deployment', async () =>
+      (await req('GET', dPath)).json.status?.conditions?.find((c: any) => c.type === 'ReplicaFailure'),
+    )
+    const [rs] = (await req('GET', `/apis/apps/v1/namespaces/${ns}/replicasets`)).json.items
+    expect(cond).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+      message: expect.stringMatching(refusal(`${rs.metadata.name}-`)),
+    })
+    await raiseToThree(ns)
+    await waitFor('Deployment condition cleared', async () => {
+      const status = (await req('GET', dPath)).json.status
+      return status.replicas === 3 && !status.conditions?.some((c: any) => c.type === 'ReplicaFailure')
+    })
+  })
+
+  it('holds a Job of parallelism three at two pods with FailedCreate until the quota is raised', async () => {
+    const ns = await heldToTwo('retry-job', '/apis/batch/v1/namespaces/{ns}/jobs', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'work' },
+      spec: {
+        parallelism: 3,
+        completions: 3,
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+      },
+    })
+    const failed = await waitFor('FailedCreate', async () => (await events(ns, 'FailedCreate'))[0])
+    expect(failed).toMatchObject({
+      type: 'Warning',
+      message: expect.stringMatching(errorCreating('work-')),
+      source: { component: 'job-controller' },
+    })
+    await raiseToThree(ns)
+    const job = (await req('GET', `/apis/batch/v1/namespaces/${ns}/jobs/work`)).json
+    // kube's Job has no condition for refused creates.
+    expect(job.status.conditions ?? []).toEqual([])
+  })
+
+  it('holds a StatefulSet at two pods with kube\'s "create Pod ... failed error" until the quota is raised', async () => {
+    const ns = await heldToTwo('retry-sts', '/apis/apps/v1/namespaces/{ns}/statefulsets', {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db' },
+      spec: {
+        replicas: 3,
+        podManagementPolicy: 'Parallel',
+        serviceName: 'db',
+        selector: { matchLabels: labels },
+        template,
+      },
+    })
+    const failed = await waitFor('FailedCreate', async () => (await events(ns, 'FailedCreate'))[0])
+    expect(failed.message).toMatch(
+      /^create Pod db-[0-2] in StatefulSet db failed error: pods "db-[0-2]" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2$/,
+    )
+    await raiseToThree(ns)
+    expect((await pods(ns)).map((p) => p.metadata.name).sort()).toEqual(['db-0', 'db-1', 'db-2'])
+  })
+})
