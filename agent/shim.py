@@ -308,14 +308,15 @@ def container_init(argv, tty, err_w, status_w, joined=False):
             os._exit(0)
 
 
-# Without a PID namespace (the host refuses one, or the pod shares the host's or asks its containers to share one):
-# the shim is its command's child subreaper, so what leaves the command's process group (setsid, a daemon's double
-# fork) is reparented to the shim instead of the host's init, reaped by it, and killed once the command has ended.
-# What a dead shim leaves is beyond reach then, as before.
+# Without a PID namespace (the host refuses one, or a hostPID pod): the shim is its command's child subreaper, so what
+# leaves the command's process group (setsid, a daemon's double fork) is reparented to the shim instead of the host's
+# init, reaped by it, and killed once the command has ended. What a dead shim leaves is beyond reach then, as before.
+# (A container's init in a namespace it joins, where it is not PID 1, is its command's subreaper the same way.)
 PR_SET_CHILD_SUBREAPER = 36
 
 
 def hold_orphans():
+    """This process becomes the reaper of its descendants' orphans."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
