@@ -5,6 +5,12 @@ import type { Status } from '../registry/status'
 import type { Change, LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 
+/**
+ * The name a refusal of a create gives the object: its name, or its generateName before one is made (kube's
+ * admission.NewForbidden takes it from the object through extractResourceName).
+ */
+export const nameForAdmission = (obj: KubeObject): string => obj.metadata?.name || obj.metadata?.generateName || ''
+
 export interface HostPolicy {
   /** Create admission before the write is queued (may ask other objects); a Status refuses. */
   admitCreate(def: ResourceDef, name: string): Promise<Status | null>

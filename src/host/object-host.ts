@@ -26,6 +26,7 @@ import type { WriteQueue } from './write-queue'
 import { planMutateVerb } from './mutation-plans'
 import { defFor, type PlanningHost, planningHostOf } from './planning-host'
 import { planCreateVerb, planDeleteVerb, planPatchVerb, planReconcileVerb, planUpdateVerb } from './write-plans'
+import { nameForAdmission } from './host-policy'
 
 export class ObjectHost {
   readonly scope: string
@@ -144,7 +145,7 @@ export class ObjectHost {
   async create(resource: string, input: KubeObject, opts: WriteOptions = {}): Promise<Result<WriteAnswer>> {
     const def = await this.rowFor(resource, undefined, opts.version)
     if (!def) return fail(statuses.pathNotFound())
-    const refused = await this.parts.policy.admitCreate(def, input.metadata?.name ?? '')
+    const refused = await this.parts.policy.admitCreate(def, nameForAdmission(input))
     if (refused) return fail(refused)
     // This create's own claim on its token, so a re-plan (a batch deferred it) does not see itself as a twin.
     const me = Symbol('create')

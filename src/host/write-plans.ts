@@ -23,6 +23,7 @@ import { strategyWarnings } from '../registry/strategy-warnings'
 import { admitBeforeCreate, admitPlanned } from './admission-plans'
 import type { Change } from '../registry/store'
 import { convertingWrite, planConvertedPatch } from './conversion-plans'
+import { nameForAdmission } from './host-policy'
 
 /**
  * POST: admission again (synchronously, so a create cannot slip in after termination began), the creation token's
@@ -44,7 +45,7 @@ export function planCreateVerb(
     return planCreateVerb(host, via.stored, resource, converted.value, opts, tokens, me)
   }
   const token = opts.idempotencyKey
-  const refusedNow = host.admitCreateNow(def, input.metadata?.name ?? '')
+  const refusedNow = host.admitCreateNow(def, nameForAdmission(input))
   if (refusedNow) return { plan: fail(refusedNow) }
   if (token) {
     const twin = tokens.conflict(token, me, host.scope())

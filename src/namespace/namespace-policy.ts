@@ -50,9 +50,9 @@ export class NamespacePolicy implements HostPolicy {
     if (phase) this.setPhase(phase)
   }
 
-  async admitCreate(def: ResourceDef): Promise<Status | null> {
+  async admitCreate(def: ResourceDef, name: string): Promise<Status | null> {
     await this.learnPhase()
-    const refused = this.admitCreateNow()
+    const refused = this.admitCreateNow(def, name)
     if (refused) return refused
     // kube's ServiceAccount admission refuses a pod whose ServiceAccount is missing, but asks again for a second or two
     // when it is `default`, which its controller makes in every namespace. Here the namespace makes it before it
@@ -68,15 +68,10 @@ export class NamespacePolicy implements HostPolicy {
     return this.classes.all(resource)
   }
 
-  admitCreateNow(): Status | null {
+  admitCreateNow(def: ResourceDef, name: string): Status | null {
     if (this.phase === 'Active') return null
-    if (this.phase === 'Terminating') {
-      return statuses.forbidden(
-        { resource: 'namespaces' },
-        this.scope,
-        `unable to create new content in namespace ${this.scope} because it is being terminated`,
-      )
-    }
+    if (this.phase === 'Terminating')
+      return statuses.namespaceTerminating({ resource: def.plural, group: def.group || undefined }, name, this.scope)
     return statuses.notFound({ resource: 'namespaces' }, this.scope)
   }
 

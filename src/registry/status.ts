@@ -167,6 +167,29 @@ export const statuses = {
       resourceDetails(r, name),
     ),
 
+  /**
+   * NamespaceLifecycle's refusal of a create in a namespace being deleted: admission.NewForbidden names the object
+   * created (its generateName when it has no name yet), with a NamespaceTerminating cause clients look for.
+   */
+  namespaceTerminating: (r: Resource, name: string, namespace: string): Status => {
+    const s = statuses.forbidden(
+      r,
+      name,
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+    )
+    s.details = {
+      ...s.details,
+      causes: [
+        {
+          reason: 'NamespaceTerminating',
+          message: `namespace ${namespace} is being terminated`,
+          field: 'metadata.namespace',
+        },
+      ],
+    }
+    return s
+  },
+
   success: (details?: StatusDetails, code?: number): Status => {
     const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: code ?? 200 }
     if (details) s.details = details
