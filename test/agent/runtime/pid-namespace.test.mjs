@@ -9,7 +9,9 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
+import { Backoff } from '../../../agent/backoff.ts'
 import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
+import { PodWorker } from '../../../agent/pod-worker.ts'
 import { enterPrefix } from '../../../agent/volumes/mount-namespace.ts'
 import { readExit, readRun, recordedAttempts, sameProcess } from '../../../agent/run-files.ts'
 import { ownPidNamespace, pidNamespaceOf, pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
@@ -321,6 +323,83 @@ describe('a pod with shareProcessNamespace', { skip }, () => {
     t.worker.removed()
     await until('the pod to go', () => t.finished())
     assert.deepEqual([...marked(a), ...marked(b), ...marked(c)], [])
+    assert.equal(sameProcess(holder.pid, holder.pidStart), false, 'the holder outlived its pod')
+  })
+})
+
+describe('a shareProcessNamespace pod across an agent restart', { skip }, () => {
+  it('keeps its namespace and holder; the next agent’s worker joins the containers it starts to it', async () => {
+    const [a, b] = [mark(), mark()]
+    const dataDir = mkdtempSync(join(tmpdir(), 'pidns-shared-'))
+    const trigger = join(dataDir, 'exit-now')
+    const pod = {
+      metadata: { name: 'p', namespace: 'n', uid: `uid-${Math.random()}`, resourceVersion: '1' },
+      spec: {
+        nodeName: 'edge',
+        restartPolicy: 'Always',
+        shareProcessNamespace: true,
+        terminationGracePeriodSeconds: 2,
+        containers: [
+          { name: 'one', image: 'i', command: sh(`exec sleep ${a}`) },
+          // Exits once told (while no agent runs): the next agent restarts it, into the same namespace.
+          { name: 'two', image: 'i', command: sh(`until [ -e ${trigger} ]; do sleep 0.05; done; exec sleep ${b}`) },
+        ],
+      },
+    }
+    const podDir = join(dataDir, 'pods', pod.metadata.uid)
+    dirs.push(join(podDir, 'one'), join(podDir, 'two'))
+    const child = spawn(
+      process.execPath,
+      ['--experimental-strip-types', '--no-warnings', CHILD, JSON.stringify({ worker: { pod, dataDir } })],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let said = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => (said += d))
+    const running = () =>
+      said
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .findLast((st) => st.containerStatuses?.every((c) => c.state.running))
+    await until('both running', running)
+    const holder = JSON.parse(readFileSync(join(podDir, 'pidns.json'), 'utf8'))
+    child.kill('SIGKILL')
+    await new Promise((r) => child.once('close', r))
+    writeFileSync(trigger, '')
+    // The next agent's worker for the pod, against an API that answers its status patches.
+    const statuses = []
+    let gone = false
+    const worker = new PodWorker(
+      { ...pod, metadata: { ...pod.metadata, resourceVersion: '50' }, status: running() },
+      {
+        config: { dataDir, imageDefaults: new Map(), backoffInitialMs: 100 },
+        client: {
+          async request(method, _path, body) {
+            if (method === 'PATCH') statuses.push(body.status)
+            return { ...pod, metadata: { ...pod.metadata, resourceVersion: '60' }, status: body.status }
+          },
+          async get() {
+            throw new Error('no config maps here')
+          },
+        },
+        hostIP: '192.0.2.9',
+        allocatable: { cpu: '2', memory: '1Gi' },
+        backoff: new Backoff(100, 400),
+        event: () => {},
+        log: () => {},
+        done: () => (gone = true),
+      },
+    )
+    worker.sync()
+    await until('two restarted', () => statuses.at(-1)?.containerStatuses?.[1]?.state.running && marked(b).length)
+    assert.deepEqual(JSON.parse(readFileSync(join(podDir, 'pidns.json'), 'utf8')), holder)
+    const ps = execIn(worker.record('one').proc, podDir, ['ps', '-e', '-o', 'pid=,args='])
+    assert.match(ps, /^\s*1 .*--pod-init/m)
+    assert.ok(ps.includes(`sleep ${a}`) && ps.includes(`sleep ${b}`), ps)
+    worker.removed()
+    await until('the pod to go', () => gone)
+    assert.deepEqual([...marked(a), ...marked(b)], [])
     assert.equal(sameProcess(holder.pid, holder.pidStart), false, 'the holder outlived its pod')
   })
 })
