@@ -59,6 +59,9 @@ describe('autoscaling discovery', () => {
       'maxReplicas',
     ])
     expect(s2['io.k8s.api.autoscaling.v2.MetricTarget'].properties.averageUtilization.format).toBe('int32')
+    const swagger = await req('GET', '/openapi/v2', undefined, { accept: 'application/json' })
+    expect(swagger.json.definitions['io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler']).toBeDefined()
+    expect(swagger.json.definitions['io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler']).toBeDefined()
     const v1 = await req('GET', '/openapi/v3/apis/autoscaling/v1')
     const s1 = v1.json.components.schemas
     expect(Object.keys(s1['io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec'].properties)).toEqual([

@@ -3,6 +3,8 @@
 // kube's status, conditions and events when no metrics API answers; targets that cannot be read.
 import { describe, expect, it } from 'vitest'
 import { HorizontalPodAutoscalerController } from '../../src/namespace/hpa-controller'
+import { customResourceRows } from '../../src/registry/custom/custom-rows'
+import { kinds } from '../../src/registry/resources'
 import type { KubeObject } from '../../src/schema/meta'
 import { memoryHost } from '../support/memory-host'
 import { deployment } from './deployment-fixtures'
@@ -160,5 +162,53 @@ describe('HPA controller', () => {
     await t.create(HPAS, hpa('rc', { scaleTargetRef: { kind: 'ReplicationController', name: 'rc' }, maxReplicas: 3 }))
     await t.advance(15_000)
     expect(t.get('replicationcontrollers', 'rc').spec.replicas).toBe(3)
+  })
+
+  it('scales a custom resource through its CRD scale paths, then asks for the selector its Scale lacks', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'fleets.hpa.test' },
+      spec: {
+        group: 'hpa.test',
+        scope: 'Namespaced',
+        names: { plural: 'fleets', singular: 'fleet', kind: 'Fleet', listKind: 'FleetList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            subresources: { scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
+          },
+        ],
+      },
+    }
+    kinds.replace(() => false, customResourceRows(crd as never, 'hash'))
+    try {
+      const t = setup()
+      await t.create('fleets.hpa.test', {
+        apiVersion: 'hpa.test/v1',
+        kind: 'Fleet',
+        metadata: { name: 'f' },
+        spec: { size: 1 },
+      })
+      await t.create(
+        HPAS,
+        hpa('f', { minReplicas: 3, scaleTargetRef: { apiVersion: 'hpa.test/v1', kind: 'Fleet', name: 'f' } }),
+      )
+      await t.advance(15_000)
+      expect(t.get('fleets.hpa.test', 'f').spec.size).toBe(3)
+      await t.advance(15_000)
+      expect(conditions(t.get(HPAS, 'f'))[1]).toBe(
+        "ScalingActive False InvalidSelector: the HPA target's scale is missing a selector",
+      )
+      expect(t.events().slice(1)).toEqual([
+        'Warning SelectorRequired selector is required',
+        'Warning FailedComputeMetricsReplicas selector is required',
+      ])
+    } finally {
+      kinds.unregister('hpa.test', 'fleets')
+    }
   })
 })
