@@ -1,15 +1,19 @@
 // Refused creates retried as kube's controllers retry them: the backoff (5 ms doubling to 1000 s, the overall bucket),
-// only the owners due run on an alarm, and through the Worker a quota of two pods holds a ReplicaSet, a Deployment, a
-// Job and a StatefulSet of three to two pods (a DaemonSet to one short of its nodes) with kube's FailedCreate event (and the ReplicaSet's and Deployment's
-// ReplicaFailure condition) until the quota is raised, when the third pod comes and the condition goes.
+// only the owners due run on an alarm, a quota change retries at once. Through the Worker a quota of two pods holds a
+// ReplicaSet, a Deployment, a Job and a StatefulSet of three to two pods (a DaemonSet to one short of its nodes) with
+// kube's FailedCreate event (and the ReplicaSet's and Deployment's ReplicaFailure condition) until the quota is raised,
+// when the missing pods come and the condition goes; a quota on ReplicaSets or Jobs holds a Deployment's ReplicaSet
+// (ReplicaSetCreateError) or a CronJob's Job (FailedCreate) the same way.
 import { describe, expect, it } from 'vitest'
 import type { ControllerHost } from '../../src/host/controller'
 import { CreateRetries } from '../../src/namespace/create-retries'
+import { CronJobController } from '../../src/namespace/cronjob-controller'
 import { replicaSetKind } from '../../src/namespace/replica-kinds'
 import { ReplicaManager } from '../../src/namespace/replica-manager'
 import type { KubeObject } from '../../src/schema/meta'
 import { makeNamespace, req, waitFor } from '../helpers'
 import { memoryHost } from '../support/memory-host'
+import { jobHost } from './job-host'
 
 /** A host that only records the wake-ups asked of it. */
 function wakeHost() {
@@ -96,6 +100,49 @@ describe('CreateRetries in a host', () => {
       const s = view.get('replicasets', 'web')?.object.status as { replicas?: number; conditions?: unknown[] }
       return s.replicas === 2 && s.conditions === undefined
     })
+  })
+})
+
+describe('a CronJob whose Job is refused', () => {
+  it("reports kube's FailedCreate and makes the Job for the same time once the quota allows it", async () => {
+    const t = jobHost((clock, retries) => [new CronJobController({ clock, retries })])
+    const q = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: { 'count/jobs.batch': '0' } },
+    }
+    await t.create('resourcequotas', q as KubeObject)
+    const cj = {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'tick' },
+      spec: {
+        schedule: '*/5 * * * *',
+        jobTemplate: {
+          spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+        },
+      },
+    }
+    await t.create('cronjobs', cj as KubeObject)
+    const at = (await t.alarms.next())!
+    await t.advance(at - t.clock())
+    const slot = at - 100
+    const name = `tick-${Math.floor(slot / 60_000)}`
+    const failed = (await t.events('events')).map((e) => e.object).filter((e) => e.reason === 'FailedCreate')
+    expect(failed.map((e) => `${e.type} ${e.message}`)).toEqual([
+      `Warning Error creating job: jobs.batch "${name}" is forbidden: exceeded quota: q, requested: count/jobs.batch=1, used: count/jobs.batch=0, limited: count/jobs.batch=0`,
+    ])
+    expect(t.view.all('jobs')).toEqual([])
+    const raised = await t.host.mutate('resourcequotas', 'q', (o) => ({
+      ...o,
+      spec: { hard: { 'count/jobs.batch': '1' } },
+    }))
+    expect(raised.ok).toBe(true)
+    await t.idle()
+    expect(t.view.all('jobs').map((s) => s.object.metadata.name)).toEqual([name])
+    const status = t.view.get('cronjobs', 'tick')?.object.status as { lastScheduleTime?: string }
+    expect(status.lastScheduleTime).toBe(new Date(slot).toISOString().replace('.000Z', 'Z'))
   })
 })
 
@@ -200,6 +247,47 @@ describe('refused pod creates through the Worker', () => {
       const status = (await req('GET', dPath)).json.status
       return status.replicas === 3 && !status.conditions?.some((c: any) => c.type === 'ReplicaFailure')
     })
+  })
+
+  it('retries a Deployment whose ReplicaSet create a quota refuses: ReplicaSetCreateError, then the ReplicaSet', async () => {
+    const ns = await makeNamespace('retry-deploy-rs')
+    const q = { ...quota('10'), spec: { hard: { 'count/replicasets.apps': '0' } } }
+    expect((await req('POST', `/api/v1/namespaces/${ns}/resourcequotas`, q)).status).toBe(201)
+    const d = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { replicas: 3, selector: { matchLabels: labels }, template },
+    }
+    expect((await req('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, d)).status).toBe(201)
+    const dPath = `/apis/apps/v1/namespaces/${ns}/deployments/web`
+    const progressing = await waitFor('Progressing False', async () =>
+      (await req('GET', dPath)).json.status?.conditions?.find(
+        (c: any) => c.type === 'Progressing' && c.status === 'False',
+      ),
+    )
+    const refused =
+      /^Failed to create new replica set "(web-[a-z0-9]+)": replicasets.apps "\1" is forbidden: exceeded quota: q, requested: count\/replicasets.apps=1, used: count\/replicasets.apps=0, limited: count\/replicasets.apps=0$/
+    expect(progressing.reason).toBe('ReplicaSetCreateError')
+    expect(progressing.message).toMatch(refused)
+    const event = await waitFor('the event', async () => (await events(ns, 'ReplicaSetCreateError'))[0])
+    expect(event).toMatchObject({ type: 'Warning', source: { component: 'deployment-controller' } })
+    expect(event.message).toMatch(refused)
+    const r = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/resourcequotas/q`,
+      { spec: { hard: { 'count/replicasets.apps': '1' } } },
+      {
+        'content-type': 'application/merge-patch+json',
+      },
+    )
+    expect(r.status, r.text).toBe(200)
+    await waitFor('three pods', async () => (await pods(ns)).length === 3)
+    await waitFor('Progressing True', async () =>
+      (await req('GET', dPath)).json.status?.conditions?.some(
+        (c: any) => c.type === 'Progressing' && c.status === 'True',
+      ),
+    )
   })
 
   it('holds a Job of parallelism three at two pods with FailedCreate until the quota is raised', async () => {
