@@ -8,7 +8,7 @@ import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { afterRescale, reconcileHpa, type TargetScale } from '../registry/autoscaling/hpa-reconcile'
 import { deepEqual } from '../registry/deep-equal'
-import { parseLabelSelector } from '../registry/label-selector'
+import { type LabelSelector, parseLabelSelector } from '../registry/label-selector'
 import { resourceKey, type ResourceDef } from '../registry/resource'
 import { kinds } from '../registry/resources'
 import { applyScale, scaleOf, servesScale } from '../registry/scale-subresource'
@@ -64,6 +64,8 @@ export class HorizontalPodAutoscalerController implements Controller {
   readonly name = 'horizontal-pod-autoscaler'
   /** When each HPA is next reconciled (ms since the epoch): kube's work queue of keys waiting out their period. */
   private readonly due = new Map<string, number>()
+  /** Each HPA's target selector as of its last pass (kube's hpaSelectors), to tell when several take in one pod. */
+  private readonly selectors = new Map<string, LabelSelector>()
   private readonly resyncMs: number
   private readonly clock: () => number
 
@@ -76,7 +78,10 @@ export class HorizontalPodAutoscalerController implements Controller {
     let added = false
     for (const e of entries) {
       if (e.resource !== HPAS) continue
-      if (e.type === 'DELETED') this.due.delete(e.name)
+      if (e.type === 'DELETED') {
+        this.due.delete(e.name)
+        this.selectors.delete(e.name)
+      }
       // An add or update is queued a period out; one already waiting keeps its time (AddRateLimited).
       else if (!this.due.has(e.name)) {
         this.due.set(e.name, this.clock() + this.resyncMs)
@@ -108,13 +113,34 @@ export class HorizontalPodAutoscalerController implements Controller {
     if (this.due.size) await host.wakeAt(Math.min(...this.due.values()))
   }
 
+  /**
+   * validateAndParseSelector's last check: the pods this HPA's selector takes in must be controlled by it alone. Only
+   * a selector that parses and a target in its bounds get there; HPAs are known by their last pass's selector.
+   */
+  private checkAmbiguity(host: ControllerHost, name: string, target: Extract<TargetRead, { replicas: number }>) {
+    if (!target.selector || target.selectorError) return
+    const parsed = parseLabelSelector(target.selector)
+    if (!parsed.ok) return
+    this.selectors.set(name, parsed.selector)
+    const others = [...this.selectors].filter(([n]) => n !== name && host.get(HPAS, n))
+    if (!others.length) return
+    const controlling = new Set<string>()
+    for (const pod of host.labelsOf('pods')) {
+      if (!parsed.selector.matches(pod.labels)) continue
+      controlling.add(name)
+      for (const [other, sel] of others) if (sel.matches(pod.labels)) controlling.add(other)
+    }
+    if (controlling.size > 1) target.ambiguous = [...controlling].sort()
+  }
+
   /** One pass of reconcileAutoscaler over the HPA as stored now. */
   private async reconcile(host: ControllerHost, name: string, nowMs: number): Promise<void> {
     const stored = host.get(HPAS, name)
     if (!stored) return
     const hpa = stored.object as HorizontalPodAutoscaler
     const now = new Date(nowMs)
-    const target = await readTarget(host, hpa)
+    const target: TargetRead = await readTarget(host, hpa)
+    if (!('error' in target)) this.checkAmbiguity(host, name, target)
     let pass = reconcileHpa(hpa, target, now)
     if (pass.rescale && target.def && target.resource && !('error' in target)) {
       const { def, resource } = target

@@ -211,4 +211,24 @@ describe('HPA controller', () => {
       kinds.unregister('hpa.test', 'fleets')
     }
   })
+
+  it('refuses to act for pods two HPAs take in (AmbiguousSelector)', async () => {
+    const t = setup()
+    await t.create('deployments', deployment('web', 1))
+    await t.create('pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-1', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    })
+    await t.create(HPAS, hpa('a', { minReplicas: 1 }))
+    await t.create(HPAS, hpa('b', { minReplicas: 1 }))
+    await t.advance(15_000)
+    await t.advance(15_000)
+    const message = 'pods by selector app=web are controlled by multiple HPAs: [{a ns} {b ns}]'
+    for (const name of ['a', 'b'])
+      expect(conditions(t.get(HPAS, name))[1]).toBe(`ScalingActive False AmbiguousSelector: ${message}`)
+    expect(t.events()).toContain(`Warning AmbiguousSelector ${message}`)
+    expect(t.get('deployments', 'web').spec.replicas).toBe(1)
+  })
 })

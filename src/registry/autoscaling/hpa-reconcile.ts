@@ -14,7 +14,15 @@ type HpaEvent = { type: 'Normal' | 'Warning'; reason: string; message: string }
  * The target's Scale (with labels.Parse's error when its selector does not parse), or why it could not be had (the
  * error kube's scale client or REST mapper gives).
  */
-export type TargetScale = { replicas: number; selector: string; selectorError?: string } | { error: string }
+export type TargetScale =
+  | {
+      replicas: number
+      selector: string
+      selectorError?: string
+      /** The HPAs (this one among them) whose selectors take in pods this one's does, when more than one. */
+      ambiguous?: string[]
+    }
+  | { error: string }
 
 /** What a pass decided: the status to write (when it differs), events in order, and a rescale to attempt. */
 interface HpaPass {
@@ -145,6 +153,14 @@ export function reconcileHpa(hpa: HorizontalPodAutoscaler, target: TargetScale, 
     const message = `couldn't convert selector into a corresponding internal selector object: ${target.selectorError}`
     events.push({ type: 'Warning', reason: 'InvalidSelector', message })
     conditions = setCondition(conditions, 'ScalingActive', 'False', 'InvalidSelector', message, now)
+    return metricsFailed(message, null)
+  }
+  if (target.ambiguous) {
+    // %v of the controller's []selectors.Key: {Name Namespace} each.
+    const keys = target.ambiguous.map((name) => `{${name} ${hpa.metadata?.namespace ?? ''}}`).join(' ')
+    const message = `pods by selector ${target.selector} are controlled by multiple HPAs: [${keys}]`
+    events.push({ type: 'Warning', reason: 'AmbiguousSelector', message })
+    conditions = setCondition(conditions, 'ScalingActive', 'False', 'AmbiguousSelector', message, now)
     return metricsFailed(message, null)
   }
   const metrics = spec.metrics ?? []
