@@ -290,6 +290,73 @@ describe('refused pod creates through the Worker', () => {
     )
   })
 
+  it('retries a ReplicaSet over a LimitRange maximum as soon as the LimitRange allows it', async () => {
+    const ns = await makeNamespace('retry-limits')
+    const limits = (max: string) => ({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'cpu' },
+      spec: { limits: [{ type: 'Container', max: { cpu: max } }] },
+    })
+    expect((await req('POST', `/api/v1/namespaces/${ns}/limitranges`, limits('1'))).status).toBe(201)
+    const big = {
+      ...template,
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '2' } } }] },
+    }
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'big' },
+      spec: { replicas: 2, selector: { matchLabels: labels }, template: big },
+    }
+    expect((await req('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, rs)).status).toBe(201)
+    const rsPath = `/apis/apps/v1/namespaces/${ns}/replicasets/big`
+    const cond = await waitFor('ReplicaFailure', async () =>
+      (await req('GET', rsPath)).json.status?.conditions?.find((c: any) => c.type === 'ReplicaFailure'),
+    )
+    // Validating admission: the pod is named by its (generated) name.
+    expect(cond.message).toMatch(
+      /^pods "big-[a-z0-9]{5}" is forbidden: maximum cpu usage per Container is 1, but limit is 2$/,
+    )
+    expect(await pods(ns)).toEqual([])
+    const r = await req('PUT', `/api/v1/namespaces/${ns}/limitranges/cpu`, {
+      ...limits('2'),
+      metadata: {
+        name: 'cpu',
+        resourceVersion: (await req('GET', `/api/v1/namespaces/${ns}/limitranges/cpu`)).json.metadata.resourceVersion,
+      },
+    })
+    expect(r.status, r.text).toBe(200)
+    await waitFor('two pods', async () => (await pods(ns)).length === 2)
+    await waitFor('condition cleared', async () => (await req('GET', rsPath)).json.status.conditions === undefined)
+  })
+
+  it('retries a ReplicaSet naming a missing PriorityClass until the class exists (the backoff alone)', async () => {
+    const ns = await makeNamespace('retry-priority')
+    const className = `${ns}-high`
+    const prioritized = { ...template, spec: { ...template.spec, priorityClassName: className } }
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: labels }, template: prioritized },
+    }
+    expect((await req('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, rs)).status).toBe(201)
+    const failed = await waitFor('FailedCreate', async () => (await events(ns, 'FailedCreate'))[0])
+    // Mutating admission (Priority) runs before the name is generated: kube names the prefix.
+    expect(failed.message).toBe(
+      `Error creating: pods "web-" is forbidden: no PriorityClass with name ${className} was found`,
+    )
+    const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: className }, value: 1000 }
+    expect((await req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', pc)).status).toBe(201)
+    const [made] = await waitFor('the pod', async () => {
+      const list = await pods(ns)
+      return list.length === 1 && list
+    })
+    expect(made.spec.priority).toBe(1000)
+    await req('DELETE', `/apis/scheduling.k8s.io/v1/priorityclasses/${className}`)
+  })
+
   it('holds a Job of parallelism three at two pods with FailedCreate until the quota is raised', async () => {
     const ns = await heldToTwo('retry-job', '/apis/batch/v1/namespaces/{ns}/jobs', {
       apiVersion: 'batch/v1',
