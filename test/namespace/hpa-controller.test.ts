@@ -178,7 +178,15 @@ describe('HPA controller', () => {
             name: 'v1',
             served: true,
             storage: true,
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { size: { type: 'integer', maximum: 4 } } },
+                  status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                },
+              },
+            },
             subresources: { scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
           },
         ],
@@ -207,6 +215,21 @@ describe('HPA controller', () => {
         'Warning SelectorRequired selector is required',
         'Warning FailedComputeMetricsReplicas selector is required',
       ])
+      // A rescale the target refuses: AbleToScale False FailedUpdateScale, FailedRescale with the API's error.
+      await t.create(
+        HPAS,
+        hpa('big', { minReplicas: 5, scaleTargetRef: { apiVersion: 'hpa.test/v1', kind: 'Fleet', name: 'f' } }),
+      )
+      await t.advance(15_000)
+      const refused =
+        'Fleet.hpa.test "f" is invalid: spec.size: Invalid value: 5: spec.size in body should be less than or equal to 4'
+      expect(conditions(t.get(HPAS, 'big'))).toEqual([
+        `AbleToScale False FailedUpdateScale: the HPA controller was unable to update the target scale: ${refused}`,
+      ])
+      expect(t.get(HPAS, 'big').status.desiredReplicas).toBe(0)
+      expect(t.events()).toContain(
+        `Warning FailedRescale New size: 5; reason: Current number of replicas below Spec.MinReplicas; error: ${refused}`,
+      )
     } finally {
       kinds.unregister('hpa.test', 'fleets')
     }
