@@ -46,6 +46,7 @@ export class CreateRetries implements Controller {
   readonly name = 'create-retries'
   /** Failures so far per owner, kept until a sync of it succeeds (its next failure waits longer). */
   private readonly failures = new Map<string, number>()
+  /** Owners waiting for their retry; `at` Infinity: past their controller's maxRetries, only a commit retries them. */
   private readonly pending = new Map<string, { at: number; run: () => Promise<void> }>()
   private readonly bucket = new Bucket()
   /** This controller's own view of the host: a wake-up asked through it resyncs this controller alone. */
@@ -53,11 +54,23 @@ export class CreateRetries implements Controller {
 
   /**
    * The sync of `key` (`<resource>/<name>`) had a create refused: `run` syncs it again after its backoff. `host` is
-   * the caller's view, used for the wake-up only until this controller has seen its own.
+   * the caller's view, used for the wake-up only until this controller has seen its own. With `maxRetries` (kube's
+   * deployment controller drops a key requeued 15 times) the owner then gets no more timed retries, only those of
+   * commits that could unblock it.
    */
-  async failed(key: string, run: () => Promise<void>, host: ControllerHost, now = Date.now()): Promise<void> {
+  async failed(
+    key: string,
+    run: () => Promise<void>,
+    host: ControllerHost,
+    opts: { now?: number; maxRetries?: number } = {},
+  ): Promise<void> {
+    const now = opts.now ?? Date.now()
     const failures = this.failures.get(key) ?? 0
     this.failures.set(key, failures + 1)
+    if (opts.maxRetries !== undefined && failures >= opts.maxRetries) {
+      if (!this.pending.has(key)) this.pending.set(key, { at: Number.POSITIVE_INFINITY, run })
+      return
+    }
     const at = now + Math.max(Math.min(BASE_MS * 2 ** failures, MAX_MS), this.bucket.reserve(now))
     const earlier = this.pending.get(key)
     if (earlier && earlier.at <= at) return
@@ -79,7 +92,7 @@ export class CreateRetries implements Controller {
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     this.view = host
     if (this.pending.size === 0 || !entries.some(unblocks)) return
-    await this.runDue(Number.POSITIVE_INFINITY)
+    await this.runDue('all')
   }
 
   async resync(host: ControllerHost, now: number): Promise<void> {
@@ -89,9 +102,9 @@ export class CreateRetries implements Controller {
     if (Number.isFinite(next)) await host.wakeAt(next)
   }
 
-  /** Runs the retries due by `now`; one that fails again comes back through `failed`. */
-  private async runDue(now: number): Promise<void> {
-    const due = [...this.pending].filter(([, p]) => p.at <= now)
+  /** Runs the retries due by `now` (or all of them); one that fails again comes back through `failed`. */
+  private async runDue(now: number | 'all'): Promise<void> {
+    const due = [...this.pending].filter(([, p]) => now === 'all' || p.at <= now)
     for (const [key] of due) this.pending.delete(key)
     await Promise.all(due.map(([, p]) => p.run()))
   }

@@ -67,9 +67,11 @@ export class DeploymentController implements Controller {
       try {
         await this.sync(host, name)
       } catch (e) {
-        // kube requeues a failed sync (a refused ReplicaSet create or update) with its rate-limited backoff.
+        // kube requeues a failed sync (a refused ReplicaSet create or update) with its rate-limited backoff, 15 times
+        // at most (maxRetries); a namespace being terminated is not retried (NamespaceTerminatingCause).
         if (!(e instanceof SyncError)) throw e
-        return this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+        if (e.status.details?.kind === 'namespaces') return this.opts.retries.forget(key)
+        return this.opts.retries.failed(key, () => this.enqueue(host, name), host, { maxRetries: 15 })
       }
       this.opts.retries.forget(key)
     })

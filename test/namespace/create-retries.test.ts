@@ -31,23 +31,39 @@ describe('CreateRetries', () => {
     // earlier has run, so take it between failures as an alarm would.
     const delays: number[] = []
     for (let i = 0; i < 20; i++) {
-      await retries.failed('replicasets/web', run, host, 1_000_000)
+      await retries.failed('replicasets/web', run, host, { now: 1_000_000 })
       delays.push(wakes.at(-1)! - 1_000_000)
       await retries.resync(host, Number.POSITIVE_INFINITY)
     }
     expect(delays.slice(0, 5)).toEqual([5, 10, 20, 40, 80])
     expect(delays.at(-1)).toBe(1_000_000)
     retries.forget('replicasets/web')
-    await retries.failed('replicasets/web', run, host, 2_000_000)
+    await retries.failed('replicasets/web', run, host, { now: 2_000_000 })
     expect(wakes.at(-1)).toBe(2_000_005)
   })
 
   it('holds a burst of owners to the overall bucket: ten a second after the first hundred', async () => {
     const retries = new CreateRetries()
     const { host, wakes } = wakeHost()
-    for (let i = 0; i < 110; i++) await retries.failed(`replicasets/rs-${i}`, async () => {}, host, 0)
+    for (let i = 0; i < 110; i++) await retries.failed(`replicasets/rs-${i}`, async () => {}, host, { now: 0 })
     expect(wakes.slice(0, 100).every((at) => at === 5)).toBe(true)
     expect(wakes.slice(100)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000])
+  })
+
+  it('after maxRetries an owner gets no more timed retries, only those of commits that could unblock it', async () => {
+    const retries = new CreateRetries()
+    const { host, wakes } = wakeHost()
+    let runs = 0
+    const run = async () => void runs++
+    for (let i = 0; i < 3; i++) {
+      await retries.failed('deployments/web', run, host, { now: 0, maxRetries: 2 })
+      await retries.resync(host, 1_000_000_000)
+    }
+    expect(runs).toBe(2)
+    expect(wakes).toHaveLength(2)
+    expect(retries.waiting).toBe(1)
+    await retries.onCommitted([{ type: 'DELETED', resource: 'pods', name: 'p', object: {} } as never], host)
+    expect(runs).toBe(3)
   })
 
   it('runs only the owners due when its alarm rings, and every waiting owner when a quota changes', async () => {
@@ -55,8 +71,8 @@ describe('CreateRetries', () => {
     const { host } = wakeHost()
     const ran: string[] = []
     const runOf = (key: string) => async () => void ran.push(key)
-    await retries.failed('replicasets/a', runOf('a'), host, 0)
-    await retries.failed('replicasets/b', runOf('b'), host, 10)
+    await retries.failed('replicasets/a', runOf('a'), host, { now: 0 })
+    await retries.failed('replicasets/b', runOf('b'), host, { now: 10 })
     await retries.resync(host, 5)
     expect(ran).toEqual(['a'])
     expect(retries.waiting).toBe(1)
