@@ -249,8 +249,8 @@ describe('ResourceQuota admission', () => {
     expect((await req('GET', `/api/v1/namespaces/${ns}/pods`)).json.items).toHaveLength(2)
     const q = await req('GET', `/api/v1/namespaces/${ns}/resourcequotas/q`)
     expect(q.json.status.used).toEqual({ pods: '2' })
-    // The FailedCreate event carries kube's refusal; the controller does not spin on it. (The replica manager names a
-    // refused pod by its generateName prefix, src/namespace/replica-manager.ts.)
+    // The FailedCreate event carries kube's refusal, naming the pod as validating admission does (its generated name);
+    // the controller retries with kube's backoff (src/namespace/create-retries.ts), it does not spin.
     const events = (await req('GET', `/api/v1/namespaces/${ns}/events`)).json.items.filter(
       (e: any) => e.reason === 'FailedCreate',
     )
