@@ -93,6 +93,13 @@ describe('HorizontalPodAutoscalers with kubectl', () => {
         '0',
       ])
     }
+    // kubectl explain reads the preferred version's OpenAPI.
+    const explained = (await k('1.33', ['explain', 'hpa.spec.scaleTargetRef'])).stdout
+    assert.match(explained, /GROUP:\s+autoscaling\nKIND:\s+HorizontalPodAutoscaler\nVERSION:\s+v2/)
+    assert.match(explained, /FIELD: scaleTargetRef <CrossVersionObjectReference>/)
+    // Server-side apply of the same manifest takes it over from kubectl's client-side apply.
+    const ssa = await k('1.33', ['apply', '--server-side', '-f', '-'], { input: HPA_YAML })
+    assert.equal(ssa.stdout, 'horizontalpodautoscaler.autoscaling/php-apache serverside-applied\n')
     // The same object through autoscaling/v1.
     const v1 = JSON.parse(
       (await k('1.33', ['get', 'horizontalpodautoscalers.v1.autoscaling', 'php-apache', '-o', 'json'])).stdout,
@@ -114,14 +121,14 @@ describe('HorizontalPodAutoscalers with kubectl', () => {
       assert.match(r.stderr, new RegExp(`POST[^\\n]*${url}[^\\n]*201`))
       assert.equal(await replicasOf(name), 1)
       // kube's controller takes the HPA up a resync period (15 s) after it appears.
-      await waitFor(`${name} scaled to 2`, async () => (await replicasOf(name)) === 2, 45_000)
+      await waitFor(`${name} scaled to 2`, async () => (await replicasOf(name)) === 2, 90_000)
       const hpa = await waitFor(
         'the metrics pass',
         async () => {
           const h = (await api('GET', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}`)).body
           return h.status.conditions?.some((c) => c.type === 'ScalingActive') ? h : undefined
         },
-        45_000,
+        90_000,
       )
       assert.equal(hpa.status.currentReplicas, 2)
       assert.deepEqual(hpa.status.currentMetrics, [{ type: '' }])
