@@ -78,6 +78,11 @@ export interface ClusterApi {
    */
   snapshot(resources: string[], since?: number): Promise<Snapshot>
   /**
+   * The PriorityClasses and StorageClasses as a snapshot, for `ns`'s admission; `ns` is told when one changes
+   * (NamespaceApi.classesChanged) before that change is answered.
+   */
+  classes(ns: string, since?: number): Promise<Snapshot>
+  /**
    * The cluster-scoped owners `refs` name, each null when gone (or its name holds another uid). `ns` is recorded as
    * holding dependents of every present one, and hears when it goes or waits on the garbage collector
    * (NamespaceApi.clusterOwnerChanged).

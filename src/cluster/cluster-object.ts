@@ -40,6 +40,7 @@ import { customKinds } from '../registry/custom/custom-kinds'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import { Scheduling } from './scheduling'
 import { DaemonNodes } from './daemon-nodes'
+import { CLASS_RESOURCES, ClassHolders } from './class-holders'
 import type { DaemonNode } from '../registry/daemon-placement'
 
 export class ClusterObject extends DurableObject<Env> implements ClusterApi {
@@ -52,6 +53,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
   /** Which namespaces hold dependents of objects here, and their garbage collector's side of it. */
   private readonly namespaceDependents: NamespaceDependentsTable
   private readonly gc: GarbageCollector
+  private readonly classHolders: ClassHolders
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -59,7 +61,9 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     this.scheduling = new Scheduling(ctx.storage.sql, parts.local.objects, env)
     this.daemonNodes = new DaemonNodes(this.scheduling.ledger, parts.local.objects, env)
     this.services = new ServiceAllocationHost(ctx.storage, env, new D1Log(env.DB), parts.local.state, parts.alarms)
+    this.classHolders = new ClassHolders((ns) => namespaceApi(env, ns).classesChanged())
     const policy = new ClusterPolicy({
+      classHolders: this.classHolders,
       services: this.services,
       scheduling: this.scheduling,
       daemonNodes: this.daemonNodes,
@@ -312,6 +316,11 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
 
   async clusterOwnersUnblocked(_ns: string, uids: string[]): Promise<void> {
     await this.gc.ownersUnblocked(this.host.controllerView, uids)
+  }
+
+  async classes(ns: string, since?: number): Promise<Snapshot> {
+    this.classHolders.note(ns)
+    return this.host.snapshot(CLASS_RESOURCES, since)
   }
 
   async awaitOwnerKinds(ns: string): Promise<void> {

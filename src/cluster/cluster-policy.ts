@@ -12,11 +12,13 @@ import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
 import type { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { Scheduling } from './scheduling'
 import type { DaemonNodes } from './daemon-nodes'
+import type { ClassHolders } from './class-holders'
 
 const TERMINATION_RETRY_MS = 1000
 const TERMINATING = 'terminating'
 
 interface ClusterPolicyParts {
+  classHolders: ClassHolders
   services: ServiceAllocationHost
   scheduling: Scheduling
   daemonNodes: DaemonNodes
@@ -40,6 +42,8 @@ export class ClusterPolicy implements HostPolicy {
   }
 
   async afterApply(entries: readonly LogEntry[]): Promise<void> {
+    // Namespaces holding the classes drop their copy before a class write is answered.
+    await this.parts.classHolders.committed(entries)
     // New or changed nodes may make room for pods that could not be scheduled.
     if (entries.some((e) => e.resource === 'nodes')) this.parts.scheduling.wakeWaiting()
     // ...and DaemonSets may have nodes to run on or to leave.

@@ -23,6 +23,8 @@ export interface NamespaceApi {
   clusterOwnerChanged(uid: string, owner: OwnerMeta | null): Promise<{ dependents: number; blocking: boolean }>
   /** A CRD changed: dependents kept for an owner kind nobody served are tried again. */
   ownerKindsChanged(): Promise<void>
+  /** A PriorityClass or StorageClass changed: admission fetches them again (src/namespace/cluster-classes.ts). */
+  classesChanged(): Promise<void>
 }
 
 export const namespaceApi = (env: Env, name: string): NamespaceApi => env.NAMESPACES.getByName(name)

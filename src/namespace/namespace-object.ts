@@ -266,6 +266,10 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     await this.gc.kindsChanged(this.host.controllerView)
   }
 
+  async classesChanged(): Promise<void> {
+    this.policy.classesChanged()
+  }
+
   // ---- pods: binding and logs --------------------------------------------------------------------------------
 
   /** POST pods/{name}/binding: binds an unbound pod to a node (kube's assignPod), or 409. */

@@ -18,8 +18,8 @@ export class NamespacePolicy implements HostPolicy {
   /** Cached phase of this namespace; unknown (undefined) is asked of the cluster object. */
   phase: NamespacePhase | undefined
   private state: HostState | null = null
-  /** The cluster's PriorityClasses and StorageClasses, fetched before a pod or claim create is planned. */
-  private readonly classes = new ClusterClasses(() => this.cluster())
+  /** The cluster's PriorityClasses and StorageClasses, brought up to date before a pod or claim create is planned. */
+  private readonly classes: ClusterClasses
 
   /**
    * @param defaultServiceAccount makes the namespace's `default` ServiceAccount unless it exists (the serviceaccounts
@@ -29,7 +29,9 @@ export class NamespacePolicy implements HostPolicy {
     private readonly scope: string,
     private readonly cluster: () => ClusterApi,
     private readonly defaultServiceAccount: () => Promise<void>,
-  ) {}
+  ) {
+    this.classes = new ClusterClasses(cluster, scope)
+  }
 
   /** The host's durable state, where the known phase is kept across wake-ups. */
   attach(state: HostState) {
@@ -60,8 +62,13 @@ export class NamespacePolicy implements HostPolicy {
     // default ServiceAccount deleted a moment ago).
     if (def.plural === 'pods' && !def.group) await this.defaultServiceAccount()
     // The Priority and DefaultStorageClass plugins read the cluster's classes: the plan gets them as they are now.
-    if (!def.group && (def.plural === 'pods' || def.plural === 'persistentvolumeclaims')) await this.classes.refresh()
+    if (!def.group && (def.plural === 'pods' || def.plural === 'persistentvolumeclaims')) await this.classes.current()
     return null
+  }
+
+  /** The cluster object says a PriorityClass or StorageClass changed. */
+  classesChanged(): void {
+    this.classes.invalidate()
   }
 
   clusterObjects(resource: string): KubeObject[] {

@@ -1,6 +1,6 @@
 // The cluster's classes seen from a namespace: the system PriorityClasses exist from the start and cannot be deleted,
-// a pod created right after its class gets the class's priority (the namespace fetches the cluster's classes before
-// planning the create), an unknown class and a second global default are refused with kube's words, and a claim
+// a pod created right after its class gets the class's priority (the namespace's copy of the cluster's classes is
+// dropped when one changes, before that change is answered), an unknown class and a second global default are refused with kube's words, and a claim
 // created right after a default StorageClass gets it.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, req } from '../helpers'
@@ -46,6 +46,25 @@ describe('PriorityClasses and pod admission through the API', () => {
       message: 'pods "nobody" is forbidden: no PriorityClass with name no-such-tier was found',
     })
     expect((await req('DELETE', `${PC}/gold-tier`)).status).toBe(200)
+  })
+
+  it('a namespace that already holds the classes sees a class created after them', async () => {
+    const ns = await makeNamespace('prio')
+    // The first pod makes the namespace fetch the classes; the cluster object then tells it of the new class.
+    expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('first'))).status).toBe(201)
+    expect((await req('POST', PC, pc('silver-tier', 3000))).status).toBe(201)
+    const made = await req('POST', `/api/v1/namespaces/${ns}/pods`, {
+      ...pod('second'),
+      spec: { ...pod('second').spec, priorityClassName: 'silver-tier' },
+    })
+    expect(made.status, made.text).toBe(201)
+    expect(made.json.spec.priority).toBe(3000)
+    expect((await req('DELETE', `${PC}/silver-tier`)).status).toBe(200)
+    const after = await req('POST', `/api/v1/namespaces/${ns}/pods`, {
+      ...pod('third'),
+      spec: { ...pod('third').spec, priorityClassName: 'silver-tier' },
+    })
+    expect(after.status).toBe(403)
   })
 
   it('gives pods naming no class the global default, and allows only one default', async () => {
