@@ -9,6 +9,7 @@
 // changes when the missing objects appear, not which. Kept in memory: a new isolate's wake-up resyncs every
 // controller, which finds the refused creates again.
 import type { Controller, ControllerHost } from '../host/controller'
+import type { Status } from '../registry/status'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 
@@ -28,6 +29,16 @@ class Bucket {
     this.tokens -= 1
     return this.tokens >= 0 ? 0 : (-this.tokens / BUCKET_QPS) * 1000
   }
+}
+
+/**
+ * A refusal no retry can get past, which kube's controllers neither report nor requeue: the namespace is being
+ * terminated (HasStatusCause NamespaceTerminating) or is gone.
+ */
+export function namespaceClosed(status: Status): boolean {
+  const details = status.details
+  if (details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return true
+  return status.code === 404 && details?.kind === 'namespaces'
 }
 
 /** Whether a committed change could let a refused create through. */

@@ -14,7 +14,7 @@ import { loadLocation, UTC_ZONE, type Zone } from '../registry/batch/time-zone'
 import type { LogEntry } from '../registry/store'
 import type { CronJobStatus } from '../schema/batch'
 import type { KubeObject } from '../schema/meta'
-import type { CreateRetries } from './create-retries'
+import { type CreateRetries, namespaceClosed } from './create-retries'
 import { CONTROLLER_MANAGER, controllerRef, SyncQueue } from './pod-owner'
 
 const CRONJOBS = 'cronjobs'
@@ -262,7 +262,7 @@ async function syncCronJob(s: Sync): Promise<{ wake: number | null; changed: boo
   } else {
     // A namespace being torn down (or gone) refuses every create: nothing to report or retry (kube's
     // NamespaceTerminatingCause). Anything else is reported and retried.
-    if (created.status.details?.kind === 'namespaces') return { wake: null, changed }
+    if (namespaceClosed(created.status)) return { wake: null, changed }
     await event(s, 'Warning', 'FailedCreate', `Error creating job: ${created.status.message}`)
     return { wake: null, changed, refused: true }
   }

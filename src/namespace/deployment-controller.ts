@@ -13,7 +13,7 @@ import { isScalingEvent, rolloutRecreate, rolloutRolling, syncScaling, syncStatu
 import { replicaSetsWithRevision } from './deployment-new-replica-set'
 import { condition, type Deploy, hasProgressDeadline, newCondition, type RS, setCondition } from './deployment-util'
 import { DeploymentSync, SyncError } from './deployment-writes'
-import type { CreateRetries } from './create-retries'
+import { type CreateRetries, namespaceClosed } from './create-retries'
 import { claim, controllerRef, ownerReference, SyncQueue } from './pod-owner'
 
 const DEPLOYMENTS = 'deployments'
@@ -70,7 +70,7 @@ export class DeploymentController implements Controller {
         // kube requeues a failed sync (a refused ReplicaSet create or update) with its rate-limited backoff, 15 times
         // at most (maxRetries); a namespace being terminated is not retried (NamespaceTerminatingCause).
         if (!(e instanceof SyncError)) throw e
-        if (e.status.details?.kind === 'namespaces') return this.opts.retries.forget(key)
+        if (namespaceClosed(e.status)) return this.opts.retries.forget(key)
         return this.opts.retries.failed(key, () => this.enqueue(host, name), host, { maxRetries: 15 })
       }
       this.opts.retries.forget(key)

@@ -15,6 +15,7 @@ import {
 } from '../registry/batch/indexed-job'
 import { JOB_TRACKING_FINALIZER, type JobObject } from '../registry/batch/job-labels'
 import { type BackoffRecord, backoffRemaining, onlyReplaceFailedPods } from '../registry/batch/job-pods'
+import { namespaceClosed } from './create-retries'
 import { deletePods, JOB_COMPONENT } from './job-pod-control'
 import { CONTROLLER_MANAGER, deletionRank, isActive, ownerReference, podFromTemplate } from './pod-owner'
 
@@ -118,7 +119,7 @@ export async function manageJob(m: ManageInput) {
         }
         // A namespace being torn down refuses every create: nothing to report (kube's NamespaceTerminatingCause).
         // Other refusals, admission's (a missing ServiceAccount), are reported.
-        if (r.status.code !== 403 || r.status.details?.kind !== 'namespaces') {
+        if (!namespaceClosed(r.status)) {
           m.refused?.()
           await event(host, job, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`)
         }

@@ -6,10 +6,11 @@
 // (ReplicaSetCreateError) or a CronJob's Job (FailedCreate) the same way.
 import { describe, expect, it } from 'vitest'
 import type { ControllerHost } from '../../src/host/controller'
-import { CreateRetries } from '../../src/namespace/create-retries'
+import { CreateRetries, namespaceClosed } from '../../src/namespace/create-retries'
 import { CronJobController } from '../../src/namespace/cronjob-controller'
 import { replicaSetKind } from '../../src/namespace/replica-kinds'
 import { ReplicaManager } from '../../src/namespace/replica-manager'
+import { statuses } from '../../src/registry/status'
 import type { KubeObject } from '../../src/schema/meta'
 import { makeNamespace, req, waitFor } from '../helpers'
 import { memoryHost } from '../support/memory-host'
@@ -86,6 +87,15 @@ describe('CreateRetries', () => {
     await retries.onCommitted([{ type: 'MODIFIED', resource: 'resourcequotas', name: 'q', object: {} } as never], host)
     expect(ran).toEqual(['a', 'b'])
     expect(retries.waiting).toBe(0)
+  })
+})
+
+describe('namespaceClosed', () => {
+  it('is true of NamespaceLifecycle refusals (a terminating or missing namespace), not of admission refusals', () => {
+    expect(namespaceClosed(statuses.namespaceTerminating({ resource: 'pods' }, 'web-', 'ns'))).toBe(true)
+    expect(namespaceClosed(statuses.notFound({ resource: 'namespaces' }, 'ns'))).toBe(true)
+    expect(namespaceClosed(statuses.forbidden({ resource: 'pods' }, 'web-x', 'exceeded quota: q'))).toBe(false)
+    expect(namespaceClosed(statuses.notFound({ resource: 'serviceaccounts' }, 'sa'))).toBe(false)
   })
 })
 
