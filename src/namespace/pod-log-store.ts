@@ -16,28 +16,23 @@ export class PodLogStore {
   }
 
   append(uid: string, container: string, lines: readonly string[], ts: string): LogLine[] {
-    const last =
-      this.sql
-        .exec<{ seq: number | null }>(
-          'SELECT MAX(seq) AS seq FROM pod_logs WHERE uid = ? AND container = ?',
+    // One statement per line, numbering it after the container's last (a line per started container is the common
+    // case: the simulated kubelet writes one for every container it starts).
+    return lines.map((line) => {
+      const { seq } = this.sql
+        .exec<{ seq: number }>(
+          'INSERT INTO pod_logs (uid, container, seq, ts, line) SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ? ' +
+            'FROM pod_logs WHERE uid = ? AND container = ? RETURNING seq',
+          uid,
+          container,
+          ts,
+          line,
           uid,
           container,
         )
-        .one().seq ?? 0
-    const out: LogLine[] = []
-    lines.forEach((line, i) => {
-      const seq = last + i + 1
-      this.sql.exec(
-        'INSERT INTO pod_logs (uid, container, seq, ts, line) VALUES (?, ?, ?, ?, ?)',
-        uid,
-        container,
-        seq,
-        ts,
-        line,
-      )
-      out.push({ seq, ts, line })
+        .one()
+      return { seq, ts, line }
     })
-    return out
   }
 
   /** The sequence number of the container's last line: how many lines it has ever written (0: none). */
