@@ -3,7 +3,9 @@
 // after) and ResourceQuota (the charge against every quota that selects the object). The quota check and the quota's
 // new usage are one job with the write: its status change commits in the same batch, and any other write charging
 // that quota waits for the next batch (the write queue defers a second change to one object), so no two writes can
-// both take the last unit of a quota, and the usage they see is counted from the objects as they are.
+// both take the last unit of a quota. The usage they charge against is the namespace's ledger of each quota's exact
+// usage as of the last commit (src/namespace/quota-ledger.ts), moved by every commit's delta: no write reads the
+// namespace's other objects to be charged.
 import type { ResourceDef } from '../registry/resource'
 import { resourceKey } from '../registry/resource'
 import { fail, ok, type Result, statuses } from '../registry/status'
@@ -69,6 +71,7 @@ export function admitPlanned(
   const verdict = checkQuota({ resource: def.plural, group: def.group }, obj, old, {
     quotas,
     objects: () => host.list(key),
+    usage: (rq) => host.quotaUsage(rq),
     now: host.strategyContext().now,
   })
   if ('refused' in verdict) return forbidden(verdict.refused)

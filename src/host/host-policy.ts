@@ -4,6 +4,8 @@ import type { ResourceDef } from '../registry/resource'
 import type { Status } from '../registry/status'
 import type { Change, LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
+import type { ParsedQuantity } from '../schema/quantity'
+import type { ResourceQuota } from '../schema/resource-quota'
 
 /**
  * The name a refusal of a create gives the object: its name, or its generateName before one is made (kube's
@@ -18,6 +20,11 @@ export interface HostPolicy {
   admitCreateNow(def: ResourceDef, name: string): Status | null
   /** Cluster-scoped objects admission reads in a namespace (PriorityClasses, StorageClasses), as last fetched. */
   clusterObjects?(resource: string): KubeObject[]
+  /**
+   * A ResourceQuota's exact usage as of the last commit, read at plan time (src/namespace/quota-ledger.ts); absent,
+   * admission charges against status.used.
+   */
+  quotaUsage?(quota: ResourceQuota, list: (resource: string) => KubeObject[], now: Date): Map<string, ParsedQuantity>
   /**
    * Runs for every planned change before it commits (dry runs too): reserves what the change needs outside this
    * object and may fill the results into change.object. A Status refuses; rollback undoes it when nothing commits.

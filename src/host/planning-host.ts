@@ -7,6 +7,8 @@ import type { Result, Status } from '../registry/status'
 import type { ResourceDef } from '../registry/resource'
 import type { StrategyContext, Writer } from '../registry/strategy'
 import type { KubeObject } from '../schema/meta'
+import type { ParsedQuantity } from '../schema/quantity'
+import type { ResourceQuota } from '../schema/resource-quota'
 import { kinds, resourceByPlural } from '../registry/resources'
 import { statusDefOf } from '../registry/status-subresource'
 import { ephemeralDefOf } from '../registry/ephemeral-containers-subresource'
@@ -39,6 +41,8 @@ export interface PlanningHost {
   clusterObjects(resource: string): KubeObject[]
   /** The writer strategies judge (StrategyContext.writer), from a request's requester. */
   writer(requester: Requester): Writer
+  /** A quota's exact usage as of the last commit, when the host keeps it (HostPolicy.quotaUsage). */
+  quotaUsage(quota: ResourceQuota): Map<string, ParsedQuantity> | undefined
 }
 
 export const managerOf = (opts: WriteOptions): Manager | undefined =>
@@ -91,6 +95,8 @@ export function planningHostOf(
     // The cluster's own objects, or the copy the namespace's policy fetched before the write was queued.
     clusterObjects: (resource) =>
       scope === '' ? objects.all(resource).map((s) => s.object) : (policy.clusterObjects?.(resource) ?? []),
+    quotaUsage: (quota) =>
+      policy.quotaUsage?.(quota, (resource) => objects.all(resource).map((s) => s.object), strategyContext().now),
     writer: (requester) =>
       writerOf(scope, requester, {
         all: (resource) => objects.all(resource).map((s) => s.object),

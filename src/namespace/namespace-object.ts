@@ -113,7 +113,7 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
       new HorizontalPodAutoscalerController(),
       this.daemonSets,
       new StatefulSetController({ canCreate, retries }),
-      new ResourceQuotaController(),
+      new ResourceQuotaController(this.policy.quotas),
       retries,
     ]
     if (this.kubernetesService) controllers.push(this.kubernetesService)

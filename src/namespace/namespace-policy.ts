@@ -10,7 +10,9 @@ import type { ResourceDef } from '../registry/resource'
 import { statuses, type Status } from '../registry/status'
 import type { Change, LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
+import type { ResourceQuota } from '../schema/resource-quota'
 import { ClusterClasses } from './cluster-classes'
+import { QuotaLedger } from './quota-ledger'
 import { waitsOnGarbageCollector } from './garbage-collector'
 import { beginServiceChange, releaseCommitted } from './service-allocation'
 
@@ -20,6 +22,8 @@ export class NamespacePolicy implements HostPolicy {
   private state: HostState | null = null
   /** The cluster's PriorityClasses and StorageClasses, brought up to date before a pod or claim create is planned. */
   private readonly classes: ClusterClasses
+  /** Each quota's exact usage, moved by the quota controller after every commit and read by quota admission. */
+  readonly quotas = new QuotaLedger()
 
   /**
    * @param defaultServiceAccount makes the namespace's `default` ServiceAccount unless it exists (the serviceaccounts
@@ -73,6 +77,10 @@ export class NamespacePolicy implements HostPolicy {
 
   clusterObjects(resource: string): KubeObject[] {
     return this.classes.all(resource)
+  }
+
+  quotaUsage(quota: ResourceQuota, list: (resource: string) => KubeObject[], now: Date) {
+    return this.quotas.usage(quota, list, now)
   }
 
   admitCreateNow(def: ResourceDef, name: string): Status | null {

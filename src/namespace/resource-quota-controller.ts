@@ -1,72 +1,62 @@
 // kube's resource quota controller for one namespace (pkg/controller/resourcequota): every quota's status.hard
 // mirrors spec.hard and status.used is the exact usage of the namespace's objects for each hard resource. kube
-// recalculates on a resync; here the controller recalculates after every commit that changes a quota or an object a
-// quota charges (a delete, a pod turning Succeeded or Failed, a claim resized), so used is exact as soon as the
-// commit is applied. Creates are charged already by admission, in the create's own commit (src/host/admission-plans.ts).
+// recalculates on a resync; here the controller keeps each quota's usage in a ledger moved by the delta of every
+// commit (src/namespace/quota-ledger.ts: a delete, a pod turning Succeeded or Failed, a claim resized, a create) and
+// writes status.used whenever it differs, so used is exact soon after each commit at the cost of the commit's
+// entries, not of the namespace. Creates are charged already by admission, in the create's own commit
+// (src/host/admission-plans.ts), from status.used plus the object's usage.
 import type { Controller, ControllerHost } from '../host/controller'
-import { compareUtf8 } from '../registry/go-strings'
-import { resourceKey, type ResourceDef } from '../registry/resource'
-import { kinds } from '../registry/resources'
-import { usageStats } from '../registry/quota/quota-check'
-import { matchingResources } from '../registry/quota/quota-usage'
+import { formatQuantity, parseQuantity } from '../schema/quantity'
+import type { Usage } from '../registry/quota/quota-usage'
 import type { LogEntry } from '../registry/store'
-import { formatQuantity } from '../schema/quantity'
 import type { KubeObject } from '../schema/meta'
 import type { ResourceQuota } from '../schema/resource-quota'
+import { cmpQuantity } from '../registry/strategies/pod/pod-validation-quantities'
+import type { QuotaLedger } from './quota-ledger'
 
 const QUOTAS = 'resourcequotas'
 /** kube-controller-manager's controllers write under this manager. */
 const MANAGER = 'kube-controller-manager'
 
-const namespacedKinds = (): ResourceDef[] => kinds.all().filter((d) => d.namespaced)
+type Used = Record<string, string | number>
 
-/** The status kube's syncResourceQuota writes: hard from the spec, used recalculated and masked to hard. */
-function quotaStatus(rq: ResourceQuota, list: (resource: string) => KubeObject[], now: Date) {
+/** The status kube's syncResourceQuota writes: hard from the spec, used from the ledger, masked to hard. */
+function quotaStatus(rq: ResourceQuota, usage: Usage) {
   const hard = { ...(rq.spec?.hard ?? {}) }
-  const names = Object.keys(hard).sort(compareUtf8)
-  const used: Record<string, string | number> = { ...(rq.status?.used ?? {}) }
-  for (const def of namespacedKinds()) {
-    const resources = matchingResources(def.plural, def.group, names)
-    if (resources.length === 0) continue
-    const stats = usageStats(rq, { resource: def.plural, group: def.group }, resources, {
-      objects: () => list(resourceKey(def)),
-      now,
-    })
-    for (const [k, v] of stats) used[k] = formatQuantity(v)
-  }
+  const used: Used = { ...(rq.status?.used ?? {}) }
+  for (const [k, v] of usage) used[k] = formatQuantity(v)
   for (const k of Object.keys(used)) if (!(k in hard)) delete used[k]
   return { hard, used }
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b))
-function sortKeys(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v
-  return Object.fromEntries(
-    Object.keys(v)
-      .sort()
-      .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-  )
+/** Equal quantities are equal however written (admission's sums and the ledger's may differ in form, not value). */
+function sameQuantities(a: Used, b: Used): boolean {
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  return keys.every((k) => {
+    if (!(k in b)) return false
+    if (a[k] === b[k]) return true
+    const x = parseQuantity(a[k]!)
+    const y = parseQuantity(b[k]!)
+    return x !== null && y !== null && cmpQuantity(x, y) === 0
+  })
 }
 
 export class ResourceQuotaController implements Controller {
   readonly name = 'resourcequota-controller'
 
+  constructor(private readonly ledger: QuotaLedger) {}
+
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
-    const quotas = host.all(QUOTAS)
+    const quotas = host.all(QUOTAS).map((s) => s.object as ResourceQuota)
     if (quotas.length === 0) return
-    const touched = new Set(entries.map((e) => e.resource))
-    // A quota's own change (its spec, or a client's status write) or a change to a kind some quota charges.
-    const charged = (rq: ResourceQuota) => {
-      if (touched.has(QUOTAS)) return true
-      const names = Object.keys(rq.spec?.hard ?? {})
-      return namespacedKinds().some(
-        (d) => touched.has(resourceKey(d)) && matchingResources(d.plural, d.group, names).length > 0,
-      )
-    }
-    await this.sync(host, quotas.map((s) => s.object as ResourceQuota).filter(charged))
+    // Synchronously, before anything else commits: the ledger must see every commit once and in order.
+    if (!this.ledger.committed(entries, quotas, new Date())) return
+    await this.sync(host, quotas)
   }
 
-  async resync(host: ControllerHost): Promise<void> {
+  async resync(host: ControllerHost, now: number): Promise<void> {
+    this.ledger.expire(now)
     await this.sync(
       host,
       host.all(QUOTAS).map((s) => s.object as ResourceQuota),
@@ -74,40 +64,31 @@ export class ResourceQuotaController implements Controller {
   }
 
   private async sync(host: ControllerHost, quotas: ResourceQuota[]) {
-    if (quotas.length) await this.wakeForStuckPods(host)
     for (const rq of quotas) {
       const name = rq.metadata?.name ?? ''
-      // Decided against the newest state when the write is planned, so a create charged meanwhile is counted.
+      // Decided against the newest state when the write is planned, when the ledger has seen every commit so far
+      // (so a create charged meanwhile is counted, and a count made then is exact).
       await host.update(
         QUOTAS,
         name,
         (current) => {
           const q = current as ResourceQuota
           if (q.metadata?.deletionTimestamp) return null
-          const status = quotaStatus(q, (r) => host.all(r).map((s) => s.object), new Date())
-          if (same(status, { hard: q.status?.hard ?? {}, used: q.status?.used ?? {} })) return null
+          const usage = this.ledger.usage(q, (r) => host.all(r).map((s) => s.object), new Date())
+          if (!usage) return null
+          const status = quotaStatus(q, usage)
+          if (same(status.hard, q.status?.hard ?? {}) && sameQuantities(status.used, q.status?.used ?? {})) return null
           return { ...q, status } as KubeObject
         },
         { subresource: 'status', fieldManager: MANAGER },
       )
     }
-  }
-
-  /**
-   * A pod being deleted stops counting once its deletion's grace period has run out (QuotaV1Pod: a lost node's pods
-   * stuck terminating must not hold the quota); nothing commits at that moment, so the controller asks the host to
-   * wake it then (resync runs on alarms), as kube's periodic resync would catch it.
-   */
-  private async wakeForStuckPods(host: ControllerHost) {
-    const now = Date.now()
-    let next: number | null = null
-    for (const { object } of host.all('pods')) {
-      const at = object.metadata?.deletionTimestamp
-      const grace = object.metadata?.deletionGracePeriodSeconds
-      if (!at || grace === undefined || grace === null) continue
-      const due = Date.parse(at) + Number(grace) * 1000 + 1000
-      if (due > now && (next === null || due < next)) next = due
-    }
-    if (next !== null) await host.wakeAt(next)
+    // A pod being deleted stops counting once its grace period has run out (QuotaV1Pod); nothing commits then, so
+    // the controller asks to be woken (resync runs on alarms), as kube's periodic resync would catch it.
+    const next = this.ledger.nextDeadline(Date.now())
+    if (next !== null) await host.wakeAt(next + 1000)
   }
 }
+
+const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => k in b && a[k] === b[k])

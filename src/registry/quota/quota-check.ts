@@ -1,7 +1,9 @@
 // kube 1.33's ResourceQuota admission check (plugin/pkg/admission/resourcequota/controller.go CheckRequest) over the
 // namespace's quotas as they are inside its write queue: the quotas that select the object, the pod constraints, and
-// the charge against each quota's exact usage, counted from the namespace's objects at that moment (not from a
-// status a controller may not have caught up with). Answers kube's refusal, or each charged quota's new usage.
+// the charge against each quota's status.used plus the object's delta, as kube's evaluator charges it. Every charge
+// commits with its write and the controller keeps used exact after every other change, so status.used is the usage
+// at plan time; only a resource the status does not cover yet (a new quota, a new hard) is counted from the objects.
+// Answers kube's refusal, or each charged quota's new usage.
 import type { KubeObject } from '../../schema/meta'
 import { formatQuantity, type ParsedQuantity } from '../../schema/quantity'
 import type { ResourceQuota } from '../../schema/resource-quota'
@@ -15,8 +17,10 @@ import { parseQuantity } from '../../schema/quantity'
 interface QuotaView {
   /** The namespace's ResourceQuotas as stored now. */
   quotas: KubeObject[]
-  /** Every stored object of the kind written (its usage is summed exactly). */
+  /** Every stored object of the kind written (summed only for what a quota's status.used does not cover). */
   objects(): KubeObject[]
+  /** A quota's exact usage as of the last commit, when the namespace keeps it (every hard resource counted). */
+  usage?(rq: ResourceQuota): Usage | undefined
   now: Date
 }
 
@@ -29,7 +33,7 @@ interface WrittenKind {
 type QuotaVerdict = { refused: string } | { charged: { quota: ResourceQuota; used: Record<string, string> }[] }
 
 /** Quantity.Add: exact, a zero sum takes the format of what is added. */
-function sumQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuantity {
+export function sumQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuantity {
   const e = Math.min(a.exponent, b.exponent)
   const m = a.mantissa * 10n ** BigInt(a.exponent - e) + b.mantissa * 10n ** BigInt(b.exponent - e)
   return { mantissa: m, exponent: e, format: a.mantissa === 0n ? b.format : a.format }
@@ -44,11 +48,42 @@ const hardOf = (rq: ResourceQuota) => Object.keys(rq.spec?.hard ?? {}).sort(comp
 export function usageStats(rq: ResourceQuota, kind: WrittenKind, resources: string[], view: Omit<QuotaView, 'quotas'>) {
   const used: Usage = new Map(resources.map((r) => [r, ZERO]))
   if (resources.length === 0) return used
-  const selectors = scopeSelectorsOf(rq)
-  for (const obj of view.objects()) {
-    if (selectors.length && !quotaMatches(rq, resources, kind.resource, kind.group, obj)) continue
-    for (const [k, v] of usageOf(kind.resource, kind.group, obj, view.now))
-      if (used.has(k)) used.set(k, sumQuantities(used.get(k)!, v))
+  const scoped = scopeSelectorsOf(rq).length > 0
+  for (const obj of view.objects())
+    for (const [k, v] of objectUsage(rq, kind, resources, obj, view.now, scoped))
+      used.set(k, sumQuantities(used.get(k)!, v))
+  return used
+}
+
+/** What one object charges a quota for `resources` (nothing when the quota's scopes do not select it). */
+export function objectUsage(
+  rq: ResourceQuota,
+  kind: WrittenKind,
+  resources: string[],
+  obj: KubeObject,
+  now: Date,
+  scoped = scopeSelectorsOf(rq).length > 0,
+): Usage {
+  const out: Usage = new Map()
+  if (scoped && !quotaMatches(rq, resources, kind.resource, kind.group, obj)) return out
+  for (const [k, v] of usageOf(kind.resource, kind.group, obj, now)) if (resources.includes(k)) out.set(k, v)
+  return out
+}
+
+/** The kept usage of `resources`, or null when there is none. */
+function kept(usage: Usage | undefined, resources: string[]): Usage | null {
+  if (!usage) return null
+  return new Map(resources.map((r) => [r, usage.get(r) ?? ZERO]))
+}
+
+/** The quota's status.used for `resources`, or null when it does not cover one of them (not counted yet). */
+function statusUsage(rq: ResourceQuota, resources: string[]): Usage | null {
+  const used: Usage = new Map()
+  for (const r of resources) {
+    const v = rq.status?.used?.[r]
+    const parsed = v === undefined ? null : parseQuantity(v)
+    if (!parsed) return null
+    used.set(r, parsed)
   }
   return used
 }
@@ -96,7 +131,8 @@ export function checkQuota(kind: WrittenKind, obj: KubeObject, old: KubeObject |
   const charged: { quota: ResourceQuota; used: Record<string, string> }[] = []
   for (const { rq, restricted } of interesting) {
     const hard = new Map(Object.entries(rq.spec?.hard ?? {}).map(([k, v]) => [k, parseQuantity(v) ?? ZERO]))
-    const used = usageStats(rq, kind, restricted, view)
+    const used =
+      kept(view.usage?.(rq), restricted) ?? statusUsage(rq, restricted) ?? usageStats(rq, kind, restricted, view)
     const asked = new Map([...requested].filter(([k]) => hard.has(k)))
     const exceeded = [...asked.keys()].filter(
       (k) => cmpQuantity(sumQuantities(used.get(k) ?? ZERO, asked.get(k)!), hard.get(k)!) > 0,
