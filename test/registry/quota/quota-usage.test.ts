@@ -106,4 +106,35 @@ describe('checkQuota', () => {
     const verdict = checkQuota({ resource: 'pods', group: '' }, fits, null, view)
     expect('charged' in verdict && verdict.charged[0]!.used).toEqual({ cpu: '1', memory: '2Gi', pods: '2' })
   })
+
+  it('charges against the kept usage, else status.used, and lists the objects only when neither covers hard', () => {
+    const noList = () => {
+      throw new Error('listed the namespace')
+    }
+    const one = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '300m' } } }] })
+    const kind = { resource: 'pods', group: '' }
+    const counted = { ...quota({ pods: '3', cpu: '1' }), status: { used: { pods: '2', cpu: '600m' } } } as KubeObject
+    const kept = new Map([
+      ['pods', { mantissa: 1n, exponent: 0, format: 'DecimalSI' as const }],
+      ['cpu', { mantissa: 100n, exponent: -3, format: 'DecimalSI' as const }],
+    ])
+    // The ledger's usage wins over a status the controller has not written yet (a pod just deleted).
+    const byLedger = checkQuota(kind, one, null, { quotas: [counted], objects: noList, usage: () => kept, now })
+    expect('charged' in byLedger && byLedger.charged[0]!.used).toEqual({ cpu: '400m', pods: '2' })
+    const byStatus = checkQuota(kind, one, null, { quotas: [counted], objects: noList, now })
+    expect('charged' in byStatus && byStatus.charged[0]!.used).toEqual({ cpu: '900m', pods: '3' })
+    expect(checkQuota(kind, one, null, { quotas: [counted], objects: noList, now: new Date(now) })).not.toHaveProperty(
+      'refused',
+    )
+    // A quota whose status does not cover its hard yet (just created) is counted from the objects.
+    let listed = 0
+    const fresh = quota({ pods: '3', cpu: '1' })
+    const objects = () => {
+      listed++
+      return [one]
+    }
+    const byCount = checkQuota(kind, one, null, { quotas: [fresh], objects, now })
+    expect('charged' in byCount && byCount.charged[0]!.used).toEqual({ cpu: '600m', pods: '2' })
+    expect(listed).toBe(1)
+  })
 })
