@@ -24,7 +24,11 @@ export interface HostPolicy {
    * A ResourceQuota's exact usage as of the last commit, read at plan time (src/namespace/quota-ledger.ts); absent,
    * admission charges against status.used.
    */
-  quotaUsage?(quota: ResourceQuota, list: (resource: string) => KubeObject[], now: Date): Map<string, ParsedQuantity>
+  quotaUsage?(
+    quota: ResourceQuota,
+    list: (resource: string) => KubeObject[],
+    now: Date,
+  ): Map<string, ParsedQuantity> | undefined
   /**
    * Runs for every planned change before it commits (dry runs too): reserves what the change needs outside this
    * object and may fill the results into change.object. A Status refuses; rollback undoes it when nothing commits.

@@ -80,7 +80,7 @@ export class NamespacePolicy implements HostPolicy {
   }
 
   quotaUsage(quota: ResourceQuota, list: (resource: string) => KubeObject[], now: Date) {
-    return this.quotas.usage(quota, list, now)
+    return this.quotas.followedUsage(quota, list, now)
   }
 
   admitCreateNow(def: ResourceDef, name: string): Status | null {

@@ -46,6 +46,18 @@ export class QuotaLedger {
   private readonly counts = new Map<string, Count>()
   /** Pods being deleted and when their grace period runs out: a count made before then goes stale then. */
   private readonly deadlines = new Map<string, number>()
+  /** Whether a controller moves this ledger after every commit (only then may admission read it). */
+  private followed = false
+
+  /** The quota controller moves this ledger: admission may charge against it. */
+  follow() {
+    this.followed = true
+  }
+
+  /** usage(), when a controller keeps the ledger moving; undefined otherwise. */
+  followedUsage(rq: ResourceQuota, objects: Objects, now: Date): Usage | undefined {
+    return this.followed ? this.usage(rq, objects, now) : undefined
+  }
 
   /** The exact usage of a quota as of the last commit, counting it first when it must be. */
   usage(rq: ResourceQuota, objects: Objects, now: Date): Usage {

@@ -45,14 +45,20 @@ function sameQuantities(a: Used, b: Used): boolean {
 export class ResourceQuotaController implements Controller {
   readonly name = 'resourcequota-controller'
 
-  constructor(private readonly ledger: QuotaLedger) {}
+  constructor(private readonly ledger: QuotaLedger) {
+    ledger.follow()
+  }
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     const quotas = host.all(QUOTAS).map((s) => s.object as ResourceQuota)
     if (quotas.length === 0) return
-    // Synchronously, before anything else commits: the ledger must see every commit once and in order.
+    // Synchronously, before anything else commits: the ledger must see every commit once and in order, and what it
+    // counts now is the state this commit left. Only quotas whose status differs get a write.
     if (!this.ledger.committed(entries, quotas, new Date())) return
-    await this.sync(host, quotas)
+    await this.sync(
+      host,
+      quotas.filter((q) => this.statusFor(q, host) !== null),
+    )
   }
 
   async resync(host: ControllerHost, now: number): Promise<void> {
@@ -63,22 +69,27 @@ export class ResourceQuotaController implements Controller {
     )
   }
 
+  /** The status to write for a quota as stored, or null when it has it already (or is being deleted). */
+  private statusFor(q: ResourceQuota, host: ControllerHost) {
+    if (q.metadata?.deletionTimestamp) return null
+    const status = quotaStatus(
+      q,
+      this.ledger.usage(q, (r) => host.all(r).map((s) => s.object), new Date()),
+    )
+    if (same(status.hard, q.status?.hard ?? {}) && sameQuantities(status.used, q.status?.used ?? {})) return null
+    return status
+  }
+
   private async sync(host: ControllerHost, quotas: ResourceQuota[]) {
     for (const rq of quotas) {
-      const name = rq.metadata?.name ?? ''
       // Decided against the newest state when the write is planned, when the ledger has seen every commit so far
       // (so a create charged meanwhile is counted, and a count made then is exact).
       await host.update(
         QUOTAS,
-        name,
+        rq.metadata?.name ?? '',
         (current) => {
-          const q = current as ResourceQuota
-          if (q.metadata?.deletionTimestamp) return null
-          const usage = this.ledger.usage(q, (r) => host.all(r).map((s) => s.object), new Date())
-          if (!usage) return null
-          const status = quotaStatus(q, usage)
-          if (same(status.hard, q.status?.hard ?? {}) && sameQuantities(status.used, q.status?.used ?? {})) return null
-          return { ...q, status } as KubeObject
+          const status = this.statusFor(current as ResourceQuota, host)
+          return status ? ({ ...current, status } as KubeObject) : null
         },
         { subresource: 'status', fieldManager: MANAGER },
       )
