@@ -200,7 +200,7 @@ def enter_netns(path):
 # the namespace's init), with a user namespace when not root (it keeps its uid, mapped to itself).
 CLONE_NEWPID = 0x20000000
 PR_SET_PDEATHSIG = 1
-# What the init passes on to the container's main process (tini's and docker --init's set).
+# What the init passes on to the container's command and its process group (tini's set, sent as tini -g sends it).
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2,
              signal.SIGWINCH)
 
@@ -286,11 +286,17 @@ def container_init(argv, tty, err_w, status_w, joined=False):
         os._exit(127)
     os.close(err_w)
 
+    # To the command's process group, as the agent signals a container without a namespace (tini's -g): a wrapper
+    # shell's children get the stop's SIGTERM and their grace period too, instead of a SIGKILL from the kernel when the
+    # shell, and with it the init, ends.
     def forward(sig, _frame):
         try:
-            os.kill(main, sig)
+            os.killpg(main, sig)
         except OSError:
-            pass
+            try:
+                os.kill(main, sig)
+            except OSError:
+                pass
 
     for sig in FORWARDED:
         signal.signal(sig, signal.SIG_IGN if joined else forward)
@@ -319,14 +325,22 @@ def hold_orphans():
     """This process becomes the reaper of its descendants' orphans."""
     import ctypes
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+    # Off Linux there is no prctl (nor /proc): the command runs as a plain process group, as it did before.
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+    except (AttributeError, OSError):
+        pass
 
 
 def children():
     """The pids whose parent is this process, from /proc."""
     me, found = os.getpid(), []
-    for name in os.listdir('/proc'):
+    try:
+        names = os.listdir('/proc')
+    except OSError:
+        return found
+    for name in names:
         if name.isdigit():
             try:
                 with open('/proc/%s/stat' % name, 'rb') as f:

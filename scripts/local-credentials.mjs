@@ -6,7 +6,7 @@
 // CA, published in every namespace as the kube-root-ca.crt ConfigMap) to `wrangler dev` as secrets; and a kubeconfig
 // carrying the CA and the admin token.
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { kubeconfig } from './kubeconfig.mjs'
@@ -79,6 +79,8 @@ function ensureTls(dir, names) {
       ca: true,
     })
     writeFileSync(files.caKey, ca.pem, { mode: 0o600 })
+    // The mode applies only to a new file: one written over keeps its own.
+    chmodSync(files.caKey, 0o600)
     writeFileSync(files.caCert, caPem)
   }
   const server = rsaKey()
@@ -92,6 +94,7 @@ function ensureTls(dir, names) {
   })
   writeFileSync(files.cert, serverPem)
   writeFileSync(files.key, server.pem, { mode: 0o600 })
+  chmodSync(files.key, 0o600)
   return { files, made }
 }
 

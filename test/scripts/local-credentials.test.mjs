@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { after, test } from 'node:test'
@@ -43,4 +43,22 @@ test('a second start keeps the certificates and the token, without loading node-
   assert.deepEqual(JSON.parse(res.stdout), [])
   assert.equal(readFileSync(join(state, 'kubeflare', 'server.crt'), 'utf8'), before)
   assert.equal(readFileSync(join(state, 'kubeflare', 'tokens.csv'), 'utf8'), token)
+})
+
+test('the private keys are readable by their owner only, also when a CA is made again over an old key file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeflare-credentials-modes-'))
+  try {
+    const c = ensureLocalCredentials(dir, opts)
+    const mode = (f) => statSync(f).mode & 0o777
+    assert.equal(mode(c.tls.caKey), 0o600)
+    assert.equal(mode(c.tls.key), 0o600)
+    // A CA made again (its server key gone) over a key file someone opened up.
+    chmodSync(c.tls.caKey, 0o644)
+    unlinkSync(c.tls.key)
+    const again = ensureLocalCredentials(dir, opts)
+    assert.equal(mode(again.tls.caKey), 0o600)
+    assert.equal(mode(again.tls.key), 0o600)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
