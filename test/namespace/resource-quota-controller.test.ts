@@ -65,4 +65,26 @@ describe('the resource quota controller', () => {
     await req('DELETE', `/api/v1/namespaces/${ns}/pods/b?gracePeriodSeconds=0`)
     await until(ns, { hard: { 'count/pods': '5', pods: '5' }, used: { 'count/pods': '2', pods: '1' } })
   })
+
+  it('puts back a status.used a client wrote, and charges the next create from the usage it keeps', async () => {
+    const ns = await makeNamespace('quota-ctl')
+    expect((await req('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota({ pods: '3' }))).status).toBe(201)
+    for (const name of ['a', 'b'])
+      expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod(name))).status).toBe(201)
+    await until(ns, { hard: { pods: '3' }, used: { pods: '2' } })
+    const bogus = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/resourcequotas/q/status`,
+      { status: { used: { pods: '0' } } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
+    expect(bogus.status, bogus.text).toBe(200)
+    await until(ns, { hard: { pods: '3' }, used: { pods: '2' } })
+    expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('c'))).status).toBe(201)
+    const over = await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('d'))
+    expect(over.json.message).toBe(
+      'pods "d" is forbidden: exceeded quota: q, requested: pods=1, used: pods=3, limited: pods=3',
+    )
+    await until(ns, { hard: { pods: '3' }, used: { pods: '3' } })
+  })
 })
