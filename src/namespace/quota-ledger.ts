@@ -46,6 +46,8 @@ export class QuotaLedger {
   private readonly counts = new Map<string, Count>()
   /** Pods being deleted and when their grace period runs out: a count made before then goes stale then. */
   private readonly deadlines = new Map<string, number>()
+  /** No deadline is earlier than this (it may be later than the earliest one left): expire() looks only past it. */
+  private soonest = Number.POSITIVE_INFINITY
   /** Whether a controller moves this ledger after every commit (only then may admission read it). */
   private followed = false
 
@@ -102,13 +104,14 @@ export class QuotaLedger {
         const resources = matchingResources(def.plural, def.group, hardNames(rq))
         if (resources.length === 0) continue
         moved = true
-        // An entry without its old state cannot be told apart from a new object: count the quota again.
-        if (e.type !== 'ADDED' && !e.prev) {
+        // An update without its old state cannot be told apart from a new object: count the quota again.
+        if (e.type === 'MODIFIED' && !e.prev) {
           count.stale = true
           continue
         }
+        const old = e.type === 'DELETED' ? (e.prev ?? e.object) : e.prev
         const after = e.type === 'DELETED' ? new Map() : objectUsage(rq, kind, resources, e.object, now)
-        const before = e.prev ? objectUsage(rq, kind, resources, e.prev, now) : new Map()
+        const before = old ? objectUsage(rq, kind, resources, old, now) : new Map()
         for (const [k, v] of after) add(count.usage, k, v)
         for (const [k, v] of before) add(count.usage, k, { ...v, mantissa: -v.mantissa })
       }
@@ -118,12 +121,14 @@ export class QuotaLedger {
 
   /** Counts made before a deadline that has now passed are stale. Answers whether any deadline passed. */
   expire(now: number): boolean {
+    if (this.soonest >= now) return false
     let passed = false
+    this.soonest = Number.POSITIVE_INFINITY
     for (const [name, due] of this.deadlines)
       if (due < now) {
         passed = true
         this.deadlines.delete(name)
-      }
+      } else this.soonest = Math.min(this.soonest, due)
     if (passed) for (const c of this.counts.values()) c.stale = true
     return passed
   }
@@ -139,13 +144,18 @@ export class QuotaLedger {
   private notePod(e: LogEntry, now: number) {
     const due = e.type === 'DELETED' ? null : graceEnds(e.object)
     if (due === null || due < now) this.deadlines.delete(e.name)
-    else this.deadlines.set(e.name, due)
+    else this.noteDeadline(e.name, due)
+  }
+
+  private noteDeadline(name: string, due: number) {
+    this.deadlines.set(name, due)
+    this.soonest = Math.min(this.soonest, due)
   }
 
   private noteDeadlines(objects: Objects, now: number) {
     for (const pod of objects('pods')) {
       const due = graceEnds(pod)
-      if (due !== null && due >= now) this.deadlines.set(pod.metadata?.name ?? '', due)
+      if (due !== null && due >= now) this.noteDeadline(pod.metadata?.name ?? '', due)
     }
   }
 }
