@@ -173,6 +173,7 @@ export const limitRangeStrategy: Strategy<LR> = {
     // Spec is a struct value upstream: always written, with "limits": null when it has none.
     lr.spec ??= {}
     if (lr.spec.limits === undefined) lr.spec.limits = null
+    for (const item of lr.spec.limits ?? []) if (item) defaultContainerItem(item as DefaultedItem)
   },
   prepareForCreate: () => undefined,
   validate: validateLimitRange,
@@ -191,4 +192,29 @@ export const limitRangeStrategy: Strategy<LR> = {
     ],
     cells: (lr) => [lr.metadata.name ?? '', lr.metadata.creationTimestamp ?? '0001-01-01T00:00:00Z'],
   },
+}
+
+/**
+ * kube's SetDefaults_LimitRangeItem for a Container item: a resource with a max and no default limit defaults to the
+ * max, a default limit with no default request gives the request, and a min with neither gives the request. Empty
+ * results stay out (ResourceList is omitempty).
+ */
+type ResourceMap = Record<string, unknown>
+interface DefaultedItem {
+  type?: string
+  max?: ResourceMap
+  min?: ResourceMap
+  default?: ResourceMap
+  defaultRequest?: ResourceMap
+}
+
+function defaultContainerItem(item: DefaultedItem): void {
+  if (item.type !== 'Container') return
+  const defaults: ResourceMap = { ...(item.default ?? {}) }
+  const requests: ResourceMap = { ...(item.defaultRequest ?? {}) }
+  for (const [k, v] of Object.entries(item.max ?? {})) if (!(k in defaults)) defaults[k] = v
+  for (const [k, v] of Object.entries(defaults)) if (!(k in requests)) requests[k] = v
+  for (const [k, v] of Object.entries(item.min ?? {})) if (!(k in requests)) requests[k] = v
+  if (Object.keys(defaults).length > 0) item.default = defaults
+  if (Object.keys(requests).length > 0) item.defaultRequest = requests
 }

@@ -64,12 +64,13 @@ describe('LimitRange validation (ValidateLimitRange)', () => {
     [
       'min above max',
       lr([{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }]),
-      'LimitRange "l" is invalid: spec.limits[0].min[cpu]: Invalid value: 2: min value 2 is greater than max value 1',
+      // kube defaults before it validates: default and defaultRequest come from max (SetDefaults_LimitRangeItem).
+      'LimitRange "l" is invalid: [spec.limits[0].min[cpu]: Invalid value: 2: min value 2 is greater than max value 1, spec.limits[0].defaultRequest[cpu]: Invalid value: 1: min value 2 is greater than default request value 1, spec.limits[0].default[cpu]: Invalid value: 2: min value 2 is greater than default value 1]',
     ],
     [
       'a default above max',
       lr([{ type: 'Container', max: { memory: '1Gi' }, default: { memory: '2Gi' } }]),
-      'LimitRange "l" is invalid: spec.limits[0].default[memory]: Invalid value: 1Gi: default value 2Gi is greater than max value 1Gi',
+      'LimitRange "l" is invalid: [spec.limits[0].defaultRequest[memory]: Invalid value: 2Gi: default request value 2Gi is greater than max value 1Gi, spec.limits[0].default[memory]: Invalid value: 1Gi: default value 2Gi is greater than max value 1Gi]',
     ],
     [
       'a default request above the default',
@@ -89,7 +90,7 @@ describe('LimitRange validation (ValidateLimitRange)', () => {
     [
       'a resource containers do not have',
       lr([{ type: 'Container', max: { storage: '1Gi' } }]),
-      'LimitRange "l" is invalid: spec.limits[0].max[storage]: Invalid value: "storage": must be a standard resource for containers',
+      'LimitRange "l" is invalid: [spec.limits[0].max[storage]: Invalid value: "storage": must be a standard resource for containers, spec.limits[0].default[storage]: Invalid value: "storage": must be a standard resource for containers, spec.limits[0].defaultRequest[storage]: Invalid value: "storage": must be a standard resource for containers]',
     ],
   ]
   it.each(cases)('%s', (_name, body, expected) => {
@@ -99,6 +100,29 @@ describe('LimitRange validation (ValidateLimitRange)', () => {
   it('writes a spec without limits as limits: null', () => {
     const r = create('limitranges', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' } } as KubeObject)
     expect(r.ok && r.value.object.spec).toEqual({ limits: null })
+  })
+
+  it("defaults a Container item's default from max and its defaultRequest from default, then min (SetDefaults_LimitRangeItem)", () => {
+    const r = create('limitranges', {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'd' },
+      spec: {
+        limits: [
+          { type: 'Container', max: { cpu: '1', memory: '1Gi' }, min: { memory: '10Mi' }, default: { memory: '64Mi' } },
+          { type: 'Pod', max: { cpu: '2' } },
+        ],
+      },
+    } as KubeObject)
+    expect(r.ok, r.ok ? '' : r.status.message).toBe(true)
+    const limits = (r.ok && (r.value.object.spec as { limits: unknown[] }).limits) || []
+    // default: max where none is given; defaultRequest: default, then min (a default limit wins over the min).
+    expect(limits[0]).toMatchObject({
+      default: { cpu: '1', memory: '64Mi' },
+      defaultRequest: { cpu: '1', memory: '64Mi' },
+    })
+    expect(limits[1]).not.toHaveProperty('default')
+    expect(limits[1]).not.toHaveProperty('defaultRequest')
   })
 })
 
