@@ -9,6 +9,8 @@ import { planApply } from '../registry/store-apply'
 import { applyPatch, decodeApplied, type PatchType } from '../registry/patch/apply-patch'
 import { contextOf, defFor, managerOf, type PlanningHost, type VerbPlan } from './planning-host'
 import type { PatchOptions } from './rpc-types'
+import { admitPlanned } from './admission-plans'
+import type { Change } from '../registry/store'
 
 /** A converting version's write: the row it came through, its conversion, and the stored row to plan with. */
 interface Converting {
@@ -33,7 +35,7 @@ export function planConvertedPatch(
   type: PatchType,
   body: string,
   opts: PatchOptions,
-): VerbPlan & { warnings?: string[] } {
+): VerbPlan & { warnings?: string[]; also?: Change[] } {
   const current = host.get(resource, name)
   const notFound = () =>
     fail(statuses.notFound({ resource: via.stored.plural, group: via.stored.group || undefined }, name))
@@ -59,9 +61,17 @@ export function planConvertedPatch(
       via,
     )
     if (!plan.ok) return { plan, warnings }
+    // Quota and the other admission a create or update through the stored version gets (write-plans.ts).
+    const change = plan.value.change
+    const admitted =
+      opts.subresource || !change
+        ? ok<Change[]>([])
+        : admitPlanned(host, via.stored, plan.value.object, change.type === 'ADDED' ? null : (current?.object ?? null))
+    if (!admitted.ok) return { plan: admitted, warnings }
     return {
-      plan: ok({ change: plan.value.change, object: plan.value.object, created: plan.value.created }),
+      plan: ok({ change, object: plan.value.object, created: plan.value.created }),
       warnings,
+      also: admitted.value,
     }
   }
   if (!current) return { plan: notFound() }

@@ -124,11 +124,13 @@ export function planPatchVerb(
       const refused = host.admitCreateNow(def, name)
       if (refused) return { plan: fail(refused), warnings }
     }
+    // An apply that creates gets LimitRanger's defaults as a POST does.
+    const intent = current ? applied.value.object : admitBeforeCreate(host, def, applied.value.object)
     const plan = planApply(
       def,
       contextOf(host, opts),
       name,
-      applied.value.object,
+      intent,
       current,
       (n) => host.exists(resource, n),
       opts.fieldManager ?? 'unknown',

@@ -78,10 +78,14 @@ describe('LimitRanger', () => {
     expect(two.json.message).toBe(
       'pods "two" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 10.000000',
     )
+    // A pod stating nothing takes the item's defaults, which kube derives from its bounds (SetDefaults_LimitRangeItem:
+    // default from max, defaultRequest from default then min), and so fits them.
     const none = await post(ns, 'pods', pod('none'))
-    expect(none.json.message).toBe(
-      'pods "none" is forbidden: [minimum memory usage per Container is 10Mi.  No request is specified, maximum cpu usage per Container is 1.  No limit is specified, cpu max limit to request ratio per Container is 2, but no request is specified or request is 0]',
-    )
+    expect(none.status, none.text).toBe(201)
+    expect(none.json.spec.containers[0].resources).toEqual({
+      limits: { cpu: '1' },
+      requests: { cpu: '1', memory: '10Mi' },
+    })
   })
 
   it('bounds the sum of a pod under a Pod item, and a claim storage under a PersistentVolumeClaim item', async () => {
