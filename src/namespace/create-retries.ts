@@ -12,9 +12,21 @@ import type { Controller, ControllerHost } from '../host/controller'
 import type { Status } from '../registry/status'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
+import { parseQuantity } from '../schema/quantity'
+import { deepEqual } from '../registry/deep-equal'
+import { cmpQuantity } from '../registry/strategies/pod/pod-validation-quantities'
 
-const BASE_MS = 5
-const MAX_MS = 1000 * 1000
+/** A workqueue's rate limiter: a per-owner exponential backoff, with or without the overall bucket. */
+export interface Limiter {
+  baseMs: number
+  maxMs: number
+  bucket: boolean
+}
+
+/** DefaultTypedControllerRateLimiter: 5 ms doubling to 1000 s, and the bucket. */
+const CONTROLLER_LIMITER: Limiter = { baseMs: 5, maxMs: 1000 * 1000, bucket: true }
+/** The Job controller's own queue: 1 s doubling to a minute, no bucket (DefaultJobApiBackOff, MaxJobApiBackOff). */
+export const JOB_LIMITER: Limiter = { baseMs: 1000, maxMs: 60 * 1000, bucket: false }
 const BUCKET_QPS = 10
 const BUCKET_BURST = 100
 
@@ -43,9 +55,25 @@ export function namespaceClosed(status: Status): boolean {
 
 /** Whether a committed change could let a refused create through. */
 function unblocks(e: LogEntry): boolean {
-  if (e.resource === 'resourcequotas' || e.resource === 'limitranges') return true
+  if (e.resource === 'limitranges') return true
+  if (e.resource === 'resourcequotas') return e.type !== 'MODIFIED' || !e.prev || quotaLoosened(e.prev, e.object)
   if (e.resource !== 'pods') return false
   return e.type === 'DELETED' || (finished(e.object) && !!e.prev && !finished(e.prev))
+}
+
+/**
+ * A quota update that can make room: its spec changed (hard, scopes) or some usage fell. The status every charged
+ * create writes only uses room up, and retrying on it would retry every waiting owner at each write.
+ */
+function quotaLoosened(prev: KubeObject, next: KubeObject): boolean {
+  if (!deepEqual(prev.spec, next.spec)) return true
+  const before = (prev.status as { used?: Record<string, string> } | undefined)?.used ?? {}
+  const after = (next.status as { used?: Record<string, string> } | undefined)?.used ?? {}
+  return Object.entries(before).some(([k, v]) => {
+    const was = parseQuantity(v)
+    const now = after[k] === undefined ? null : parseQuantity(after[k])
+    return was === null || now === null || cmpQuantity(now, was) < 0
+  })
 }
 
 const finished = (pod: KubeObject | undefined) => {
@@ -73,7 +101,7 @@ export class CreateRetries implements Controller {
     key: string,
     run: () => Promise<void>,
     host: ControllerHost,
-    opts: { now?: number; maxRetries?: number } = {},
+    opts: { now?: number; maxRetries?: number; limiter?: Limiter } = {},
   ): Promise<void> {
     const now = opts.now ?? Date.now()
     const failures = this.failures.get(key) ?? 0
@@ -82,7 +110,9 @@ export class CreateRetries implements Controller {
       if (!this.pending.has(key)) this.pending.set(key, { at: Number.POSITIVE_INFINITY, run })
       return
     }
-    const at = now + Math.max(Math.min(BASE_MS * 2 ** failures, MAX_MS), this.bucket.reserve(now))
+    const limiter = opts.limiter ?? CONTROLLER_LIMITER
+    const backoff = Math.min(limiter.baseMs * 2 ** failures, limiter.maxMs)
+    const at = now + (limiter.bucket ? Math.max(backoff, this.bucket.reserve(now)) : backoff)
     const earlier = this.pending.get(key)
     if (earlier && earlier.at <= at) return
     this.pending.set(key, { at, run })

@@ -12,7 +12,7 @@ import { JOB_TRACKING_FINALIZER, type JobObject } from '../registry/batch/job-la
 import { type BackoffRecord, hasTrackingFinalizer } from '../registry/batch/job-pods'
 import { syncJob } from './job-sync'
 import { JobGone } from './job-tracking'
-import type { CreateRetries } from './create-retries'
+import { type CreateRetries, JOB_LIMITER } from './create-retries'
 import { CONTROLLER_MANAGER, controllerRef, ownerReference, SyncQueue } from './pod-owner'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
 
@@ -137,7 +137,7 @@ export class JobController implements Controller {
         if (!(e instanceof JobGone)) throw e
       }
       // kube's syncJob returns manageJob's create error and the worker requeues the Job rate-limited.
-      if (refused) await this.opts.retries.failed(key, () => this.enqueue(host, name), host)
+      if (refused) await this.opts.retries.failed(key, () => this.enqueue(host, name), host, { limiter: JOB_LIMITER })
       else this.opts.retries.forget(key)
     })
   }

@@ -6,7 +6,7 @@
 // (ReplicaSetCreateError) or a CronJob's Job (FailedCreate) the same way.
 import { describe, expect, it } from 'vitest'
 import type { ControllerHost } from '../../src/host/controller'
-import { CreateRetries, namespaceClosed } from '../../src/namespace/create-retries'
+import { CreateRetries, JOB_LIMITER, namespaceClosed } from '../../src/namespace/create-retries'
 import { CronJobController } from '../../src/namespace/cronjob-controller'
 import { replicaSetKind } from '../../src/namespace/replica-kinds'
 import { ReplicaManager } from '../../src/namespace/replica-manager'
@@ -87,6 +87,40 @@ describe('CreateRetries', () => {
     await retries.onCommitted([{ type: 'MODIFIED', resource: 'resourcequotas', name: 'q', object: {} } as never], host)
     expect(ran).toEqual(['a', 'b'])
     expect(retries.waiting).toBe(0)
+  })
+
+  it("retries on a quota's change only when it can make room: its spec changed or some usage fell", async () => {
+    const retries = new CreateRetries()
+    const { host } = wakeHost()
+    let runs = 0
+    const quota = (hard: string, used: string) => ({
+      metadata: { name: 'q' },
+      spec: { hard: { pods: hard } },
+      status: { hard: { pods: hard }, used: { pods: used } },
+    })
+    const change = (prev: object, object: object) =>
+      [{ type: 'MODIFIED', resource: 'resourcequotas', name: 'q', object, prev }] as never
+    await retries.failed('replicasets/a', async () => void runs++, host, { now: 0 })
+    // A charged create's status write only uses room up.
+    await retries.onCommitted(change(quota('5', '3'), quota('5', '4')), host)
+    expect(runs).toBe(0)
+    await retries.onCommitted(change(quota('5', '4'), quota('5', '3')), host)
+    expect(runs).toBe(1)
+    await retries.failed('replicasets/a', async () => void runs++, host, { now: 0 })
+    await retries.onCommitted(change(quota('5', '5'), quota('6', '5')), host)
+    expect(runs).toBe(2)
+  })
+
+  it("backs a Job off as kube's Job controller does: 1 s doubling to a minute, without the bucket", async () => {
+    const retries = new CreateRetries()
+    const { host, wakes } = wakeHost()
+    const delays: number[] = []
+    for (let i = 0; i < 8; i++) {
+      await retries.failed('jobs/j', async () => {}, host, { now: 0, limiter: JOB_LIMITER })
+      delays.push(wakes.at(-1)!)
+      await retries.resync(host, Number.POSITIVE_INFINITY)
+    }
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000])
   })
 })
 
