@@ -53,29 +53,39 @@ export class GarbageCollector implements Controller {
     this.ownView = host
     const reads = this.reads(host)
     for (const e of entries) {
-      if (e.type === 'DELETED') {
-        const uid = e.object.metadata.uid ?? ''
-        await this.collectDependents(host, uid, reads)
-        if (uid && this.opts.namespaces) await this.tellNamespaces(host, { type: 'gone', uid }, uid, null)
-        if (e.resource === 'namespaces') this.opts.namespaces?.namespaceGone(e.name)
-        await this.checkForegroundOwners(host, e.object, reads)
-        continue
+      try {
+        await this.committedEntry(host, e, reads)
+      } catch (err) {
+        // A call to the cluster object failed (it may be restarting): the entry's work is tried again later, as
+        // kube's collector requeues an item whose attempt errored, instead of being lost with the rest of the pass.
+        console.error('garbage collector: work on a commit failed; it is tried again', err)
+        await this.retryLater(host, retryOf(e))
       }
-      if (waitsOnGarbageCollector(e.object)) {
-        await this.process(host, e.resource, e.name, reads)
-      } else if (e.prev && stoppedBlocking(e.prev, e.object)) {
-        // A dependent no longer blocks an owner (its reference went or stopped blocking): the owner may go now.
-        await this.checkForegroundOwners(host, e.prev, reads)
-      }
-      // kube's graph builder checks a new owner it has not observed (a virtual node): a cluster-scoped owner that does
-      // not exist, or one of a kind not served yet, is attempted like a dangling one.
-      if (await this.namesUnseenOwner(host, e.prev, e.object))
-        await this.attemptToDelete(host, e.resource, e.name, reads)
     }
     if (host.scope === '' && entries.some((e) => e.resource === 'customresourcedefinitions')) {
       await this.kindsChanged(host)
       await this.opts.namespaces?.kindsChanged()
     }
+  }
+
+  private async committedEntry(host: ControllerHost, e: LogEntry, reads: ClusterOwnerReads | undefined) {
+    if (e.type === 'DELETED') {
+      const uid = e.object.metadata.uid ?? ''
+      await this.collectDependents(host, uid, reads)
+      if (uid && this.opts.namespaces) await this.tellNamespaces(host, { type: 'gone', uid }, uid, null)
+      if (e.resource === 'namespaces') this.opts.namespaces?.namespaceGone(e.name)
+      await this.checkForegroundOwners(host, e.object, reads)
+      return
+    }
+    if (waitsOnGarbageCollector(e.object)) {
+      await this.process(host, e.resource, e.name, reads)
+    } else if (e.prev && stoppedBlocking(e.prev, e.object)) {
+      // A dependent no longer blocks an owner (its reference went or stopped blocking): the owner may go now.
+      await this.checkForegroundOwners(host, e.prev, reads)
+    }
+    // kube's graph builder checks a new owner it has not observed (a virtual node): a cluster-scoped owner that does
+    // not exist, or one of a kind not served yet, is attempted like a dangling one.
+    if (await this.namesUnseenOwner(host, e.prev, e.object)) await this.attemptToDelete(host, e.resource, e.name, reads)
   }
 
   async resync(host: ControllerHost, now = this.clock()): Promise<void> {
@@ -166,9 +176,15 @@ export class GarbageCollector implements Controller {
   /** Runs the retries that fell due (all of them with `everything`), then asks to be woken for the next. */
   private async retryDue(host: ControllerHost, now: number, everything: boolean, reads?: ClusterOwnerReads) {
     for (const r of this.retries.take(now, everything)) {
-      if (r.type === 'dependent') await this.attemptToDelete(host, r.resource, r.name, reads)
-      else if (r.type === 'owner') await this.process(host, r.resource, r.name, reads)
-      else await this.tellNamespaces(host, r, r.uid, null)
+      try {
+        if (r.type === 'dependent') await this.attemptToDelete(host, r.resource, r.name, reads)
+        else if (r.type === 'owner') await this.process(host, r.resource, r.name, reads)
+        else await this.tellNamespaces(host, r, r.uid, null)
+      } catch (err) {
+        console.error('garbage collector: a retry failed; it is tried again', err)
+        await this.retryLater(host, r)
+        continue
+      }
       this.retries.settle(r)
     }
     const at = this.retries.next()
@@ -234,7 +250,15 @@ export class GarbageCollector implements Controller {
   /** attemptToDelete, retried later when an owner's kind cannot be resolved (kube requeues it with backoff). */
   private async attemptToDelete(host: ControllerHost, resource: string, name: string, reads?: ClusterOwnerReads) {
     const retry: Retry = { type: 'dependent', resource, name }
-    if (await this.attempt(host, resource, name, reads)) await this.retryLater(host, retry)
+    let again: boolean
+    try {
+      again = await this.attempt(host, resource, name, reads)
+    } catch (err) {
+      // An owner could not be read (the cluster object restarting): tried again, as kube requeues an errored item.
+      console.error(`garbage collector: attempting ${resource}/${name} failed; it is tried again`, err)
+      again = true
+    }
+    if (again) await this.retryLater(host, retry)
     else this.retries.forget(retry)
   }
 
@@ -312,4 +336,15 @@ export class GarbageCollector implements Controller {
       console.error('garbage collector: telling the cluster of unblocked owners failed', e)
     })
   }
+}
+
+/**
+ * What to try again for a commit whose work failed: a deleted object's dependents and foreground owners (through the
+ * uid it had, which the owner pass resolves again), or the object itself.
+ */
+function retryOf(e: LogEntry): Retry {
+  if (e.type === 'DELETED') return { type: 'gone', uid: e.object.metadata.uid ?? '' }
+  return waitsOnGarbageCollector(e.object)
+    ? { type: 'owner', resource: e.resource, name: e.name }
+    : { type: 'dependent', resource: e.resource, name: e.name }
 }

@@ -193,3 +193,45 @@ describe('garbage collector: dependents of an owner kind not served yet', () => 
     expect(host.objects.get('configmaps', 'early')).toBeNull()
   })
 })
+
+describe('garbage collector: a call to the cluster object that fails', () => {
+  it('tries the dependent again after its backoff instead of losing it', async () => {
+    let now = T0
+    let failing = true
+    const asked: string[] = []
+    const cluster = {
+      // The cluster object is restarting at first; then it says the ClusterRole owner is gone.
+      clusterOwners: async (_ns: string, refs: { name: string }[]) => {
+        asked.push(refs.map((r) => r.name).join(','))
+        if (failing) throw new Error('durable object reset')
+        return refs.map(() => null)
+      },
+      clusterOwnersUnblocked: async () => undefined,
+      awaitOwnerKinds: async () => undefined,
+    }
+    const gc = new GarbageCollector({ cluster, now: () => now })
+    const policy = { ...openPolicy(), needsAttention: (_r: string, o: KubeObject) => waitsOnGarbageCollector(o) }
+    const { host, alarms } = memoryHost({ scope: 'ns', policy, controllers: [gc] as Controller[] })
+    await gc.resync(host.controllerView)
+    const dep: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'dep',
+        ownerReferences: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'gone', uid: 'u1' }],
+      },
+    }
+    expect((await host.create('configmaps', dep)).ok).toBe(true)
+    await settled(() => asked.length > 0 && alarmSet(alarms))
+    await quiet()
+    expect(host.objects.get('configmaps', 'dep')).not.toBeNull()
+    const due = await alarms.next()
+    expect(due).not.toBeNull()
+    failing = false
+    now = due!
+    alarms.ring()
+    await host.alarm(now)
+    await settled(() => host.objects.get('configmaps', 'dep') === null)
+    expect(host.objects.get('configmaps', 'dep')).toBeNull()
+  })
+})
