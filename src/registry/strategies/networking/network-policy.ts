@@ -194,7 +194,8 @@ export const networkPolicyStrategy: Strategy<NetworkPolicyObject> = {
     const allow = validateLabelSelector(oldSelector, new FieldPath('spec.podSelector')).length > 0
     return validateSpec(np.spec ?? { podSelector: {} }, selectorCheck(allow))
   },
-  warnings: (np) => policyWarnings(np),
+  // WarningsOnUpdate warns only when the generation moved (the spec changed), so a label edit repeats nothing.
+  warnings: (np, old) => (old && np.metadata.generation === old.metadata.generation ? [] : policyWarnings(np)),
   selectableFields: (np) => ({
     'metadata.name': np.metadata.name ?? '',
     'metadata.namespace': np.metadata.namespace ?? '',
