@@ -17,7 +17,7 @@ import { deepEqual } from '../registry/deep-equal'
 import { cmpQuantity } from '../registry/strategies/pod/pod-validation-quantities'
 
 /** A workqueue's rate limiter: a per-owner exponential backoff, with or without the overall bucket. */
-export interface Limiter {
+interface Limiter {
   baseMs: number
   maxMs: number
   bucket: boolean
