@@ -4,36 +4,8 @@
 // desiredReplicas, an unset apiVersion) arrives and is dropped, while pointer fields keep theirs.
 import { describe, expect, it } from 'vitest'
 import { decodeKubeProtobuf } from '../../../src/api/protobuf/decode'
+import { envelope, I, M, type Part, S } from './proto-writer'
 
-type Part = number[]
-const utf8 = new TextEncoder()
-const varint = (v: number): number[] => {
-  const out: number[] = []
-  let x = v
-  do {
-    let b = x & 0x7f
-    x = Math.floor(x / 128)
-    if (x) b |= 0x80
-    out.push(b)
-  } while (x)
-  return out
-}
-const tag = (n: number, wire: number) => varint(n * 8 + wire)
-const len = (n: number, b: number[]): Part => [...tag(n, 2), ...varint(b.length), ...b]
-const I = (n: number, v: number): Part => [...tag(n, 0), ...varint(v)]
-const S = (n: number, s: string): Part => len(n, [...utf8.encode(s)])
-const M = (n: number, ...parts: Part[]): Part => len(n, parts.flat())
-const envelope = (apiVersion: string, kind: string, body: Part[]) =>
-  Uint8Array.from([
-    0x6b,
-    0x38,
-    0x73,
-    0x00,
-    ...M(1, S(1, apiVersion), S(2, kind)),
-    ...M(2, ...body),
-    ...S(3, ''),
-    ...S(4, ''),
-  ])
 const meta = (name: string): Part => M(1, S(1, name), S(2, ''), S(3, ''))
 const ref = M(1, S(1, 'Deployment'), S(2, 'web'), S(3, 'apps/v1'))
 
