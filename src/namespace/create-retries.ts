@@ -85,7 +85,7 @@ export class CreateRetries implements Controller {
   readonly name = 'create-retries'
   /** Failures so far per owner, kept until a sync of it succeeds (its next failure waits longer). */
   private readonly failures = new Map<string, number>()
-  /** Owners waiting for their retry; `at` Infinity: past their controller's maxRetries, only a commit retries them. */
+  /** Owners waiting for their retry, and when. */
   private readonly pending = new Map<string, { at: number; run: () => Promise<void> }>()
   private readonly bucket = new Bucket()
   /** This controller's own view of the host: a wake-up asked through it resyncs this controller alone. */
@@ -94,8 +94,8 @@ export class CreateRetries implements Controller {
   /**
    * The sync of `key` (`<resource>/<name>`) had a create refused: `run` syncs it again after its backoff. `host` is
    * the caller's view, used for the wake-up only until this controller has seen its own. With `maxRetries` (kube's
-   * deployment controller drops a key requeued 15 times) the owner then gets no more timed retries, only those of
-   * commits that could unblock it.
+   * deployment controller drops a key requeued 15 times) the failure after those is not retried and the count is
+   * forgotten.
    */
   async failed(
     key: string,
@@ -105,11 +105,14 @@ export class CreateRetries implements Controller {
   ): Promise<void> {
     const now = opts.now ?? Date.now()
     const failures = this.failures.get(key) ?? 0
-    this.failures.set(key, failures + 1)
     if (opts.maxRetries !== undefined && failures >= opts.maxRetries) {
-      if (!this.pending.has(key)) this.pending.set(key, { at: Number.POSITIVE_INFINITY, run })
+      // handleErr past maxRetries: utilruntime.HandleError and queue.Forget. The owner is not requeued and its count
+      // starts again from 0: the next event for it (its own, its ReplicaSets', its pods') syncs it afresh, and a
+      // failure then backs off from 5 ms. A retry already waiting keeps its time, as kube's delayed add does.
+      this.failures.delete(key)
       return
     }
+    this.failures.set(key, failures + 1)
     const limiter = opts.limiter ?? CONTROLLER_LIMITER
     const backoff = Math.min(limiter.baseMs * 2 ** failures, limiter.maxMs)
     const at = now + (limiter.bucket ? Math.max(backoff, this.bucket.reserve(now)) : backoff)

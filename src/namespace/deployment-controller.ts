@@ -68,7 +68,8 @@ export class DeploymentController implements Controller {
         await this.sync(host, name)
       } catch (e) {
         // kube requeues a failed sync (a refused ReplicaSet create or update) with its rate-limited backoff, 15 times
-        // at most (maxRetries); a namespace being terminated is not retried (NamespaceTerminatingCause).
+        // at most (maxRetries), then forgets the key until its next event; a namespace being terminated is not
+        // retried (NamespaceTerminatingCause).
         if (!(e instanceof SyncError)) throw e
         if (namespaceClosed(e.status)) return this.opts.retries.forget(key)
         return this.opts.retries.failed(key, () => this.enqueue(host, name), host, { maxRetries: 15 })

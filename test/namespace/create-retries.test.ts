@@ -51,7 +51,7 @@ describe('CreateRetries', () => {
     expect(wakes.slice(100)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000])
   })
 
-  it('after maxRetries an owner gets no more timed retries, only those of commits that could unblock it', async () => {
+  it('past maxRetries an owner is forgotten (kube: HandleError, Forget): its next failure backs off from 5 ms again', async () => {
     const retries = new CreateRetries()
     const { host, wakes } = wakeHost()
     let runs = 0
@@ -60,11 +60,19 @@ describe('CreateRetries', () => {
       await retries.failed('deployments/web', run, host, { now: 0, maxRetries: 2 })
       await retries.resync(host, 1_000_000_000)
     }
+    // Two timed retries (5 ms, 10 ms); the third failure is dropped, not requeued.
     expect(runs).toBe(2)
-    expect(wakes).toHaveLength(2)
-    expect(retries.waiting).toBe(1)
+    expect(wakes).toEqual([5, 10])
+    expect(retries.waiting).toBe(0)
+    // A quota change does not bring it back: only the owner's own next event does (kube's informer handlers).
     await retries.onCommitted([{ type: 'DELETED', resource: 'pods', name: 'p', object: {} } as never], host)
-    expect(runs).toBe(3)
+    expect(runs).toBe(2)
+    // That event's sync fails again: counted from 0, so the fresh 5 ms backoff, then 10 ms, and so on.
+    await retries.failed('deployments/web', run, host, { now: 2_000, maxRetries: 2 })
+    expect(wakes.at(-1)).toBe(2_005)
+    await retries.resync(host, 1_000_000_000)
+    await retries.failed('deployments/web', run, host, { now: 3_000, maxRetries: 2 })
+    expect(wakes.at(-1)).toBe(3_010)
   })
 
   it('runs only the owners due when its alarm rings, and every waiting owner when a quota changes', async () => {
