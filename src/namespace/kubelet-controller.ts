@@ -8,16 +8,10 @@ import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
-import {
-  desiredReady,
-  ephemeralStatuses,
-  podCompletion,
-  runningStatus,
-  setConditions,
-  terminatedStatus,
-} from '../registry/pod-lifecycle'
-import { writeDueLogs } from './kubelet-logs'
-import { type RestartDeps, stepRestarts } from './kubelet-restarts'
+import { runningStatus } from '../registry/pod-lifecycle'
+import type { RestartDeps } from './kubelet-restarts'
+import { stepRunning } from './kubelet-running'
+import { KubeletNodeFacts } from './kubelet-node-facts'
 import { containerProgram } from '../registry/container-program'
 import type { ClusterApi } from '../cluster/cluster-api'
 import type { NodeFacts } from '../cluster/cluster-api'
@@ -48,8 +42,8 @@ const KUBELET = 'kubelet'
 
 export class KubeletController implements Controller {
   readonly name = 'kubelet'
-  /** What each node is (virtual or not), asked of the cluster at most every 30 s; one question per node at a time. */
-  private facts = new Map<string, { at: number; facts: Promise<NodeFacts | null> }>()
+  /** What each node is (virtual or not), src/namespace/kubelet-node-facts.ts. */
+  private readonly facts: KubeletNodeFacts
   /**
    * Pods this kubelet just started and found with nothing timed left to do, by the resourceVersion of the Running
    * status it wrote: the commit of that status triggers one more step for that very state, which need not be read and
@@ -67,6 +61,7 @@ export class KubeletController implements Controller {
 
   constructor(private readonly opts: KubeletOptions) {
     this.ips = new PodIpRequests(opts.cluster)
+    this.facts = new KubeletNodeFacts(opts.cluster)
     this.restartDeps = {
       writeStatus: (host, name, uid, next) => this.writeStatus(host, name, uid, next),
       event: (host, pod, facts, type, reason, message, fieldPath) =>
@@ -118,19 +113,6 @@ export class KubeletController implements Controller {
     if (next !== null) await host.wakeAt(next)
   }
 
-  private nodeFacts(_host: ControllerHost, node: string): Promise<NodeFacts | null> {
-    const cached = this.facts.get(node)
-    if (cached && Date.now() - cached.at < 30_000) return cached.facts
-    // The pending answer is shared: the many pods of one node stepped at once (a wake-up) ask once.
-    const facts = this.opts.cluster().nodeFacts(node)
-    const entry = { at: Date.now(), facts }
-    this.facts.set(node, entry)
-    facts.catch(() => {
-      if (this.facts.get(node) === entry) this.facts.delete(node)
-    })
-    return facts
-  }
-
   /**
    * Advances one pod if a stage is due; answers when the next stage falls due (null: nothing pending). `pod` is the
    * pod as the caller last saw it (a commit's entry, the attention list): it picks the node and the chain, and the
@@ -140,7 +122,7 @@ export class KubeletController implements Controller {
     const name = pod.metadata.name!
     const node = (pod as Obj).spec?.nodeName as string | undefined
     if (!node) return null
-    const facts = await this.nodeFacts(host, node)
+    const facts = await this.facts.of(node)
     if (!facts?.virtual) return null
     const key = podKey(pod)
     // A pod waiting for its start or stop delay needs nothing read or written until then: any change that could
@@ -190,7 +172,7 @@ export class KubeletController implements Controller {
   }
 
   private async advance(host: ControllerHost, current: Stored, facts: NodeFacts, now: number): Promise<number | null> {
-    let pod = current.object as Obj
+    const pod = current.object as Obj
     const name = pod.metadata.name as string
     const uid = pod.metadata.uid as string
     const phase = pod.status?.phase ?? 'Pending'
@@ -264,66 +246,7 @@ export class KubeletController implements Controller {
     }
 
     if (phase !== 'Running') return null
-    const startTime = Date.parse(pod.status?.startTime ?? new Date(now).toISOString())
-    const dues: number[] = []
-    const deadline = pod.spec?.activeDeadlineSeconds as number | undefined
-    if (deadline !== undefined) {
-      const due = startTime + deadline * 1000
-      if (now >= due) {
-        await this.writeStatus(host, name, uid, (p) =>
-          p.status?.phase === 'Running'
-            ? terminatedStatus(p, new Date(), {
-                phase: 'Failed',
-                reason: 'DeadlineExceeded',
-                message: 'Pod was active on the node longer than the specified deadline',
-                killed: true,
-              })
-            : null,
-        )
-        await this.event(
-          host,
-          current.object,
-          facts,
-          'Normal',
-          'DeadlineExceeded',
-          'Pod was active on the node longer than the specified deadline',
-        )
-        return null
-      }
-      dues.push(due)
-    }
-    const completion = podCompletion(pod)
-    if (completion) {
-      const due = startTime + completion.seconds * 1000
-      if (now >= due) {
-        writeDueLogs(this.restartDeps, pod, startTime, Number.MAX_SAFE_INTEGER)
-        await this.writeStatus(host, name, uid, (p) =>
-          p.status?.phase === 'Running'
-            ? terminatedStatus(p, new Date(), { phase: completion.failed ? 'Failed' : 'Succeeded' })
-            : null,
-        )
-        return null
-      }
-      dues.push(due)
-    }
-    const restarts = await stepRestarts(this.restartDeps, host, pod, facts, now)
-    if (restarts.pod) pod = restarts.pod
-    if (restarts.due !== null) dues.push(restarts.due)
-    const logDue = writeDueLogs(this.restartDeps, pod, startTime, now)
-    if (logDue !== null) dues.push(logDue)
-    const ready = desiredReady(pod, new Date())
-    const ephemeral = ephemeralStatuses(pod, new Date())
-    if (ready || ephemeral) {
-      await this.writeStatus(host, name, uid, (p) => {
-        const status = { ...(p.status ?? {}) }
-        const r = desiredReady(p, new Date())
-        if (r) status.conditions = setConditions(status.conditions, r)
-        const eph = ephemeralStatuses(p, new Date())
-        if (eph) status.ephemeralContainerStatuses = eph
-        return status
-      })
-    }
-    return dues.length ? Math.min(...dues) : null
+    return stepRunning(this.restartDeps, host, current, facts, now)
   }
 
   private log(uid: string, container: string, lines: string[], at: Date) {
