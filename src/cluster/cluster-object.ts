@@ -13,8 +13,6 @@ import { GarbageCollector, waitsOnGarbageCollector } from '../namespace/garbage-
 import { namespaceApi } from '../namespace/namespace-api'
 import type { ListPage } from '../registry/list'
 import { statuses, type Result } from '../registry/status'
-import { SYSTEM_NAMESPACES } from '../registry/strategies/namespace'
-import { parseVirtualNodes, virtualNode } from '../registry/virtual-nodes'
 import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
@@ -34,8 +32,9 @@ import { NamespaceDependentsTable } from './gc-namespace-dependents'
 import { ClusterPolicy } from './cluster-policy'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller'
 import { ensureSystemPriorityClasses } from './system-priority-classes'
-import { NodeLifecycleController } from './node-lifecycle-controller'
-import { CrdController, type CustomResourceInstances } from './crd-controller'
+import { CrdController } from './crd-controller'
+import { bootstrapNodes, ensureSystemNamespaces } from './cluster-bootstrap'
+import { customResourceInstances, nodeLifecycle } from './cluster-controllers'
 import { customKinds } from '../registry/custom/custom-kinds'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import { Scheduling } from './scheduling'
@@ -71,7 +70,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       state: parts.local.state,
       alarms: parts.alarms,
       removeNamespace: (name) => this.host.remove('namespaces', name),
-      ensureSystemNamespaces: () => this.ensureSystemNamespaces(),
+      ensureSystemNamespaces: () => ensureSystemNamespaces(this.host),
     })
     this.namespaceDependents = new NamespaceDependentsTable(ctx.storage.sql, {
       ownerChanged: (ns, uid, owner) => namespaceApi(env, ns).clusterOwnerChanged(uid, owner),
@@ -87,35 +86,19 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
       policy,
       controllers: [
         new ClusterRoleAggregationController(),
-        new CrdController(this.customResources(env)),
-        this.nodeLifecycle(env),
+        new CrdController(customResourceInstances(env, () => this.host)),
+        nodeLifecycle(env, this.scheduling.ledger),
         this.gc,
       ],
     })
     void ctx.blockConcurrencyWhile(async () => {
       await this.host.start()
-      await this.ensureSystemNamespaces()
+      await ensureSystemNamespaces(this.host)
       // Authorization reads these: they are in place before the first request is served.
       await reconcileBootstrapPolicy(this.host.controllerView, '')
       await ensureSystemPriorityClasses(this.host.controllerView)
-      await this.bootstrapNodes()
+      await bootstrapNodes(this.host, env.VIRTUAL_NODES)
     })
-  }
-
-  /** A CRD's custom resources for its cleanup: found in D1, deleted by the host of each namespace (or this one). */
-  private customResources(env: Env): CustomResourceInstances {
-    const log = new D1Log(env.DB)
-    const all = { mode: { kind: 'latest' as const } }
-    return {
-      namespacesOf: (resource) => log.namespacesOf(resource),
-      deleteAll: async (namespace, resource) => {
-        const r =
-          namespace === ''
-            ? await this.host.deleteCollection(resource, all, { gracePeriodSeconds: 0 })
-            : await env.NAMESPACES.getByName(namespace).deleteCollection(resource, all, { gracePeriodSeconds: 0 }, {})
-        if (!r.ok && r.status.code !== 404) throw new Error(r.status.message)
-      },
-    }
   }
 
   // ---- the verbs every host serves (src/api/hosts.ts) --------------------------------------------------------
@@ -208,60 +191,6 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     if (this.host.state.get('default_bootstrapped')) return
     await namespaceApi(this.env, 'default').bootstrap()
     this.host.state.set('default_bootstrapped', '1')
-  }
-
-  /** Creates whichever system namespace is missing (kube's system-namespaces controller); only kube-node-lease can go. */
-  private async ensureSystemNamespaces() {
-    await Promise.all(
-      SYSTEM_NAMESPACES.map(async (name) => {
-        if (this.host.objects.exists('namespaces', name)) return
-        const r = await this.host.create('namespaces', { metadata: { name } })
-        if (!r.ok && r.status.code !== 409) console.error(`system namespace ${name} was refused`, r.status.message)
-      }),
-    )
-  }
-
-  /**
-   * Registers the virtual nodes of VIRTUAL_NODES not registered before, on every start: a larger count given later
-   * (`npm start -- --nodes 100`) adds nodes to existing state. A node registered once is not registered again, so
-   * a virtual node someone deleted stays deleted; nodes are never removed here.
-   */
-  private async bootstrapNodes() {
-    const configs = parseVirtualNodes(this.env.VIRTUAL_NODES)
-    const recorded = this.host.state.get('virtual_nodes_registered')
-    // State from before this record kept only a flag: the nodes it registered are the ones still there.
-    const registered = new Set<string>(
-      recorded
-        ? (JSON.parse(recorded) as string[])
-        : this.host.state.get('nodes_bootstrapped')
-          ? this.host.objects.names('nodes')
-          : [],
-    )
-    const fresh = configs.map((config, i) => ({ config, i })).filter(({ config }) => !registered.has(config.name))
-    if (fresh.length === 0 && recorded) return
-    await Promise.all(
-      fresh.map(async ({ config, i }) => {
-        if (this.host.objects.exists('nodes', config.name)) return
-        const r = await this.host.create('nodes', virtualNode(config, i, new Date()))
-        if (!r.ok && r.status.code !== 409) console.error(`virtual node ${config.name} was refused`, r.status.message)
-      }),
-    )
-    for (const { config } of fresh) if (this.host.objects.exists('nodes', config.name)) registered.add(config.name)
-    this.host.state.set('virtual_nodes_registered', JSON.stringify([...registered]))
-  }
-
-  /** Real nodes that stop heartbeating go Unknown and tainted; their pods are evicted (node-lifecycle-controller.ts). */
-  private nodeLifecycle(env: Env): NodeLifecycleController {
-    return new NodeLifecycleController({
-      graceMs: Number(env.NODE_MONITOR_GRACE_SECONDS ?? '40') * 1000,
-      leaseRenewed: async (node) => {
-        const r = (await env.NAMESPACES.getByName('kube-node-lease').get('leases', node)) as Result<KubeObject>
-        const renewed = r.ok ? (r.value as { spec?: { renewTime?: string } }).spec?.renewTime : undefined
-        return renewed ? Date.parse(renewed) : null
-      },
-      namespacesOn: (node) => this.scheduling.ledger.namespacesOn(node),
-      evict: (ns, node, taintedAt) => namespaceApi(env, ns).evictFromNode(node, taintedAt),
-    })
   }
 
   // ---- ClusterApi: scheduling --------------------------------------------------------------------------------
