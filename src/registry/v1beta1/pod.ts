@@ -107,7 +107,7 @@ const CONTAINER: Row[] = [
   },
 ]
 
-export const VOLUME: Row[] = [
+const VOLUME: Row[] = [
   { beta: 'name', v1: 'name' },
   { beta: 'source.emptyDir', v1: 'emptyDir' },
   { beta: 'source.hostDir.path', v1: 'hostPath.path' },
