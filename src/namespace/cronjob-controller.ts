@@ -12,6 +12,7 @@ import { conditionTrue, isJobFinished } from '../registry/batch/job-conditions'
 import type { CronJobObject, JobObject } from '../registry/batch/job-labels'
 import { loadLocation, UTC_ZONE, type Zone } from '../registry/batch/time-zone'
 import type { LogEntry } from '../registry/store'
+import { rfc1123z, rfc3339 } from '../registry/time'
 import type { CronJobStatus } from '../schema/batch'
 import type { KubeObject } from '../schema/meta'
 import { type CreateRetries, namespaceClosed } from './create-retries'
@@ -29,18 +30,6 @@ interface CronJobControllerOptions {
   /** The controller's clock (ms since the epoch); tests pass their own. */
   clock?: () => number
 }
-
-/** time.Time.UTC().Format(time.RFC1123Z): `Mon, 02 Jan 2006 15:04:05 +0000`. */
-function rfc1123z(instant: number): string {
-  const d = new Date(instant)
-  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()]
-  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()]
-  const pad = (n: number) => String(n).padStart(2, '0')
-  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
-  return `${day}, ${pad(d.getUTCDate())} ${month} ${d.getUTCFullYear()} ${time} +0000`
-}
-
-const rfc3339 = (instant: number) => new Date(instant).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 /** reference.GetReference of a Job, as status.active holds it. */
 const referenceTo = (job: KubeObject): Reference => ({
@@ -267,7 +256,7 @@ async function syncCronJob(s: Sync): Promise<{ wake: number | null; changed: boo
     return { wake: null, changed, refused: true }
   }
   status.active = [...(status.active ?? []), referenceTo(made)]
-  status.lastScheduleTime = rfc3339(scheduled)
+  status.lastScheduleTime = rfc3339(new Date(scheduled))
   return { wake: nextWakeUp(cj, now, schedule), changed: true }
 }
 

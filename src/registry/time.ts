@@ -1,7 +1,18 @@
-// Timestamps in the formats kube writes: RFC 3339 with second precision (metav1.Time) or microseconds (MicroTime).
+// Timestamps in the formats kube writes: RFC 3339 with second precision (metav1.Time) or microseconds (MicroTime),
+// RFC 1123 with a numeric zone (event messages).
 
 export const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
 const rfc3339Micro = (d: Date) => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
+
+/** time.Time.UTC().Format(time.RFC1123Z): `Mon, 02 Jan 2006 15:04:05 +0000`. */
+export function rfc1123z(instant: number): string {
+  const d = new Date(instant)
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()]
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()]
+  const pad = (n: number) => String(n).padStart(2, '0')
+  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+  return `${day}, ${pad(d.getUTCDate())} ${month} ${d.getUTCFullYear()} ${time} +0000`
+}
 
 const INT64_MAX = 2n ** 63n - 1n
 
