@@ -14,9 +14,9 @@ import {
   daemonCounts,
   managePlan,
   rollingPlan,
-  TEMPLATE_GENERATION_LABEL,
 } from '../registry/daemon-decisions'
-import { addDaemonTolerations, type DaemonNode, pinToNode, targetNodeName } from '../registry/daemon-placement'
+import { type DaemonNode, pinToNode, targetNodeName } from '../registry/daemon-placement'
+import { createPodTemplate } from '../registry/daemon-pod-template'
 import { deepEqual } from '../registry/deep-equal'
 import { generateName } from '../registry/generate-name'
 import type { LogEntry } from '../registry/store'
@@ -209,16 +209,7 @@ export class DaemonSetController implements Controller {
       }),
     )
     if (plan.createOn.length === 0 || !this.opts.canCreate()) return
-    const template = structuredClone(ds.spec?.template ?? {}) as Obj
-    template.spec ??= { containers: [] }
-    addDaemonTolerations(template.spec)
-    template.metadata = { ...(template.metadata ?? {}) }
-    const generation = templateGeneration(ds)
-    template.metadata.labels = {
-      ...(template.metadata.labels ?? {}),
-      ...(generation !== null ? { [TEMPLATE_GENERATION_LABEL]: String(generation) } : {}),
-      [REVISION_HASH_LABEL]: hash,
-    }
+    const template = createPodTemplate(ds.spec?.template, templateGeneration(ds), hash)
     const ref = ownerReference(ds, 'apps/v1', 'DaemonSet')
     let failure: string | null = null
     const nodes = [...plan.createOn]
