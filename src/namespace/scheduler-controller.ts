@@ -13,24 +13,11 @@ import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import type { PodAddressBook } from './pod-address-book'
+import { byPriority, SCHEDULER, terminal, wantsScheduling } from './scheduler-pods'
 
 type Obj = Record<string, any>
 
 export const podKey = (pod: KubeObject) => `${pod.metadata.namespace}/${pod.metadata.name}/${pod.metadata.uid}`
-
-/** The component name kube's scheduler writes events and status under. */
-const SCHEDULER = 'default-scheduler'
-
-/** Succeeded or Failed: kube's scheduler watches pods with `status.phase!=Succeeded,status.phase!=Failed` only. */
-const terminal = (pod: Obj | null | undefined) => pod?.status?.phase === 'Succeeded' || pod?.status?.phase === 'Failed'
-
-const wantsScheduling = (pod: Obj) =>
-  !pod.spec?.nodeName &&
-  !pod.metadata?.deletionTimestamp &&
-  (pod.spec?.schedulerName ?? SCHEDULER) === SCHEDULER &&
-  !(pod.spec?.schedulingGates?.length > 0) &&
-  pod.status?.phase !== 'Succeeded' &&
-  pod.status?.phase !== 'Failed'
 
 export class SchedulerController implements Controller {
   readonly name = 'scheduler'
@@ -291,13 +278,3 @@ function endedOnNode(host: ControllerHost, pod: KubeObject): boolean {
 
 /** A binding the mutation cannot make (the pod changed meanwhile) declines the write. */
 const unwrapBinding = (r: ReturnType<typeof bindPod>) => (r.ok ? r.value : null)
-
-/** kube's PrioritySort queue order: higher priority first; among equals, the one created first. */
-function byPriority(a: Stored, b: Stored): number {
-  const pa = (a.object as Obj).spec?.priority ?? 0
-  const pb = (b.object as Obj).spec?.priority ?? 0
-  if (pa !== pb) return pb - pa
-  const ta = a.object.metadata.creationTimestamp ?? ''
-  const tb = b.object.metadata.creationTimestamp ?? ''
-  return ta < tb ? -1 : ta > tb ? 1 : 0
-}
