@@ -9,12 +9,10 @@ import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { deepEqual } from '../registry/deep-equal'
 import type { LogEntry } from '../registry/store'
-import { kinds } from '../registry/resources'
 import {
   ordinalOf,
   POD_INDEX_LABEL,
   POD_NAME_LABEL,
-  podClaims,
   podRevision,
   type StatefulAction,
   type StatefulContext,
@@ -29,9 +27,9 @@ import { claimRevisions, ensureRevision, type HistoryOwner, ownedRevisions, trim
 import { availability, CONTROLLER_MANAGER, claim, controllerRef, ownerReference, SyncQueue } from './pod-owner'
 import type { CreateRetries } from './create-retries'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
+import { createClaims, deleteClaims } from './statefulset-claims'
 
 const SETS = 'statefulsets'
-const CLAIMS = 'persistentvolumeclaims'
 const COMPONENT = 'statefulset-controller'
 type Obj = Record<string, any>
 
@@ -181,7 +179,7 @@ export class StatefulSetController implements Controller {
           `delete Pod ${action.pod} in StatefulSet ${set.metadata.name} successful`,
         )
         if (action.reason === 'condemned' && set.spec?.persistentVolumeClaimRetentionPolicy?.whenScaled === 'Delete')
-          await this.deleteClaims(host, set, ordinalOf(set, { metadata: { name: action.pod } }))
+          await deleteClaims(host, set, ordinalOf(set, { metadata: { name: action.pod } }))
       }
       return true
     }
@@ -214,7 +212,9 @@ export class StatefulSetController implements Controller {
       revision,
       ownerReference(set, 'apps/v1', 'StatefulSet'),
     )
-    await this.createClaims(host, set, pod, action.ordinal)
+    const event = (type: 'Normal' | 'Warning', reason: string, message: string) =>
+      this.event(host, set, type, reason, message)
+    if (await createClaims(host, set, pod, action.ordinal, event)) this.refused.add(set.metadata.name!)
     const r = await host.reconcile(
       'pods',
       pod.metadata.name!,
@@ -236,32 +236,6 @@ export class StatefulSetController implements Controller {
         `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`,
       )
     return true
-  }
-
-  /** createPersistentVolumeClaims: each missing claim, when the PersistentVolumeClaim kind is served. */
-  private async createClaims(host: ControllerHost, set: StatefulSetObject, pod: KubeObject, ordinal: number) {
-    if (!kinds.byPlural(CLAIMS)) return
-    for (const { claim: body } of podClaims(set, ordinal)) {
-      if (set.spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted === 'Delete')
-        body.metadata.ownerReferences = [ownerReference(set, 'apps/v1', 'StatefulSet')]
-      const r = await host.reconcile(CLAIMS, body.metadata.name!, (cur) => (cur ? null : { create: body }), {
-        fieldManager: CONTROLLER_MANAGER,
-      })
-      if (r.ok && r.value) {
-        const message = `create Claim ${body.metadata.name} Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} success`
-        await this.event(host, set, 'Normal', 'SuccessfulCreate', message)
-      } else if (!r.ok) {
-        this.refused.add(set.metadata.name!)
-        const message = `create Claim ${body.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${r.status.message}`
-        await this.event(host, set, 'Warning', 'FailedCreate', message)
-      }
-    }
-  }
-
-  /** whenScaled: Delete — the claims of a pod scaled away go with it. */
-  private async deleteClaims(host: ControllerHost, set: StatefulSetObject, ordinal: number) {
-    if (!kinds.byPlural(CLAIMS) || ordinal < 0) return
-    await Promise.all(podClaims(set, ordinal).map(({ claim: c }) => host.delete(CLAIMS, c.metadata.name!)))
   }
 
   /** The status kube writes through statefulsets/status (a no-op when nothing changed); answers when to look again. */
