@@ -6,8 +6,15 @@
 import type { KubeObject } from '../../schema/meta'
 import type { HorizontalPodAutoscaler, MetricSpec } from '../../schema/autoscaling-v2'
 import { clone } from '../deep-equal'
-import { fail, ok, statuses, type Result } from '../status'
-import { goJsonSyntaxError } from '../decoding/go-json-syntax'
+import { ok, type Result } from '../status'
+import {
+  BEHAVIOR,
+  CONDITIONS,
+  type GoType,
+  METRIC_SPECS,
+  METRIC_STATUSES,
+  unmarshalAnnotation,
+} from './hpa-annotation-decode'
 import {
   behaviorFromGo,
   behaviorToGo,
@@ -113,16 +120,14 @@ export function hpaToV1(stored: KubeObject): KubeObject {
   return out as KubeObject
 }
 
-/** An annotation's JSON as json.Unmarshal reads it: a syntax error fails the conversion, as kube's does (400). */
-function readAnnotation(meta: Json, key: string): Result<unknown> | null {
+/**
+ * An annotation as kube's conversion reads it: what json.Unmarshal into `type` decodes, or undefined when it is
+ * absent or Unmarshal fails (kube ignores a malformed annotation since #89963: "only move well-formed data from
+ * annotations to fields"). Either way the annotation itself is dropped.
+ */
+function readAnnotation(meta: Json, key: string, type: GoType): unknown {
   const text = (meta.annotations as Record<string, string> | undefined)?.[key]
-  if (text === undefined) return null
-  try {
-    return ok(JSON.parse(text) as unknown)
-  } catch (e) {
-    const syntax = goJsonSyntaxError(new TextEncoder().encode(text))
-    return fail(statuses.badRequest(syntax ?? (e as Error).message))
-  }
+  return text === undefined ? undefined : unmarshalAnnotation(text, type)
 }
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
@@ -153,22 +158,20 @@ export function hpaFromV1(input: KubeObject): Result<KubeObject> {
       },
     ]
 
-  const others = readAnnotation(meta, METRIC_SPECS_ANNOTATION)
-  if (others && !others.ok) return others
+  // A JSON null decodes to a nil slice: no metrics added, and the current metrics and conditions emptied.
+  const others = readAnnotation(meta, METRIC_SPECS_ANNOTATION, METRIC_SPECS)
   // The CPU target from the spec goes after the annotation's metrics.
-  if (others) metrics = [...list(others.value).map(metricSpecFromV1), ...metrics]
-  const behavior = readAnnotation(meta, BEHAVIOR_ANNOTATION)
-  if (behavior && !behavior.ok) return behavior
-  if (behavior) v2Spec.behavior = behaviorFromGo(behavior.value)
-  const current = readAnnotation(meta, METRIC_STATUSES_ANNOTATION)
-  if (current && !current.ok) return current
-  if (current) v2Status.currentMetrics = list(current.value).map(metricStatusFromV1)
+  if (others !== undefined) metrics = [...list(others).map(metricSpecFromV1), ...metrics]
+  // Only a behavior with a direction set counts (`behavior != (autoscaling.HorizontalPodAutoscalerBehavior{})`).
+  const behavior = readAnnotation(meta, BEHAVIOR_ANNOTATION, BEHAVIOR) as Json | null | undefined
+  if (behavior && (behavior.ScaleUp != null || behavior.ScaleDown != null)) v2Spec.behavior = behaviorFromGo(behavior)
+  const current = readAnnotation(meta, METRIC_STATUSES_ANNOTATION, METRIC_STATUSES)
+  if (current !== undefined) v2Status.currentMetrics = list(current).map(metricStatusFromV1)
   // v1's implicit default, applied explicitly now that the annotation's metrics are known.
   if (metrics.length === 0) metrics = [cpuMetric(DEFAULT_CPU_UTILIZATION)]
   v2Spec.metrics = metrics
-  const conditions = readAnnotation(meta, CONDITIONS_ANNOTATION)
-  if (conditions && !conditions.ok) return conditions
-  if (conditions) v2Status.conditions = list(conditions.value)
+  const conditions = readAnnotation(meta, CONDITIONS_ANNOTATION, CONDITIONS)
+  if (conditions !== undefined) v2Status.conditions = list(conditions)
   dropRoundTrip(meta)
   return ok({ ...v1, apiVersion: 'autoscaling/v2', metadata: meta, spec: v2Spec, status: v2Status } as KubeObject)
 }

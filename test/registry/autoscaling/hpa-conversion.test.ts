@@ -155,13 +155,82 @@ describe('v1 -> v2', () => {
     })
   })
 
-  it("answers a 400 with Go's JSON error for an annotation that does not parse", () => {
-    const r = hpaFromV1({
-      metadata: { name: 'h', annotations: { [METRIC_SPECS_ANNOTATION]: '[{' } },
-      spec: { scaleTargetRef: ref, maxReplicas: 1 },
+  // kube >= 1.18 (#89963): an annotation json.Unmarshal refuses is ignored, and dropped with the others.
+  const withAnnotations = (annotations: Record<string, string>) =>
+    fromV1({
+      metadata: { name: 'h', annotations: { ...annotations, keep: 'me' } },
+      spec: { scaleTargetRef: ref, maxReplicas: 1, targetCPUUtilizationPercentage: 60 },
+      status: { desiredReplicas: 1, currentCPUUtilizationPercentage: 10 },
     })
-    expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.status.code).toBe(400)
+  const cpuNow = { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 10 } } }
+
+  it.each([
+    ['bad syntax', '[{'],
+    ['empty', ''],
+    ['an object where a list is expected', '{"a":1}'],
+    ['a string where a list is expected', '"[]"'],
+    ['a number where a string is expected', '[{"type":1}]'],
+    [
+      'a string where an int32 is expected',
+      '[{"type":"Resource","resource":{"name":"memory","targetAverageUtilization":"5"}}]',
+    ],
+    ['an int32 with a fraction', '[{"type":"Resource","resource":{"name":"memory","targetAverageUtilization":5.0}}]'],
+    [
+      'an int32 out of range',
+      '[{"type":"Resource","resource":{"name":"memory","targetAverageUtilization":2147483648}}]',
+    ],
+    ['a quantity that does not parse', '[{"type":"Pods","pods":{"metricName":"q","targetAverageValue":"5x"}}]'],
+    ['a list where a selector is expected', '[{"type":"Pods","pods":{"metricName":"q","selector":[]}}]'],
+  ])('ignores a metrics annotation with %s', (_, text) => {
+    const out = withAnnotations({ [METRIC_SPECS_ANNOTATION]: text })
+    expect(out.metadata.annotations).toEqual({ keep: 'me' })
+    expect(out.spec.metrics).toEqual([cpu(60)])
+  })
+
+  it('ignores current metrics, conditions and a behavior that json.Unmarshal refuses, each on its own', () => {
+    const out = withAnnotations({
+      [METRIC_SPECS_ANNOTATION]: '[{"type":"External","external":{"metricName":"q","targetValue":"5"}}]',
+      [METRIC_STATUSES_ANNOTATION]: '[{"type":"Resource","resource":{"name":"cpu","currentAverageValue":{}}}]',
+      [CONDITIONS_ANNOTATION]: '[{"type":"AbleToScale","status":"True","lastTransitionTime":"yesterday"}]',
+      [BEHAVIOR_ANNOTATION]: '{"ScaleUp":{"Policies":{}}}',
+    })
+    expect(out.metadata.annotations).toEqual({ keep: 'me' })
+    expect(out.spec.metrics).toEqual([
+      { type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: '5' } } },
+      cpu(60),
+    ])
+    expect(out.spec.behavior).toBeUndefined()
+    expect(out.status.currentMetrics).toEqual([cpuNow])
+    expect(out.status.conditions).toBeUndefined()
+  })
+
+  it('reads keys case-insensitively and skips unknown ones, as encoding/json does', () => {
+    const out = withAnnotations({
+      [METRIC_SPECS_ANNOTATION]:
+        '[{"TYPE":"Pods","pods":{"MetricName":"q","targetaveragevalue":5,"extra":[1]},"unknown":{"a":1}}]',
+      [CONDITIONS_ANNOTATION]:
+        '[{"Type":"AbleToScale","STATUS":"True","lastTransitionTime":"2024-01-02T03:04:05+01:00","x":1}]',
+    })
+    expect(out.spec.metrics).toEqual([
+      { type: 'Pods', pods: { metric: { name: 'q' }, target: { type: 'AverageValue', averageValue: '5' } } },
+      cpu(60),
+    ])
+    expect(out.status.conditions).toEqual([
+      { type: 'AbleToScale', status: 'True', lastTransitionTime: '2024-01-02T02:04:05Z' },
+    ])
+  })
+
+  it('takes null as Go does: no metrics added, current metrics and conditions emptied, no behavior', () => {
+    const out = withAnnotations({
+      [METRIC_SPECS_ANNOTATION]: 'null',
+      [METRIC_STATUSES_ANNOTATION]: 'null',
+      [CONDITIONS_ANNOTATION]: '[]',
+      [BEHAVIOR_ANNOTATION]: '{"ScaleUp":null}',
+    })
+    expect(out.spec.metrics).toEqual([cpu(60)])
+    expect(out.spec.behavior).toBeUndefined()
+    expect(out.status.currentMetrics).toEqual([])
+    expect(out.status.conditions).toEqual([])
   })
 
   it('round-trips every v2 field through v1', () => {
