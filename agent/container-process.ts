@@ -20,6 +20,7 @@ import type { Writable } from 'node:stream'
 import { basename, dirname, join } from 'node:path'
 import { CriLogWriter, parseRecords } from './cri-log.ts'
 import { hostPython } from './host-tools.ts'
+import { killTree } from './process-tree.ts'
 import type { ProcessSecurity } from './runtime/process-security.ts'
 import {
   awaitShim,
@@ -359,8 +360,9 @@ export class ContainerProcess {
   }
 
   /**
-   * SIGTERM to the process group, SIGKILL once `graceMs` has passed; answers the exit. With a PID namespace the group
-   * is its init's alone: it passes SIGTERM to the command, and its SIGKILL takes everything in the namespace.
+   * SIGTERM to the process group, SIGKILL once `graceMs` has passed (to everything below the run's process first, then
+   * its group: process-tree.ts); answers the exit. With a PID namespace of its own the group is its init's alone: it
+   * passes SIGTERM to the command, and its death takes everything in the namespace.
    */
   async stop(graceMs: number): Promise<Exit> {
     if (this.done) return this.exited
@@ -373,12 +375,10 @@ export class ContainerProcess {
   private signal(sig: NodeJS.Signals) {
     const run = this.run
     if (this.done || !run || !sameProcess(run.pid, run.pidStart)) return
-    this.groupKill(run.pid, sig)
-  }
-
-  private groupKill(pid: number, sig: NodeJS.Signals = 'SIGKILL') {
+    // A SIGKILL takes what is below the run's process too (what left its group, where no namespace ends with it).
+    if (sig === 'SIGKILL') return killTree(run.pid)
     try {
-      process.kill(-pid, sig)
+      process.kill(-run.pid, sig)
     } catch {
       // the group is gone
     }

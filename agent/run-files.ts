@@ -6,6 +6,7 @@
 // starting (waited for however long it takes) from one that died (a short wait where an older agent left no record).
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { killTree } from './process-tree.ts'
 
 /** How a run ended, in ContainerStateTerminated's terms. */
 export interface Exit {
@@ -138,7 +139,7 @@ export function processEnv(pid: number): Record<string, string> | null {
   }
 }
 
-/** SIGKILLs the process group of every run in a container directory whose command still runs (a pod gone). */
+/** SIGKILLs every run in a container directory whose command still runs, and all below it (a pod gone). */
 export function killRecordedRuns(dir: string): number {
   let killed = 0
   for (const attempt of recordedAttempts(dir)) {
@@ -153,12 +154,8 @@ export function killRecordedRuns(dir: string): number {
       }
     const run = readRun(dir, attempt)
     if (!run || readExit(dir, attempt) || !sameProcess(run.pid, run.pidStart)) continue
-    try {
-      process.kill(-run.pid, 'SIGKILL')
-      killed++
-    } catch {
-      // gone meanwhile
-    }
+    killTree(run.pid)
+    killed++
   }
   return killed
 }
@@ -209,12 +206,7 @@ export function exitOf(rec: ExitRecord): Exit {
  * said; after, nobody can account for the run (kube's ContainerStatusUnknown, 137).
  */
 export function recordLost(dir: string, attempt: number, run: RunRecord | null, why: string): Exit {
-  if (run && sameProcess(run.pid, run.pidStart))
-    try {
-      process.kill(-run.pid, 'SIGKILL')
-    } catch {
-      // gone meanwhile
-    }
+  if (run && sameProcess(run.pid, run.pidStart)) killTree(run.pid)
   const rec: ExitRecord = run
     ? { exitCode: 137, finishedAt: Date.now(), lost: true }
     : {

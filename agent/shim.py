@@ -253,7 +253,8 @@ def container_init(argv, tty, err_w, status_w, joined=False):
     its main process's; a SIGKILL to the init (the grace period's end) is the whole container's.
     `joined`: in another container's namespace (an ephemeral container's target), where its end kills nothing: the
     main process stays in the init's group (the agent's signals reach both; the init ignores them), the init is the
-    subreaper of what the main process leaves and SIGKILLs it once the main process has ended."""
+    subreaper of what the main process leaves and SIGKILLs it once the main process has ended. The agent's SIGKILL at a
+    stop's end takes what is below the init before the init (process-tree.ts: killTree)."""
     signal.set_wakeup_fd(-1)
     # Again: a change of user (become) clears it.
     die_with_parent()
@@ -333,9 +334,9 @@ def hold_orphans():
         pass
 
 
-def children():
-    """The pids whose parent is this process, from /proc."""
-    me, found = os.getpid(), []
+def descendants(root):
+    """The pids below `root` (its children, theirs, ...) that have not ended, from /proc (as this process sees it)."""
+    below, found = {}, []
     try:
         names = os.listdir('/proc')
     except OSError:
@@ -345,21 +346,27 @@ def children():
             try:
                 with open('/proc/%s/stat' % name, 'rb') as f:
                     stat = f.read()
-                if int(stat[stat.rindex(b')') + 2:].split()[1]) == me:
-                    found.append(int(name))
+                fields = stat[stat.rindex(b')') + 2:].split()
+                if fields[0] != b'Z':
+                    below.setdefault(int(fields[1]), []).append(int(name))
             except (OSError, ValueError, IndexError):
                 pass
+    todo = [root]
+    while todo:
+        for kid in below.get(todo.pop(), ()):
+            found.append(kid)
+            todo.append(kid)
     return found
 
 
 def kill_orphans():
-    """SIGKILLs what the command left to the shim, and what those leave in turn, reaping them (at most 1 s)."""
+    """SIGKILLs what is left below this process (what the command left to it, and what those started), reaping them
+    (at most 1 s). What a killed process started meanwhile is orphaned to this process, the subreaper: found next."""
     for _ in range(100):
-        kids = children()
+        kids = descendants(os.getpid())
         if not kids:
             return
         for kid in kids:
-            kill_group(kid, signal.SIGKILL)
             try:
                 os.kill(kid, signal.SIGKILL)
             except OSError:

@@ -1,0 +1,114 @@
+// A container that joins a PID namespace it is not the init of (kubectl debug --target: its target's; a
+// shareProcessNamespace pod: the pod's, held by shim.py --pod-init): a stop's SIGKILL, its shim's death and its init's
+// death end everything it started, also what left its process group, and never what else runs in the namespace; the
+// namespace joined is the one of the process the agent planned with (its pid and start time), never a pid reused.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
+import { processStart, readExit, readRun, recordedAttempts, sameProcess } from '../../../agent/run-files.ts'
+import { pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
+import { podPidHolder, releasePodPidNamespace } from '../../../agent/runtime/pod-pid-namespace.ts'
+
+const skip = pidNamespaces() ? false : 'this host gives no PID namespace (neither root nor user namespaces)'
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const dirs = []
+const podDirs = []
+const marks = []
+after(() => {
+  for (const dir of dirs)
+    for (const attempt of recordedAttempts(dir)) {
+      const run = readRun(dir, attempt)
+      if (run && !readExit(dir, attempt) && sameProcess(run.pid, run.pidStart))
+        try {
+          process.kill(-run.pid, 'SIGKILL')
+        } catch {}
+    }
+  for (const dir of podDirs) releasePodPidNamespace(dir)
+  for (const mark of marks) for (const pid of marked(mark)) process.kill(pid, 'SIGKILL')
+})
+
+/** A number no other sleep on the host has: `sleep <mark>` is found by its argv. */
+const mark = () => {
+  const m = `${4000 + Math.floor(Math.random() * 5000)}.${process.pid}${marks.length}`
+  marks.push(m)
+  return m
+}
+/** The host pids of the live processes whose argv is `sleep <mark>`. */
+function marked(mark) {
+  const found = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
+      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0]
+      if (argv[0] === 'sleep' && argv.includes(mark) && state !== 'Z') found.push(Number(name))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found
+}
+const until = async (what, ok, ms = 10_000) => {
+  for (let t = 0; t < ms; t += 50) {
+    if (ok()) return
+    await sleep(50)
+  }
+  assert.fail(`timed out waiting for ${what}`)
+}
+
+function spec(script, extra = {}) {
+  const cwd = mkdtempSync(join(tmpdir(), 'pidns-joined-'))
+  dirs.push(cwd)
+  return {
+    command: ['sh', '-c', script],
+    env: { PATH: process.env.PATH },
+    cwd,
+    stdin: false,
+    logFile: join(cwd, '0.log'),
+    ...extra,
+  }
+}
+
+/**
+ * A script that ignores the stop's SIGTERM (so only the grace period's SIGKILL ends it) and leaves sleeps out of its
+ * process group: b (setsid), d (a daemon's double fork, its own session), then waits in c.
+ */
+const stubborn = (b, c, d) => `trap '' TERM; setsid sleep ${b} & (setsid sh -c "sleep ${d} &" &); sleep ${c}`
+
+/** The namespaces a container may join: a running container's own (--target), a shared pod's holder's. */
+async function targets(a) {
+  const target = ContainerProcess.start(spec(`sleep ${a}`, { pidns: true }))
+  assert.equal(await target.spawned, true)
+  const podDir = mkdtempSync(join(tmpdir(), 'pidns-pod-'))
+  podDirs.push(podDir)
+  const holder = podPidHolder(podDir)
+  assert.equal(typeof holder, 'number', String(holder))
+  return [
+    { name: 'a target container', pid: target.pid, end: () => target.stop(0) },
+    { name: 'a shared pod’s holder', pid: holder, end: () => releasePodPidNamespace(podDir) },
+  ]
+}
+
+/** Starts a run joining `pid`'s namespace, as the process runtime starts one (pidNamespaceOf). */
+const joining = (script, pid) => ContainerProcess.start(spec(script, { pidnsOf: pid, pidnsOfStart: processStart(pid) }))
+
+describe('a container in a PID namespace it joins', { skip }, () => {
+  it('is ended whole by its grace period’s SIGKILL, also what left its process group', async () => {
+    const a = mark()
+    for (const target of await targets(a)) {
+      const [b, c, d] = [mark(), mark(), mark()]
+      const p = joining(stubborn(b, c, d), target.pid)
+      assert.equal(await p.spawned, true, target.name)
+      await until('the sleeps', () => marked(b).length && marked(c).length && marked(d).length)
+      const exit = await p.stop(300)
+      assert.deepEqual([exit.exitCode, exit.signal], [137, 9], target.name)
+      assert.deepEqual([...marked(b), ...marked(c), ...marked(d)], [], `left in ${target.name}’s namespace`)
+      if (target.name.startsWith('a target')) assert.equal(marked(a).length, 1, 'the target went with it')
+      await target.end()
+    }
+  })
+})
