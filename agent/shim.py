@@ -236,13 +236,19 @@ def join_pid(target):
             os.close(fd)
 
 
-def die_with_parent():
+def die_with_parent(sig=signal.SIGKILL):
     """A run whose shim is gone is lost (nobody reads its output or records its end; the next agent kills it): the
-    container's init goes with its shim at once, and the namespace with it, also before the run was recorded."""
+    container's init goes with its shim at once, and the namespace with it, also before the run was recorded. (`sig`:
+    the signal the parent's death sends; a joining init's is one it handles, see container_init.)"""
     import ctypes
 
-    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(sig), ctypes.c_ulong(0), ctypes.c_ulong(0),
                             ctypes.c_ulong(0))
+
+
+# What a joining init is sent when its shim dies (one the agent never sends, and not among FORWARDED): it ends every
+# process below it before it goes, since its own death ends nothing in a namespace that is not its.
+SHIM_GONE = signal.SIGRTMIN + 1
 
 
 def container_init(argv, tty, err_w, status_w, joined=False):
@@ -253,11 +259,13 @@ def container_init(argv, tty, err_w, status_w, joined=False):
     its main process's; a SIGKILL to the init (the grace period's end) is the whole container's.
     `joined`: in another container's namespace (an ephemeral container's target), where its end kills nothing: the
     main process stays in the init's group (the agent's signals reach both; the init ignores them), the init is the
-    subreaper of what the main process leaves and SIGKILLs it once the main process has ended. The agent's SIGKILL at a
-    stop's end takes what is below the init before the init (process-tree.ts: killTree)."""
+    subreaper of what the main process leaves and SIGKILLs it once the main process has ended; its shim's death
+    (SHIM_GONE) has it SIGKILL everything below it first, and the main process dies with the init (a parent-death
+    SIGKILL). The agent's SIGKILL at a stop's end takes what is below the init before the init (process-tree.ts:
+    killTree)."""
     signal.set_wakeup_fd(-1)
     # Again: a change of user (become) clears it.
-    die_with_parent()
+    die_with_parent(SHIM_GONE if joined else signal.SIGKILL)
     # The shim's own descriptors, which an exec would have closed: held here, the stdin fifo the shim opened for
     # writing would keep the container from ever reading its end (stdinOnce), and the log, terminal and control
     # fifos would stay open after the shim let go of them.
@@ -267,13 +275,20 @@ def container_init(argv, tty, err_w, status_w, joined=False):
                 os.close(int(name))
             except OSError:
                 pass
-    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
+    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED + (SHIM_GONE,))
     if joined:
         hold_orphans()
+    init = os.getpid()
     main = os.fork()
     if main == 0:
         try:
-            if not joined:
+            if joined:
+                # The command goes with its init (a SIGKILL to the init alone, SHIM_GONE's end): in a namespace
+                # that is not its own nothing else would end it.
+                die_with_parent()
+                if os.getppid() != init:
+                    os._exit(127)
+            else:
                 os.setpgid(0, 0)
             if tty and not joined:
                 # Taking the terminal from the background would stop us with SIGTTOU.
@@ -299,8 +314,15 @@ def container_init(argv, tty, err_w, status_w, joined=False):
             except OSError:
                 pass
 
+    def shim_gone(_sig, _frame):
+        # Nobody is left to record the run, nor to stop it: it ends now, all of it.
+        kill_orphans()
+        os._exit(0)
+
     for sig in FORWARDED:
         signal.signal(sig, signal.SIG_IGN if joined else forward)
+    if joined:
+        signal.signal(SHIM_GONE, shim_gone)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     while True:

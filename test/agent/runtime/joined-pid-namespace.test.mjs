@@ -111,4 +111,56 @@ describe('a container in a PID namespace it joins', { skip }, () => {
       await target.end()
     }
   })
+
+  it('goes whole with its shim, with no agent to notice; the next agent finds the run lost', async () => {
+    const a = mark()
+    for (const target of await targets(a)) {
+      const [b, c, d] = [mark(), mark(), mark()]
+      const s = spec(stubborn(b, c, d))
+      const options = {
+        command: s.command,
+        dir: s.cwd,
+        attempt: 0,
+        tty: false,
+        stdin: false,
+        pidnsOf: target.pid,
+        pidnsOfStart: processStart(target.pid),
+      }
+      const shim = spawn('python3', ['-I', '-S', SHIM, JSON.stringify(options)], {
+        cwd: s.cwd,
+        env: s.env,
+        detached: true,
+        stdio: 'ignore',
+      })
+      await until('the sleeps', () => marked(b).length && marked(c).length && marked(d).length)
+      process.kill(shim.pid, 'SIGKILL')
+      await until(
+        `nothing left in ${target.name}’s namespace`,
+        () => ![...marked(b), ...marked(c), ...marked(d)].length,
+        3000,
+      )
+      const lost = ContainerProcess.adopt(s.logFile, false)
+      assert.deepEqual([lost.exitCode, lost.reason], [137, 'ContainerStatusUnknown'])
+      if (target.name.startsWith('a target')) assert.equal(marked(a).length, 1, 'the target went with it')
+      await target.end()
+    }
+  })
+
+  it('has its command go with its init when the init alone is killed, also a command out of the init’s group', async () => {
+    const a = mark()
+    const [target, shared] = await targets(a)
+    const c = mark()
+    // setsid(1) in the command's own process (it leads no group): the command leaves the init's group and session, so
+    // only its parent's death reaches it.
+    const p = joining(`exec setsid sleep ${c}`, target.pid)
+    assert.equal(await p.spawned, true)
+    await until('the sleep', () => marked(c).length)
+    process.kill(p.pid, 'SIGKILL')
+    const exit = await p.exited
+    assert.equal(exit.exitCode, 137)
+    await until('the command to go', () => !marked(c).length, 3000)
+    assert.equal(marked(a).length, 1, 'the target went with it')
+    await target.end()
+    await shared.end()
+  })
 })
