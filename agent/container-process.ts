@@ -64,6 +64,8 @@ export interface ProcessSpec {
   pidns?: boolean
   /** The host pid of a process whose PID namespace the run joins instead (an ephemeral container's target). */
   pidnsOf?: number
+  /** That process's start time (run-files.ts: processStart), which the shim checks again as it joins. */
+  pidnsOfStart?: number
 }
 
 /** The terminal helper exec -t uses (Node has no pseudo-terminal of its own). */
@@ -169,6 +171,7 @@ export class ContainerProcess {
         ...(spec.netns ? { netns: spec.netns } : {}),
         ...(spec.pidns ? { pidns: true } : {}),
         ...(spec.pidnsOf ? { pidnsOf: spec.pidnsOf } : {}),
+        ...(spec.pidnsOfStart ? { pidnsOfStart: spec.pidnsOfStart } : {}),
       })
       child = spawn(hostPython(), ['-I', '-S', SHIM, options], {
         cwd: spec.cwd,

@@ -6,7 +6,8 @@
 # close-stdin orders on a control fifo, and when the command exits records the exit code and the finish time.
 #
 # usage: python3 -I -S shim.py '<json: command, dir, attempt, tty, stdin, mounts, security, netns, pidns, pidnsOf>'
-#          (cwd and environment: the container's)
+#          (cwd and environment: the container's; pidnsOf: a pid whose PID namespace is joined, pidnsOfStart: its
+#          start time, checked)
 #        python3 -I -S shim.py --can-mount   (exit 0 when this host lets a command have a mount namespace of its own)
 #        python3 -I -S shim.py --can-pidns   (exit 0 when it lets a command have a PID namespace with its own /proc)
 #        python3 -I -S shim.py --pod-init <file>   (a pod's shared PID namespace: its holder's pid written to <file>)
@@ -218,22 +219,76 @@ def unshare_pid():
         map_own_ids()
 
 
-def join_pid(target):
+def join_pid(target, start=0):
     """In the shim, before its fork: the child it forks next joins the PID namespace of process `target` (an
-    ephemeral container's target container), through its user namespace when that is not ours (raises OSError)."""
+    ephemeral container's target container, a shared pod's holder), through its user namespace when that is not ours
+    (raises OSError). `start`: the target's start time when the agent planned the run; a pid that names another
+    process by now (the target ended, its pid reused) is refused. The target is held by a pidfd, opened before its start
+    time is checked, so the namespaces joined are that process's even if it ends meanwhile (setns through the pidfd,
+    Linux 5.8; older: through /proc/<pid>/ns/*, opened once the pidfd showed the process alive, which keeps its pid)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
-    for kind, flag in (('user', CLONE_NEWUSER), ('pid', CLONE_NEWPID)):
-        if os.readlink('/proc/%d/ns/%s' % (target, kind)) == os.readlink('/proc/self/ns/%s' % kind):
-            continue
-        fd = os.open('/proc/%d/ns/%s' % (target, kind), os.O_RDONLY)
-        try:
-            if libc.setns(fd, flag) != 0:
-                e = ctypes.get_errno()
+
+    def gone():
+        return OSError(errno.ESRCH, 'the target process %d has ended' % target)
+
+    pidfd = None
+    try:
+        pidfd = os.pidfd_open(target)
+    except AttributeError:
+        pass
+    except OSError as e:
+        if e.errno == errno.ESRCH:
+            raise gone()
+        if e.errno not in (errno.ENOSYS, errno.EPERM, errno.EINVAL):
+            raise
+    try:
+        if start and proc_start(target) != start:
+            raise gone()
+        kinds = [(kind, flag) for kind, flag in (('user', CLONE_NEWUSER), ('pid', CLONE_NEWPID))
+                 if os.readlink('/proc/%d/ns/%s' % (target, kind)) != os.readlink('/proc/self/ns/%s' % kind)]
+        if not kinds:
+            return
+        if pidfd is not None:
+            flags = 0
+            for _, flag in kinds:
+                flags |= flag
+            if libc.setns(pidfd, flags) == 0:
+                return
+            e = ctypes.get_errno()
+            # EINVAL: a kernel that takes namespace files only (before 5.8); else, why it failed.
+            if e != errno.EINVAL:
                 raise OSError(e, os.strerror(e))
+        fds = [(os.open('/proc/%d/ns/%s' % (target, kind), os.O_RDONLY), flag) for kind, flag in kinds]
+        try:
+            # Opened while the target lived (its pid is not given to another process before it is reaped), or, with
+            # no pidfd, while the pid still had the target's start time.
+            if not alive(pidfd) or (start and proc_start(target) != start):
+                raise gone()
+            for fd, flag in fds:
+                if libc.setns(fd, flag) != 0:
+                    e = ctypes.get_errno()
+                    raise OSError(e, os.strerror(e))
         finally:
-            os.close(fd)
+            for fd, _ in fds:
+                os.close(fd)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def alive(pidfd):
+    """Whether the process of a pidfd has not been reaped (true without a pidfd: nothing to ask)."""
+    if pidfd is None:
+        return True
+    try:
+        signal.pidfd_send_signal(pidfd, 0)
+        return True
+    except AttributeError:
+        return True
+    except OSError:
+        return False
 
 
 def die_with_parent(sig=signal.SIGKILL):
@@ -640,7 +695,7 @@ def main(spec):
     pidns = bool(spec.get('pidns')) or bool(target)
     try:
         if target:
-            join_pid(target)
+            join_pid(target, spec.get('pidnsOfStart') or 0)
         elif pidns:
             unshare_pid()
     except OSError as e:

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { readlinkSync } from 'node:fs'
 import { SHIM } from '../container-process.ts'
 import { hostPython } from '../host-tools.ts'
+import { processStart } from '../run-files.ts'
 import type { Obj } from '../obj.ts'
 import type { RunSpec } from './runtime.ts'
 
@@ -24,9 +25,12 @@ export function pidNamespaces(): boolean {
  * target's, kubectl debug --target: ps there shows the target's processes, as in kube; the pod's shared one,
  * shareProcessNamespace: pod-pid-namespace.ts); else one of its own (ownPidNamespace); else the host's.
  */
-export function pidNamespaceOf(spec: RunSpec): { pidns?: true; pidnsOf?: number } {
+export function pidNamespaceOf(spec: RunSpec): { pidns?: true; pidnsOf?: number; pidnsOfStart?: number } {
   const target = spec.targetPid
-  if (target && pidNamespaces() && nsOf(target) && nsOf(target) !== nsOf('self')) return { pidnsOf: target }
+  // Its start time as the run is planned: the shim joins it only if its pid still names that process (shim.py).
+  const start = target ? processStart(target) : 0
+  if (target && start && pidNamespaces() && nsOf(target) && nsOf(target) !== nsOf('self'))
+    return { pidnsOf: target, pidnsOfStart: start }
   return ownPidNamespace(spec.pod) ? { pidns: true } : {}
 }
 

@@ -164,3 +164,59 @@ describe('a container in a PID namespace it joins', { skip }, () => {
     await shared.end()
   })
 })
+
+/** Runs a shim for a run joining `pid` with `start` as its start time; answers the run's dir once it ended or runs. */
+async function shimJoining(script, pid, start, { pidfd = true } = {}) {
+  const s = spec(script)
+  const options = {
+    command: s.command,
+    dir: s.cwd,
+    attempt: 0,
+    tty: false,
+    stdin: false,
+    pidnsOf: pid,
+    pidnsOfStart: start,
+  }
+  // Without pidfd_open (Python < 3.9): the namespace files, opened and then checked against the start time.
+  const argv = pidfd
+    ? ['-I', '-S', SHIM, JSON.stringify(options)]
+    : [
+        '-I',
+        '-S',
+        '-c',
+        'import os, runpy, sys; del os.pidfd_open; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name="__main__")',
+        SHIM,
+        JSON.stringify(options),
+      ]
+  const shim = spawn('python3', argv, { cwd: s.cwd, env: s.env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
+  const said = await new Promise((r) => {
+    shim.stdout.once('data', (d) => r(String(d).trim()))
+    shim.once('close', (code) => r(`shim ended with ${code}`))
+  })
+  return { said, dir: s.cwd, log: () => readFileSync(join(s.cwd, '0.log'), 'utf8') }
+}
+
+describe('the namespace a container joins', { skip }, () => {
+  for (const pidfd of [true, false])
+    it(`is its planned target’s: a pid that names another process by now is refused${pidfd ? '' : ' (no pidfd)'}`, async () => {
+      const [a, b] = [mark(), mark()]
+      const target = ContainerProcess.start(spec(`sleep ${a}`, { pidns: true }))
+      assert.equal(await target.spawned, true)
+      const start = processStart(target.pid)
+      // The pid with another start time: the process planned with has ended and its pid went to this one.
+      const refused = await shimJoining(`ps -e -o args=; exec sleep ${b}`, target.pid, start + 1, { pidfd })
+      assert.equal(refused.said, 'failed')
+      const exit = readExit(refused.dir, 0)
+      assert.equal(exit.startError?.code, 'SHIM')
+      assert.match(exit.startError.message, /target process \d+ has ended/)
+      assert.deepEqual(marked(b), [])
+      // The planned one: joined.
+      const joined = await shimJoining(`ps -e -o args=; exec sleep ${b}`, target.pid, start, { pidfd })
+      assert.equal(joined.said, 'started')
+      await until('its ps', () => joined.log().includes(`sleep ${b}`) || joined.log().includes('ps -e'))
+      await until('the ps output', () => joined.log().includes(`sleep ${a}`))
+      const run = readRun(joined.dir, 0)
+      process.kill(-run.pid, 'SIGKILL')
+      await target.stop(0)
+    })
+})
