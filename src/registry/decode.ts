@@ -12,6 +12,7 @@ import { goTypeOf } from './decoding/go-types'
 import { goUnmarshal } from './decoding/go-unmarshal'
 import { RawNumber, unwrapRawNumbers } from './decoding/go-json-numbers'
 import { parseKubeYaml } from './decoding/kube-yaml'
+import { summarize } from './decoding/body-summary'
 
 export type { DecodeTarget } from './decoding/decode-document'
 
@@ -34,28 +35,6 @@ export type BodyInput = { format: 'json' | 'yaml'; text: string } | { format: 'o
 /** How kube opens a decoding error that knows the body's kind: `Pod in version "v1" cannot be handled as a Pod`. */
 export const handlingPrefix = (kind: string, version: string, target = kind) =>
   `${kind} in version ${goQuote(version)} cannot be handled as a ${target}`
-
-/** rest.go summarizeData: the body's first 30 bytes when it is a JSON object, else their hex. */
-function summarize(bytes: Uint8Array): string {
-  if (bytes.length === 0) return '<empty>'
-  const head = bytes.subarray(0, 30)
-  const more = bytes.length > 30 ? ' ...' : ''
-  if (bytes[0] !== 0x7b) return [...head].map((b) => b.toString(16).padStart(2, '0')).join('') + more
-  return utf8Lossy(head) + more
-}
-
-/** Decodes UTF-8 as Go's JSON encoder writes a string: a sequence cut short becomes one U+FFFD per byte. */
-function utf8Lossy(bytes: Uint8Array): string {
-  let end = bytes.length
-  let back = 0
-  while (back < 3 && end - back - 1 >= 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++
-  const lead = bytes[end - back - 1]
-  if (lead !== undefined && lead >= 0xc0) {
-    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2
-    if (back + 1 < need) end -= back + 1
-  }
-  return new TextDecoder().decode(bytes.subarray(0, end)) + '\ufffd'.repeat(bytes.length - end)
-}
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
