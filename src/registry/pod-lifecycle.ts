@@ -1,6 +1,7 @@
 // The simulated kubelet's stages (pure, KWOK-style): what a pod's status becomes when it is bound, started,
 // completes, exceeds its deadline or is stopped. Each function returns a new status from the pod and the time.
 import { containerProgram } from './container-program'
+import { containerID, imageID } from './simulated-ids'
 import { rfc3339 } from './time'
 
 type Obj = Record<string, any>
@@ -34,24 +35,6 @@ export function scheduledCondition(now: Date) {
 export function unschedulableCondition(now: Date, message: string) {
   return condition('PodScheduled', 'False', now, 'Unschedulable', message)
 }
-
-const imageID = (image: string) => {
-  const name = image.includes('/') || image.includes('.') ? image : `docker.io/library/${image}`
-  return `${name.replace(/:[^/:]*$/, '')}@sha256:${simpleDigest(image)}`
-}
-
-/** A stable, fake digest for an image reference (the simulation pulls nothing). */
-function simpleDigest(s: string): string {
-  let h1 = 0x811c9dc5
-  let out = ''
-  for (let round = 0; round < 8; round++) {
-    for (const ch of `${round}:${s}`) h1 = Math.imul(h1 ^ ch.charCodeAt(0), 0x01000193) >>> 0
-    out += h1.toString(16).padStart(8, '0')
-  }
-  return out
-}
-
-export const containerID = (podUID: string, name: string) => `containerd://${simpleDigest(`${podUID}/${name}`)}`
 
 /** Whether every container of a pod exits (so the pod may complete), and how. */
 export function podCompletion(pod: Obj): { seconds: number; failed: boolean } | null {
