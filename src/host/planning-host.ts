@@ -53,9 +53,16 @@ export const managerOf = (opts: WriteOptions): Manager | undefined =>
 /** The strategy context a write plans with: the host's, and the writer when the request names one. */
 export function contextOf(host: PlanningHost, opts: WriteOptions): StrategyContext {
   // Admission reads the host's other objects as they are inside the write queue (the pod's ServiceAccount).
+  // Memoized for the plan: a pod's ServiceAccount is read by the plugin's Admit and again by its Validate.
+  const seen = new Map<string, KubeObject | null>()
   const ctx = {
     ...host.strategyContext(),
-    lookup: (resource: string, name: string) => host.get(resource, name)?.object ?? null,
+    lookup: (resource: string, name: string) => {
+      const key = `${resource}/${name}`
+      let found = seen.get(key)
+      if (found === undefined) seen.set(key, (found = host.get(resource, name)?.object ?? null))
+      return found
+    },
     clusterObjects: (resource: string) => host.clusterObjects(resource),
   }
   // The subresource a write goes through, for admission (NodeRestriction, the ServiceAccount plugin on

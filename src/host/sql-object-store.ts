@@ -25,6 +25,13 @@ import {
 export class SqlObjectStore implements ObjectStore {
   private appliedRv: number
   private readonly history: SqlHistory
+  /**
+   * Resources whose last `all()` found no rows and that no apply has touched since. Admission lists a few kinds on
+   * every create (LimitRanges, ResourceQuotas) that most namespaces never have; this spares those queries. Only
+   * emptiness is remembered (no objects are shared between callers), and a resource leaves the set before any
+   * statement writes it, so a rolled-back transaction can only make the set smaller.
+   */
+  private readonly knownEmpty = new Set<string>()
 
   /** The tables must exist (prepareSqlSchema); `state` holds the applied mark and the history floor. */
   constructor(
@@ -62,10 +69,12 @@ export class SqlObjectStore implements ObjectStore {
 
   /** Every object of a resource, in name order. */
   all(resource: string): Stored[] {
-    return this.sql
+    if (this.knownEmpty.has(resource)) return []
+    const rows = this.sql
       .exec<{ rv: number; object: string }>('SELECT rv, object FROM objects WHERE resource = ? ORDER BY name', resource)
       .toArray()
-      .map((r) => ({ rv: r.rv, object: materialize(r.object, r.rv) }))
+    if (rows.length === 0) this.knownEmpty.add(resource)
+    return rows.map((r) => ({ rv: r.rv, object: materialize(r.object, r.rv) }))
   }
 
   labelsOf(resource: string): { name: string; labels: Record<string, string> }[] {
@@ -137,6 +146,7 @@ export class SqlObjectStore implements ObjectStore {
     this.storage.transactionSync(() => {
       for (const e of entries) {
         if (e.rv <= this.appliedRv) continue
+        this.knownEmpty.delete(e.resource)
         const { object: json, prev } = storedText(e)
         this.history.append(e, json, prev)
         reindex(this.sql, e, this.attend)
@@ -162,6 +172,7 @@ export class SqlObjectStore implements ObjectStore {
 
   /** Replaces everything with a full copy (used when this object fell behind the compacted D1 log). */
   reset(objects: { resource: string; name: string; rv: number; object: KubeObject }[], atRv: number) {
+    this.knownEmpty.clear()
     this.storage.transactionSync(() => {
       this.sql.exec('DELETE FROM objects')
       clearIndexes(this.sql)

@@ -231,6 +231,23 @@ export function objectStoreCases(implementation: string, withLocal: WithLocal) {
         expect(objects.graphEdgesFrom('configmap', '', 'cm')).toEqual([{ resource: 'pods', name: 'q', node: 'n3' }])
       }))
 
+    it('all() of a resource read while empty sees the next apply and reset (an empty read is not kept)', () =>
+      withLocal((open) => {
+        const { objects } = open()
+        expect(objects.all('pods')).toEqual([])
+        const a = entry('ADDED', pod('a'))
+        objects.apply([a])
+        expect(objects.all('pods').map((s) => s.object.metadata.name)).toEqual(['a'])
+        objects.apply([entry('DELETED', a.object, a.object, a.rv)])
+        expect(objects.all('pods')).toEqual([])
+        objects.reset([{ resource: 'pods', name: 'r', rv: 900, object: pod('r') }], 901)
+        expect(objects.all('pods').map((s) => s.rv)).toEqual([900])
+        objects.reset([], 902)
+        expect(objects.all('pods')).toEqual([])
+        objects.reset([{ resource: 'pods', name: 's', rv: 903, object: pod('s') }], 904)
+        expect(objects.all('pods').map((s) => s.rv)).toEqual([903])
+      }))
+
     it('reset replaces every object and starts history at the given resourceVersion', () =>
       withLocal((open) => {
         const { objects } = open()
