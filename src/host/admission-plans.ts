@@ -17,24 +17,21 @@ import { checkQuota } from '../registry/quota/quota-check'
 import { resourceByPlural } from '../registry/resources'
 import type { PodObject } from '../registry/strategies/pod/pod-types'
 import type { KubeObject } from '../schema/meta'
+import type { StrategyContext } from '../registry/strategy'
 import type { PlanningHost } from './planning-host'
 
 const isCore = (def: ResourceDef, plural: string) => def.group === '' && def.plural === plural
 
 /**
- * LimitRanger's Admit, before the store plans a pod's create: the scheme's defaults first (they copy limits into
- * missing requests, so a container that states only limits keeps them), then the namespace's Container defaults.
- * Answers the object to plan (the input itself when nothing applies).
+ * The context a write plans with, given LimitRanger's Admit as the store's mutating admission: a pod's create gets
+ * the namespace's Container defaults after the scheme's (those copy limits into missing requests, so a container
+ * that states only limits keeps them) and after its managedFields are recorded, so they are nobody's.
  */
-export function admitBeforeCreate(host: PlanningHost, def: ResourceDef, input: KubeObject): KubeObject {
-  if (!isCore(def, 'pods') || !host.scope()) return input
+export function admittingContext(host: PlanningHost, def: ResourceDef, ctx: StrategyContext): StrategyContext {
+  if (!isCore(def, 'pods') || !host.scope()) return ctx
   const ranges = host.list('limitranges')
-  if (ranges.length === 0) return input
-  const pod = clone(input) as PodObject
-  pod.metadata ??= {}
-  def.strategy.applyDefaults(pod)
-  defaultPodResources(pod, ranges)
-  return pod
+  if (ranges.length === 0) return ctx
+  return { ...ctx, mutatingAdmission: (obj) => defaultPodResources(obj as PodObject, ranges) }
 }
 
 /** The admission name kube's refusals give: the name, else the generateName, else "Unknown". */

@@ -20,7 +20,7 @@ import type { PatchOptions, WriteOptions } from './rpc-types'
 import { planScaleVerb } from './scale-plan'
 import { customFinalizerWarnings } from '../registry/custom/finalizer-warnings'
 import { strategyWarnings } from '../registry/strategy-warnings'
-import { admitBeforeCreate, admitPlanned } from './admission-plans'
+import { admitPlanned, admittingContext } from './admission-plans'
 import type { Change } from '../registry/store'
 import { convertingWrite, planConvertedPatch } from './conversion-plans'
 import { nameForAdmission } from './host-policy'
@@ -51,8 +51,8 @@ export function planCreateVerb(
     const twin = tokens.conflict(token, me, host.scope())
     if (twin) return { plan: fail(twin) }
   }
-  const body = admitBeforeCreate(host, def, input)
-  const plan = planCreate(def, contextOf(host, opts), body, (n) => host.exists(resource, n), managerOf(opts))
+  const ctx = admittingContext(host, def, contextOf(host, opts))
+  const plan = planCreate(def, ctx, input, (n) => host.exists(resource, n), managerOf(opts))
   if (!plan.ok) return { plan }
   const admitted = admitPlanned(host, def, plan.value.object, null)
   if (!admitted.ok) return { plan: admitted }
@@ -125,12 +125,11 @@ export function planPatchVerb(
       if (refused) return { plan: fail(refused), warnings }
     }
     // An apply that creates gets LimitRanger's defaults as a POST does.
-    const intent = current ? applied.value.object : admitBeforeCreate(host, def, applied.value.object)
     const plan = planApply(
       def,
-      contextOf(host, opts),
+      admittingContext(host, def, contextOf(host, opts)),
       name,
-      intent,
+      applied.value.object,
       current,
       (n) => host.exists(resource, n),
       opts.fieldManager ?? 'unknown',
@@ -190,8 +189,8 @@ export function planReconcileVerb(
   if ('update' in desired) return planMutateVerb(host, def, resource, name, () => desired.update, opts)
   const refused = host.admitCreateNow(def, name)
   if (refused) return { plan: fail(refused) }
-  const body = admitBeforeCreate(host, def, desired.create)
-  const plan = planCreate(def, contextOf(host, opts), body, (n) => host.exists(resource, n), managerOf(opts))
+  const ctx = admittingContext(host, def, contextOf(host, opts))
+  const plan = planCreate(def, ctx, desired.create, (n) => host.exists(resource, n), managerOf(opts))
   if (!plan.ok) return { plan }
   // A controller's pods are admitted as a client's are: kube's controllers create them through the API.
   const admitted = admitPlanned(host, def, plan.value.object, null)

@@ -97,6 +97,7 @@ export function planCreate(
     nodeRestriction(ctx.requestingNode, storeWrite('CREATE', def, ctx, generated ? '' : (meta.name ?? ''), obj, null))
   if (denied) return fail(denied)
   trackManagedFields(def, ctx, obj, null, manager)
+  ctx.mutatingAdmission?.(obj)
   const admitted = def.strategy.admit?.(obj, ctx, null)
   if (admitted) return fail(statuses.forbidden(resourceOf(def), admissionName, admitted))
   def.strategy.prepareForCreate(obj, ctx)

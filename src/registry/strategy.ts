@@ -31,6 +31,12 @@ export interface StrategyContext {
    * list their informers: the cluster object's own, or the copy a namespace object fetched for this write.
    */
   clusterObjects?(resource: string): KubeObject[]
+  /**
+   * The host's mutating admission that reads the namespace (LimitRanger's defaults into a pod), run on a create once
+   * its managedFields are recorded: kube's handler runs mutating admission after its field manager, so what
+   * admission sets is not the writer's.
+   */
+  mutatingAdmission?(obj: KubeObject): void
 }
 
 /** A writer as kinds that judge writers see it: its authorizer, its rules, and the RBAC objects roleRefs name. */
