@@ -7,7 +7,7 @@ import type { HostState, ObjectStore } from './object-store'
 
 const CATCH_UP_PAGE = 1000
 /** Bump when needsAttention changes meaning: stored attention lists are rebuilt on the next wake-up. */
-const ATTENTION_VERSION = '3'
+const ATTENTION_VERSION = '4'
 
 /** What catching up needs from its host. */
 interface LogFollower {

@@ -2,7 +2,9 @@
 // desiredHealthy, expectedPods, disruptionsAllowed, disruptedPods, observedGeneration, the DisruptionAllowed
 // condition) as kube's does (src/registry/disruption.ts), written through poddisruptionbudgets/status. Budgets are
 // synced when they change, when pods they select change, and when a workload's scale changes; an eviction's hold on
-// a pod is dropped by an alarm when it runs out. Driven by commits and alarms, never by polling.
+// a pod is dropped by an alarm when it runs out. A pod left marked DisruptionTarget for two minutes without being
+// deleted gets the mark cleared (kube's stale pod disruption worker, which runs whether or not budgets exist). Driven by
+// commits and alarms, never by polling.
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { deepEqual } from '../registry/deep-equal'
@@ -11,6 +13,7 @@ import { kinds } from '../registry/resources'
 import type { LogEntry } from '../registry/store'
 import type { PDBObject } from '../registry/strategies/pod-disruption-budget'
 import { scaleOf, servesScale } from '../registry/scale-subresource'
+import { staleDisruptionAt, withDisruptionCleared } from '../registry/stale-disruption'
 import type { KubeObject } from '../schema/meta'
 import { knowControllerKinds, scaleLookup } from './disruption-finders'
 
@@ -60,6 +63,8 @@ export class DisruptionController implements Controller {
   private anyBudget: boolean | null = null
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
+    const marked = entries.filter((e) => e.resource === 'pods' && e.type !== 'DELETED')
+    if (marked.length > 0) await this.clearStale(host, marked, Date.now())
     if (this.anyBudget === false && !entries.some((e) => e.resource === PDBS)) return
     const pdbs = host.all(PDBS).map((s) => s.object as PDBObject)
     this.anyBudget = pdbs.length > 0
@@ -84,10 +89,38 @@ export class DisruptionController implements Controller {
     await Promise.all([...names].map((n) => this.enqueue(host, n)))
   }
 
-  async resync(host: ControllerHost): Promise<void> {
+  async resync(host: ControllerHost, now: number): Promise<void> {
+    // Marked pods are on the attention list (NamespacePolicy.needsAttention), so this reads only them.
+    await this.clearStale(host, host.attending('pods'), now)
     const pdbs = host.all(PDBS)
     this.anyBudget = pdbs.length > 0
     await Promise.all(pdbs.map((s) => this.enqueue(host, s.object.metadata.name!)))
+  }
+
+  /**
+   * syncStalePodDisruption for the given pods: a stale mark is cleared through pods/status, against the newest pod
+   * (a delete or a new mark meanwhile leaves it); a mark not yet stale asks for a wake-up when it will be.
+   */
+  private async clearStale(host: ControllerHost, pods: readonly { object: KubeObject }[], now: number) {
+    for (const { object } of pods) {
+      const at = staleDisruptionAt(object)
+      if (at === null) continue
+      if (at > now) {
+        await host.wakeAt(at)
+        continue
+      }
+      const r = await host.update(
+        'pods',
+        object.metadata.name!,
+        (current) => {
+          const due = staleDisruptionAt(current)
+          return due !== null && due <= Date.now() ? withDisruptionCleared(current, new Date()) : null
+        },
+        { subresource: 'status', fieldManager: MANAGER },
+      )
+      if (!r.ok && r.status.code !== 404)
+        console.error(`disruption controller: clearing DisruptionTarget of ${object.metadata.name} failed`, r.status)
+    }
   }
 
   private enqueue(host: ControllerHost, name: string): Promise<void> {

@@ -15,6 +15,7 @@ import { ClusterClasses } from './cluster-classes'
 import { QuotaLedger } from './quota-ledger'
 import { waitsOnGarbageCollector } from './garbage-collector'
 import { beginServiceChange, releaseCommitted } from './service-allocation'
+import { staleDisruptionAt } from '../registry/stale-disruption'
 
 export class NamespacePolicy implements HostPolicy {
   /** Cached phase of this namespace; unknown (undefined) is asked of the cluster object. */
@@ -105,7 +106,8 @@ export class NamespacePolicy implements HostPolicy {
   }
 
   needsAttention(resource: string, obj: KubeObject): boolean {
-    if (resource === 'pods') return podNeedsAttention(obj as Record<string, any>)
+    // A pod marked DisruptionTarget waits for the disruption controller to clear a stale mark.
+    if (resource === 'pods') return podNeedsAttention(obj as Record<string, any>) || staleDisruptionAt(obj) !== null
     // Owners whose deletion waits on the garbage collector.
     return waitsOnGarbageCollector(obj)
   }
