@@ -46,12 +46,15 @@ const PVC_RESOURCES = new Set(['count/persistentvolumeclaims', 'persistentvolume
 
 /** The quota resources (of `hard`) objects of this kind are charged for: the evaluator's MatchingResources. */
 export function matchingResources(resource: string, group: string, hard: string[]): string[] {
+  // The pod evaluator: its resources, those with a hugepages prefix (bare or requests.), and extended resources
+  // (isExtendedResourceNameForQuota: `requests.` and not native, so never a `kubernetes.io/` name).
   if (group === '' && resource === 'pods')
     return hard.filter(
       (n) =>
         POD_RESOURCES.has(n) ||
+        n.startsWith('hugepages-') ||
         n.startsWith('requests.hugepages-') ||
-        (n.startsWith('requests.') && n.slice('requests.'.length).includes('/')),
+        (n.startsWith('requests.') && n.includes('/') && !n.includes('kubernetes.io/')),
     )
   if (group === '' && resource === 'services') return hard.filter((n) => SERVICE_RESOURCES.has(n))
   if (group === '' && resource === 'persistentvolumeclaims')

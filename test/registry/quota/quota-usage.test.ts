@@ -81,6 +81,22 @@ describe('usage', () => {
     expect(matchingResources('persistentvolumeclaims', '', hard)).toEqual(['requests.storage'])
   })
 
+  it('matches hugepages (bare or requested) and extended resources, never a kubernetes.io/ one, to pods', () => {
+    const hard = [
+      'example.com/gpu',
+      'hugepages-2Mi',
+      'requests.example.com/gpu',
+      'requests.foo.kubernetes.io/gpu',
+      'requests.hugepages-1Gi',
+      'requests.kubernetes.io/gpu',
+    ]
+    expect(matchingResources('pods', '', hard)).toEqual([
+      'hugepages-2Mi',
+      'requests.example.com/gpu',
+      'requests.hugepages-1Gi',
+    ])
+  })
+
   it('names every container a compute quota needs', () => {
     const p = pod({
       initContainers: [{ name: 'init' }],
@@ -105,6 +121,27 @@ describe('checkQuota', () => {
     const fits = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '300m', memory: '1Gi' } } }] })
     const verdict = checkQuota({ resource: 'pods', group: '' }, fits, null, view)
     expect('charged' in verdict && verdict.charged[0]!.used).toEqual({ cpu: '1', memory: '2Gi', pods: '2' })
+  })
+
+  it('charges a bare hugepages-<size> hard as kube does (the pod evaluator counts it with requests.hugepages-)', () => {
+    const hard = { 'hugepages-2Mi': '512Mi' }
+    const q = {
+      metadata: { name: 'q' },
+      spec: { hard },
+      status: { hard, used: { 'hugepages-2Mi': '0' } },
+    } as KubeObject
+    const huge = (size: string) =>
+      pod({
+        containers: [
+          { name: 'a', resources: { requests: { 'hugepages-2Mi': size }, limits: { 'hugepages-2Mi': size } } },
+        ],
+      })
+    const view = { quotas: [q], objects: () => [], now }
+    expect(checkQuota({ resource: 'pods', group: '' }, huge('1Gi'), null, view)).toEqual({
+      refused: 'exceeded quota: q, requested: hugepages-2Mi=1Gi, used: hugepages-2Mi=0, limited: hugepages-2Mi=512Mi',
+    })
+    const fits = checkQuota({ resource: 'pods', group: '' }, huge('256Mi'), null, view)
+    expect('charged' in fits && fits.charged[0]!.used).toEqual({ 'hugepages-2Mi': '256Mi' })
   })
 
   it('charges against the kept usage, else status.used, and lists the objects only when neither covers hard', () => {
