@@ -39,6 +39,10 @@ export interface RecordHost {
   pidOf?(container: string): number | undefined
   /** The holder of the pod's shared PID namespace (shareProcessNamespace), which every run joins. */
   sharedPid?(): number | undefined
+  /** The engine's id of a running container of the pod (a container runtime's; --target: `--pid container:<id>`). */
+  containerOf?(container: string): string | undefined
+  /** shareProcessNamespace without a holder (docker): the engine's id of a running container of the pod but `self`. */
+  sharedContainer?(self: string): string | undefined
   /** What runs the container (runtime/), and the pod it is part of (a container runtime labels its runs so). */
   runtime: ContainerRuntime
   podName: string
@@ -202,6 +206,12 @@ export class ContainerRecord {
         rmSync(join(this.dir, `${attempt - 2}.${suffix}`), { force: true })
     this.containerID = containerIDOf(this.podUID, this.name, attempt)
     const targetPid = this.host.sharedPid?.() ?? this.targetPid()
+    // A container runtime's: the container whose namespace the run joins (the process runtime has none).
+    const target = this.spec.targetContainerName
+    const targetContainer = targetPid
+      ? undefined
+      : ((typeof target === 'string' && target ? this.host.containerOf?.(target) : undefined) ??
+        this.host.sharedContainer?.(this.name))
     const proc = this.host.runtime.start({
       container: this.spec,
       ...(this.host.pod ? { pod: this.host.pod() } : {}),
@@ -217,6 +227,7 @@ export class ContainerRecord {
       mounts: this.mounts,
       ...(this.host.netns ? { netns: this.host.netns } : {}),
       ...(targetPid ? { targetPid } : {}),
+      ...(targetContainer ? { targetContainer } : {}),
     })
     this.proc = proc
     void proc.exited.then((exit) => this.ended(proc, exit, attempt))

@@ -19,7 +19,7 @@ import { ConfigError, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
 import type { ProbeKind } from './probes.ts'
 import { pidNamespaces } from './runtime/pid-namespace.ts'
-import { podPidHolder, releasePodPidNamespace } from './runtime/pod-pid-namespace.ts'
+import { engineID, podPidHolder, releasePodPidNamespace, sharesHolder } from './runtime/pod-pid-namespace.ts'
 import { processRuntime } from './runtime/process-runtime.ts'
 import type { ContainerRuntime } from './runtime/runtime.ts'
 import { isSidecar, stepInit, TerminationOrdering } from './sidecars.ts'
@@ -136,6 +136,11 @@ export class PodWorker {
         return target?.running ? target.proc?.pid : undefined
       },
       sharedPid: () => this.sharedPid(),
+      containerOf: (name: string) => {
+        const target = [...this.init, ...this.containers].find((r) => r.name === name)
+        return target?.running ? engineID(target.proc?.containerID) : undefined
+      },
+      sharedContainer: (self: string) => this.sharedContainer(self),
     }
     const record = (spec: Obj, kind: ContainerKind) => {
       const path = `spec.${kind}{${spec.name}}`
@@ -168,10 +173,23 @@ export class PodWorker {
    * join (runtime/pod-pid-namespace.ts); none where the host gives no PID namespace (they share the host's then).
    */
   private sharedPid(): number | undefined {
-    if (this.pod.spec?.shareProcessNamespace !== true || this.runtime.name !== 'process' || !pidNamespaces()) return
+    if (this.pod.spec?.shareProcessNamespace !== true || !sharesHolder(this.runtime.name) || !pidNamespaces()) return
     const holder = podPidHolder(this.dir)
     if (typeof holder === 'number') return holder
     this.deps.log(`pod ${this.name}: no shared PID namespace (${holder.message}): its containers share the host's`)
+  }
+
+  /**
+   * shareProcessNamespace under docker (or podman where no holder can be had): the engine's id of a running container
+   * of the pod other than `self`, whose namespace it joins (`--pid container:<id>`), as every running one of them did;
+   * none running: the run's own namespace, which the next ones join.
+   */
+  private sharedContainer(self: string): string | undefined {
+    if (this.pod.spec?.shareProcessNamespace !== true || this.runtime.name === 'process') return
+    for (const r of this.all) {
+      const id = r.name !== self && r.running ? engineID(r.proc?.containerID) : undefined
+      if (id) return id
+    }
   }
 
   /** Where the pod's ports are reached from the node: its own address on the bridge network, else the runtime's. */

@@ -57,6 +57,22 @@ export interface RunArgs {
   security?: string[]
   /** The pod's named network namespace (--pod-network bridge): podman joins it with `--network ns:<path>`. */
   netns?: string
+  /** The run's PID namespace as `--pid` takes it (pidMode); none: its own. */
+  pid?: string
+}
+
+/**
+ * The PID namespace of a run, as kube's runtimes give it: the host's for hostPID pods, its target's for an ephemeral
+ * container with a targetContainerName (`container:<id>`, as dockershim did), a shareProcessNamespace pod's: podman
+ * (root) joins the pod's holder by path (`ns:/proc/<pid>/ns/pid`: PID 1 there is the holder, as the pause container
+ * is kube's, and a container's restart leaves the others running), docker a running container of the pod
+ * (`container:<id>`: when that one ends, the kernel ends the namespace, the others with it).
+ */
+export function pidMode(engine: string, pod: Obj | undefined, targetContainer?: string, targetPid?: number) {
+  if ((pod?.spec as Obj | undefined)?.hostPID === true) return 'host'
+  if (targetContainer) return `container:${targetContainer}`
+  if (targetPid && engine === 'podman') return `ns:/proc/${targetPid}/ns/pid`
+  return undefined
 }
 
 /** `run` and its flags, then the image and its arguments. */
@@ -72,6 +88,7 @@ export function runArgs(a: RunArgs): string[] {
     'never',
     '--network',
     a.netns ? `ns:${a.netns}` : 'host',
+    ...(a.pid ? ['--pid', a.pid] : []),
     '--label',
     `${NODE_LABEL}=${a.node}`,
     '--label',

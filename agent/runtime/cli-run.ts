@@ -184,7 +184,7 @@ export class CliRun implements RuntimeRun {
       await this.cli.run(['wait', this.id], 2 ** 31 - 1)
       state = await this.inspect()
     }
-    await this.cli.run(['rm', '-f', this.id])
+    await this.remove()
     if (!state) return { ...clientExit, reason: clientExit.exitCode === 0 ? 'Completed' : 'Error' }
     const started = goTime(state.StartedAt)
     if (!started) return startError(state.Error || this.stderr || 'the container did not start')
@@ -196,6 +196,22 @@ export class CliRun implements RuntimeRun {
       ...(state.Error ? { message: state.Error } : {}),
       finishedAt: goTime(state.FinishedAt) ?? clientExit.finishedAt,
     }
+  }
+
+  /**
+   * The ended container goes. podman keeps one that another container joined (`--pid container:<id>`: a debugger with
+   * this one as its target) until that one is removed: the debugger ended with this one's namespace and goes as its
+   * own end is read, so this one is removed again shortly after, without holding back this run's exit.
+   */
+  private async remove() {
+    const held = (r: { code: number; stderr: string }) => r.code !== 0 && /dependent containers/.test(r.stderr)
+    if (!held(await this.cli.run(['rm', '-f', this.id]))) return
+    void (async () => {
+      for (let tries = 0; tries < 150; tries++) {
+        await sleep(200)
+        if (!held(await this.cli.run(['rm', '-f', this.id]))) return
+      }
+    })()
   }
 }
 

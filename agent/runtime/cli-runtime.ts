@@ -8,7 +8,7 @@ import { type ContainerProcess, PTY_HELPER } from '../container-process.ts'
 import type { Obj } from '../obj.ts'
 import { ConfigError } from '../pod-env.ts'
 import { type Cli, cliError } from './cli.ts'
-import { clientReads, entrypoint, NODE_LABEL, runArgs } from './cli-args.ts'
+import { clientReads, entrypoint, NODE_LABEL, pidMode, runArgs } from './cli-args.ts'
 import { CliRun } from './cli-run.ts'
 import { killMarked, newMarker } from './exec-marker.ts'
 import { securityArgs } from './cli-security.ts'
@@ -91,6 +91,7 @@ export class CliRuntime implements ContainerRuntime {
       if (clientReads(name, agent)) filed.push(`${name}=${value}`)
       else own[name] = value
     const envFile = spec.logFile.replace(/\.log$/, '.env')
+    const pid = pidMode(this.name, spec.pod, spec.targetContainer, spec.targetPid)
     rmSync(envFile, { force: true })
     if (filed.length) writeFileSync(envFile, `${filed.join('\n')}\n`, { mode: 0o600 })
     const run = CliRun.start(this.cli, {
@@ -106,6 +107,7 @@ export class CliRuntime implements ContainerRuntime {
         cidFile,
         ...(spec.mounts?.length ? { mounts: spec.mounts } : {}),
         ...(spec.netns ? { netns: spec.netns } : {}),
+        ...(pid ? { pid } : {}),
         security: securityArgs(
           this.name,
           effectiveSecurity(spec.pod, c),

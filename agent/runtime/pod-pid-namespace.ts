@@ -1,6 +1,7 @@
-// shareProcessNamespace under the process runtime: one PID namespace for a pod's containers, held by a process of its
-// own (shim.py --pod-init: what the pause container is to kube's, PID 1 there, reaping), which every container of
-// the pod joins (pid-namespace.ts: pidNamespaceOf) so each sees and may signal the others' processes. The holder is
+// shareProcessNamespace under the process runtime (and podman, run by root): one PID namespace for a pod's containers,
+// held by a process of its own (shim.py --pod-init: what the pause container is to kube's, PID 1 there, reaping),
+// which every container of the pod joins (pid-namespace.ts: pidNamespaceOf; podman: `--pid ns:/proc/<pid>/ns/pid`)
+// so each sees and may signal the others' processes. The holder is
 // recorded in the pod's directory (pidns.json: pid and start time), outlives the agent like the containers' shims,
 // is taken over by the next agent, and is killed with the pod (the kernel kills whatever is left in it then).
 import { spawnSync } from 'node:child_process'
@@ -25,6 +26,17 @@ function readHolder(podDir: string): Holder | null {
     return null
   }
 }
+
+/**
+ * Whether a runtime's containers join the holder: the process runtime's, and podman's when the agent is root (podman
+ * joins a namespace by its path; a non-root agent's holder has a user namespace of its own, which rootless podman's
+ * containers cannot enter). docker joins containers only: a running container of the pod (pod-worker.ts).
+ */
+export const sharesHolder = (runtime: string) =>
+  runtime === 'process' || (runtime === 'podman' && process.getuid?.() === 0)
+
+/** The engine's own id of a container runtime's run (`docker://<id>`: <id>); none for the process runtime's. */
+export const engineID = (containerID: string | undefined) => containerID?.replace(/^[a-z]+:\/\//, '') || undefined
 
 /** The host pid of the pod's shared PID namespace's holder, started now if there is none; an Error: why not. */
 export function podPidHolder(podDir: string): number | Error {

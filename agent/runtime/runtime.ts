@@ -57,9 +57,14 @@ export interface RunSpec {
   netns?: string
   /**
    * An ephemeral container's target (targetContainerName): the host pid of its running process, whose PID namespace
-   * the run joins (process runtime).
+   * the run joins (process runtime); a shareProcessNamespace pod's holder (process runtime; podman as root).
    */
   targetPid?: number
+  /**
+   * A container runtime's run joins this container's PID namespace (`--pid container:<id>`, the engine's id): an
+   * ephemeral container's target, or (docker) a running container of a shareProcessNamespace pod.
+   */
+  targetContainer?: string
 }
 
 /** How to run a command inside a running container: the host argv, its environment and directory. */

@@ -79,6 +79,7 @@ function parseRun(args) {
     '--cidfile',
     '--pull',
     '--network',
+    '--pid',
     '--label',
     '-e',
     '--env-file',
