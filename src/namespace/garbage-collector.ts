@@ -84,9 +84,12 @@ export class GarbageCollector implements Controller {
       // A dependent no longer blocks an owner (its reference went or stopped blocking): the owner may go now.
       await this.checkForegroundOwners(host, e.prev, reads)
     }
-    // kube's graph builder checks a new owner it has not observed (a virtual node): a cluster-scoped owner that does
-    // not exist, or one of a kind not served yet, is attempted like a dangling one.
-    if (await this.namesUnseenOwner(host, e.prev, e.object)) await this.attemptToDelete(host, e.resource, e.name, reads)
+    // kube's graph builder checks a new owner it has not observed (a virtual node) or whose coordinates do not match
+    // the one it observed: a dependent naming an owner that does not exist (or whose name holds another uid), a
+    // cluster-scoped one, or one of a kind not served yet, is attempted at once.
+    if (await this.namesUnseenOwner(host, e.prev, e.object, reads)) {
+      await this.attemptToDelete(host, e.resource, e.name, reads)
+    }
   }
 
   async resync(host: ControllerHost, now = this.clock()): Promise<void> {
@@ -163,13 +166,25 @@ export class GarbageCollector implements Controller {
     return cluster && host.scope !== '' ? new ClusterOwnerReads(cluster, host.scope, this.recorded) : undefined
   }
 
-  /** Whether `next` names an owner `prev` did not that is cluster-scoped or of a kind not served. */
-  private async namesUnseenOwner(host: ControllerHost, prev: KubeObject | null, next: KubeObject): Promise<boolean> {
+  /**
+   * Whether `next` names an owner `prev` did not (kube's referencesDiffs, by uid) that kube's graph builder would
+   * check at once (addDependentToOwners): of a kind not served, cluster-scoped (the cluster object records the
+   * namespace beside it as it answers), or namespaced and not here under that name and uid (a virtual node, or an
+   * observed uid whose coordinates differ). A namespaced owner named by a cluster-scoped object is left alone, as
+   * kube's collector forgets it (namespacedOwnerOfClusterScopedObjectErr).
+   */
+  private async namesUnseenOwner(
+    host: ControllerHost,
+    prev: KubeObject | null,
+    next: KubeObject,
+    reads?: ClusterOwnerReads,
+  ): Promise<boolean> {
     const before = new Set((prev?.metadata.ownerReferences ?? []).map((r) => r.uid))
     for (const ref of next.metadata.ownerReferences ?? []) {
       if (before.has(ref.uid)) continue
       const def = await ownerKind(host, ref)
       if (!def?.namespaced) return true
+      if (host.scope !== '' && (await ownerState(host, ref, reads)).state === 'absent') return true
     }
     return false
   }

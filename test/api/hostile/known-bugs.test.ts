@@ -212,7 +212,10 @@ describe('strategic merge patch errors in kube words (mergepatch errors; kube an
   // mergeSliceWithSpecialElements: mergepatch.ErrNoMergeKey, when there is a list to merge into.
   it('a delete directive without the merge key: 400 in kube words', async () => {
     const ns = await makeNamespace('bug')
-    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: '00000000-0000-0000-0000-00000000000a' }
+    // A real owner: a dependent naming one that does not exist is collected at once (kube's garbage collector).
+    const o = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('o'))
+    expect(o.status, o.text).toBe(201)
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: o.json.metadata.uid }
     const created = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, {
       ...cm('a'),
       metadata: { name: 'a', ownerReferences: [owner] },

@@ -455,8 +455,14 @@ describe('server-side apply: fields a manager stops applying', () => {
   // husk then crashes validateOwnerReference (object-meta.ts parseGroupVersionKind: undefined.split) → 503.
   it('a keyed list item the manager stops applying is removed whole (ownerReferences) [bug: src/registry/managed-fields/apply.ts stale removal strips the key field first and leaves a husk; answers 503]', async () => {
     const ns = await makeNamespace('ssa')
-    const r1 = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: '11111111-1111-1111-1111-111111111111' }
-    const r2 = { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: '22222222-2222-2222-2222-222222222222' }
+    // Real owners: a dependent naming owners that do not exist is collected at once (kube's garbage collector).
+    const owner = async (name: string) => {
+      const c = await req('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } })
+      expect(c.status, c.text).toBe(201)
+      return { apiVersion: 'v1', kind: 'ConfigMap', name, uid: c.json.metadata.uid as string }
+    }
+    const r1 = await owner('a')
+    const r2 = await owner('b')
     const withRefs = (refs: J[]) => ({ ...config('p'), metadata: { name: 'p', ownerReferences: refs } })
     expect((await apply(ns, 'p', withRefs([r1, r2]), 'a')).status).toBe(201)
     const r = await apply(ns, 'p', withRefs([r1]), 'a')
