@@ -52,11 +52,11 @@ export async function attemptToDeleteItem(
       return o !== undefined && deletingDependents(o.metadata)
     })
     if (cycle) await unblockOwnerRefs(host, resource, name, uid)
-    await remove(host, resource, name, 'Foreground')
+    await remove(host, resource, name, uid, 'Foreground')
     return false
   }
   const fin = dep.metadata.finalizers ?? []
   const policy = fin.includes('orphan') ? 'Orphan' : fin.includes('foregroundDeletion') ? 'Foreground' : 'Background'
-  await remove(host, resource, name, policy)
+  await remove(host, resource, name, uid, policy)
   return false
 }

@@ -36,14 +36,18 @@ export async function unblockOwnerRefs(host: ControllerHost, resource: string, n
   )
 }
 
-/** Deletes a dependent with the propagation policy its own state asks for. */
+/**
+ * Deletes a dependent with the propagation policy its own state asks for, only while its name holds the object looked
+ * at (kube's deleteObject: a uid precondition; a Conflict means that object is gone and a new one has its own turn).
+ */
 export async function remove(
   host: ControllerHost,
   resource: string,
   name: string,
+  uid: string,
   policy: 'Background' | 'Foreground' | 'Orphan' = 'Background',
 ) {
-  await host.delete(resource, name, { propagationPolicy: policy })
+  await host.delete(resource, name, { propagationPolicy: policy, ...(uid ? { preconditions: { uid } } : {}) })
 }
 
 /** Lets the owner go: the update that clears its last finalizer completes its deletion (store.planUpdate). */
