@@ -192,6 +192,21 @@ export async function removePod(ns: string, name: string) {
 }
 
 /**
+ * Waits until the quota controller has synced a ResourceQuota (status.hard is spec.hard and status.used covers it).
+ * Admission enforces a quota's status.hard, as kube's does: kube's e2e tests wait for this after creating one too.
+ */
+export async function quotaSynced(ns: string, name: string): Promise<void> {
+  await waitFor(`quota ${name} synced`, async () => {
+    const q = (await req('GET', `/api/v1/namespaces/${ns}/resourcequotas/${name}`)).json
+    const hard = Object.keys(q.spec?.hard ?? {})
+    return (
+      hard.length === Object.keys(q.status?.hard ?? {}).length &&
+      hard.every((k) => q.status.hard[k] === q.spec.hard[k] && q.status.used?.[k] !== undefined)
+    )
+  })
+}
+
+/**
  * Polls until `fn` answers something other than undefined, null or false, and answers that; fails after `ms`.
  * Called as waitFor(fn, ms?) or waitFor(what, fn, ms?) to name the condition in the failure.
  */

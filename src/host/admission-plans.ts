@@ -75,13 +75,13 @@ export function admitPlanned(
   return ok(verdict.charged.flatMap(({ quota, used }) => quotaStatusChange(host, quota.metadata?.name ?? '', used)))
 }
 
-/** The charged quota's status through its /status row, as kube's quota accessor writes it: hard mirrored, used. */
+/** The charged quota's status through its /status row, as kube's quota admission writes it: its hard kept, used. */
 function quotaStatusChange(host: PlanningHost, name: string, used: Record<string, string>): Change[] {
   const def = statusDefOf(resourceByPlural('resourcequotas')!)!
   const current = host.get('resourcequotas', name)
   if (!current) return []
-  const next = clone(current.object) as KubeObject & { spec?: { hard?: object }; status?: Record<string, unknown> }
-  next.status = { hard: next.spec?.hard ?? {}, used: { ...(next.status?.used as object), ...used } }
+  const next = clone(current.object) as KubeObject & { status?: Record<string, unknown> }
+  next.status = { ...next.status, used: { ...(next.status?.used as object), ...used } }
   // kube's quota admission writes through the apiserver's loopback client, whose user agent names the manager.
   const plan = planUpdate(def, host.strategyContext(), name, next, current, {
     name: 'kube-apiserver',

@@ -62,11 +62,14 @@ function unblocks(e: LogEntry): boolean {
 }
 
 /**
- * A quota update that can make room: its spec changed (hard, scopes) or some usage fell. The status every charged
- * create writes only uses room up, and retrying on it would retry every waiting owner at each write.
+ * A quota update that can make room: its spec changed (hard, scopes), the controller wrote a new status.hard (what
+ * admission enforces), or some usage fell. The status every charged create writes only uses room up, and retrying
+ * on it would retry every waiting owner at each write.
  */
 function quotaLoosened(prev: KubeObject, next: KubeObject): boolean {
   if (!deepEqual(prev.spec, next.spec)) return true
+  const hard = (q: KubeObject) => (q.status as { hard?: Record<string, string> } | undefined)?.hard
+  if (!deepEqual(hard(prev), hard(next))) return true
   const before = (prev.status as { used?: Record<string, string> } | undefined)?.used ?? {}
   const after = (next.status as { used?: Record<string, string> } | undefined)?.used ?? {}
   return Object.entries(before).some(([k, v]) => {
@@ -87,6 +90,11 @@ export class CreateRetries implements Controller {
   private readonly failures = new Map<string, number>()
   /** Owners waiting for their retry, and when. */
   private readonly pending = new Map<string, { at: number; run: () => Promise<void> }>()
+  /**
+   * Owners whose retry is running, and whether a commit that could unblock them came meanwhile (a quota's new
+   * status.hard committing after the retry planned its create): a failure then retries again at once.
+   */
+  private readonly running = new Map<string, boolean>()
   private readonly bucket = new Bucket()
   /** This controller's own view of the host: a wake-up asked through it resyncs this controller alone. */
   private view: ControllerHost | null = null
@@ -113,6 +121,11 @@ export class CreateRetries implements Controller {
       return
     }
     this.failures.set(key, failures + 1)
+    if (this.running.get(key)) {
+      this.running.set(key, false)
+      void run()
+      return
+    }
     const limiter = opts.limiter ?? CONTROLLER_LIMITER
     const backoff = Math.min(limiter.baseMs * 2 ** failures, limiter.maxMs)
     const at = now + (limiter.bucket ? Math.max(backoff, this.bucket.reserve(now)) : backoff)
@@ -135,8 +148,9 @@ export class CreateRetries implements Controller {
 
   async onCommitted(entries: readonly LogEntry[], host: ControllerHost): Promise<void> {
     this.view = host
-    if (this.pending.size === 0 || !entries.some(unblocks)) return
-    await this.runDue('all')
+    if (!entries.some(unblocks)) return
+    for (const key of this.running.keys()) this.running.set(key, true)
+    if (this.pending.size > 0) await this.runDue('all')
   }
 
   async resync(host: ControllerHost, now: number): Promise<void> {
@@ -149,7 +163,18 @@ export class CreateRetries implements Controller {
   /** Runs the retries due by `now` (or all of them); one that fails again comes back through `failed`. */
   private async runDue(now: number | 'all'): Promise<void> {
     const due = [...this.pending].filter(([, p]) => now === 'all' || p.at <= now)
-    for (const [key] of due) this.pending.delete(key)
-    await Promise.all(due.map(([, p]) => p.run()))
+    for (const [key] of due) {
+      this.pending.delete(key)
+      this.running.set(key, false)
+    }
+    await Promise.all(
+      due.map(async ([key, p]) => {
+        try {
+          await p.run()
+        } finally {
+          this.running.delete(key)
+        }
+      }),
+    )
   }
 }

@@ -22,6 +22,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 describe('ResourceQuota with kubectl', () => {
   it('create quota --hard=pods=2: the third pod is refused, describe and get show the usage', async () => {
     await kubectl(V, ['create', 'quota', 'q', '--hard=pods=2', '-n', ns])
+    // Admission enforces the quota's status.hard, which the quota controller writes: kube's e2e tests wait for it too.
+    for (let i = 0; i < 100; i++) {
+      const q = JSON.parse((await kubectl(V, ['get', 'quota', 'q', '-n', ns, '-o', 'json'])).stdout)
+      if (q.status?.hard?.pods === '2') break
+      await sleep(100)
+    }
     for (const name of ['p1', 'p2']) await kubectl(V, ['run', name, '--image=nginx:1.25', '-n', ns])
     const third = await kubectl(V, ['run', 'p3', '--image=nginx:1.25', '-n', ns], { allowFail: true })
     assert.notEqual(third.code, 0)

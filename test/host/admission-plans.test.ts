@@ -2,7 +2,7 @@
 // annotation, kube's Forbidden messages byte for byte, quota charged exactly (a third pod refused, room again after a
 // delete, concurrent creates never overshooting), the quota's status written with the create that charges it.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, pod, req, waitFor } from '../helpers'
+import { makeNamespace, pod, quotaSynced, req, waitFor } from '../helpers'
 
 const limitRange = (name: string, limits: unknown[]) => ({
   apiVersion: 'v1',
@@ -23,6 +23,13 @@ const withResources = (name: string, resources: Record<string, unknown>, extra: 
 
 async function post(ns: string, plural: string, body: unknown) {
   return req('POST', `/api/v1/namespaces/${ns}/${plural}`, body)
+}
+
+/** A quota, once the controller has written its status (admission enforces status.hard, as kube's does). */
+async function postQuota(ns: string, body: { metadata: { name: string } }) {
+  const r = await post(ns, 'resourcequotas', body)
+  if (r.status === 201) await quotaSynced(ns, body.metadata.name)
+  return r
 }
 
 describe('LimitRanger', () => {
@@ -127,7 +134,7 @@ describe('LimitRanger', () => {
 describe('ResourceQuota admission', () => {
   it('refuses the pod past the quota, charges usage with the create, and frees it on delete', async () => {
     const ns = await makeNamespace('quota')
-    expect((await post(ns, 'resourcequotas', quota('q', { pods: '2' }))).status).toBe(201)
+    expect((await postQuota(ns, quota('q', { pods: '2' }))).status).toBe(201)
     expect((await post(ns, 'pods', pod('a'))).status).toBe(201)
     const afterOne = await req('GET', `/api/v1/namespaces/${ns}/resourcequotas/q`)
     expect(afterOne.json.status).toEqual({ hard: { pods: '2' }, used: { pods: '1' } })
@@ -151,7 +158,7 @@ describe('ResourceQuota admission', () => {
       'root CA',
       async () => (await req('GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`)).status === 200,
     )
-    expect((await post(ns, 'resourcequotas', quota('q', { configmaps: '4' }))).status).toBe(201)
+    expect((await postQuota(ns, quota('q', { configmaps: '4' }))).status).toBe(201)
     const cm = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` } })
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(ns, 'configmaps', cm(i))))
     expect(answers.filter((a) => a.status === 201)).toHaveLength(3)
@@ -167,9 +174,7 @@ describe('ResourceQuota admission', () => {
 
   it('makes every container state what a compute quota constrains', async () => {
     const ns = await makeNamespace('quota')
-    expect(
-      (await post(ns, 'resourcequotas', quota('compute', { 'limits.cpu': '2', 'requests.memory': '1Gi' }))).status,
-    ).toBe(201)
+    expect((await postQuota(ns, quota('compute', { 'limits.cpu': '2', 'requests.memory': '1Gi' }))).status).toBe(201)
     const r = await post(ns, 'pods', pod('bare'))
     expect(r.json.message).toBe(
       'pods "bare" is forbidden: failed quota: compute: must specify limits.cpu for: c; requests.memory for: c',
@@ -185,7 +190,7 @@ describe('ResourceQuota admission', () => {
   it('counts services, load balancers and node ports, and count/<resource>.<group>', async () => {
     const ns = await makeNamespace('quota')
     const hard = { services: '5', 'services.loadbalancers': '0', 'count/deployments.apps': '0' }
-    expect((await post(ns, 'resourcequotas', quota('q', hard))).status).toBe(201)
+    expect((await postQuota(ns, quota('q', hard))).status).toBe(201)
     const svc = (name: string, type: string) => ({
       apiVersion: 'v1',
       kind: 'Service',
@@ -214,7 +219,7 @@ describe('ResourceQuota admission', () => {
   it('does not charge terminal pods or pods its scopes leave out', async () => {
     const ns = await makeNamespace('quota')
     const scoped = quota('besteffort', { pods: '1' }, { scopes: ['BestEffort'] })
-    expect((await post(ns, 'resourcequotas', scoped)).status).toBe(201)
+    expect((await postQuota(ns, scoped)).status).toBe(201)
     expect((await post(ns, 'pods', pod('be1'))).status).toBe(201)
     // Not BestEffort: the scoped quota does not select it.
     expect((await post(ns, 'pods', withResources('burstable', { requests: { cpu: '100m' } }))).status).toBe(201)
@@ -236,7 +241,7 @@ describe('ResourceQuota admission', () => {
 
   it("holds a ReplicaSet to the quota: its controller's creates are admitted like a client's", async () => {
     const ns = await makeNamespace('quota')
-    expect((await post(ns, 'resourcequotas', quota('q', { pods: '2' }))).status).toBe(201)
+    expect((await postQuota(ns, quota('q', { pods: '2' }))).status).toBe(201)
     const rs = await req('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',

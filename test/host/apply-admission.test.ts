@@ -1,7 +1,7 @@
 // A server-side apply that creates gets the admission a POST gets: LimitRanger's defaults on a pod, and the quota's
 // charge on an object written through a converting version (autoscaling/v1 HorizontalPodAutoscalers).
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, req } from '../helpers'
+import { makeNamespace, quotaSynced, req } from '../helpers'
 
 const APPLY = { 'content-type': 'application/apply-patch+yaml' }
 
@@ -36,6 +36,7 @@ describe('server-side apply that creates', () => {
       spec: { hard: { 'count/horizontalpodautoscalers.autoscaling': '1' } },
     })
     expect(q.status, q.text).toBe(201)
+    await quotaSynced(ns, 'q')
     const hpa = (name: string) =>
       JSON.stringify({
         apiVersion: 'autoscaling/v1',

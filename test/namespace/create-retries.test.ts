@@ -10,9 +10,11 @@ import { CreateRetries, JOB_LIMITER, namespaceClosed } from '../../src/namespace
 import { CronJobController } from '../../src/namespace/cronjob-controller'
 import { replicaSetKind } from '../../src/namespace/replica-kinds'
 import { ReplicaManager } from '../../src/namespace/replica-manager'
+import { QuotaLedger } from '../../src/namespace/quota-ledger'
+import { ResourceQuotaController } from '../../src/namespace/resource-quota-controller'
 import { statuses } from '../../src/registry/status'
 import type { KubeObject } from '../../src/schema/meta'
-import { makeNamespace, req, waitFor } from '../helpers'
+import { makeNamespace, quotaSynced, req, waitFor } from '../helpers'
 import { memoryHost } from '../support/memory-host'
 import { jobHost } from './job-host'
 
@@ -145,10 +147,13 @@ describe('CreateRetries in a host', () => {
   it('retries a ReplicaSet held by a quota as soon as the quota changes, without waiting for its alarm', async () => {
     const retries = new CreateRetries()
     const manager = new ReplicaManager(replicaSetKind, { canCreate: () => true, retries })
-    const { host, alarms } = memoryHost({ controllers: [manager, retries] })
+    const quotas = new ResourceQuotaController(new QuotaLedger())
+    const { host, alarms } = memoryHost({ controllers: [manager, retries, quotas] })
     const view = host.controllerView
     const live = () => view.all('pods').length
     expect((await host.create('resourcequotas', quota('1') as KubeObject)).ok).toBe(true)
+    // Admission enforces status.hard, which the quota controller writes.
+    await waitFor('the quota synced', async () => !!(view.get('resourcequotas', 'q')?.object.status as any)?.hard)
     const rs = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -173,7 +178,10 @@ describe('CreateRetries in a host', () => {
 
 describe('a CronJob whose Job is refused', () => {
   it("reports kube's FailedCreate and makes the Job for the same time once the quota allows it", async () => {
-    const t = jobHost((clock, retries) => [new CronJobController({ clock, retries })])
+    const t = jobHost((clock, retries) => [
+      new CronJobController({ clock, retries }),
+      new ResourceQuotaController(new QuotaLedger()),
+    ])
     const q = {
       apiVersion: 'v1',
       kind: 'ResourceQuota',
@@ -181,6 +189,7 @@ describe('a CronJob whose Job is refused', () => {
       spec: { hard: { 'count/jobs.batch': '0' } },
     }
     await t.create('resourcequotas', q as KubeObject)
+    await t.idle()
     const cj = {
       apiVersion: 'batch/v1',
       kind: 'CronJob',
@@ -238,6 +247,7 @@ const events = async (ns: string, reason: string) =>
 async function heldToTwo(prefix: string, path: string, body: unknown): Promise<string> {
   const ns = await makeNamespace(prefix)
   expect((await req('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota('2'))).status).toBe(201)
+  await quotaSynced(ns, 'q')
   const r = await req('POST', path.replace('{ns}', ns), body)
   expect(r.status, r.text).toBe(201)
   await waitFor('two pods', async () => (await pods(ns)).length === 2)
@@ -321,6 +331,7 @@ describe('refused pod creates through the Worker', () => {
     const ns = await makeNamespace('retry-deploy-rs')
     const q = { ...quota('10'), spec: { hard: { 'count/replicasets.apps': '0' } } }
     expect((await req('POST', `/api/v1/namespaces/${ns}/resourcequotas`, q)).status).toBe(201)
+    await quotaSynced(ns, 'q')
     const d = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -452,6 +463,7 @@ describe('refused pod creates through the Worker', () => {
     const nodes = (await req('GET', '/api/v1/nodes')).json.items.length as number
     const ns = await makeNamespace('retry-ds')
     expect((await req('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota(String(nodes - 1)))).status).toBe(201)
+    await quotaSynced(ns, 'q')
     const ds = {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',

@@ -1,8 +1,10 @@
 // kube 1.33's ResourceQuota admission check (plugin/pkg/admission/resourcequota/controller.go CheckRequest) over the
 // namespace's quotas as they are inside its write queue: the quotas that select the object, the pod constraints, and
-// the charge against each quota's status.used plus the object's delta, as kube's evaluator charges it. Every charge
-// commits with its write and the controller keeps used exact after every other change, so status.used is the usage
-// at plan time; only a resource the status does not cover yet (a new quota, a new hard) is counted from the objects.
+// the charge against each quota's status.hard of its status.used plus the object's delta, as kube's evaluator
+// charges it. As in kube, a quota enforces its status, which the quota controller writes: one it has not synced yet
+// (just created) enforces nothing, and one whose status.used lacks a resource of its status.hard that the object is
+// charged for refuses it (`status unknown for quota`). Every charge commits with its write and the controller keeps
+// used exact after every other change; the namespace's kept count stands in for status.used where it has one.
 // Answers kube's refusal, or each charged quota's new usage.
 import type { KubeObject } from '../../schema/meta'
 import { formatQuantity, type ParsedQuantity } from '../../schema/quantity'
@@ -17,7 +19,7 @@ import { parseQuantity } from '../../schema/quantity'
 interface QuotaView {
   /** The namespace's ResourceQuotas as stored now. */
   quotas: KubeObject[]
-  /** Every stored object of the kind written (summed only for what a quota's status.used does not cover). */
+  /** Every stored object of the kind written (what usageStats sums). */
   objects(): KubeObject[]
   /** A quota's exact usage as of the last commit, when the namespace keeps it (every hard resource counted). */
   usage?(rq: ResourceQuota): Usage | undefined
@@ -39,7 +41,11 @@ export function sumQuantities(a: ParsedQuantity, b: ParsedQuantity): ParsedQuant
   return { mantissa: m, exponent: e, format: a.mantissa === 0n ? b.format : a.format }
 }
 
-const hardOf = (rq: ResourceQuota) => Object.keys(rq.spec?.hard ?? {}).sort(compareUtf8)
+/**
+ * What a quota enforces: its status.hard, which the quota controller copies from spec.hard. A quota it has not synced
+ * yet (just created, or its spec.hard just changed) enforces what its status says, as kube's admission does.
+ */
+const hardOf = (rq: ResourceQuota) => Object.keys(rq.status?.hard ?? {}).sort(compareUtf8)
 
 /**
  * UsageStats: the exact usage of `resources` by the stored objects of this kind that the quota's scopes select, each
@@ -70,22 +76,16 @@ export function objectUsage(
   return out
 }
 
-/** The kept usage of `resources`, or null when there is none. */
-function kept(usage: Usage | undefined, resources: string[]): Usage | null {
-  if (!usage) return null
-  return new Map(resources.map((r) => [r, usage.get(r) ?? ZERO]))
-}
+/** hasUsageStats: status.used has a value for every resource of status.hard the object is charged for. */
+const hasUsageStats = (rq: ResourceQuota, restricted: string[]) =>
+  restricted.every((r) => rq.status?.used?.[r] !== undefined)
 
-/** The quota's status.used for `resources`, or null when it does not cover one of them (not counted yet). */
-function statusUsage(rq: ResourceQuota, resources: string[]): Usage | null {
-  const used: Usage = new Map()
-  for (const r of resources) {
-    const v = rq.status?.used?.[r]
-    const parsed = v === undefined ? null : parseQuantity(v)
-    if (!parsed) return null
-    used.set(r, parsed)
-  }
-  return used
+/**
+ * The usage `resources` are charged on: the namespace's kept count where it has one (exact at plan time, where
+ * status.used may not show a delete yet), else status.used, which kube's admission reads.
+ */
+function usedOf(rq: ResourceQuota, kept: Usage | undefined, resources: string[]): Usage {
+  return new Map(resources.map((r) => [r, kept?.get(r) ?? parseQuantity(String(rq.status?.used?.[r] ?? '0')) ?? ZERO]))
 }
 
 /** quota.SubtractWithNonNegativeResult, then RemoveZeros. */
@@ -119,6 +119,8 @@ export function checkQuota(kind: WrittenKind, obj: KubeObject, old: KubeObject |
       const failed = podConstraints(obj as PodObject, restricted)
       if (failed) return { refused: `failed quota: ${rq.metadata?.name}: ${failed}` }
     }
+    if (!hasUsageStats(rq, restricted))
+      return { refused: `status unknown for quota: ${rq.metadata?.name}, resources: ${restricted.join(',')}` }
     interesting.push({ rq, restricted })
   }
   if (interesting.length === 0) return { charged: [] }
@@ -130,9 +132,8 @@ export function checkQuota(kind: WrittenKind, obj: KubeObject, old: KubeObject |
   if (requested.size === 0) return { charged: [] }
   const charged: { quota: ResourceQuota; used: Record<string, string> }[] = []
   for (const { rq, restricted } of interesting) {
-    const hard = new Map(Object.entries(rq.spec?.hard ?? {}).map(([k, v]) => [k, parseQuantity(v) ?? ZERO]))
-    const used =
-      kept(view.usage?.(rq), restricted) ?? statusUsage(rq, restricted) ?? usageStats(rq, kind, restricted, view)
+    const hard = new Map(Object.entries(rq.status?.hard ?? {}).map(([k, v]) => [k, parseQuantity(v) ?? ZERO]))
+    const used = usedOf(rq, view.usage?.(rq), restricted)
     const asked = new Map([...requested].filter(([k]) => hard.has(k)))
     const exceeded = [...asked.keys()].filter(
       (k) => cmpQuantity(sumQuantities(used.get(k) ?? ZERO, asked.get(k)!), hard.get(k)!) > 0,

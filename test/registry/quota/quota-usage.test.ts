@@ -109,10 +109,36 @@ describe('usage', () => {
 })
 
 describe('checkQuota', () => {
-  const quota = (hard: Record<string, string>) => ({ metadata: { name: 'q' }, spec: { hard } }) as KubeObject
+  /** A quota the controller has synced: status.hard mirrors spec.hard (used as given, else zero for each). */
+  const quota = (hard: Record<string, string>, used?: Record<string, string>) =>
+    ({
+      metadata: { name: 'q' },
+      spec: { hard },
+      status: { hard, used: used ?? Object.fromEntries(Object.keys(hard).map((k) => [k, '0'])) },
+    }) as KubeObject
+  const kind = { resource: 'pods', group: '' }
+
+  it("enforces status.hard, as kube's admission does: nothing before the controller syncs, and its limits after", () => {
+    const one = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '300m' } } }] })
+    const unsynced = { metadata: { name: 'q' }, spec: { hard: { pods: '0' } } } as KubeObject
+    expect(checkQuota(kind, one, null, { quotas: [unsynced], objects: () => [], now })).toEqual({ charged: [] })
+    // spec.hard lowered to 0, the controller not there yet: status.hard still allows 5.
+    const stale = { ...quota({ pods: '5' }, { pods: '1' }), spec: { hard: { pods: '0' } } } as KubeObject
+    const verdict = checkQuota(kind, one, null, { quotas: [stale], objects: () => [], now })
+    expect('charged' in verdict && verdict.charged[0]!.used).toEqual({ pods: '2' })
+  })
+
+  it('refuses when status.used lacks a resource of status.hard the object is charged for (status unknown)', () => {
+    const one = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '300m' } } }] })
+    const partial = quota({ pods: '5', 'requests.cpu': '1', services: '1' }, { 'requests.cpu': '0' })
+    expect(checkQuota(kind, one, null, { quotas: [partial], objects: () => [], now })).toEqual({
+      refused: 'status unknown for quota: q, resources: pods,requests.cpu',
+    })
+  })
+
   it('charges the cpu alias and refuses past it with every exceeded resource', () => {
-    const stored = [pod({ containers: [{ name: 'a', resources: { requests: { cpu: '700m', memory: '1Gi' } } }] })]
-    const view = { quotas: [quota({ cpu: '1', memory: '2Gi', pods: '5' })], objects: () => stored, now }
+    const used = { cpu: '700m', memory: '1Gi', pods: '1' }
+    const view = { quotas: [quota({ cpu: '1', memory: '2Gi', pods: '5' }, used)], objects: () => [], now }
     const next = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '500m', memory: '1536Mi' } } }] })
     expect(checkQuota({ resource: 'pods', group: '' }, next, null, view)).toEqual({
       refused:
@@ -144,13 +170,12 @@ describe('checkQuota', () => {
     expect('charged' in fits && fits.charged[0]!.used).toEqual({ 'hugepages-2Mi': '256Mi' })
   })
 
-  it('charges against the kept usage, else status.used, and lists the objects only when neither covers hard', () => {
+  it('charges against the kept usage, else status.used, and never lists the objects', () => {
     const noList = () => {
       throw new Error('listed the namespace')
     }
     const one = pod({ containers: [{ name: 'b', resources: { requests: { cpu: '300m' } } }] })
-    const kind = { resource: 'pods', group: '' }
-    const counted = { ...quota({ pods: '3', cpu: '1' }), status: { used: { pods: '2', cpu: '600m' } } } as KubeObject
+    const counted = quota({ pods: '3', cpu: '1' }, { pods: '2', cpu: '600m' })
     const kept = new Map([
       ['pods', { mantissa: 1n, exponent: 0, format: 'DecimalSI' as const }],
       ['cpu', { mantissa: 100n, exponent: -3, format: 'DecimalSI' as const }],
@@ -163,15 +188,5 @@ describe('checkQuota', () => {
     expect(checkQuota(kind, one, null, { quotas: [counted], objects: noList, now: new Date(now) })).not.toHaveProperty(
       'refused',
     )
-    // A quota whose status does not cover its hard yet (just created) is counted from the objects.
-    let listed = 0
-    const fresh = quota({ pods: '3', cpu: '1' })
-    const objects = () => {
-      listed++
-      return [one]
-    }
-    const byCount = checkQuota(kind, one, null, { quotas: [fresh], objects, now })
-    expect('charged' in byCount && byCount.charged[0]!.used).toEqual({ cpu: '600m', pods: '2' })
-    expect(listed).toBe(1)
   })
 })
