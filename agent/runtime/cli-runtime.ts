@@ -144,7 +144,13 @@ export class CliRuntime implements ContainerRuntime {
     } catch {
       return
     }
-    if (id) void this.cli.run(['rm', '-f', id])
+    // A debugger that joined it (--target) ended with its namespace: podman removes it first (--depend), or not at all.
+    if (id) void this.cli.run(['rm', '-f', ...this.depend(), id])
+  }
+
+  /** podman's removal of the containers that joined the ones removed (docker keeps no such dependency). */
+  private depend(): string[] {
+    return this.name === 'podman' ? ['--depend'] : []
   }
 
   exec(run: RuntimeRun, spec: { dir: string }, command: string[], opts: { stdin: boolean; tty: boolean }): HostCommand {
@@ -174,7 +180,9 @@ export class CliRuntime implements ContainerRuntime {
       .filter(([id, status, uid]) => id && (status !== 'running' || !keep(uid ?? '')))
       .map(([id]) => id!)
     if (ids.length === 0) return
-    const rm = await this.cli.run(['rm', '-f', ...ids])
+    // podman refuses to remove a container another joined (`--pid container:<id>`, a debugger's target) before that
+    // one, even both named at once: --depend takes them in order (the joined ones ended with the namespace).
+    const rm = await this.cli.run(['rm', '-f', ...this.depend(), ...ids])
     if (rm.code !== 0) log(`removing containers left by an earlier agent: ${cliError(rm)}`)
     else log(`removed ${ids.length} container(s) left by an earlier agent: ${ids.join(' ')}`)
   }

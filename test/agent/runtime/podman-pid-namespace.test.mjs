@@ -1,10 +1,11 @@
 // PID namespaces under a real podman (skipped where podman cannot run containers here): a shareProcessNamespace pod's
 // containers share the pod's holder's namespace (PID 1 is the holder, one container sees and signals the other's
 // processes, a container's restart leaves the others running, the holder goes with the pod); kubectl debug --target's
-// container sees its target's processes, and the pod's containers are all removed when it goes.
+// container sees its target's processes and ends with it; ended and left containers are removed, also a target a
+// debugger joined (podman keeps one until what joined it is removed).
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
@@ -156,5 +157,31 @@ describe('PID namespaces under podman', { skip: why ?? false }, () => {
     t.worker.removed()
     await until('the pod to go', () => t.finished())
     await until('its containers removed', () => podContainers(t.uid) === '', 10_000)
+  })
+
+  it('removes what an earlier agent left of a target and the debugger that joined it', async () => {
+    const run = (...args) => execFileSync('podman', args, { encoding: 'utf8' }).trim()
+    const label = ['--label', 'kubeflare.node=podman-pidns', '--label', `io.kubernetes.pod.uid=uid-left`]
+    const flags = ['run', '-d', '--network', 'host', '--pull', 'never', ...label]
+    const target = run(...flags, PODMAN_IMAGE, 'sleep', mark())
+    run(...flags, '--pid', `container:${target}`, PODMAN_IMAGE, 'sleep', mark())
+    run('kill', target)
+    const logged = []
+    await runtime.reapLeftovers(
+      () => false,
+      (m) => logged.push(m),
+    )
+    assert.equal(podContainers('uid-left'), '', String(logged))
+  })
+
+  it('removes a lost run’s running target with the debugger that joined it, so the restart does not run beside it', async () => {
+    const run = (...args) => execFileSync('podman', args, { encoding: 'utf8' }).trim()
+    const flags = ['run', '-d', '--network', 'host', '--pull', 'never', '--label', 'io.kubernetes.pod.uid=uid-lost']
+    const target = run(...flags, PODMAN_IMAGE, 'sleep', mark())
+    run(...flags, '--pid', `container:${target}`, PODMAN_IMAGE, 'sleep', mark())
+    const dir = mkdtempSync(join(root, 'lost-'))
+    writeFileSync(join(dir, '0.cid'), `${target}\n`)
+    runtime.discard(join(dir, '0.log'))
+    await until('both removed', () => podContainers('uid-lost') === '', 15_000)
   })
 })
