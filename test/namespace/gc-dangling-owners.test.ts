@@ -172,6 +172,54 @@ describe('a dependent committed naming a namespaced owner that is not there', ()
     await gone(cmPath(ns, 'parent'))
   })
 
+  it('a dangling reference that blocks owner deletion and names a controller is collected the same', async () => {
+    const ns = await makeNamespace('gcd')
+    const ref = {
+      ...rsRef('missing', '9a1b2c3d-0000-4000-8000-00000000000a'),
+      controller: true,
+      blockOwnerDeletion: true,
+    }
+    await podOwnedBy(ns, 'blocking', [ref])
+    await gone(podPath(ns, 'blocking'))
+  })
+
+  it('with a dangling owner and one waiting in foreground deletion, one with dependents goes in the foreground', async () => {
+    // kube's attemptToDeleteItem: no solid owner, an owner waits for its dependents, and the item has dependents of
+    // its own: deleted with Foreground, whatever its finalizers.
+    const ns = await makeNamespace('gcd')
+    const hold = { finalizers: ['example.com/hold'] }
+    const waiter = await configMap(ns, 'waiter')
+    await configMap(ns, 'blocker', { ownerReferences: [cmRef('waiter', waiter, true)], ...hold })
+    const del = await req('DELETE', cmPath(ns, 'waiter'), { propagationPolicy: 'Foreground' })
+    expect(del.status, del.text).toBe(200)
+    await waitFor('the blocker to be deleted', async () => {
+      const b = await req('GET', cmPath(ns, 'blocker'))
+      return !!b.json.metadata.deletionTimestamp
+    })
+    const item = await configMap(ns, 'item')
+    await configMap(ns, 'below', { ownerReferences: [cmRef('item', item, true)], ...hold })
+    const r = await req(
+      'PATCH',
+      cmPath(ns, 'item'),
+      {
+        metadata: {
+          ownerReferences: [cmRef('waiter', waiter), rsRef('missing', '9a1b2c3d-0000-4000-8000-00000000000b')],
+        },
+      },
+      { 'content-type': 'application/merge-patch+json' },
+    )
+    expect(r.status, r.text).toBe(200)
+    const deleting = await waitFor('the item to be deleted in the foreground', async () => {
+      const i = await req('GET', cmPath(ns, 'item'))
+      return i.json.metadata.deletionTimestamp && i.json
+    })
+    expect(deleting.metadata.finalizers).toEqual(['foregroundDeletion'])
+    await waitFor('its dependent to be deleted', async () => {
+      const b = await req('GET', cmPath(ns, 'below'))
+      return !!b.json.metadata.deletionTimestamp
+    })
+  })
+
   it('an owner of a kind no served group has keeps the dependent (kube retries the REST mapping)', async () => {
     const ns = await makeNamespace('gcd')
     await configMap(ns, 'unresolved', {
