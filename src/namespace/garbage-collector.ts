@@ -13,7 +13,15 @@ import {
   type ClusterOwnerLinks,
   type NamespaceDependents,
 } from './gc-cluster-owners'
-import { blockedBy, clusterScoped, deletingDependents, ownerKind, ownerState, stoppedBlocking } from './gc-owners'
+import {
+  blockedBy,
+  clusterScoped,
+  deletingDependents,
+  namesUnseenOwner,
+  ownerKind,
+  ownerState,
+  stoppedBlocking,
+} from './gc-owners'
 import { GcRetries, type Retry } from './gc-retries'
 import { attemptToDeleteItem } from './gc-attempt'
 import { dropFinalizer, dropOwnerRefs } from './gc-writes'
@@ -87,7 +95,7 @@ export class GarbageCollector implements Controller {
     // kube's graph builder checks a new owner it has not observed (a virtual node) or whose coordinates do not match
     // the one it observed: a dependent naming an owner that does not exist (or whose name holds another uid), a
     // cluster-scoped one, or one of a kind not served yet, is attempted at once.
-    if (await this.namesUnseenOwner(host, e.prev, e.object, reads)) {
+    if (await namesUnseenOwner(host, e.prev, e.object, reads)) {
       await this.attemptToDelete(host, e.resource, e.name, reads)
     }
   }
@@ -164,29 +172,6 @@ export class GarbageCollector implements Controller {
   private reads(host: ControllerHost): ClusterOwnerReads | undefined {
     const cluster = this.opts.cluster
     return cluster && host.scope !== '' ? new ClusterOwnerReads(cluster, host.scope, this.recorded) : undefined
-  }
-
-  /**
-   * Whether `next` names an owner `prev` did not (kube's referencesDiffs, by uid) that kube's graph builder would
-   * check at once (addDependentToOwners): of a kind not served, cluster-scoped (the cluster object records the
-   * namespace beside it as it answers), or namespaced and not here under that name and uid (a virtual node, or an
-   * observed uid whose coordinates differ). A namespaced owner named by a cluster-scoped object is left alone, as
-   * kube's collector forgets it (namespacedOwnerOfClusterScopedObjectErr).
-   */
-  private async namesUnseenOwner(
-    host: ControllerHost,
-    prev: KubeObject | null,
-    next: KubeObject,
-    reads?: ClusterOwnerReads,
-  ): Promise<boolean> {
-    const before = new Set((prev?.metadata.ownerReferences ?? []).map((r) => r.uid))
-    for (const ref of next.metadata.ownerReferences ?? []) {
-      if (before.has(ref.uid)) continue
-      const def = await ownerKind(host, ref)
-      if (!def?.namespaced) return true
-      if (host.scope !== '' && (await ownerState(host, ref, reads)).state === 'absent') return true
-    }
-    return false
   }
 
   /** Runs the retries that fell due (all of them with `everything`), then asks to be woken for the next. */

@@ -2,7 +2,7 @@
 // resolved by group, version and Kind (its RESTMapper), loading a custom kind this isolate has not seen yet; an owner
 // of this host's scope (a namespaced owner in a namespace, a cluster-scoped one in the cluster object) is looked up
 // here, a cluster-scoped owner of a namespaced object is asked of the cluster object, and either must carry the
-// reference's uid.
+// reference's uid. Also which references a commit adds that kube's graph builder would have checked at once.
 import type { OwnerMeta } from '../cluster/cluster-api'
 import type { ControllerHost } from '../host/controller'
 import { parseApiVersion } from '../registry/custom/custom-kinds'
@@ -56,6 +56,29 @@ export async function ownerState(host: ControllerHost, ref: Ref, cluster?: Clust
   const owner = host.get(resource, ref.name)
   if (!owner || owner.object.metadata.uid !== ref.uid) return { state: 'absent' }
   return { state: 'present', resource, owner: owner.object.metadata }
+}
+
+/**
+ * Whether `next` names an owner `prev` did not (kube's referencesDiffs, by uid) that kube's graph builder would
+ * check at once (addDependentToOwners): of a kind not served, cluster-scoped (the cluster object records the
+ * namespace beside it as it answers), or namespaced and not here under that name and uid (a virtual node, or an
+ * observed uid whose coordinates differ). A namespaced owner named by a cluster-scoped object is left alone, as
+ * kube's collector forgets it (namespacedOwnerOfClusterScopedObjectErr).
+ */
+export async function namesUnseenOwner(
+  host: ControllerHost,
+  prev: KubeObject | null,
+  next: KubeObject,
+  reads?: ClusterOwnerReads,
+): Promise<boolean> {
+  const before = new Set((prev?.metadata.ownerReferences ?? []).map((r) => r.uid))
+  for (const ref of next.metadata.ownerReferences ?? []) {
+    if (before.has(ref.uid)) continue
+    const def = await ownerKind(host, ref)
+    if (!def?.namespaced) return true
+    if (host.scope !== '' && (await ownerState(host, ref, reads)).state === 'absent') return true
+  }
+  return false
 }
 
 /** The owners of `refs` that are cluster-scoped, as the cluster object is asked after them. */
