@@ -3,7 +3,6 @@
 // the cluster object asks of it (phase, termination, scheduling retries, bootstrap).
 import { DurableObject } from 'cloudflare:workers'
 import { clusterApi, type NamespacePhase, type OwnerMeta } from '../cluster/cluster-api'
-import type { Controller } from '../host/controller'
 import { durableParts } from '../host/durable-parts'
 import { ObjectHost } from '../host/object-host'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
@@ -18,33 +17,19 @@ import { resourceByPlural } from '../registry/resources'
 import { fail, ok, statuses, type Result, type Status } from '../registry/status'
 import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
-import { DaemonSetController } from './daemonset-controller'
-import { DisruptionController } from './disruption-controller'
-import { HorizontalPodAutoscalerController } from './hpa-controller'
-import { StatefulSetController } from './statefulset-controller'
 import { evictPod } from './eviction'
-import { endpointsController } from './endpoints-controller'
-import { endpointSliceController } from './endpointslice-controller'
-import { GarbageCollector } from './garbage-collector'
-import { CreateRetries } from './create-retries'
-import { CronJobController } from './cronjob-controller'
-import { JobController } from './job-controller'
-import { KubeletController } from './kubelet-controller'
-import { KubernetesServiceController } from './kubernetes-service-controller'
+import type { GarbageCollector } from './garbage-collector'
+import type { DaemonSetController } from './daemonset-controller'
+import { namespaceControllers } from './namespace-controllers'
+import type { KubernetesServiceController } from './kubernetes-service-controller'
 import { LogFollowers } from './log-followers'
 import type { NamespaceApi } from './namespace-api'
 import { NamespacePolicy } from './namespace-policy'
 import { evictFromNode } from './node-eviction'
 import { PodLogStore } from './pod-log-store'
-import { DeploymentController } from './deployment-controller'
-import { replicaSetKind, replicationControllerKind } from './replica-kinds'
-import { ReplicaManager } from './replica-manager'
-import { SchedulerController } from './scheduler-controller'
-import { PodAddressBook } from './pod-address-book'
-import { ServiceAccountController } from './service-account-controller'
-import { ResourceQuotaController } from './resource-quota-controller'
-import { TtlAfterFinishedController } from './ttl-after-finished-controller'
-import { RootCAPublisher } from './root-ca-publisher'
+import type { SchedulerController } from './scheduler-controller'
+import type { ServiceAccountController } from './service-account-controller'
+import type { RootCAPublisher } from './root-ca-publisher'
 
 export type { NamespacePhase }
 
@@ -71,53 +56,20 @@ export class NamespaceObject extends DurableObject<Env> implements NamespaceApi 
     this.policy.attach(parts.local.state)
     this.logs = new PodLogStore(ctx.storage.sql)
     this.followers = new LogFollowers(ctx)
-    const addresses = new PodAddressBook()
-    this.scheduler = new SchedulerController(cluster, addresses)
-    this.kubernetesService = scope === 'default' ? new KubernetesServiceController(env) : null
-    const kubelet = new KubeletController({
+    const wired = namespaceControllers(env, scope, {
       cluster,
-      addresses,
-      startDelayMs: Number(env.KUBELET_START_DELAY_MS ?? '0'),
-      stopDelayMs: Number(env.KUBELET_STOP_DELAY_MS ?? '0'),
+      phase: () => this.policy.phase,
+      quotas: this.policy.quotas,
       logs: this.logs,
-      onLog: (uid, container, lines) => this.followers.send(uid, container, lines),
-      onPodGone: (uid) => this.followers.end(uid),
-      onRunEnded: (uid, container) => this.followers.endContainer(uid, container),
+      followers: this.followers,
     })
-    // A terminating namespace gets no new pods from its replication controllers and replica sets.
-    const canCreate = () => this.policy.phase === 'Active'
-    // The owners whose creates were refused, retried after kube's backoff or when something could unblock them.
-    const retries = new CreateRetries()
-    this.daemonSets = new DaemonSetController({ cluster, canCreate, retries })
-    this.serviceAccounts = new ServiceAccountController(() => this.policy.phase === 'Active')
-    // The cluster's root CA (a secret: the generated Env type does not list it, src/env-secrets.d.ts).
-    const rootCA = (env as { KUBEFLARE_ROOT_CA?: string }).KUBEFLARE_ROOT_CA ?? ''
-    this.rootCA = new RootCAPublisher(rootCA, () => this.policy.phase === 'Active')
-    // Cluster-scoped owners of objects here are asked of the cluster object (src/namespace/gc-cluster-owners.ts).
-    this.gc = new GarbageCollector({ cluster: clusterApi(env) })
-    const controllers: Controller[] = [
-      this.scheduler,
-      kubelet,
-      this.gc,
-      endpointsController,
-      endpointSliceController,
-      new ReplicaManager(replicationControllerKind, { canCreate, retries }),
-      new ReplicaManager(replicaSetKind, { canCreate, retries }),
-      new DeploymentController({ retries }),
-      new JobController({ canCreate, retries }),
-      new TtlAfterFinishedController(),
-      new CronJobController({ retries }),
-      this.serviceAccounts,
-      this.rootCA,
-      new DisruptionController(),
-      new HorizontalPodAutoscalerController(),
-      this.daemonSets,
-      new StatefulSetController({ canCreate, retries }),
-      new ResourceQuotaController(this.policy.quotas),
-      retries,
-    ]
-    if (this.kubernetesService) controllers.push(this.kubernetesService)
-    this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers })
+    this.scheduler = wired.scheduler
+    this.daemonSets = wired.daemonSets
+    this.serviceAccounts = wired.serviceAccounts
+    this.rootCA = wired.rootCA
+    this.gc = wired.gc
+    this.kubernetesService = wired.kubernetesService
+    this.host = new ObjectHost({ ...parts, scope, policy: this.policy, controllers: wired.controllers })
     // A crash between a commit and the local apply loses nothing: replay the log before serving anything.
     void ctx.blockConcurrencyWhile(async () => {
       await this.host.start()
