@@ -14,6 +14,7 @@ import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
 import { isNotFound, type KubeClient } from './kube-client.ts'
 import type { BridgeNetwork, PodNet } from './network/bridge-network.ts'
+import { hostPorts } from './network/host-ports.ts'
 import { recordKillSpec } from './orphan-kill.ts'
 import { ConfigError, containerEnv } from './pod-env.ts'
 import { podStatus } from './pod-status.ts'
@@ -99,6 +100,13 @@ export class PodWorker {
         this.netReady = existsSync(this.netns.path)
       } catch {
         // No address free: ensureNetwork says so, and asks again.
+      }
+    // Its hostPort rules too, made again if they went (with the node's rules, say).
+    if (this.netReady && this.netns)
+      try {
+        deps.network!.ensureHostPorts(this.uid, this.netns.ip, hostPorts(pod))
+      } catch (e) {
+        deps.log(`pod ${pod.metadata.name}: its hostPorts: ${(e as Error).message}`)
       }
     // The pod's address and netns are read when used: a pod given none yet (its range was full) gets them later.
     const worker = this
@@ -441,7 +449,7 @@ export class PodWorker {
   private ensureNetwork(r: ContainerRecord, wakeups: number[]): boolean {
     if (!this.ownNetwork || this.netReady) return true
     try {
-      this.netns = this.deps.network!.ensure(this.uid)
+      this.netns = this.deps.network!.ensure(this.uid, hostPorts(this.pod))
       this.netReady = true
       return true
     } catch (e) {

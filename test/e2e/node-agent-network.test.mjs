@@ -1,9 +1,10 @@
 // A network namespace per pod on a real node (--pod-network bridge, process runtime): two pods get distinct addresses
 // from the pod CIDR and one reaches the other's http.server by pod IP; a readiness httpGet probe gates Endpoints,
 // which carry the pod IP; kubectl port-forward reaches a server bound on 127.0.0.1 inside the pod; pods/proxy reaches
-// the pod IP; a hostNetwork pod keeps the node's address; an agent killed and started again adopts the pods with their
-// netns and address; deleted pods leave no netns or veth; the same under podman (--network ns:). Every netns, veth,
-// bridge and iptables rule the agents made is removed after, even on failure.
+// the pod IP; a hostNetwork pod keeps the node's address; a hostPort answers on the node's address and 127.0.0.1 while
+// its pod runs, not after; an agent killed and started again adopts the pods with their netns and address; deleted
+// pods leave no netns, veth or rule; the same under podman (--network ns:). Every netns, veth, bridge and iptables
+// rule the agents made is removed after, even on failure.
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -39,27 +40,31 @@ const ourNetns = () =>
 const ourVeths = () => sh('ip', ['-o', 'link', 'show', 'master', bridge]).split('\n').filter(Boolean)
 
 /** Removes everything of a node's pod network its agent may have left (this file's main node by default). */
-function cleanNetwork(of = node, range = cidr) {
+function cleanNetwork(of = node) {
   const t = createHash('sha256').update(of).digest('hex').slice(0, 6)
   for (const line of sh('ip', ['netns', 'list']).split('\n')) {
     const n = line.split(' ')[0]
     if (n.startsWith(`kf-${t}-`)) sh('ip', ['netns', 'del', n])
   }
   sh('ip', ['link', 'del', `kfbr-${t}`])
-  const c = ['-m', 'comment', '--comment', `kubeflare pod network of node ${of}`]
-  const rules = [
-    ['nat', 'POSTROUTING', ['-s', range, '!', '-d', range, ...c, '-j', 'MASQUERADE']],
-    ['filter', 'FORWARD', ['-i', `kfbr-${t}`, ...c, '-j', 'ACCEPT']],
-    ['filter', 'FORWARD', ['-o', `kfbr-${t}`, ...c, '-j', 'ACCEPT']],
-  ]
-  for (const [table, chain, rule] of rules)
-    for (let i = 0; i < 10; i++) {
-      try {
-        execFileSync('iptables', ['-w', '-t', table, '-D', chain, ...rule], { stdio: 'ignore' })
-      } catch {
-        break
-      }
+  for (const [table, chain, rule] of nodeRules(of))
+    try {
+      execFileSync('iptables', ['-w', '-t', table, '-D', chain, ...rule], { stdio: 'ignore' })
+    } catch {}
+}
+
+/** The iptables rules of a node's pod network (its comment, or a pod's comment under it) as [table, chain, words]. */
+function nodeRules(of = node) {
+  const comment = `kubeflare pod network of node ${of}`
+  const rules = []
+  for (const table of ['nat', 'filter'])
+    for (const line of sh('iptables', ['-w', '-t', table, '-S']).split('\n')) {
+      const words = [...line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => m[1]?.replace(/\\(.)/g, '$1') ?? m[2])
+      const c = words[words.indexOf('--comment') + 1]
+      if (words[0] === '-A' && (c === comment || c?.startsWith(`${comment}: `)))
+        rules.push([table, words[1], words.slice(2)])
     }
+  return rules
 }
 
 const k = (args, opts) => kubectl('1.33', ['-n', namespace, ...args], opts)
@@ -212,6 +217,22 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
     assert.equal(p.status.podIP, p.status.hostIP)
   })
 
+  it('a hostPort answers on the node’s address and on 127.0.0.1 while its pod runs, and not after', async () => {
+    const port = 20000 + Math.floor(Math.random() * 10000)
+    await create(pod('hostport', server(8082), { ports: [{ containerPort: 8082, hostPort: port }] }))
+    const p = await running('hostport')
+    const get = (host) => fetch(`http://${host}:${port}/`, { signal: AbortSignal.timeout(3000) })
+    for (const host of [p.status.hostIP, '127.0.0.1']) {
+      const res = await eventually(`the hostPort on ${host}`, async () => get(host).catch(() => null))
+      assert.equal(res.status, 200)
+    }
+    const ofPod = () => nodeRules().filter(([, , words]) => words.join(' ').includes(p.metadata.uid))
+    assert.equal(ofPod().length, 4, JSON.stringify(nodeRules()))
+    await k(['delete', 'pod', 'hostport', '--wait=true', '--timeout=60s'])
+    await eventually('its rules to go', async () => ofPod().length === 0)
+    for (const host of [p.status.hostIP, '127.0.0.1']) await assert.rejects(get(host))
+  })
+
   it('an agent killed and started again adopts the pods with their netns and address', async () => {
     const nsBefore = ourNetns().sort()
     // Killed, an agent leaves the containers running (in their netns) for the next one.
@@ -275,7 +296,7 @@ describe('pod network bridge under podman', { skip: noPodman ?? false }, () => {
   const pTag = createHash('sha256').update(pNode).digest('hex').slice(0, 6)
   const pNs = uniqueNs('netpod')
   let pAgent
-  const clean = () => cleanNetwork(pNode, pCidr)
+  const clean = () => cleanNetwork(pNode)
   before(async () => {
     clean()
     pAgent = startAgent(pNode, ['--runtime', 'podman', '--pod-network', 'bridge', '--pod-cidr', pCidr], {
@@ -354,7 +375,7 @@ describe('pod network bridge with its range full', { skip: !linux && 'needs root
   })
   const get = async (name) => (await api('GET', `/api/v1/namespaces/${fNs}/pods/${name}`)).body
   before(async () => {
-    cleanNetwork(fNode, fCidr)
+    cleanNetwork(fNode)
     fAgent = startAgent(fNode, ['--pod-network', 'bridge', '--pod-cidr', fCidr])
     await api('POST', '/api/v1/namespaces', { metadata: { name: fNs } })
     await nodeRegisteredReady(fNode)
@@ -362,7 +383,7 @@ describe('pod network bridge with its range full', { skip: !linux && 'needs root
   after(async () => {
     await api('DELETE', `/api/v1/namespaces/${fNs}`).catch(() => undefined)
     await fAgent?.stop()
-    cleanNetwork(fNode, fCidr)
+    cleanNetwork(fNode)
     await api('DELETE', `/api/v1/nodes/${fNode}`).catch(() => undefined)
   })
 

@@ -1,7 +1,8 @@
-// The bridge pod network on this host (root on Linux): the bridge with the gateway address and the iptables rules;
-// a pod's netns with eth0 holding its address and a default route via the bridge, kept as it is when made again (an
-// agent restart); a shim run joins it; exec's nsenter prefix; a dial inside it reaches 127.0.0.1 there; leftovers
-// reaped; the pod's netns, veth and address removed; the host side removed. Everything made is removed after.
+// The bridge pod network on this host (root on Linux): the bridge with the gateway address, route_localnet and the
+// iptables rules; a pod's netns with eth0 holding its address and a default route via the bridge, kept as it is when
+// made again (an agent restart), its veth in hairpin mode; a shim run joins it; exec's nsenter prefix; a dial inside
+// it reaches 127.0.0.1 there; leftovers reaped; the pod's netns, veth and address removed; the host side removed.
+// Everything made is removed after.
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
@@ -48,15 +49,21 @@ describe('BridgeNetwork', { skip: !rootLinux && 'needs root on Linux' }, () => {
     net.tearDownHost()
   })
 
-  it('sets up the bridge with the gateway address and the masquerade rule, idempotently', () => {
+  it('sets up the bridge with the gateway address, route_localnet and its rules, idempotently', () => {
     net.setUpHost()
     assert.match(sh('ip', ['-o', 'addr', 'show', 'dev', net.bridge]), /inet 10\.199\.9\.1\/24/)
+    assert.equal(readFileSync(`/proc/sys/net/ipv4/conf/${net.bridge}/route_localnet`, 'utf8'), '1\n')
+    // Masquerade, forward in and out, and route_localnet's guard: a pod's packet for the loopback no DNAT sent dropped.
+    assert.match(
+      sh('iptables', ['-S', 'INPUT']),
+      /-A INPUT -d 127\.0\.0\.0\/8 -i kfbr-\w+ -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -m comment --comment "kubeflare pod network of node unit-net-\d+" -j DROP/,
+    )
     assert.equal(ruleThere(), true)
     assert.equal(
       sh('iptables-save', [])
         .split('\n')
         .filter((l) => l.includes(comment)).length,
-      3,
+      4,
     )
   })
 
@@ -67,6 +74,7 @@ describe('BridgeNetwork', { skip: !rootLinux && 'needs root on Linux' }, () => {
     assert.match(sh('ip', ['-n', a.name, '-o', 'addr', 'show', 'dev', 'eth0']), /inet 10\.199\.9\.2\/24/)
     assert.match(sh('ip', ['-n', a.name, 'route']), /default via 10\.199\.9\.1 dev eth0/)
     assert.match(sh('ip', ['-n', a.name, 'link', 'show', 'lo']), /UP/)
+    assert.match(sh('ip', ['-d', 'link', 'show', 'master', net.bridge]), /hairpin on/)
     const inode = sh('stat', ['-c', '%i', a.path])
     const again = new BridgeNetwork(node, cidr, parseCidr(cidr), dataDir).ensure('pod-a')
     assert.deepEqual(again, a)
