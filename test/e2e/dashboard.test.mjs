@@ -79,6 +79,9 @@ describe('dashboard', () => {
     // Keyboard first: the token field has the focus, the skip link is the first stop in the tab order.
     await page.getByLabel('Bearer token').waitFor()
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'token')
+    // Nothing of the signed-in shell shows before signing in.
+    assert.equal(await page.getByRole('navigation', { name: 'Sections' }).isVisible(), false)
+    assert.equal(await page.getByRole('button', { name: 'Sign out' }).isVisible(), false)
     assert.equal(
       await page.evaluate(() => document.querySelector('a[href], button, input')?.textContent),
       'Skip to content',

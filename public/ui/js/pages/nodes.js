@@ -1,30 +1,29 @@
 // Nodes with their capacity, and one node's details with the pods it runs (live).
-import { alert, facts, h, replace, table } from '../dom.js'
+import { alert, facts, h, replace } from '../dom.js'
 import { age, seg } from '../format.js'
+import { liveTable } from '../live-table.js'
 import { liveList } from '../watch.js'
 import { livePods } from './pods.js'
 
 const readyOf = (n) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
 
 export function nodesPage(ctx) {
-  const region = h('div')
-  replace(ctx.main, h('h1', {}, 'Nodes'), region)
-  return liveList('/api/v1/nodes', {
-    onState: (s) => ctx.say(`Nodes: ${s}`),
-    onError: (e) => replace(region, alert(e)),
-    onChange: (items) => {
-      const rows = [...items.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
-      replace(region, table(`${rows.length} nodes`, [
-        { label: 'Name', cell: (n) => h('a', { href: `#/nodes/${seg(n.metadata.name)}` }, n.metadata.name) },
-        { label: 'Status', cell: (n) => (readyOf(n) ? 'Ready' : 'NotReady'), className: (n) => (readyOf(n) ? 'ok' : 'bad') },
-        { label: 'CPU', cell: (n) => n.status?.capacity?.cpu ?? '' },
-        { label: 'Memory', cell: (n) => n.status?.capacity?.memory ?? '' },
-        { label: 'Pods', cell: (n) => n.status?.capacity?.pods ?? '' },
-        { label: 'Internal IP', cell: (n) => n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '' },
-        { label: 'Age', cell: (n) => age(n.metadata.creationTimestamp) },
-      ], rows))
-    },
+  const live = liveTable('/api/v1/nodes', {
+    noun: 'nodes',
+    caption: (count) => `${count} nodes`,
+    say: (s) => ctx.say(`Nodes: ${s}`),
+    columns: () => [
+      { label: 'Name', cell: (n) => h('a', { href: `#/nodes/${seg(n.metadata.name)}` }, n.metadata.name) },
+      { label: 'Status', cell: (n) => (readyOf(n) ? 'Ready' : 'NotReady'), className: (n) => (readyOf(n) ? 'ok' : 'bad') },
+      { label: 'CPU', cell: (n) => n.status?.capacity?.cpu ?? '' },
+      { label: 'Memory', cell: (n) => n.status?.capacity?.memory ?? '' },
+      { label: 'Pods', cell: (n) => n.status?.capacity?.pods ?? '' },
+      { label: 'Internal IP', cell: (n) => n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '' },
+      { label: 'Age', cell: (n) => age(n.metadata.creationTimestamp) },
+    ],
   })
+  replace(ctx.main, h('h1', {}, 'Nodes'), live.region)
+  return live.stop
 }
 
 export function nodePage(ctx, name) {

@@ -1,6 +1,7 @@
 // Services with the endpoints behind them (the Endpoints object of the same name).
-import { alert, h, replace, table } from '../dom.js'
+import { h, replace } from '../dom.js'
 import { age, seg } from '../format.js'
+import { liveTable } from '../live-table.js'
 import { liveList } from '../watch.js'
 
 const ports = (s) => (s.spec?.ports ?? []).map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(', ')
@@ -13,51 +14,46 @@ const addresses = (ep) =>
 export function servicesPage(ctx) {
   const ns = ctx.namespace
   const scope = ns ? `/api/v1/namespaces/${seg(ns)}` : '/api/v1'
-  const region = h('div')
-  replace(ctx.main, h('h1', {}, 'Services'), region)
-  let services = new Map()
   let endpoints = new Map()
   let endpointsRefused = null
-  const render = () => {
-    const rows = [...services.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
-    replace(region, table(`${rows.length} services${ns ? ` in ${ns}` : ''}`, [
-      { label: 'Name', cell: (s) => s.metadata.name },
-      ns ? null : { label: 'Namespace', cell: (s) => s.metadata.namespace },
-      { label: 'Type', cell: (s) => s.spec?.type ?? 'ClusterIP' },
-      { label: 'Cluster IP', cell: (s) => s.spec?.clusterIP ?? '' },
-      { label: 'Ports', cell: ports },
-      {
-        label: 'Endpoints',
-        cell: (s) =>
-          endpointsRefused
-            ? `not visible (${endpointsRefused})`
-            : addresses(endpoints.get(`${s.metadata.namespace}/${s.metadata.name}`)) || '<none>',
-        className: 'wrap',
-      },
-      { label: 'Age', cell: (s) => age(s.metadata.creationTimestamp) },
-    ].filter(Boolean), rows))
-  }
-  const stopServices = liveList(`${scope}/services`, {
-    onState: (s) => ctx.say(`Services: ${s}`),
-    onError: (e) => replace(region, alert(e)),
-    onChange: (items) => {
-      services = items
-      render()
-    },
+  const services = liveTable(`${scope}/services`, {
+    noun: 'services',
+    caption: (count) => `${count} services${ns ? ` in ${ns}` : ''}`,
+    say: (s) => ctx.say(`Services: ${s}`),
+    columns: () =>
+      [
+        { label: 'Name', cell: (s) => s.metadata.name },
+        ns ? null : { label: 'Namespace', cell: (s) => s.metadata.namespace },
+        { label: 'Type', cell: (s) => s.spec?.type ?? 'ClusterIP' },
+        { label: 'Cluster IP', cell: (s) => s.spec?.clusterIP ?? '' },
+        { label: 'Ports', cell: ports },
+        {
+          label: 'Endpoints',
+          cell: (s) =>
+            endpointsRefused
+              ? `not visible (${endpointsRefused})`
+              : addresses(endpoints.get(`${s.metadata.namespace}/${s.metadata.name}`)) || '<none>',
+          className: 'wrap',
+        },
+        { label: 'Age', cell: (s) => age(s.metadata.creationTimestamp) },
+      ].filter(Boolean),
   })
+  replace(ctx.main, h('h1', {}, 'Services'), services.region)
+  // Every Endpoints object, page after page: a service's row needs its own whichever page the service is on.
   const stopEndpoints = liveList(`${scope}/endpoints`, {
+    eager: true,
     onError: (e) => {
       endpointsRefused = e?.status?.code === 403 ? 'forbidden' : 'unavailable'
-      render()
+      services.refresh()
     },
     onChange: (items) => {
       endpointsRefused = null
       endpoints = items
-      render()
+      services.refresh()
     },
   })
   return () => {
-    stopServices()
+    services.stop()
     stopEndpoints()
   }
 }

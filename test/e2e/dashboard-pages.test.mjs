@@ -1,0 +1,207 @@
+// The dashboard's large lists in a real browser (Debian's headless Chromium driven by playwright-core): a namespace
+// of 1,200 pods shows its first page of 500 at once and loads the next ones with a keyboard-reachable "Load more"
+// button, while pods made, changed or deleted past the loaded pages are counted and kept for their page, and pods
+// made inside them appear live; a continue token the server no longer honours (410) lists again from the start.
+// Screenshots go to test-output/dashboard/.
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { chromium } from 'playwright-core'
+import { KUBEFLARE_URL, TOKEN, api, uniqueNs } from './helpers.mjs'
+import { root } from './server-process.mjs'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const SHOTS = join(root, 'test-output', 'dashboard')
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+const PODS = 1200
+
+let context
+let page
+let profile
+const problems = []
+const ns = uniqueNs('ui-pages')
+const podName = (i) => `p-${String(i).padStart(4, '0')}`
+/** A pod no scheduler takes (its schedulerName is nobody's): it stays Pending and costs nothing but its row. */
+const idlePod = (name) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: ns, labels: { app: 'many' } },
+  spec: { schedulerName: 'nobody', containers: [{ name: 'main', image: 'busybox:1.36' }] },
+})
+
+async function createPod(name) {
+  const res = await api('POST', `/api/v1/namespaces/${ns}/pods`, idlePod(name))
+  assert.equal(res.status, 201, res.text)
+}
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `no browser at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`)
+  mkdirSync(SHOTS, { recursive: true })
+  profile = mkdtempSync(join(tmpdir(), 'kubeflare-chromium-'))
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1280, height: 900 },
+  })
+  page = context.pages()[0] ?? (await context.newPage())
+  page.on('console', (m) => {
+    // Refusals the pages show are logged by Chromium too; a request the network change cancelled is not ours.
+    if (m.type() === 'error' && !/status of 4(03|04|10)|ERR_NETWORK_CHANGED/.test(m.text())) problems.push(m.text())
+  })
+  page.on('pageerror', (e) => problems.push(String(e)))
+  assert.equal((await api('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201)
+  // 1,200 pods, sixteen requests at a time.
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < PODS) await createPod(podName(next++))
+    }),
+  )
+})
+
+after(async () => {
+  await context?.close()
+  if (profile) rmSync(profile, { recursive: true, force: true })
+  await api('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {})
+})
+
+/**
+ * Opens a dashboard address. Chromium cancels what is under way when the machine's network interfaces change
+ * (ERR_NETWORK_CHANGED: other tests make bridges and veths on this machine); such a navigation is made again.
+ */
+async function visit(address) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.goto(`${KUBEFLARE_URL}/ui/${address}`)
+    } catch (e) {
+      if (attempt < 3 && /ERR_NETWORK_CHANGED|interrupted by another navigation/.test(e.message)) continue
+      throw e
+    }
+  }
+}
+
+const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+const row = (name) => page.locator(`tr[data-name="${name}"]`)
+const caption = (text) => page.locator('caption', { hasText: text })
+
+describe('dashboard: large lists', () => {
+  it('signs in', async () => {
+    await visit('')
+    await page.getByLabel('Bearer token').fill(TOKEN)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByText(/^Signed in as /).waitFor()
+    await page.getByLabel('Namespace').fill(ns)
+    await page.getByLabel('Namespace').press('Enter')
+  })
+
+  it('shows the first 500 of 1,200 pods at once, counts changes past them, and loads the rest on demand', async () => {
+    const lists = []
+    page.on('request', (r) => {
+      const u = new URL(r.url())
+      if (u.pathname === `/api/v1/namespaces/${ns}/pods` && !u.searchParams.has('watch')) lists.push(u)
+    })
+    await visit('#/namespaces')
+    await visit('#/pods')
+    await caption(`Pods in ${ns} (500 of ${PODS})`).waitFor({ timeout: 20_000 })
+    assert.equal(await page.locator('tbody tr').count(), 500)
+    await row('p-0499').waitFor()
+    assert.equal(await row('p-0500').count(), 0)
+    assert.equal(lists[0].searchParams.get('limit'), '500')
+    // Inside the loaded range: appears at once. Past it: counted, not drawn.
+    await createPod('p-0100-late')
+    await row('p-0100-late').waitFor({ timeout: 15_000 })
+    await caption(`(501 of ${PODS + 1})`).waitFor()
+    await createPod('p-0900-late')
+    await caption(`(501 of ${PODS + 2})`).waitFor({ timeout: 15_000 })
+    assert.equal(await row('p-0900-late').count(), 0)
+    assert.equal((await api('DELETE', `/api/v1/namespaces/${ns}/pods/p-0700?gracePeriodSeconds=0`)).status, 200)
+    await caption(`(501 of ${PODS + 1})`).waitFor({ timeout: 15_000 })
+    await shot('pods-first-page')
+
+    // The button is reached with the keyboard and pressed with Enter.
+    const button = page.getByRole('button', { name: 'Load more pods' })
+    await button.focus()
+    await page.keyboard.press('Enter')
+    await caption(`(1001 of ${PODS + 1})`).waitFor({ timeout: 20_000 })
+    // The second page is the snapshot of the first one's version, with what happened since: the pod made past the
+    // first page is there, the one deleted is not.
+    await row('p-0900-late').waitFor()
+    await row('p-0999').waitFor()
+    assert.equal(await row('p-0700').count(), 0)
+    assert.equal(await row('p-1000').count(), 0)
+    const continued = lists.filter((u) => u.searchParams.has('continue'))
+    assert.equal(continued.length, 1)
+    assert.equal(continued[0].searchParams.get('limit'), '500')
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Load more pods')
+
+    await page.keyboard.press('Enter')
+    await caption(`Pods in ${ns} (${PODS + 1})`).waitFor({ timeout: 20_000 })
+    await row(podName(PODS - 1)).waitFor()
+    await page.getByText(`All ${PODS + 1} pods loaded.`).waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Load more pods' }).isVisible(), false)
+    // Everything is loaded: a pod made now appears live wherever it sorts.
+    await createPod('p-5000')
+    await row('p-5000').waitFor({ timeout: 15_000 })
+    await caption(`Pods in ${ns} (${PODS + 2})`).waitFor()
+  })
+
+  it('lists again from the start when a continue token has expired (410)', async () => {
+    let refused = 0
+    await page.route(
+      (url) => url.pathname === `/api/v1/namespaces/${ns}/pods` && url.searchParams.has('continue'),
+      (route) => {
+        if (refused++ > 0) return route.continue()
+        return route.fulfill({
+          status: 410,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message: 'The provided continue parameter is too old to display a consistent list result.',
+            reason: 'Expired',
+            code: 410,
+          }),
+        })
+      },
+    )
+    const lists = []
+    const listed = (r) => {
+      const u = new URL(r.url())
+      if (u.pathname === `/api/v1/namespaces/${ns}/pods` && !u.searchParams.has('watch')) lists.push(u)
+    }
+    page.on('request', listed)
+    await visit('#/namespaces')
+    await visit('?limit=400#/pods')
+    await caption(`Pods in ${ns} (400 of ${PODS + 2})`).waitFor({ timeout: 20_000 })
+    await page.getByRole('button', { name: 'Load more pods' }).click()
+    // Refused once, listed again from the first page, then as deep as asked.
+    await caption(`Pods in ${ns} (800 of ${PODS + 2})`).waitFor({ timeout: 20_000 })
+    page.off('request', listed)
+    await page.unrouteAll({ behavior: 'ignoreErrors' })
+    assert.equal(refused, 2)
+    assert.deepEqual(
+      lists.map((u) => (u.searchParams.has('continue') ? 'continue' : 'first')),
+      ['first', 'continue', 'first', 'continue'],
+    )
+    assert.ok(lists.every((u) => u.searchParams.get('limit') === '400'))
+  })
+
+  it('ran without a Content-Security-Policy violation or a script error', () => {
+    assert.deepEqual(problems, [])
+  })
+})
