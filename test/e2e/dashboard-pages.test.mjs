@@ -1,15 +1,16 @@
-// The dashboard's large lists in a real browser (Debian's headless Chromium driven by playwright-core): a namespace
-// of 1,200 pods shows its first page of 500 at once and loads the next ones with a keyboard-reachable "Load more"
-// button, while pods made, changed or deleted past the loaded pages are counted and kept for their page, and pods
-// made inside them appear live; a continue token the server no longer honours (410) lists again from the start.
-// Screenshots go to test-output/dashboard/.
+// The dashboard's large lists and live custom resources in a real browser (Debian's headless Chromium driven by
+// playwright-core): a namespace of 1,200 pods shows its first page of 500 at once and loads the next ones with a
+// keyboard-reachable "Load more" button, while pods made, changed or deleted past the loaded pages are counted and
+// kept for their page, and pods made inside them appear live; a continue token the server no longer honours (410)
+// lists again from the start; a custom resource made after its page opened appears, changes and goes without a
+// reload. Screenshots go to test-output/dashboard/.
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { chromium } from 'playwright-core'
-import { KUBEFLARE_URL, TOKEN, api, uniqueNs } from './helpers.mjs'
+import { KUBECTL_VERSIONS, KUBEFLARE_URL, TOKEN, api, kubectl, uniqueNs } from './helpers.mjs'
 import { root } from './server-process.mjs'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -24,7 +25,10 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
+const kubectlLatest = KUBECTL_VERSIONS.at(-1)
 const PODS = 1200
+const GROUP = `ui${Date.now().toString(36)}.example.com`
+const CRD = `widgets.${GROUP}`
 
 let context
 let page
@@ -76,6 +80,7 @@ after(async () => {
   await context?.close()
   if (profile) rmSync(profile, { recursive: true, force: true })
   await api('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {})
+  await api('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}`).catch(() => {})
 })
 
 /**
@@ -97,7 +102,7 @@ const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullP
 const row = (name) => page.locator(`tr[data-name="${name}"]`)
 const caption = (text) => page.locator('caption', { hasText: text })
 
-describe('dashboard: large lists', () => {
+describe('dashboard: large lists, live custom resources', () => {
   it('signs in', async () => {
     await visit('')
     await page.getByLabel('Bearer token').fill(TOKEN)
@@ -199,6 +204,74 @@ describe('dashboard: large lists', () => {
       ['first', 'continue', 'first', 'continue'],
     )
     assert.ok(lists.every((u) => u.searchParams.get('limit') === '400'))
+  })
+
+  it('shows a custom resource made after its page opened, changes it and sees it go, without a reload', async () => {
+    await visit('#/custom')
+    await page.getByRole('heading', { name: 'Custom resources' }).waitFor()
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: CRD },
+      spec: {
+        group: GROUP,
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } },
+                },
+              },
+            },
+            additionalPrinterColumns: [
+              { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+              { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+              { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            ],
+          },
+        ],
+      },
+    }
+    assert.equal((await api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201)
+    // The definition appears on the open list page, live.
+    await row(CRD).getByRole('link', { name: CRD }).waitFor({ timeout: 15_000 })
+    await kubectl(kubectlLatest, ['wait', '--for=condition=Established', `crd/${CRD}`, '--timeout=30s'])
+    const loaded = await page.evaluate(() => performance.getEntriesByType('navigation').length)
+    await row(CRD).getByRole('link', { name: CRD }).click()
+    await page.getByRole('heading', { name: `Custom resources: ${CRD}` }).waitFor()
+    await caption(`0 Widget objects in ${ns}`).waitFor({ timeout: 15_000 })
+    const path = `/apis/${GROUP}/v1/namespaces/${ns}/widgets`
+    const made = await api('POST', path, {
+      apiVersion: `${GROUP}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'w1' },
+      spec: { size: 3, color: 'red' },
+    })
+    assert.equal(made.status, 201, made.text)
+    await row('w1').waitFor({ timeout: 15_000 })
+    await caption(`1 Widget objects in ${ns}`).waitFor()
+    const cells = () => row('w1').locator('td').allTextContents()
+    assert.deepEqual((await cells()).slice(0, 3), ['w1', '3', 'red'])
+    assert.match((await cells())[3], /^\d+s$/)
+    const patched = await api(
+      'PATCH',
+      `${path}/w1`,
+      { spec: { size: 7 } },
+      { 'content-type': 'application/merge-patch+json' },
+    )
+    assert.equal(patched.status, 200, patched.text)
+    await row('w1').locator('td', { hasText: /^7$/ }).waitFor({ timeout: 15_000 })
+    await shot('custom-live')
+    assert.equal((await api('DELETE', `${path}/w1`)).status, 200)
+    await row('w1').waitFor({ state: 'detached', timeout: 15_000 })
+    assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation').length), loaded, 'no reload')
   })
 
   it('ran without a Content-Security-Policy violation or a script error', () => {
