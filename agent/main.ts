@@ -7,6 +7,7 @@ import { FlagError, parseFlags, USAGE } from './flags.ts'
 import { KubeClient, KubeError } from './kube-client.ts'
 import { loadKubeconfig } from './kubeconfig.ts'
 import { NetworkError } from './network/ip-command.ts'
+import { apiServiceRoute } from './network/api-service.ts'
 import { checkPodNetwork, podNetwork } from './network/pod-network.ts'
 import { NodeHeartbeat, VirtualNodeError } from './node-heartbeat.ts'
 import { hostFacts, nodeResources } from './node-object.ts'
@@ -65,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
     runtime: runtime.name,
     nodePodCIDR: node.spec?.podCIDR,
     flagPodCIDR: config.podCIDR,
+    apiService: config.podNetwork === 'bridge' ? await apiServiceRoute(client, log) : null,
   })
   await heartbeat.start()
   const pods = new PodManager({
@@ -90,6 +92,10 @@ async function main(argv: string[]): Promise<number> {
     }),
   )
   if (network) log(`pod network: bridge ${network.bridge} with ${network.cidrText}`)
+  if (network?.apiService)
+    log(
+      `pod network: the kubernetes Service ${network.apiService.clusterIP}:${network.apiService.port} leads to 127.0.0.1:${network.apiService.targetPort}`,
+    )
   log(`node ${config.nodeName} (${facts.internalIP}) serving pods from ${client.server}; data in ${config.dataDir}`)
   const signalled = new Promise<string>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve(sig))

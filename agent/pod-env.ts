@@ -1,7 +1,8 @@
 // A container's environment and command as the kubelet makes them (makeEnvironmentVariables): envFrom, then env in
 // order, each value expanded against the variables before it with kube's $(VAR) syntax; fieldRef, resourceFieldRef,
 // configMapKeyRef and secretKeyRef resolved; command and args expanded against the result; the `kubernetes` Service's
-// variables (KUBERNETES_SERVICE_HOST...) pointing at the API server the agent itself uses.
+// variables (KUBERNETES_SERVICE_HOST...) pointing at the API server the agent itself uses (for a bridge pod and a server
+// on the node's loopback, at the Service's ClusterIP, which the node DNATs there: network/api-service.ts).
 import { isNotFound, type KubeClient } from './kube-client.ts'
 import type { Obj } from './obj.ts'
 
@@ -96,9 +97,11 @@ function resourceFieldRef(container: Obj, ref: Obj, allocatable: Obj): string {
 /**
  * The variables kubelet derives from the `kubernetes` Service (envvars.FromServices on the master service, which
  * getServiceEnvVarMap always includes), here for the API server the agent dials (`server`, its kubeconfig's URL):
- * a real node has no kube-proxy, so the Service's ClusterIP would lead nowhere. Host and port are the URL's (443 when
- * it names none); the port is also the `https` port, as the Service names its one port. client-go's InClusterConfig,
- * kubectl and the python client read KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT.
+ * a real node has no kube-proxy, so the Service's ClusterIP would lead nowhere (except for a pod on the bridge network
+ * whose agent dials a server on the node's loopback: `server` is then the ClusterIP's URL, which the node DNATs to
+ * that server, network/api-service.ts). Host and port are the URL's (443 when it names none); the port is also the
+ * `https` port, as the Service names its one port. client-go's InClusterConfig, kubectl and the python client read
+ * KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT.
  */
 export function apiServiceEnv(server: string): Record<string, string> {
   let url: URL
@@ -131,7 +134,7 @@ export interface EnvContext {
   /** The node's allocatable resources (limits a container does not set). */
   allocatable: Obj
   base: Record<string, string>
-  /** The API server's URL the agent uses (its kubeconfig's), for the `kubernetes` Service's variables. */
+  /** The API server's URL the pod dials (the agent's, or the Service's ClusterIP), for the Service's variables. */
   apiServer?: string
 }
 

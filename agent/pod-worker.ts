@@ -386,7 +386,8 @@ export class PodWorker {
         ...(this.netns ? { podIP: this.netns.ip } : {}),
         allocatable: this.deps.allocatable,
         base: this.runtime.baseEnv(r.cwd, this.pod.metadata.name),
-        apiServer: this.deps.client.server,
+        // A pod of its own network dials the `kubernetes` Service where the node DNATs it to a loopback server.
+        apiServer: (this.ownNetwork && this.deps.network!.apiService?.url) || this.deps.client.server,
       })
       command = this.runtime.command(r.spec, env, this.deps.config.imageDefaults)
       r.mounts = this.volumes.mountsFor(r.spec, env, this.runtime.name)

@@ -1,7 +1,9 @@
 // The names the local server certificate carries (scripts/local-credentials.mjs makes it): 127.0.0.1, ::1 and
 // localhost always; the address `--ip` gives, or every address of this machine's interfaces when it is a wildcard
 // (0.0.0.0, ::, *); and the machine's hostname. kubectl or a node agent on another machine then verifies
-// https://<address>:<port> against the local CA, as it verifies 127.0.0.1 on this one.
+// https://<address>:<port> against the local CA, as it verifies 127.0.0.1 on this one. Also the `kubernetes` Service's
+// ClusterIP, as kube-apiserver's serving certificate names it: pods of a node agent's bridge network dial it (the
+// agent DNATs it to the server on the node's loopback, agent/network/api-service.ts).
 import { X509Certificate } from 'node:crypto'
 import { isIP } from 'node:net'
 import { networkInterfaces, hostname as osHostname } from 'node:os'
@@ -25,12 +27,25 @@ function canonicalIP(ip) {
 }
 
 /**
+ * The `kubernetes` Service's ClusterIP for a SERVICE_CIDR: its first address (src/registry/ip-ranges.ts'
+ * firstServiceIP), that of kube's default range when the CIDR is unset or not one the server takes (IPv4, /8 to /30).
+ */
+export function kubernetesServiceIP(serviceCIDR) {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(String(serviceCIDR ?? '').trim())
+  const bits = Number(m?.[5])
+  if (!m || m.slice(1, 5).some((p) => Number(p) > 255) || bits < 8 || bits > 30) return '10.96.0.1'
+  const base = m.slice(1, 5).reduce((n, p) => n * 256 + Number(p), 0)
+  const first = base - (base % 2 ** (32 - bits)) + 1
+  return [24, 16, 8, 0].map((s) => Math.floor(first / 2 ** s) % 256).join('.')
+}
+
+/**
  * The names the server certificate should carry when wrangler listens on `ip` (its `--ip`): `{ ips, dns }`, each
  * without repeats, in a stable order. `hostname` and `interfaces` default to this machine's (os.hostname(),
- * os.networkInterfaces()).
+ * os.networkInterfaces()); `serviceIP`, the `kubernetes` Service's ClusterIP, is named when given.
  */
-export function wantedServerNames(ip, { hostname = osHostname(), interfaces = networkInterfaces() } = {}) {
-  const ips = [...LOOPBACK_NAMES.ips]
+export function wantedServerNames(ip, { hostname = osHostname(), interfaces = networkInterfaces(), serviceIP } = {}) {
+  const ips = [...LOOPBACK_NAMES.ips, ...(serviceIP ? [serviceIP] : [])]
   const dns = [...LOOPBACK_NAMES.dns]
   const add = (name) => {
     const n = String(name ?? '')

@@ -5,9 +5,10 @@
 // serving HTTPS with tokens: the CA, server certificate, token file, ServiceAccount signing key, the key Secrets are
 // encrypted with at rest and a kubeconfig are made on first start and kept in `<state>/kubeflare/`
 // (scripts/local-credentials.mjs); the CA is also handed to the Worker (KUBEFLARE_ROOT_CA, the kube-root-ca.crt
-// ConfigMap of every namespace). The server certificate names 127.0.0.1, ::1, localhost, the machine's hostname and
-// the --ip address (every interface's address for 0.0.0.0 or ::), and is made again (same CA) when they change, so
-// kubectl or a node agent on another machine verifies https://<address>:<port> (scripts/server-cert-names.mjs).
+// ConfigMap of every namespace). The server certificate names 127.0.0.1, ::1, localhost, the machine's hostname, the
+// --ip address (every interface's address for 0.0.0.0 or ::) and the `kubernetes` Service's ClusterIP, and is made
+// again (same CA) when they change, so kubectl or a node agent on another machine verifies https://<address>:<port>,
+// and a bridge pod https://<ClusterIP>:443 (scripts/server-cert-names.mjs).
 //
 // `--nodes N` simulates N virtual nodes (default: wrangler.toml's VIRTUAL_NODES, 10; a larger N adds nodes to
 // existing state). Every other argument goes to `wrangler dev`; `--persist-to`, `--config`/`-c` and `--env`/`-e`
@@ -25,7 +26,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureLocalCredentials } from './local-credentials.mjs'
 import { databaseExists, migrationsApplied, writeMigrationsEnv } from './migrations-state.mjs'
-import { hostHeaderNames, isWildcard, wantedServerNames } from './server-cert-names.mjs'
+import { hostHeaderNames, isWildcard, kubernetesServiceIP, wantedServerNames } from './server-cert-names.mjs'
 import { wranglerLaunch } from './wrangler-launch.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -155,7 +156,14 @@ const allowedHosts = [
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) allowedHosts.push(host)
 // The server certificate names the --ip address (every interface's for a wildcard) and the hostname, so that a client
 // on another machine verifies it; the server answers requests by those names too.
-const serverNames = wantedServerNames(ip)
+// And the `kubernetes` Service's ClusterIP (SERVICE_CIDR's first address: a --var's, else wrangler.toml's), which
+// pods of a node agent's bridge network dial.
+const serviceCIDR =
+  userArgs
+    .find((a, i) => userArgs[i - 1] === '--var' && a.startsWith('SERVICE_CIDR:'))
+    ?.slice('SERVICE_CIDR:'.length) ??
+  /^SERVICE_CIDR\s*=\s*"([^"]*)"/m.exec(readFileSync(join(root, 'wrangler.toml'), 'utf8'))?.[1]
+const serverNames = wantedServerNames(ip, { serviceIP: kubernetesServiceIP(serviceCIDR) })
 for (const name of hostHeaderNames(serverNames)) if (!allowedHosts.includes(name)) allowedHosts.push(name)
 let creds
 try {

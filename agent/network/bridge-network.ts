@@ -3,12 +3,13 @@
 // with a veth pair whose inner end (eth0) has the pod's address (ipam.ts) and a default route via the bridge;
 // loopback up; traffic leaving the CIDR masqueraded, and forwarded to and from the bridge (iptables rules with a
 // comment, added once). Names carry a hash of the node name, so agents of several nodes on one host stay apart.
-// The bridge routes to the node's loopback (route_localnet), for the DNAT of hostPorts dialled on 127.0.0.1
-// (host-ports.ts); packets from pods to a loopback address that no DNAT made are dropped, as kube-proxy drops them
-// (CVE-2020-8558).
+// The bridge routes to the node's loopback (route_localnet), for the DNAT of the `kubernetes` Service to a loopback
+// API server (api-service.ts) and of hostPorts dialled on 127.0.0.1 (host-ports.ts); packets from pods to a loopback
+// address that no DNAT made are dropped, as kube-proxy drops them (CVE-2020-8558).
 import { createHash } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { ApiServiceRoute } from './api-service.ts'
 import { type HostPort, hostPortRules } from './host-ports.ts'
 import { commentedRules, deleteCommented, deleteRule, ensureRule, NetworkError, run, succeeds } from './ip-command.ts'
 import { type Cidr, gatewayOf, Ipam, ipOf } from './ipam.ts'
@@ -30,8 +31,10 @@ export class BridgeNetwork {
   private readonly ipam: Ipam
   private readonly prefix: string
   private readonly comment: string
+  /** The `kubernetes` Service DNATted to a loopback API server, when the agent's server is one. */
+  readonly apiService: ApiServiceRoute | null
 
-  constructor(node: string, cidrText: string, cidr: Cidr, dataDir: string) {
+  constructor(node: string, cidrText: string, cidr: Cidr, dataDir: string, apiService: ApiServiceRoute | null = null) {
     const tag = hash(node, 6)
     this.bridge = `kfbr-${tag}`
     this.prefix = `kf-${tag}-`
@@ -39,9 +42,13 @@ export class BridgeNetwork {
     this.cidr = cidr
     this.comment = `kubeflare pod network of node ${node}`
     this.ipam = new Ipam(join(dataDir, 'network', 'ips'), cidr)
+    this.apiService = apiService
   }
 
-  /** The bridge with the gateway address, up; IPv4 forwarding on; the masquerade and forward rules. */
+  /**
+   * The bridge with the gateway address, up; IPv4 forwarding and route_localnet on; the masquerade, forward and guard
+   * rules; the `kubernetes` Service's DNAT when the API server is on the loopback.
+   */
   setUpHost() {
     if (!succeeds('ip', ['link', 'show', this.bridge])) run('ip', ['link', 'add', this.bridge, 'type', 'bridge'])
     run('ip', ['addr', 'replace', `${gatewayOf(this.cidr)}/${this.cidr.prefix}`, 'dev', this.bridge])
@@ -49,6 +56,7 @@ export class BridgeNetwork {
     writeFileSync('/proc/sys/net/ipv4/ip_forward', '1')
     writeFileSync(`/proc/sys/net/ipv4/conf/${this.bridge}/route_localnet`, '1')
     for (const [table, chain, rule, insert] of this.rules()) ensureRule(table, chain, rule, insert)
+    this.ensureApiServiceRule()
   }
 
   /** Removes the bridge and every rule of this node's network, its pods' hostPorts included. */
@@ -70,6 +78,23 @@ export class BridgeNetwork {
       // route_localnet's guard: only what a DNAT sent to the loopback (or its answers) gets there from a pod.
       ['filter', 'INPUT', ['-i', this.bridge, '-d', '127.0.0.0/8', ...notDnatted, ...c, '-j', 'DROP'], true],
     ]
+  }
+
+  /**
+   * The `kubernetes` Service's DNAT to the loopback server, exactly it: one an earlier agent left for another server
+   * port (or for a server no longer on the loopback) is replaced (or removed).
+   */
+  private ensureApiServiceRule() {
+    const s = this.apiService
+    const wanted = s && [
+      ...['-i', this.bridge, '-d', `${s.clusterIP}/32`, '-p', 'tcp', '--dport', String(s.port)],
+      ...['-m', 'comment', '--comment', this.comment, '-j', 'DNAT', '--to-destination', `127.0.0.1:${s.targetPort}`],
+    ]
+    const present = commentedRules('nat', (c) => c === this.comment).filter(([chain]) => chain === 'PREROUTING')
+    if (wanted && present.length === 1 && succeeds('iptables', ['-w', '-t', 'nat', '-C', 'PREROUTING', ...wanted]))
+      return
+    for (const [chain, rule] of present) deleteRule('nat', chain, rule)
+    if (wanted) run('iptables', ['-w', '-t', 'nat', '-A', 'PREROUTING', ...wanted])
   }
 
   private hostPortComment(uid: string) {

@@ -1,6 +1,7 @@
 // --pod-network: `host` (every pod on the host's network, podIP = hostIP) or `bridge` (a network namespace per pod on
 // a bridge, bridge-network.ts). An agent that cannot build the bridge network refuses to start, saying why, rather
 // than run pods half networked (kube's kubelet without a working CNI plugin keeps its Node NotReady).
+import type { ApiServiceRoute } from './api-service.ts'
 import { NetworkError, succeeds } from './ip-command.ts'
 import { BridgeNetwork } from './bridge-network.ts'
 import { CidrError, parseCidr } from './ipam.ts'
@@ -16,6 +17,8 @@ export interface NetworkContext {
   /** The registered Node's spec.podCIDR, which wins over --pod-cidr. */
   nodePodCIDR?: string
   flagPodCIDR?: string
+  /** The `kubernetes` Service to DNAT to a loopback API server (api-service.ts), when the agent's server is one. */
+  apiService?: ApiServiceRoute | null
 }
 
 const refuse = (why: string) => new NetworkError(`--pod-network bridge: ${why}`)
@@ -48,7 +51,7 @@ export function podNetwork(choice: PodNetworkChoice, ctx: NetworkContext): Bridg
     if (e instanceof CidrError) throw refuse(e.message)
     throw e
   }
-  const net = new BridgeNetwork(ctx.node, text, cidr, ctx.dataDir)
+  const net = new BridgeNetwork(ctx.node, text, cidr, ctx.dataDir, ctx.apiService ?? null)
   net.setUpHost()
   return net
 }

@@ -2,9 +2,11 @@
 // from the pod CIDR and one reaches the other's http.server by pod IP; a readiness httpGet probe gates Endpoints,
 // which carry the pod IP; kubectl port-forward reaches a server bound on 127.0.0.1 inside the pod; pods/proxy reaches
 // the pod IP; a hostNetwork pod keeps the node's address; a hostPort answers on the node's address and 127.0.0.1 while
-// its pod runs, not after; an agent killed and started again adopts the pods with their netns and address; deleted
-// pods leave no netns, veth or rule; the same under podman (--network ns:). Every netns, veth, bridge and iptables
-// rule the agents made is removed after, even on failure.
+// its pod runs, not after; a pod's in-cluster client reaches the API server on the node's loopback through the
+// `kubernetes` Service's ClusterIP (DNATted there), verifying it with the ServiceAccount's CA; an agent killed and
+// started again adopts the pods with their netns and address; deleted pods leave no netns, veth or rule; the same
+// under podman (--network ns:). Every netns, veth, bridge and iptables rule the agents made is removed after, even on
+// failure.
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -231,6 +233,49 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
     await k(['delete', 'pod', 'hostport', '--wait=true', '--timeout=60s'])
     await eventually('its rules to go', async () => ofPod().length === 0)
     for (const host of [p.status.hostIP, '127.0.0.1']) await assert.rejects(get(host))
+  })
+
+  it('an in-cluster client reaches the API server on the node’s loopback at the kubernetes Service', async () => {
+    const svc = (await api('GET', '/api/v1/namespaces/default/services/kubernetes')).body
+    await eventually('the default ServiceAccount', async () => {
+      return (await api('GET', `/api/v1/namespaces/${namespace}/serviceaccounts/default`)).status === 200
+    })
+    // The agent dials the server on 127.0.0.1, which inside the pod's netns is the pod itself.
+    assert.match(agent.output(), /the kubernetes Service \d+\.\d+\.\d+\.\d+:443 leads to 127\.0\.0\.1:\d+/)
+    // The server's certificate (npm start's) names the ClusterIP, which the pod's clients verify.
+    assert.doesNotMatch(agent.output(), /certificate does not name/)
+    const dir = '/var/run/secrets/kubernetes.io/serviceaccount'
+    const fetchVersion = [
+      'import os, ssl, json, urllib.request',
+      'env = os.environ',
+      `token = open("${dir}/token").read()`,
+      `ctx = ssl.create_default_context(cafile="${dir}/ca.crt")`,
+      'url = "https://%s:%s/version" % (env["KUBERNETES_SERVICE_HOST"], env["KUBERNETES_SERVICE_PORT"])',
+      'req = urllib.request.Request(url, headers={"Authorization": "Bearer " + token})',
+      'print(url, json.load(urllib.request.urlopen(req, context=ctx, timeout=10))["gitVersion"])',
+    ].join('\n')
+    await create(
+      pod('incluster', ['sh', '-c', 'python3 -c "$SCRIPT" && exec sleep 3600'], {
+        env: [{ name: 'SCRIPT', value: fetchVersion }],
+      }),
+    )
+    await running('incluster')
+    const out = await eventually('the pod to print the version', async () => {
+      const r = await k(['logs', 'incluster'], { allowFail: true })
+      return r.stdout.includes('https://') ? r.stdout : null
+    })
+    assert.match(out, new RegExp(`^https://${svc.spec.clusterIP.replaceAll('.', '\\.')}:443/version v1\\.`))
+    // kubectl with no kubeconfig (client-go's InClusterConfig) too.
+    const kubectlIn = await k([
+      'exec',
+      'incluster',
+      '--',
+      join(KUBECTL_DIR, 'kubectl.1.33'),
+      'get',
+      '--raw',
+      '/version',
+    ])
+    assert.match(JSON.parse(kubectlIn.stdout).gitVersion, /^v1\./)
   })
 
   it('an agent killed and started again adopts the pods with their netns and address', async () => {

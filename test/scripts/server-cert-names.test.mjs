@@ -16,6 +16,7 @@ import {
   LOOPBACK_NAMES,
   certificateNames,
   hostHeaderNames,
+  kubernetesServiceIP,
   sameNames,
   wantedServerNames,
 } from '../../scripts/server-cert-names.mjs'
@@ -101,6 +102,18 @@ describe('wantedServerNames', () => {
       dns: ['localhost'],
     })
     assert.deepEqual(wantedServerNames('kube.lan', { hostname: '', interfaces }).dns, ['localhost', 'kube.lan'])
+  })
+
+  it("names the kubernetes Service's ClusterIP, SERVICE_CIDR's first address (kube's default range's otherwise)", () => {
+    assert.deepEqual(wantedServerNames('127.0.0.1', { hostname: 'b', interfaces, serviceIP: '10.96.0.1' }), {
+      ips: ['127.0.0.1', '::1', '10.96.0.1'],
+      dns: ['localhost', 'b'],
+    })
+    assert.equal(kubernetesServiceIP('10.96.0.0/12'), '10.96.0.1')
+    assert.equal(kubernetesServiceIP('172.20.5.9/16'), '172.20.0.1')
+    assert.equal(kubernetesServiceIP(' 192.168.0.0/30 '), '192.168.0.1')
+    for (const bad of [undefined, '', '10.0.0.0/31', '10.0.0.0/7', 'fd00::/108', '300.1.1.0/24'])
+      assert.equal(kubernetesServiceIP(bad), '10.96.0.1', String(bad))
   })
 
   it('names every interface address for 0.0.0.0, :: and *', () => {
