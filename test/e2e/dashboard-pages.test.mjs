@@ -1,9 +1,11 @@
-// The dashboard's large lists and live custom resources in a real browser (Debian's headless Chromium driven by
-// playwright-core): a namespace of 1,200 pods shows its first page of 500 at once and loads the next ones with a
-// keyboard-reachable "Load more" button, while pods made, changed or deleted past the loaded pages are counted and
-// kept for their page, and pods made inside them appear live; a continue token the server no longer honours (410)
-// lists again from the start; a custom resource made after its page opened appears, changes and goes without a
-// reload. Screenshots go to test-output/dashboard/.
+// The dashboard's large lists, live custom resources and workload detail pages in a real browser (Debian's headless
+// Chromium driven by playwright-core): a namespace of 1,200 pods shows its first page of 500 at once and loads the
+// next ones with a keyboard-reachable "Load more" button, while pods made, changed or deleted past the loaded pages
+// are counted and kept for their page, and pods made inside them appear live; a continue token the server no longer
+// honours (410) lists again from the start; a custom resource made after its page opened appears, changes and goes
+// without a reload; a Deployment's row opens its page, which shows its ReplicaSet, its pods turning ready as it is
+// scaled, its rollout counts and its events; a CronJob's page shows the Job made from it, whose page shows its pod
+// and its completion. Screenshots go to test-output/dashboard/.
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -102,7 +104,7 @@ const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullP
 const row = (name) => page.locator(`tr[data-name="${name}"]`)
 const caption = (text) => page.locator('caption', { hasText: text })
 
-describe('dashboard: large lists, live custom resources', () => {
+describe('dashboard: large lists, live custom resources, workload pages', () => {
   it('signs in', async () => {
     await visit('')
     await page.getByLabel('Bearer token').fill(TOKEN)
@@ -272,6 +274,84 @@ describe('dashboard: large lists, live custom resources', () => {
     assert.equal((await api('DELETE', `${path}/w1`)).status, 200)
     await row('w1').waitFor({ state: 'detached', timeout: 15_000 })
     assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation').length), loaded, 'no reload')
+  })
+
+  it("opens a Deployment's page from its row: its ReplicaSet, its pods turning ready, its rollout and events", async () => {
+    await kubectl(kubectlLatest, [
+      'create',
+      'deployment',
+      'web',
+      '-n',
+      ns,
+      '--image=busybox:1.36',
+      '--replicas=1',
+      '--',
+      'sleep',
+      '600',
+    ])
+    await visit('#/workloads')
+    const link = page.getByRole('link', { name: 'web', exact: true })
+    await link.waitFor({ timeout: 15_000 })
+    await link.click()
+    await page.getByRole('heading', { name: `Deployment ${ns}/web` }).waitFor()
+    await page.waitForURL(/#\/workloads\/deployments\/[^/]+\/web$/)
+    // Its ReplicaSet, and its pod (not the 1,200 idle pods of the namespace) once Running and ready.
+    await caption('1 ReplicaSets of web').waitFor({ timeout: 15_000 })
+    const rs = (await api('GET', `/apis/apps/v1/namespaces/${ns}/replicasets?labelSelector=app%3Dweb`)).body.items[0]
+    await row(rs.metadata.name).getByRole('link', { name: rs.metadata.name }).waitFor()
+    await caption('Pods of Deployment web (1)').waitFor({ timeout: 20_000 })
+    await page.locator('tr[data-name="Ready"] td.count', { hasText: '1 of 1' }).waitFor({ timeout: 20_000 })
+    // Scaled while the page is open: the new pods appear and turn ready, the counts follow.
+    await kubectl(kubectlLatest, ['scale', 'deployment', 'web', '-n', ns, '--replicas=3'])
+    await caption('Pods of Deployment web (3)').waitFor({ timeout: 20_000 })
+    await page.locator('tr[data-name="Available"] td.count', { hasText: '3 of 3' }).waitFor({ timeout: 30_000 })
+    await page.locator('tr[data-name="Ready"] td.count', { hasText: '3 of 3' }).waitFor()
+    const pods = page.locator('tr[data-name^="web-"]').filter({ has: page.locator('td.ready', { hasText: '1/1' }) })
+    await page.waitForFunction(
+      () => document.querySelectorAll('tr[data-name^="web-"] td.phase-Running').length === 3,
+      null,
+      { timeout: 20_000 },
+    )
+    assert.equal(await pods.count(), 3)
+    await page.getByRole('cell', { name: 'MinimumReplicasAvailable', exact: true }).waitFor()
+    await page.getByRole('cell', { name: 'ScalingReplicaSet', exact: true }).first().waitFor({ timeout: 15_000 })
+    await page.getByText(/Scaled up replica set web-\w+ to 3 from 1/).waitFor({ timeout: 15_000 })
+    await shot('deployment')
+    // The ReplicaSet's own page, from its row.
+    await row(rs.metadata.name).getByRole('link', { name: rs.metadata.name }).click()
+    await page.getByRole('heading', { name: `ReplicaSet ${ns}/${rs.metadata.name}` }).waitFor()
+    await caption(`Pods of ReplicaSet ${rs.metadata.name} (3)`).waitFor({ timeout: 15_000 })
+  })
+
+  it("opens a CronJob's page with the Job made from it, and that Job's page with its pod and completion", async () => {
+    const k = (args) => kubectl(kubectlLatest, ['-n', ns, ...args])
+    await k([
+      'create',
+      'cronjob',
+      'tick',
+      '--image=busybox:1.36',
+      '--schedule=0 0 1 1 *',
+      '--',
+      'sh',
+      '-c',
+      'echo tick',
+    ])
+    // kubectl makes the Job owned by the CronJob, as the CronJob controller would.
+    await k(['create', 'job', 'tick-now', '--from=cronjob/tick'])
+    await visit('#/workloads')
+    await caption(`1 CronJobs in ${ns}`).waitFor({ timeout: 15_000 })
+    await row('tick').getByRole('link', { name: 'tick', exact: true }).click()
+    await page.getByRole('heading', { name: `CronJob ${ns}/tick` }).waitFor()
+    await page.getByText('0 0 1 1 *', { exact: true }).waitFor()
+    await caption('1 Jobs of tick').waitFor({ timeout: 15_000 })
+    await caption('Pods of CronJob tick (1)').waitFor({ timeout: 15_000 })
+    await row('tick-now').getByRole('link', { name: 'tick-now' }).click()
+    await page.getByRole('heading', { name: `Job ${ns}/tick-now` }).waitFor()
+    await page.locator('tr[data-name="Succeeded"] td.count', { hasText: '1 of 1' }).waitFor({ timeout: 30_000 })
+    await row('Complete').locator('td', { hasText: 'CompletionsReached' }).waitFor()
+    await caption('Pods of Job tick-now (1)').waitFor()
+    await page.locator('tr[data-name^="tick-now-"] td.phase', { hasText: /^(Completed|Succeeded)$/ }).waitFor()
+    await shot('job')
   })
 
   it('ran without a Content-Security-Policy violation or a script error', () => {

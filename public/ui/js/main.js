@@ -9,6 +9,7 @@ import { nodePage, nodesPage } from './pages/nodes.js'
 import { podPage } from './pages/pod.js'
 import { podsPage } from './pages/pods.js'
 import { servicesPage } from './pages/services.js'
+import { workloadPage } from './pages/workload.js'
 import { workloadsPage } from './pages/workloads.js'
 
 const NS_KEY = 'kubeflare.namespace'
@@ -31,24 +32,31 @@ const ctx = {
   },
 }
 
+/** Each route's page gets the match and a context whose `main` is that visit's own element. */
 const routes = [
-  [/^\/namespaces$/, () => namespacesPage(ctx)],
-  [/^\/pods$/, () => podsPage(ctx)],
-  [/^\/pods\/([^/]+)\/([^/]+)$/, (m) => podPage(ctx, decodeURIComponent(m[1]), decodeURIComponent(m[2]))],
-  [/^\/services$/, () => servicesPage(ctx)],
-  [/^\/nodes$/, () => nodesPage(ctx)],
-  [/^\/nodes\/([^/]+)$/, (m) => nodePage(ctx, decodeURIComponent(m[1]))],
-  [/^\/workloads$/, () => workloadsPage(ctx)],
-  [/^\/events$/, () => eventsPage(ctx)],
-  [/^\/custom$/, () => customPage(ctx)],
-  [/^\/custom\/([^/]+)$/, (m) => customPage(ctx, decodeURIComponent(m[1]))],
+  [/^\/namespaces$/, (_, c) => namespacesPage(c)],
+  [/^\/pods$/, (_, c) => podsPage(c)],
+  [/^\/pods\/([^/]+)\/([^/]+)$/, (m, c) => podPage(c, decodeURIComponent(m[1]), decodeURIComponent(m[2]))],
+  [/^\/services$/, (_, c) => servicesPage(c)],
+  [/^\/nodes$/, (_, c) => nodesPage(c)],
+  [/^\/nodes\/([^/]+)$/, (m, c) => nodePage(c, decodeURIComponent(m[1]))],
+  [/^\/workloads$/, (_, c) => workloadsPage(c)],
+  [
+    /^\/workloads\/([^/]+)\/([^/]+)\/([^/]+)$/,
+    (m, c) => workloadPage(c, m[1], decodeURIComponent(m[2]), decodeURIComponent(m[3])),
+  ],
+  [/^\/events$/, (_, c) => eventsPage(c)],
+  [/^\/custom$/, (_, c) => customPage(c)],
+  [/^\/custom\/([^/]+)$/, (m, c) => customPage(c, decodeURIComponent(m[1]))],
 ]
 
 let leave = null
+let routed = 0
 
 async function route() {
   leave?.()
   leave = null
+  const mine = ++routed
   ctx.say('')
   if (!session.token) return signIn()
   const path = location.hash.replace(/^#/, '') || '/pods'
@@ -57,12 +65,19 @@ async function route() {
     else a.removeAttribute('aria-current')
   }
   const found = routes.find(([re]) => re.test(path))
-  replace(main)
+  // Each visit renders into its own element: a page still loading when the next visit starts writes into one that
+  // is no longer shown, and is stopped as soon as it is done.
+  const view = h('div')
+  replace(main, view)
+  const pageCtx = Object.create(ctx, { main: { value: view } })
+  let stop = null
   try {
-    leave = found ? ((await found[1](path.match(found[0]))) ?? null) : (replace(main, h('h1', {}, 'Not found')), null)
+    stop = found ? ((await found[1](path.match(found[0]), pageCtx)) ?? null) : (replace(view, h('h1', {}, 'Not found')), null)
   } catch (e) {
-    replace(main, alert(e))
+    if (mine === routed) replace(view, alert(e))
   }
+  if (mine !== routed) return stop?.()
+  leave = stop
   main.focus()
 }
 
