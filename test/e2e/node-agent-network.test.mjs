@@ -296,9 +296,13 @@ describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root o
     assert.deepEqual(ourNetns().sort(), nsBefore)
   })
 
-  it('deleted pods leave no netns or veth behind', async () => {
+  it('deleted pods leave no netns, veth or hostPort rule behind', async () => {
     await k(['delete', 'pod', '--all', '--wait=true', '--timeout=60s'])
     await eventually('the netns and veths to go', async () => ourNetns().length === 0 && ourVeths().length === 0)
+    assert.deepEqual(
+      nodeRules().filter(([, , words]) => words.some((w) => w.includes(': hostPorts of pod'))),
+      [],
+    )
   })
 })
 
