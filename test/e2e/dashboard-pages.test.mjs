@@ -159,10 +159,13 @@ describe('dashboard: large lists, live custom resources, workload pages', () => 
     await row(podName(PODS - 1)).waitFor()
     await page.getByText(`All ${PODS + 1} pods loaded.`).waitFor()
     assert.equal(await page.getByRole('button', { name: 'Load more pods' }).isVisible(), false)
-    // Everything is loaded: a pod made now appears live wherever it sorts.
+    // Everything is loaded: a pod made now appears live wherever it sorts, and the table drawn again for it keeps
+    // the keyboard's place on the link it was on.
+    await row('p-0100-late').getByRole('link', { name: 'p-0100-late' }).focus()
     await createPod('p-5000')
     await row('p-5000').waitFor({ timeout: 15_000 })
     await caption(`Pods in ${ns} (${PODS + 2})`).waitFor()
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'p-0100-late')
   })
 
   it('lists again from the start when a continue token has expired (410)', async () => {

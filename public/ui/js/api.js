@@ -21,12 +21,28 @@ export class ApiError extends Error {
   }
 }
 
-/** fetch with the token; JSON in and out; throws ApiError with the Status on failure. */
-export async function api(path, { method = 'GET', body, accept = 'application/json', signal } = {}) {
+const pause = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * fetch with the token; JSON in and out; throws ApiError with the Status on failure. A read (or a request marked
+ * `retry`) that got no answer at all, as when the browser drops requests because the machine's network changed, is
+ * made again a few times before that failure is thrown.
+ */
+export async function api(path, { method = 'GET', body, accept = 'application/json', signal, retry = method === 'GET' } = {}) {
   const headers = { accept }
   if (session.token) headers.authorization = `Bearer ${session.token}`
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }
+  let res
+  for (let attempt = 1; ; attempt++) {
+    try {
+      res = await fetch(path, init)
+      break
+    } catch (e) {
+      if (!retry || e?.name === 'AbortError' || attempt >= 4) throw e
+      await pause(250 * 2 ** attempt)
+    }
+  }
   const text = await res.text()
   let json
   try {

@@ -67,3 +67,18 @@ export function alert(error) {
 export function replace(el, ...children) {
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false))
 }
+
+/**
+ * Replaces a live table's region with its redrawn table, keeping the keyboard focus where it was: on the same
+ * row's (data-name) same cell's link or button, when the focus was in the old table.
+ */
+export function redraw(region, next) {
+  const focused = document.activeElement
+  const cell = region.contains(focused) ? focused.closest('td') : null
+  const name = cell?.parentElement?.getAttribute('data-name')
+  const column = cell ? [...cell.parentElement.children].indexOf(cell) : -1
+  replace(region, next)
+  if (name === null || name === undefined) return
+  const row = [...region.querySelectorAll('tr[data-name]')].find((r) => r.getAttribute('data-name') === name)
+  row?.children[column]?.querySelector('a, button, input, select, [tabindex]')?.focus()
+}

@@ -1,6 +1,6 @@
 // A live table: a collection listed in pages and watched (watch.js), drawn at most once a frame, sorted in the
 // server's list order (so a loaded page appends), with its "Load more" control. Most pages are one or more of these.
-import { alert, h, replace, table } from './dom.js'
+import { alert, h, redraw, replace, table } from './dom.js'
 import { counted, pager } from './pager.js'
 import { byListOrder, liveList } from './watch.js'
 
@@ -28,7 +28,7 @@ export function liveTable(path, opts) {
       const rows = [...items.values()].filter((o) => !only || only(o)).sort(sort)
       // Filtered rows are counted as shown; the server's total counts what the selectors gave.
       const count = !only ? counted(paging) : paging.complete ? String(rows.length) : `${rows.length}, more to load`
-      replace(tableRegion, table(caption(count), columns(), rows, key))
+      redraw(tableRegion, table(caption(count), columns(), rows, key))
     })
   }
   const stop = liveList(path, {

@@ -9,7 +9,6 @@ const key = (o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`
 const order = (o) => [o.metadata?.namespace ?? '', o.metadata?.name ?? '']
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
 const compareOrder = (a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1])
-const pause = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /** The server's list order (namespace, then name, byte-wise): pages append at the end when tables sort by it. */
 export const byListOrder = (a, b) => compareOrder(order(a), order(b))
@@ -118,20 +117,10 @@ export function liveList(path, opts = {}) {
     loading = true
     pageError = ''
     changed()
-    let tries = 0
     try {
       for (;;) {
-        let res
-        try {
-          res = await api(`${path}?${query({ limit, continue: token })}`)
-        } catch (e) {
-          // No answer at all (the network dropped the request): ask for the same page again, a few times.
-          if (e?.status || ++tries > 3 || stopped) throw e
-          await pause(500 * 2 ** tries)
-          continue
-        }
+        const res = await api(`${path}?${query({ limit, continue: token })}`)
         if (mine !== gen || stopped) return
-        tries = 0
         take(res)
         if (!token || (!eager && items.size >= want)) break
         changed()
