@@ -136,11 +136,13 @@ describe('dashboard: large lists, live custom resources, workload pages', () => 
     assert.equal(await row('p-0900-late').count(), 0)
     assert.equal((await api('DELETE', `/api/v1/namespaces/${ns}/pods/p-0700?gracePeriodSeconds=0`)).status, 200)
     await caption(`(501 of ${PODS + 1})`).waitFor({ timeout: 15_000 })
-    await shot('pods-first-page')
+    // The page's top, and its end with the pager (the whole page would be 500 rows tall).
+    await page.screenshot({ path: join(SHOTS, 'pods-first-page.png') })
 
     // The button is reached with the keyboard and pressed with Enter.
     const button = page.getByRole('button', { name: 'Load more pods' })
     await button.focus()
+    await page.screenshot({ path: join(SHOTS, 'pods-load-more.png') })
     await page.keyboard.press('Enter')
     await caption(`(1001 of ${PODS + 1})`).waitFor({ timeout: 20_000 })
     // The second page is the snapshot of the first one's version, with what happened since: the pod made past the
@@ -320,6 +322,9 @@ describe('dashboard: large lists, live custom resources, workload pages', () => 
     await page.getByRole('cell', { name: 'ScalingReplicaSet', exact: true }).first().waitFor({ timeout: 15_000 })
     await page.getByText(/Scaled up replica set web-\w+ to 3 from 1/).waitFor({ timeout: 15_000 })
     await shot('deployment')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shot('deployment-phone')
+    await page.setViewportSize({ width: 1280, height: 900 })
     // The ReplicaSet's own page, from its row.
     await row(rs.metadata.name).getByRole('link', { name: rs.metadata.name }).click()
     await page.getByRole('heading', { name: `ReplicaSet ${ns}/${rs.metadata.name}` }).waitFor()
