@@ -11,6 +11,8 @@ export const CrossVersionObjectReference = z
     apiVersion: z.string().optional().describe('API version of the referent, e.g. apps/v1'),
   })
   .describe('Enough information to identify the referred object')
+  // +structType=atomic in autoscaling/v1 only (v2's is granular).
+  .meta({ 'x-kubernetes-map-type': 'atomic' })
 
 export const HorizontalPodAutoscalerSpec = z
   .strictObject({

@@ -26,6 +26,8 @@ export const OwnerReference = z
       .describe('Whether foreground deletion of the owner waits for this object to be removed'),
   })
   .describe('Points at an object that owns this one; owned objects are garbage-collected with their owner')
+  // +structType=atomic (meta/v1 types.go): server-side apply owns a reference whole.
+  .meta({ 'x-kubernetes-map-type': 'atomic' })
 
 export const ManagedFieldsEntry = z
   .strictObject({

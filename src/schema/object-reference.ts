@@ -12,5 +12,7 @@ export const ObjectReference = z
     fieldPath: z.string().optional().describe('A field within the referent, e.g. spec.containers{name}'),
   })
   .describe('A reference to another object')
+  // +structType=atomic (core/v1 types.go): server-side apply owns a reference whole.
+  .meta({ 'x-kubernetes-map-type': 'atomic' })
 
 export type ObjectReference = z.infer<typeof ObjectReference>

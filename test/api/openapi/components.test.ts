@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ComponentBuilder, REF_PREFIX } from '../../../src/api/openapi/components'
 import { int32, int64, IntOrString, ObjectMeta, Time } from '../../../src/schema/meta'
+import { ObjectReference } from '../../../src/schema/object-reference'
 import { Quantity } from '../../../src/schema/quantity'
 import { Container, PodAffinityTerm, WeightedPodAffinityTerm } from '../../../src/schema/pod'
 
@@ -102,6 +103,14 @@ describe('ComponentBuilder', () => {
       'x-kubernetes-list-type': 'atomic',
     })
     expect(b.schemas['io.k8s.api.core.v1.ObjectFieldSelector']).toMatchObject({ 'x-kubernetes-map-type': 'atomic' })
+  })
+
+  it('marks the references kube declares +structType=atomic (OwnerReference, ObjectReference) as atomic', () => {
+    const b = new ComponentBuilder()
+    b.component(`${META}.ObjectMeta`, ObjectMeta)
+    b.component('io.k8s.api.core.v1.ObjectReference', ObjectReference)
+    expect(b.schemas[`${META}.OwnerReference`]).toMatchObject({ 'x-kubernetes-map-type': 'atomic' })
+    expect(b.schemas['io.k8s.api.core.v1.ObjectReference']).toMatchObject({ 'x-kubernetes-map-type': 'atomic' })
   })
 
   it('writes maps of anything as plain objects and inline objects in place', () => {
