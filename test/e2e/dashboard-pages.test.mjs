@@ -5,7 +5,7 @@
 // honours (410) lists again from the start; a custom resource made after its page opened appears, changes and goes
 // without a reload; a Deployment's row opens its page, which shows its ReplicaSet, its pods turning ready as it is
 // scaled, its rollout counts and its events; a CronJob's page shows the Job made from it, whose page shows its pod
-// and its completion. Screenshots go to test-output/dashboard/.
+// and its completion; a DaemonSet's page shows its pod on each node. Screenshots go to test-output/dashboard/.
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -360,6 +360,31 @@ describe('dashboard: large lists, live custom resources, workload pages', () => 
     await caption('Pods of Job tick-now (1)').waitFor()
     await page.locator('tr[data-name^="tick-now-"] td.phase', { hasText: /^(Completed|Succeeded)$/ }).waitFor()
     await shot('job')
+  })
+
+  it("opens a DaemonSet's page: one pod per node, ready", async () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: ns },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', '600'] }] },
+        },
+      },
+    }
+    assert.equal((await api('POST', `/apis/apps/v1/namespaces/${ns}/daemonsets`, ds)).status, 201)
+    await visit('#/workloads')
+    await row('agent').getByRole('link', { name: 'agent', exact: true }).click()
+    await page.getByRole('heading', { name: `DaemonSet ${ns}/agent` }).waitFor()
+    const nodes = (await api('GET', '/api/v1/nodes')).body.items.length
+    await page
+      .locator('tr[data-name="Ready"] td.count', { hasText: `${nodes} of ${nodes}` })
+      .waitFor({ timeout: 30_000 })
+    await caption(`Pods of DaemonSet agent (${nodes})`).waitFor({ timeout: 15_000 })
+    assert.equal(await page.locator('tr[data-name^="agent-"] td.node').count(), nodes)
   })
 
   it('ran without a Content-Security-Policy violation or a script error', () => {

@@ -107,14 +107,16 @@ export function workloadPage(ctx, plural, ns, name) {
           ['Age', age(o.metadata.creationTimestamp)],
         ].filter(([, v]) => v !== undefined && v !== null && v !== '')),
       )
+      // A Job's counts are pods out of its completions; the others' are replicas out of those desired.
       const desired = kind.desired(o)
+      const wanted = kind.plural === 'jobs' ? 'Completions' : 'Desired'
       replace(
         rollout,
-        table(`Rollout progress (desired ${desired})`, [
-          { label: 'Replicas', cell: ([label]) => label },
-          { label: 'Count', cell: ([label, n]) => (label === 'Desired' ? String(desired) : `${n ?? 0} of ${desired}`), className: 'count' },
-          { label: 'Progress', cell: ([label, n]) => (label === 'Desired' ? '' : progress(n, desired)) },
-        ], [['Desired', desired], ...kind.rollout(o)], ([label]) => label),
+        table(`Rollout progress (${wanted.toLowerCase()} ${desired})`, [
+          { label: kind.plural === 'jobs' ? 'Pods' : 'Replicas', cell: ([label]) => label },
+          { label: 'Count', cell: ([label, n]) => (label === wanted ? String(desired) : `${n ?? 0} of ${desired}`), className: 'count' },
+          { label: 'Progress', cell: ([label, n]) => (label === wanted ? '' : progress(n, desired)) },
+        ], [[wanted, desired], ...kind.rollout(o)], ([label]) => label),
       )
       replace(
         conditions,
