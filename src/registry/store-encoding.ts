@@ -35,7 +35,18 @@ export function trackManagedFields(
   const oldForDiff = old ? { ...old, metadata: { ...old.metadata } } : null
   // Owned fields are those of the object as stored (encodeAsGo runs after validation, so on a copy here).
   const encoded = encodedCopy(def, obj)
-  const entries = recordUpdate(encoded, oldForDiff, def.schema, manager.name, ctx.now, manager.subresource, sent)
+  // A create is compared with the kind's empty Go object (a custom resource's is empty).
+  const goType = def.unstructured ? null : goTypeOf(def.schema, `v1.${def.kind}`)
+  const entries = recordUpdate(
+    encoded,
+    oldForDiff,
+    def.schema,
+    goType,
+    manager.name,
+    ctx.now,
+    manager.subresource,
+    sent,
+  )
   if (entries) obj.metadata.managedFields = entries
 }
 

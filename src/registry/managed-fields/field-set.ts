@@ -9,7 +9,6 @@ export type FieldSet = Set<string>
 type Json = unknown
 
 const SEP = '\u0001'
-const joinPath = (segs: string[]) => segs.join(SEP)
 export const splitPath = (p: string) => (p === '' ? [] : p.split(SEP))
 
 /** Fields no manager owns: identity and bookkeeping the server sets. */
@@ -56,11 +55,20 @@ export function listKind(
  */
 export function itemKey(item: Record<string, unknown>, keys: string[], el: Node | null = null): string {
   const k: Record<string, unknown> = {}
-  for (const key of keys) {
+  // FieldList.Sort: the key fields by name, whatever order the schema lists them in.
+  for (const key of keys.length > 1 ? [...keys].sort() : keys) {
     const v = item[key] ?? field(el, key)?.meta.default
     if (v !== undefined) k[key] = v
   }
-  return `k:${JSON.stringify(k)}`
+  return `k:${goJSON(k)}`
+}
+
+/** JSON as Go's encoder (jsoniter, standard-library compatible) writes it: <, >, & and U+2028/9 escaped. */
+export function goJSON(v: unknown): string {
+  const s = JSON.stringify(v)
+  return /[<>&\u2028\u2029]/.test(s)
+    ? s.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : s
 }
 
 /**
@@ -91,7 +99,12 @@ export function withKeyDefaults(v: Json, n: Node | null): Json {
   return v
 }
 
-/** Every field path the object sets. Non-leaf nodes that own their existence (map entries, list items) are included. */
+/**
+ * The fields an applied configuration sets, as structured-merge-diff's ToFieldSet (typed/tofieldset.go) gives them:
+ * leaves (atomic lists, maps and structs included), list items, map keys (a map's entries are not struct fields) and
+ * struct fields holding null or an empty map; not a struct field's non-empty map or list node itself (an applied
+ * `labels: {app: x}` owns `f:labels.f:app`, not `f:labels`), nor a non-atomic empty list.
+ */
 export function fieldSetOf(obj: Json, schema: z.ZodType): FieldSet {
   const out: FieldSet = new Set()
   walk(obj, node(schema), '', out, true)
@@ -99,41 +112,54 @@ export function fieldSetOf(obj: Json, schema: z.ZodType): FieldSet {
 }
 
 /** A path one segment down (paths are built as strings as the walk descends: joining arrays at each level cost more). */
-const below = (path: string, seg: string) => (path === '' ? seg : path + SEP + seg)
+export const below = (path: string, seg: string) => (path === '' ? seg : path + SEP + seg)
+
+/** A map or struct kube marks +mapType=atomic / +structType=atomic: one value, owned and compared whole. */
+export const isAtomicMap = (n: Node | null) =>
+  n !== null && n.meta['x-kubernetes-map-type'] === 'atomic' && (n.kind === 'object' || n.kind === 'record')
+
+/** Fields of the root and of metadata that no manager owns (kube's stripMetaManager; metadata itself neither). */
+export function unowned(path: string, key: string): boolean {
+  return path === '' ? key === 'apiVersion' || key === 'kind' : path === 'f:metadata' && UNOWNED_META.has(key)
+}
 
 function walk(v: Json, n: Node | null, path: string, out: FieldSet, root = false) {
+  if (!root && isAtomicMap(n)) {
+    out.add(path)
+    return
+  }
   if (isObj(v)) {
     const isMap = n?.kind === 'record'
-    if (!root && Object.keys(v).length === 0) {
-      out.add(path)
-      return
-    }
-    if (!root && isMap) out.add(path)
-    const inMeta = path === 'f:metadata'
-    for (const [k, x] of Object.entries(v)) {
-      if (root && (k === 'apiVersion' || k === 'kind')) continue
-      if (inMeta && UNOWNED_META.has(k)) continue
-      if (x === undefined) continue
-      walk(x, field(n, k), below(path, `f:${k}`), out)
+    for (const k of Object.keys(v)) {
+      const x = v[k]
+      if (x === undefined || unowned(path, k)) continue
+      const p = below(path, `f:${k}`)
+      walk(x, field(n, k), p, out)
+      if (isMap || x === null || (isObj(x) && Object.keys(x).length === 0)) out.add(p)
     }
     return
   }
   if (Array.isArray(v)) {
     const lk = listKind(n, v)
-    if (lk.kind === 'atomic' || v.length === 0) {
+    if (lk.kind === 'atomic') {
       out.add(path)
       return
     }
     const el = element(n)
-    for (const item of v) {
-      if (lk.kind === 'set') {
-        out.add(below(path, `v:${JSON.stringify(item)}`))
-      } else if (isObj(item)) {
-        const itemPath = below(path, itemKey(item, lk.keys, el))
-        out.add(itemPath)
-        walk(item, el, itemPath, out, false)
-      }
-    }
+    const segs = v.map((item) =>
+      lk.kind === 'set' ? `v:${goJSON(item)}` : isObj(item) ? itemKey(item, lk.keys, el) : null,
+    )
+    const seen = new Set<string>()
+    const dup = new Set<string>()
+    for (const s of segs) if (s !== null) (seen.has(s) ? dup : seen).add(s)
+    v.forEach((item, i) => {
+      const seg = segs[i]
+      if (seg === null) return
+      const itemPath = below(path, seg)
+      out.add(itemPath)
+      // A duplicated item is owned as one (tofieldset.go): its fields are not walked.
+      if (lk.kind === 'map' && !dup.has(seg)) walk(item, el, itemPath, out)
+    })
     return
   }
   out.add(path)
@@ -143,37 +169,6 @@ function walk(v: Json, n: Node | null, path: string, out: FieldSet, root = false
 export function innerPathsOf(set: FieldSet): FieldSet {
   const out: FieldSet = new Set()
   for (const p of set) for (let i = p.indexOf(SEP); i >= 0; i = p.indexOf(SEP, i + 1)) out.add(p.slice(0, i))
-  return out
-}
-
-/** FieldsV1 JSON (what managedFields[].fieldsV1 holds) from a field set; owned inner nodes carry the '.' marker. */
-export function toFieldsV1(set: FieldSet): Record<string, unknown> {
-  const root: Record<string, unknown> = {}
-  const descend = (p: string) => {
-    let cur = root
-    for (const s of splitPath(p)) cur = (cur[s] ??= {}) as Record<string, unknown>
-    return cur
-  }
-  for (const p of [...set].sort()) descend(p)
-  for (const p of set) {
-    const n = descend(p)
-    if (Object.keys(n).some((k) => k !== '.')) n['.'] = {}
-  }
-  return root
-}
-
-/** A field set from FieldsV1 JSON. */
-export function fromFieldsV1(v: unknown): FieldSet {
-  const out: FieldSet = new Set()
-  const rec = (node: unknown, path: string[]) => {
-    if (!isObj(node)) return
-    const keys = Object.keys(node)
-    if (keys.length === 0 || keys.includes('.')) {
-      if (path.length > 0) out.add(joinPath(path))
-    }
-    for (const k of keys) if (k !== '.') rec(node[k], [...path, k])
-  }
-  rec(v, [])
   return out
 }
 
@@ -191,7 +186,7 @@ export function valueAt(obj: Json, path: string[]): Json {
         : undefined
     } else if (seg.startsWith('v:')) {
       const want = seg.slice(2)
-      cur = Array.isArray(cur) ? cur.find((x) => JSON.stringify(x) === want) : undefined
+      cur = Array.isArray(cur) ? cur.find((x) => goJSON(x) === want) : undefined
     } else {
       return undefined
     }

@@ -2,18 +2,12 @@
 // manager the fields they changed and take those fields from everyone else; apply is in apply.ts.
 import type { z } from 'zod'
 import type { KubeObject } from '../../schema/meta'
+import type { GoType } from '../decoding/go-types'
 import { deepEqual } from '../deep-equal'
 import { rfc3339 } from '../time'
-import {
-  fieldSetOf,
-  fromFieldsV1,
-  innerPathsOf,
-  scopeToSubresource,
-  splitPath,
-  toFieldsV1,
-  valueAt,
-  type FieldSet,
-} from './field-set'
+import { compareObjects } from './compare'
+import { type FieldSet, scopeToSubresource } from './field-set'
+import { fromFieldsV1, toFieldsV1 } from './fields-v1'
 
 export interface ManagedEntry {
   manager: string
@@ -83,9 +77,22 @@ function decodes(e: unknown): boolean {
   )
 }
 
+/** kube's sortEncodedManagedFields: Apply before Update, then by time (whole seconds), manager, apiVersion, subresource. */
+function entryOrder(p: Owner, q: Owner): number {
+  if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1
+  const ps = Math.floor((Date.parse(p.time) || 0) / 1000)
+  const qs = Math.floor((Date.parse(q.time) || 0) / 1000)
+  if (ps !== qs) return ps - qs
+  const key = (o: Owner) => [o.manager, o.apiVersion, o.subresource ?? '']
+  const [a, b] = [key(p), key(q)]
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1
+  return 0
+}
+
 export function writeOwners(owners: Owner[]): ManagedEntry[] | undefined {
   const out = owners
     .filter((o) => o.set.size > 0)
+    .sort(entryOrder)
     .map((o) => {
       const e: ManagedEntry = {
         manager: o.manager,
@@ -104,56 +111,50 @@ export function writeOwners(owners: Owner[]): ManagedEntry[] | undefined {
 export const sameOwner = (o: Owner, manager: string, operation: Owner['operation'], subresource?: string) =>
   o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '')
 
-/** The paths whose value differs between two objects (present in either). */
-function changedPaths(
-  next: KubeObject,
-  prev: KubeObject | null,
-  schema: z.ZodType,
-  nextSet = fieldSetOf(next, schema),
-): FieldSet {
-  if (!prev) return nextSet
-  const prevSet = fieldSetOf(prev, schema)
-  const changed: FieldSet = new Set()
-  const inner = innerPathsOf(nextSet)
-  for (const p of nextSet) {
-    if (!prevSet.has(p)) changed.add(p)
-    // A map entry or list item changes by appearing or disappearing; its fields speak for its content.
-    else if (!inner.has(p) && !deepEqual(valueAt(next, splitPath(p)), valueAt(prev, splitPath(p)))) changed.add(p)
-  }
-  for (const p of prevSet) if (!nextSet.has(p)) changed.add(p)
-  return changed
-}
-
-/** Records an Update by `manager`: the object's managedFields after the write. `sent`: the request's managedFields. */
+/**
+ * Records an Update by `manager`: the object's managedFields after the write. `sent`: the request's managedFields.
+ * As structured-merge-diff's Updater.Update behind kube's managedFieldsUpdater: the write's Compare of old and new
+ * (a create's old object is the kind's empty Go object, `goType`'s), less what the subresource does not own; every
+ * manager loses what was added, modified or removed, and the writer gains what was added or modified (its time moves
+ * only then).
+ */
 export function recordUpdate(
   next: KubeObject,
   prev: KubeObject | null,
   schema: z.ZodType,
+  goType: GoType | null,
   manager: string,
   now: Date,
   subresource?: string,
   sent?: unknown,
 ): ManagedEntry[] | undefined {
   const fromRequest = sentOwners(sent, prev, subresource)
-  const owners = fromRequest ?? readOwners(prev)
-  // One walk of the new object serves both sets (for a create they are the same fields).
-  const nextSet = fieldSetOf(next, schema)
-  const changed = scopeToSubresource(changedPaths(next, prev, schema, nextSet), subresource)
-  if (changed.size === 0)
+  const c = compareObjects(prev, next, schema, goType)
+  const changed = scopeToSubresource(new Set([...c.added, ...c.modified]), subresource)
+  const removed = scopeToSubresource(c.removed, subresource)
+  if (changed.size === 0 && removed.size === 0)
     return fromRequest ? writeOwners(fromRequest) : (prev?.metadata.managedFields as ManagedEntry[] | undefined)
-  const present = prev ? scopeToSubresource(nextSet, subresource) : changed
-  let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
+  const owners = fromRequest ?? readOwners(prev)
   for (const o of owners) {
-    if (o === mine) continue
     for (const p of changed) o.set.delete(p)
+    for (const p of removed) o.set.delete(p)
   }
-  if (!mine) {
-    mine = { manager, operation: 'Update', subresource, set: new Set(), time: '', apiVersion: next.apiVersion ?? 'v1' }
-    owners.push(mine)
+  if (changed.size > 0) {
+    let mine = owners.find((o) => sameOwner(o, manager, 'Update', subresource))
+    if (!mine) {
+      mine = {
+        manager,
+        operation: 'Update',
+        subresource,
+        set: new Set(),
+        time: '',
+        apiVersion: next.apiVersion ?? 'v1',
+      }
+      owners.push(mine)
+    }
+    for (const p of changed) mine.set.add(p)
+    mine.time = rfc3339(now)
   }
-  for (const p of changed) if (present.has(p)) mine.set.add(p)
-  for (const p of [...mine.set]) if (!present.has(p)) mine.set.delete(p)
-  mine.time = rfc3339(now)
   return writeOwners(owners)
 }
 
