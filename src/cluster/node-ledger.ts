@@ -2,6 +2,9 @@
 // the pod IP it was given from the node's pod CIDR. The scheduler reads it; releases free both. SQLite holds the
 // rows; the per-node sums and used addresses are also kept in memory (loaded on first use, then updated with each
 // write), because the scheduler asks for them on every pod and summing the table each time grew with the cluster.
+// A binding also keeps the host ports its pod holds (kube-scheduler's NodeInfo.UsedPorts, for the NodePorts filter).
+import type { HostPort } from '../registry/host-ports'
+
 type Row = Record<string, SqlStorageValue>
 
 const SCHEMA = `
@@ -29,14 +32,25 @@ export interface Binding {
 
 type Usage = { cpuMilli: number; memBytes: number; pods: number }
 
+/** A table made before bindings kept host ports gets the column (a nullable column, added in place). */
+function addHostPorts(sql: SqlStorage) {
+  const table = sql.exec<{ sql: string }>(
+    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'pod_bindings'",
+  )
+  if (!table.toArray()[0]?.sql.includes('host_ports')) sql.exec('ALTER TABLE pod_bindings ADD COLUMN host_ports TEXT')
+}
+
 export class NodeLedger {
   /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
   private sums: Map<string, Usage> | null = null
   /** Per-node used pod IPs, each node's loaded on first use. */
   private ips = new Map<string, Set<string>>()
+  /** Per-node host ports of its pods (podKey → ports), loaded on first use; few pods ask for any. */
+  private ports: Map<string, Map<string, HostPort[]>> | null = null
 
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA)
+    addHostPorts(sql)
   }
 
   binding(podKey: string): Binding | null {
@@ -48,10 +62,10 @@ export class NodeLedger {
    * Records a binding; with `podCIDR`, the pod gets the lowest free address of it in the same statement (the
    * scheduler placing a pod on a virtual node). Answers the binding as recorded.
    */
-  bind(b: Omit<Binding, 'podIP'>, podCIDR?: string): Binding {
+  bind(b: Omit<Binding, 'podIP'>, podCIDR?: string, hostPorts: HostPort[] = []): Binding {
     const podIP = podCIDR === undefined ? null : this.freeIP(b.node, podCIDR)
     const written = this.sql.exec(
-      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
       b.ns,
@@ -59,11 +73,39 @@ export class NodeLedger {
       b.cpuMilli,
       b.memBytes,
       podIP,
+      hostPorts.length > 0 ? JSON.stringify(hostPorts) : null,
     ).rowsWritten
     if (written === 0) return this.binding(b.podKey) ?? { ...b, podIP: null }
     this.count(b.node, b.cpuMilli, b.memBytes, 1)
     if (podIP) this.usedIPs(b.node).add(podIP)
+    if (hostPorts.length > 0 && this.ports) {
+      let onNode = this.ports.get(b.node)
+      if (!onNode) this.ports.set(b.node, (onNode = new Map()))
+      onNode.set(b.podKey, hostPorts)
+    }
     return { ...b, podIP }
+  }
+
+  /** The host ports the pods bound to a node hold. */
+  usedPorts(node: string): HostPort[] {
+    return [...(this.loadedPorts().get(node)?.values() ?? [])].flat()
+  }
+
+  /** The per-node host ports, loaded from the table on first use. */
+  private loadedPorts(): Map<string, Map<string, HostPort[]>> {
+    if (this.ports) return this.ports
+    const ports = new Map<string, Map<string, HostPort[]>>()
+    for (const r of this.sql
+      .exec<{ pod_key: string; node: string; host_ports: string }>(
+        'SELECT pod_key, node, host_ports FROM pod_bindings WHERE host_ports IS NOT NULL',
+      )
+      .toArray()) {
+      let onNode = ports.get(r.node)
+      if (!onNode) ports.set(r.node, (onNode = new Map()))
+      onNode.set(r.pod_key, JSON.parse(r.host_ports) as HostPort[])
+    }
+    this.ports = ports
+    return ports
   }
 
   /**
@@ -71,11 +113,11 @@ export class NodeLedger {
    * for it on another node (a client's binding won the race against the scheduler's) moves to the bound node, its
    * address (from the other node's pod CIDR) given up. Answers whether a reservation left another node.
    */
-  assume(b: Omit<Binding, 'podIP'>): boolean {
+  assume(b: Omit<Binding, 'podIP'>, hostPorts: HostPort[] = []): boolean {
     const had = this.binding(b.podKey)
     if (had?.node === b.node) return false
     if (had) this.release(b.podKey)
-    this.bind(b)
+    this.bind(b, undefined, hostPorts)
     return had !== null
   }
 
@@ -97,6 +139,7 @@ export class NodeLedger {
       )
     this.count(b.node, -b.cpuMilli, -b.memBytes, -1)
     if (b.podIP) this.ips.get(b.node)?.delete(b.podIP)
+    this.ports?.get(b.node)?.delete(podKey)
     return b
   }
 

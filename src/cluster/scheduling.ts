@@ -4,6 +4,7 @@ import type { NodeFacts, Placement, PodAddresses, ScheduleRequest } from './clus
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { type Binding, NodeLedger } from './node-ledger'
+import { podHostPorts } from '../registry/host-ports'
 import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
@@ -58,7 +59,11 @@ export class Scheduling {
 
   private candidates(): NodeCandidate[] {
     const usage = this.ledger.usage()
-    return this.nodeView().list.map((n) => ({ ...n, used: { ...(usage.get(n.name) ?? NO_USAGE) } }))
+    return this.nodeView().list.map((n) => ({
+      ...n,
+      used: { ...(usage.get(n.name) ?? NO_USAGE) },
+      usedPorts: this.ledger.usedPorts(n.name),
+    }))
   }
 
   /**
@@ -74,6 +79,7 @@ export class Scheduling {
       affinity: req.spec.affinity,
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
+      hostPorts: podHostPorts(req.spec),
     }
     const candidates = pool ?? this.candidates()
     const result = schedule(needs, candidates)
@@ -86,13 +92,15 @@ export class Scheduling {
     const binding = this.ledger.bind(
       { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests },
       facts?.virtual ? facts.podCIDR : undefined,
+      needs.hostPorts,
     )
     if (pool && binding.node === result.node) {
       // The ledger's sums moved with this binding; the batch's copy of them moves alike.
-      const used = pool.find((n) => n.name === result.node)!.used
-      used.cpuMilli += needs.requests.cpuMilli
-      used.memBytes += needs.requests.memBytes
-      used.pods += 1
+      const node = pool.find((n) => n.name === result.node)!
+      node.used.cpuMilli += needs.requests.cpuMilli
+      node.used.memBytes += needs.requests.memBytes
+      node.used.pods += 1
+      if (needs.hostPorts?.length) node.usedPorts = [...(node.usedPorts ?? []), ...needs.hostPorts]
     }
     return this.placed(binding)
   }
@@ -121,7 +129,8 @@ export class Scheduling {
    * held elsewhere is free again.
    */
   assumePod(req: ScheduleRequest, node: string) {
-    if (this.ledger.assume({ podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) })) this.wakeWaiting()
+    const b = { podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) }
+    if (this.ledger.assume(b, podHostPorts(req.spec))) this.wakeWaiting()
   }
 
   allocatePodIP(podKey: string): PodAddresses | null {

@@ -1,6 +1,7 @@
 // Scheduling decisions (pure): kube-scheduler's default filters (NodeUnschedulable, NodeName, NodeAffinity,
-// TaintToleration, NodeResourcesFit) and a least-allocated score, with its "0/3 nodes are available" message.
+// TaintToleration, NodePorts, NodeResourcesFit) and a least-allocated score, with its "0/3 nodes are available" message.
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
+import { type HostPort, portsConflict } from './host-ports'
 
 type Obj = Record<string, any>
 
@@ -17,6 +18,8 @@ export interface NodeCandidate {
   ready: boolean
   allocatable: Resources & { pods: number }
   used: Resources & { pods: number }
+  /** The host ports pods on the node hold (NodeInfo.UsedPorts). */
+  usedPorts?: HostPort[]
 }
 
 export interface PodNeeds {
@@ -25,6 +28,7 @@ export interface PodNeeds {
   affinity?: Obj
   tolerations?: Obj[]
   requests: Resources
+  hostPorts?: HostPort[]
 }
 
 type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
@@ -124,6 +128,8 @@ export function matchesAffinity(
   )
 }
 
+const NO_FREE_PORTS = "node(s) didn't have free ports for the requested pod ports"
+
 /** Why a node cannot take the pod (kube's filter messages), or null if it can. */
 function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   if (pod.nodeName && pod.nodeName !== node.name) return ["node(s) didn't match the requested node name"]
@@ -143,6 +149,8 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   if (!node.ready && !tolerates(tolerations, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' })) {
     return ['node(s) had untolerated taint {node.kubernetes.io/not-ready: }']
   }
+  if (pod.hostPorts?.length && node.usedPorts?.length && portsConflict(pod.hostPorts, node.usedPorts))
+    return [NO_FREE_PORTS]
   const reasons: string[] = []
   if (node.used.pods + 1 > node.allocatable.pods) reasons.push('Too many pods')
   if (pod.requests.cpuMilli > 0 && node.used.cpuMilli + pod.requests.cpuMilli > node.allocatable.cpuMilli)
@@ -187,9 +195,9 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
   // kube sorts the formatted "count reason" strings.
   const reasons = [...counts.entries()].map(([r, c]) => `${c} ${r}`).sort()
   const detail = reasons.length ? ` ${reasons.join(', ')}.` : ''
-  // Nodes short of resources could take the pod if something were preempted (none is); the rest could not.
+  // Nodes short of resources or ports could take the pod if something were preempted (none is); the rest could not.
   const resourceShort = nodes.filter((node) =>
-    rejection(pod, node)?.some((r) => r.startsWith('Insufficient') || r === 'Too many pods'),
+    rejection(pod, node)?.some((r) => r.startsWith('Insufficient') || r === 'Too many pods' || r === NO_FREE_PORTS),
   ).length
   const preemption = [
     ...(resourceShort ? [`${resourceShort} No preemption victims found for incoming pod`] : []),
