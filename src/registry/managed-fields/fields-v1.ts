@@ -26,7 +26,7 @@ export function toFieldsV1(set: FieldSet): Record<string, unknown> {
   const emit = (t: Tree, top: boolean): Record<string, unknown> => {
     const out: Record<string, unknown> = {}
     if (!top && t.member && t.children.size > 0) out['.'] = {}
-    for (const seg of [...t.children.keys()].sort(compareSegments)) out[seg] = emit(t.children.get(seg)!, false)
+    for (const seg of sortSegments([...t.children.keys()])) out[seg] = emit(t.children.get(seg)!, false)
     return out
   }
   return emit(root, true)
@@ -47,8 +47,16 @@ export function fromFieldsV1(v: unknown): FieldSet {
 
 const RANK: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 }
 
+/** Segments in PathElement order; keys and values are parsed once per segment, not once per comparison. */
+function sortSegments(segs: string[]): string[] {
+  if (segs.length < 2) return segs
+  if (segs.every((s) => s.startsWith('f:'))) return segs.sort(compareUtf8)
+  const parsed = new Map(segs.map((s) => [s, s[0] === 'k' || s[0] === 'v' ? parse(s.slice(2)) : undefined]))
+  return segs.sort((a, b) => compareSegments(a, b, parsed))
+}
+
 /** PathElement.Compare on serialized segments (`f:name`, `k:{...}`, `v:...`, `i:3`). */
-function compareSegments(a: string, b: string): number {
+function compareSegments(a: string, b: string, parsed: Map<string, unknown>): number {
   const ra = RANK[a[0]!] ?? 4
   const rb = RANK[b[0]!] ?? 4
   if (ra !== rb) return ra - rb
@@ -58,9 +66,9 @@ function compareSegments(a: string, b: string): number {
     case 'f':
       return compareUtf8(x, y)
     case 'k':
-      return compareKeys(parse(x), parse(y))
+      return compareKeys(parsed.get(a), parsed.get(b))
     case 'v':
-      return compareValues(parse(x), parse(y))
+      return compareValues(parsed.get(a), parsed.get(b))
     case 'i':
       return Math.sign(Number(x) - Number(y))
     default:
