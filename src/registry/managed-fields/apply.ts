@@ -124,11 +124,18 @@ function applyByOwnership(
   const mine = owners.find((o) => sameOwner(o, manager, 'Apply', subresource))
   if (mine) {
     const others = owners.filter((o) => o !== mine)
-    const stale = new Set([...mine.set].filter((p) => !appliedSet.has(p) && !others.some((o) => o.set.has(p))))
+    // A node someone still owns something below stays too (prune's addBackOwnedItems keeps named fields with owned
+    // children): an Update-recorded "." on a list the applier now applies only the items of is no reason to drop it.
+    let stale = [...mine.set].filter((p) => !appliedSet.has(p) && !inner.has(p) && !others.some((o) => o.set.has(p)))
+    if (stale.length > 0) {
+      const othersInner = innerPathsOf(new Set(others.flatMap((o) => [...o.set])))
+      stale = stale.filter((p) => !othersInner.has(p))
+    }
     // Only the outermost stale path of a subtree is removed: stripping an item's key first would lose the item.
+    const staleSet = new Set(stale)
     for (const p of stale) {
       const segs = splitPath(p)
-      if (segs.some((_, i) => i > 0 && stale.has(segs.slice(0, i).join('\u0001')))) continue
+      if (segs.some((_, i) => i > 0 && staleSet.has(segs.slice(0, i).join('\u0001')))) continue
       removeAt(merged, segs)
     }
   }

@@ -26,6 +26,8 @@ const isEmpty = (v: unknown) =>
 export function compareObjects(prev: unknown, next: unknown, schema: z.ZodType, goType: GoType | null): Comparison {
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() }
   walk(prev ?? {}, next, node(schema), goType, '', c)
+  // kube's stripMetaManager drops the metadata node itself (a custom resource's empty object has none).
+  for (const set of [c.added, c.modified, c.removed]) set.delete('f:metadata')
   return c
 }
 

@@ -2,7 +2,7 @@
 // sets, in the FieldsV1 vocabulary (`f:name` for fields and map keys, `k:{...}` for keyed list items, `v:...` for
 // set members). Paths are strings of segments joined by '\u0001' so sets are plain Set<string>.
 import { own, setOwn } from '../own-fields'
-import { element, field, node, type Node } from '../schema-walk'
+import { element, field, isOpaque, node, type Node } from '../schema-walk'
 import type { z } from 'zod'
 
 export type FieldSet = Set<string>
@@ -108,6 +108,8 @@ export function withKeyDefaults(v: Json, n: Node | null): Json {
 export function fieldSetOf(obj: Json, schema: z.ZodType): FieldSet {
   const out: FieldSet = new Set()
   walk(obj, node(schema), '', out, true)
+  // kube's stripMetaManager drops the metadata node itself (`metadata: {}` would be a member).
+  out.delete('f:metadata')
   return out
 }
 
@@ -129,7 +131,8 @@ function walk(v: Json, n: Node | null, path: string, out: FieldSet, root = false
     return
   }
   if (isObj(v)) {
-    const isMap = n?.kind === 'record'
+    // A map's keys are members; so are those of an object the schema leaves open (kube's deduced type: a map).
+    const isMap = n === null || n.kind === 'record' || isOpaque(n)
     for (const k of Object.keys(v)) {
       const x = v[k]
       if (x === undefined || unowned(path, k)) continue

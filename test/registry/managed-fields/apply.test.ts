@@ -506,6 +506,31 @@ describe('server-side apply: fields a manager stops applying', () => {
     const other = await apply(ns, 'p', withPort, 'b')
     expect(other.status, other.text).toBe(200)
   })
+
+  // kubectl's client-side to server-side migration turns its Update entry, whose "." marks the ports list the create
+  // brought into being, into its Apply entry; re-applying the same manifest (whose ToFieldSet owns the port items, not
+  // the list node) must not prune the list: prune adds back named fields with owned children (addBackOwnedItems).
+  it('a list node the manager owned with "." stays when it now applies only its items', async () => {
+    const ns = await makeNamespace('ssa')
+    const withPort = {
+      ...config('p'),
+      spec: { containers: [{ name: 'c', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] },
+    }
+    const c = await req('POST', `/api/v1/namespaces/${ns}/pods?fieldManager=csa`, withPort)
+    expect(c.status, c.text).toBe(201)
+    const created = entry(c.json, 'csa')
+    expect(created.fieldsV1['f:spec']['f:containers']['k:{"name":"c"}']['f:ports']).toHaveProperty('.')
+    const moved = await req(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/pods/p`,
+      [{ op: 'replace', path: '/metadata/managedFields', value: [{ ...created, manager: 'a', operation: 'Apply' }] }],
+      { 'content-type': 'application/json-patch+json' },
+    )
+    expect(moved.status, moved.text).toBe(200)
+    const r = await apply(ns, 'p', withPort, 'a')
+    expect(r.status, r.text).toBe(200)
+    expect(r.json.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP' }])
+  })
 })
 
 describe('server-side apply on pods/status', () => {

@@ -5,7 +5,7 @@
 // maps (+structType=atomic, +mapType=atomic) are leaves, and FieldsV1 is written as fieldpath/serialize.go writes it:
 // "." first, then the children in PathElement order.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, req, waitFor } from '../../helpers'
+import { makeNamespace, req, sleep, waitFor } from '../../helpers'
 
 /** The raw fieldsV1 JSON text of `manager`'s entry in a response's text (the first object holding that manager). */
 function fieldsV1Text(text: string, manager: string, operation = 'Update'): string {
@@ -176,6 +176,66 @@ describe('managedFields as kube writes them (raw text)', () => {
         '"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}}}}',
     )
     expect(put.json.metadata.managedFields.find((e: any) => e.manager === 'st').subresource).toBe('status')
+  })
+
+  it('a custom resource: open (x-kubernetes-preserve-unknown-fields) content is a map at every level; a create adds spec too', async () => {
+    const group = `mf${Date.now().toString(36)}.example.com`
+    const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'
+    const crd = await req('POST', crds, {
+      metadata: { name: `widgets.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      image: { type: 'string' },
+                      config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    })
+    expect(crd.status, crd.text).toBe(201)
+    for (let i = 0; i < 100; i++) {
+      const c = (await req('GET', `${crds}/widgets.${group}`)).json
+      if (c?.status?.conditions?.some((x: any) => x.type === 'Established' && x.status === 'True')) break
+      await sleep(50)
+    }
+    const ns = await makeNamespace('mf')
+    const body = {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { image: 'x', config: { a: { b: { c: 1 } } } },
+    }
+    const path = `/apis/${group}/v1/namespaces/${ns}/widgets`
+    const applied = await req('PATCH', `${path}/w?fieldManager=applier`, JSON.stringify(body), {
+      'content-type': 'application/apply-patch+yaml',
+    })
+    expect(applied.status, applied.text).toBe(201)
+    expect(fieldsV1Text(applied.text, 'applier', 'Apply')).toBe(
+      '{"f:spec":{"f:config":{"f:a":{".":{},"f:b":{".":{},"f:c":{}}}},"f:image":{}}}',
+    )
+    const posted = await req('POST', `${path}?fieldManager=creator`, { ...body, metadata: { name: 'w2' } })
+    expect(posted.status, posted.text).toBe(201)
+    expect(fieldsV1Text(posted.text, 'creator')).toBe(
+      '{"f:spec":{".":{},"f:config":{".":{},"f:a":{".":{},"f:b":{".":{},"f:c":{}}}},"f:image":{}}}',
+    )
   })
 
   it('keyed items are ordered as PathElements: numeric keys by value (80 before 443), not as text', async () => {
