@@ -4,6 +4,7 @@ import type { DaemonNode } from '../registry/daemon-placement'
 import type { PodSpec } from '../registry/strategies/pod/pod-types'
 import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
 import type { Snapshot } from '../host/rpc-types'
+import type { Rejection } from '../registry/kubelet-admission'
 
 export type NamespacePhase = 'Active' | 'Terminating'
 
@@ -21,7 +22,21 @@ export interface NodeFacts {
   hostIP: string
   podCIDR: string
   ready: boolean
+  /** The node's status.features (the kubelet's admission of a Strict supplementalGroupsPolicy reads it). */
+  features?: { supplementalGroupsPolicy?: boolean }
 }
+
+/** A pod the simulated kubelet is about to start, bound to `node` (by anyone: the scheduler or a client). */
+export interface AdmitRequest extends ScheduleRequest {
+  node: string
+}
+
+/**
+ * The cluster's answer for a pod about to start on a virtual node: admitted, with its addresses; rejected by the
+ * kubelet's admission (src/registry/kubelet-admission.ts); or null (no free address on its node, or the pod is bound
+ * elsewhere now).
+ */
+export type PodAdmission = { addresses: PodAddresses } | { rejected: Rejection } | null
 
 /** Where a pod on a node is reached: its own address and its node's. */
 export interface PodAddresses {
@@ -57,8 +72,11 @@ export interface ClusterApi {
   schedulePods(reqs: ScheduleRequest[]): Promise<Placement[]>
   /** Counts a pod bound elsewhere (created bound, or bound by POST binding) against its node. */
   assumePod(req: ScheduleRequest, node: string): Promise<void>
-  /** The addresses of bound pods (each null: no binding, or no free address on its node), in order. */
-  allocatePodIPs(podKeys: string[]): Promise<(PodAddresses | null)[]>
+  /**
+   * The simulated kubelet's admission of pods it is about to start and their addresses, in order: a pod bound
+   * elsewhere is recorded (as assumePod) if it was not yet, and judged against the pods admitted on its node before it.
+   */
+  admitPods(reqs: AdmitRequest[]): Promise<PodAdmission[]>
   /** Returns a pod's node reservation and IP; `ended`: the pod is Succeeded/Failed, still on its node. */
   releasePod(podKey: string, ended?: boolean): Promise<boolean>
   /** The pods of a namespace holding a reservation, by pod key. */

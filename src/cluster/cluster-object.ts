@@ -19,13 +19,14 @@ import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from 
 import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
 import type {
+  AdmitRequest,
   ClusterApi,
   ClusterOwnerRef,
   NamespacePhase,
   NodeFacts,
   OwnerMeta,
   Placement,
-  PodAddresses,
+  PodAdmission,
   ScheduleRequest,
 } from './cluster-api'
 import { NamespaceDependentsTable } from './gc-namespace-dependents'
@@ -213,8 +214,8 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     this.scheduling.assumePod(req, node)
   }
 
-  async allocatePodIPs(podKeys: string[]): Promise<(PodAddresses | null)[]> {
-    return podKeys.map((key) => this.scheduling.allocatePodIP(key))
+  async admitPods(reqs: AdmitRequest[]): Promise<PodAdmission[]> {
+    return this.scheduling.admitPods(reqs)
   }
 
   async releasePod(podKey: string, ended?: boolean): Promise<boolean> {

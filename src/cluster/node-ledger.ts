@@ -2,7 +2,9 @@
 // the pod IP it was given from the node's pod CIDR. The scheduler reads it; releases free both. SQLite holds the
 // rows; the per-node sums and used addresses are also kept in memory (loaded on first use, then updated with each
 // write), because the scheduler asks for them on every pod and summing the table each time grew with the cluster.
-// A binding also keeps the host ports its pod holds (kube-scheduler's NodeInfo.UsedPorts, for the NodePorts filter).
+// A binding also keeps the host ports its pod holds (kube-scheduler's NodeInfo.UsedPorts, for the NodePorts filter),
+// and whether its node's kubelet admitted the pod: a binding made elsewhere (assume) waits for the simulated kubelet's
+// admission, which counts only the pods admitted before it, as kubelet counts its active pods.
 import type { HostPort } from '../registry/host-ports'
 
 type Row = Record<string, SqlStorageValue>
@@ -40,6 +42,18 @@ function addHostPorts(sql: SqlStorage) {
   if (!table.toArray()[0]?.sql.includes('host_ports')) sql.exec('ALTER TABLE pod_bindings ADD COLUMN host_ports TEXT')
 }
 
+/**
+ * A table made before bindings waited for admission gets the column: 1 (admitted) for the scheduler's placements and
+ * every older row, 0 for a binding made elsewhere until its kubelet admits it.
+ */
+function addAdmitted(sql: SqlStorage) {
+  const table = sql.exec<{ sql: string }>(
+    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'pod_bindings'",
+  )
+  if (!table.toArray()[0]?.sql.includes('admitted'))
+    sql.exec('ALTER TABLE pod_bindings ADD COLUMN admitted INTEGER NOT NULL DEFAULT 1')
+}
+
 export class NodeLedger {
   /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
   private sums: Map<string, Usage> | null = null
@@ -51,6 +65,7 @@ export class NodeLedger {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA)
     addHostPorts(sql)
+    addAdmitted(sql)
   }
 
   binding(podKey: string): Binding | null {
@@ -118,7 +133,40 @@ export class NodeLedger {
     if (had?.node === b.node) return false
     if (had) this.release(b.podKey)
     this.bind(b, undefined, hostPorts)
+    this.sql.exec('UPDATE pod_bindings SET admitted = 0 WHERE pod_key = ?', b.podKey)
     return had !== null
+  }
+
+  /** Whether the pod's kubelet admitted it (the scheduler's placements are; a binding made elsewhere waits). */
+  admitted(podKey: string): boolean {
+    const r = this.sql.exec<{ admitted: number }>('SELECT admitted FROM pod_bindings WHERE pod_key = ?', podKey)
+    return r.toArray()[0]?.admitted === 1
+  }
+
+  /** The pod's kubelet admitted it: from now on it counts for the admission of the pods bound after it. */
+  admit(podKey: string) {
+    this.sql.exec('UPDATE pod_bindings SET admitted = 1 WHERE pod_key = ?', podKey)
+  }
+
+  /**
+   * What the admitted pods on a node hold (the kubelet's active pods: a pod bound elsewhere and not admitted yet, or
+   * rejected and not released yet, does not count), and their host ports; one indexed read of the node's rows.
+   */
+  admittedOn(node: string): { used: Usage; ports: HostPort[] } {
+    const used: Usage = { cpuMilli: 0, memBytes: 0, pods: 0 }
+    const ports: HostPort[] = []
+    for (const r of this.sql
+      .exec<{ cpu_milli: number; mem_bytes: number; host_ports: string | null }>(
+        'SELECT cpu_milli, mem_bytes, host_ports FROM pod_bindings WHERE node = ? AND admitted = 1',
+        node,
+      )
+      .toArray()) {
+      used.cpuMilli += Number(r.cpu_milli)
+      used.memBytes += Number(r.mem_bytes)
+      used.pods += 1
+      if (r.host_ports) ports.push(...(JSON.parse(r.host_ports) as HostPort[]))
+    }
+    return { used, ports }
   }
 
   /**

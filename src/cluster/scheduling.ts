@@ -1,10 +1,12 @@
 // The cluster side of scheduling: picks nodes for pods against the node ledger, hands out pod IPs from node pod
 // CIDRs, and wakes namespaces whose pods wait for room when nodes or capacity change.
-import type { NodeFacts, Placement, PodAddresses, ScheduleRequest } from './cluster-api'
+import type { AdmitRequest, NodeFacts, Placement, PodAdmission, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { type Binding, NodeLedger } from './node-ledger'
-import { podHostPorts } from '../registry/host-ports'
+import { podHostPorts, portsConflict } from '../registry/host-ports'
+import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
+import { matchesAffinity, tolerates } from '../registry/node-match'
 import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
@@ -26,34 +28,43 @@ export class Scheduling {
   }
 
   /** The nodes as the scheduler sees them, read again only when this object's state moved (nodes change here). */
-  private nodes: { rv: number; list: StaticCandidate[]; facts: Map<string, NodeFacts> } | null = null
+  private nodes: {
+    rv: number
+    list: StaticCandidate[]
+    byName: Map<string, StaticCandidate>
+    facts: Map<string, NodeFacts>
+  } | null = null
 
   private nodeView() {
     const rv = this.local.currentRv
     if (this.nodes?.rv === rv) return this.nodes
     const list: StaticCandidate[] = []
+    const byName = new Map<string, StaticCandidate>()
     const facts = new Map<string, NodeFacts>()
     for (const { object } of this.local.all('nodes')) {
       const node = object as KubeObject & { spec?: Obj; status?: Obj }
       const name = node.metadata.name!
       const ready = ((node.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True')
-      list.push({
+      const candidate: StaticCandidate = {
         name,
         labels: (node.metadata.labels ?? {}) as Record<string, string>,
         taints: (node.spec?.taints ?? []) as NodeCandidate['taints'],
         unschedulable: node.spec?.unschedulable === true,
         ready,
         allocatable: nodeAllocatable(node.status),
-      })
+      }
+      list.push(candidate)
+      byName.set(name, candidate)
       facts.set(name, {
         name,
         virtual: node.metadata.annotations?.[VIRTUAL_NODE_ANNOTATION] === 'true',
         hostIP: ((node.status?.addresses ?? []) as Obj[]).find((a) => a.type === 'InternalIP')?.address ?? '',
         podCIDR: node.spec?.podCIDR ?? '',
         ready,
+        ...(node.status?.features ? { features: node.status.features } : {}),
       })
     }
-    this.nodes = { rv, list, facts }
+    this.nodes = { rv, list, byName, facts }
     return this.nodes
   }
 
@@ -133,13 +144,51 @@ export class Scheduling {
     if (this.ledger.assume(b, podHostPorts(req.spec))) this.wakeWaiting()
   }
 
-  allocatePodIP(podKey: string): PodAddresses | null {
-    const b = this.ledger.binding(podKey)
+  /**
+   * The simulated kubelet's admission of pods it is about to start, in order (so of two pods asking for one host port
+   * the first is admitted), and their addresses. A pod placed by the scheduler is admitted already (it fit when placed);
+   * a pod bound elsewhere is recorded here if its assumePod has not come yet, and judged by the kubelet's generalFilter
+   * against the pods admitted on its node before it. A rejected pod keeps its reservation until its Failed status
+   * releases it, as any Failed pod's (the scheduler side's releasePod); meanwhile it counts for no admission.
+   */
+  admitPods(reqs: readonly AdmitRequest[]): PodAdmission[] {
+    return reqs.map((req) => this.admitPod(req))
+  }
+
+  private admitPod(req: AdmitRequest): PodAdmission {
+    let b = this.ledger.binding(req.podKey)
+    if (b?.node !== req.node) {
+      this.assumePod(req, req.node)
+      b = this.ledger.binding(req.podKey)
+    }
     if (!b) return null
+    if (!this.ledger.admitted(req.podKey)) {
+      const rejected = this.kubeletFilter(req)
+      if (rejected) return { rejected }
+      this.ledger.admit(req.podKey)
+    }
     const facts = this.nodeFacts(b.node)
     if (!facts) return null
-    const ip = this.ledger.allocateIP(podKey, facts.podCIDR, b)
-    return ip ? { podIP: ip, hostIP: facts.hostIP } : null
+    const ip = this.ledger.allocateIP(req.podKey, facts.podCIDR, b)
+    return ip ? { addresses: { podIP: ip, hostIP: facts.hostIP } } : null
+  }
+
+  /** kubelet's generalFilter for a pod bound to `req.node`, against the pods admitted there (NodeInfo of active pods). */
+  private kubeletFilter(req: AdmitRequest): Rejection | null {
+    const node = this.nodeView().byName.get(req.node)
+    if (!node) return { reason: 'InvalidNodeInfo', message: 'Kubelet cannot get node info.' }
+    const { used, ports } = this.ledger.admittedOn(req.node)
+    const wanted = podHostPorts(req.spec)
+    const tolerations = (req.spec.tolerations ?? []) as Record<string, any>[]
+    return filterRejection({
+      requests: podRequests(req.spec),
+      allocatable: node.allocatable,
+      used,
+      affinityMatches: matchesAffinity(req.spec, node),
+      nameMatches: true,
+      portsFree: wanted.length === 0 || !portsConflict(wanted, ports),
+      untoleratedNoExecute: untoleratedNoExecute(node.taints, (t) => tolerates(tolerations, t)),
+    })
   }
 
   /** Frees a pod's reservation and IP (`ended`: it is Succeeded/Failed, not gone); waiting namespaces try again. */

@@ -4,7 +4,7 @@
 // the node affinity that pins a new pod to its node for the scheduler (ReplaceDaemonSetPodNodeNameNodeAffinity), and
 // the node a pod is meant for (GetTargetNodeName). Pure.
 import type { KubeObject } from '../schema/meta'
-import { matchesAffinity, tolerates } from './scheduling'
+import { matchesAffinity, tolerates } from './node-match'
 
 type Obj = Record<string, any>
 

@@ -2,6 +2,8 @@
 // TaintToleration, NodePorts, NodeResourcesFit) and a least-allocated score, with its "0/3 nodes are available" message.
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
+import { matchesAffinity, tolerates } from './node-match'
+import { effectiveRequests } from './pod-requests'
 
 type Obj = Record<string, any>
 
@@ -38,94 +40,12 @@ const milli = (q: unknown) =>
 const whole = (q: unknown) =>
   q === undefined || parseQuantity(String(q)) === null ? 0 : Number(quantityScaledValue(String(q), 0))
 
-/** A pod's effective requests: regular containers (and sidecars) summed, or the largest init container if bigger. */
-export function podRequests(spec: Obj | undefined): Resources {
-  const sum = (list: Obj[]) =>
-    list.reduce(
-      (acc, c) => ({
-        cpuMilli: acc.cpuMilli + milli(c.resources?.requests?.cpu),
-        memBytes: acc.memBytes + whole(c.resources?.requests?.memory),
-      }),
-      { cpuMilli: 0, memBytes: 0 },
-    )
-  const init = (spec?.initContainers ?? []) as Obj[]
-  const regular = sum([...(spec?.containers ?? []), ...init.filter((c) => c.restartPolicy === 'Always')])
-  let cpu = regular.cpuMilli
-  let mem = regular.memBytes
-  // An init container runs beside the sidecars declared before it: its peak is its request plus theirs.
-  let sidecarCpu = 0
-  let sidecarMem = 0
-  for (const c of init) {
-    if (c.restartPolicy === 'Always') {
-      sidecarCpu += milli(c.resources?.requests?.cpu)
-      sidecarMem += whole(c.resources?.requests?.memory)
-      continue
-    }
-    cpu = Math.max(cpu, sidecarCpu + milli(c.resources?.requests?.cpu))
-    mem = Math.max(mem, sidecarMem + whole(c.resources?.requests?.memory))
-  }
-  cpu += milli(spec?.overhead?.cpu)
-  mem += whole(spec?.overhead?.memory)
-  return { cpuMilli: cpu, memBytes: mem }
-}
+/** A pod's effective requests (src/registry/pod-requests.ts) in the scheduler's units. */
+export const podRequests = (spec: Obj | undefined): Resources => effectiveRequests(spec, milli, whole)
 
 export function nodeAllocatable(status: Obj | undefined): Resources & { pods: number } {
   const a = status?.allocatable ?? status?.capacity ?? {}
   return { cpuMilli: milli(a.cpu), memBytes: whole(a.memory), pods: whole(a.pods ?? '110') }
-}
-
-/** Whether any toleration tolerates the taint (v1.Toleration.ToleratesTaint). */
-export function tolerates(tolerations: Obj[], taint: { key: string; value?: string; effect: string }): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== taint.effect) return false
-    if (t.operator === 'Exists') return !t.key || t.key === taint.key
-    return t.key === taint.key && (t.value ?? '') === (taint.value ?? '')
-  })
-}
-
-function matchExpression(labels: Record<string, string>, e: Obj): boolean {
-  const v = labels[e.key]
-  switch (e.operator) {
-    case 'In':
-      return v !== undefined && (e.values ?? []).includes(v)
-    case 'NotIn':
-      return v === undefined || !(e.values ?? []).includes(v)
-    case 'Exists':
-      return v !== undefined
-    case 'DoesNotExist':
-      return v === undefined
-    case 'Gt':
-    case 'Lt': {
-      // Base-10 integers only, as kube parses them; any other label value never matches.
-      const isInt = (x: unknown) => typeof x === 'string' && /^-?\d+$/.test(x)
-      if (!isInt(v) || !isInt(e.values?.[0])) return false
-      return e.operator === 'Gt' ? BigInt(v!) > BigInt(e.values[0]) : BigInt(v!) < BigInt(e.values[0])
-    }
-    default:
-      return false
-  }
-}
-
-/** nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the node selector and the required node affinity terms. */
-export function matchesAffinity(
-  pod: Pick<PodNeeds, 'nodeSelector' | 'affinity'>,
-  node: Pick<NodeCandidate, 'name' | 'labels'>,
-): boolean {
-  for (const [k, v] of Object.entries(pod.nodeSelector ?? {})) if (node.labels[k] !== v) return false
-  const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as
-    | Obj[]
-    | undefined
-  if (!terms || terms.length === 0) return true
-  // Terms are ORed; the expressions of one term are ANDed.
-  return terms.some(
-    (t) =>
-      // An empty term selects no node.
-      ((t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0) &&
-      ((t.matchExpressions ?? []) as Obj[]).every((e) => matchExpression(node.labels, e)) &&
-      ((t.matchFields ?? []) as Obj[]).every(
-        (e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e),
-      ),
-  )
 }
 
 const NO_FREE_PORTS = "node(s) didn't have free ports for the requested pod ports"

@@ -24,7 +24,10 @@ describe('schedulePod', () => {
     expect(first.addresses?.podIP.startsWith(prefix)).toBe(true)
     const again = await cluster().schedulePod({ podKey, ns: 'sched-test', spec: spec() })
     expect(again).toEqual(first)
-    expect(await cluster().allocatePodIPs([podKey, 'sched-test/none/x'])).toEqual([first.addresses, null])
+    // The kubelet's admission of a pod the scheduler placed: admitted (it fit), with the same address.
+    expect(await cluster().admitPods([{ podKey, ns: 'sched-test', spec: spec(), node: first.node }])).toEqual([
+      { addresses: first.addresses },
+    ])
     expect(await cluster().releasePod(podKey)).toBe(true)
   })
 

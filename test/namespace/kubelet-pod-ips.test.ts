@@ -59,9 +59,8 @@ describe('the simulated kubelet asking for pod addresses after a restart', () =>
           podCIDR: '10.244.0.0/16',
           ready: true,
         }),
-        // The one-pod question an older kubelet asked: counted alike, so asking per pod shows.
-        allocatePodIP: (key: string) => call(() => addressOf(key)),
-        allocatePodIPs: (keys: string[]) => call(() => keys.map(addressOf)),
+        admitPods: (reqs: { podKey: string }[]) =>
+          call(() => reqs.map(({ podKey }) => ({ addresses: addressOf(podKey) }))),
       }
       const kubelet = new KubeletController({
         cluster: () => api as unknown as ClusterApi,
