@@ -155,7 +155,47 @@ export function recordUpdate(
     for (const p of changed) mine.set.add(p)
     mine.time = rfc3339(now)
   }
-  return writeOwners(owners)
+  return writeOwners(capUpdateManagers(owners.filter((o) => o.set.size > 0)))
+}
+
+/** kube's DefaultMaxUpdateManagers, and the manager its oldest Update entries are merged into past it. */
+const MAX_UPDATE_MANAGERS = 10
+const ANCIENT = 'ancient-changes'
+
+/**
+ * kube's capManagersManager: past 10 Update entries, the oldest (by time in seconds, then manager identifier) are
+ * merged, per apiVersion, into an `ancient-changes` entry, whose time is that of the last entry merged into it.
+ */
+function capUpdateManagers(owners: Owner[]): Owner[] {
+  const updaters = owners.filter((o) => o.operation === 'Update')
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return owners
+  const ident = (o: Owner) =>
+    JSON.stringify({ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, subresource: o.subresource })
+  const seconds = (o: Owner) => Math.floor((Date.parse(o.time) || 0) / 1000)
+  updaters.sort((a, b) => seconds(a) - seconds(b) || (ident(a) < ident(b) ? -1 : ident(a) > ident(b) ? 1 : 0))
+  const first = new Map<string, Owner>()
+  const merged = new Set<Owner>()
+  const isBucket = (o: Owner, v: string) => o.manager === ANCIENT && o.apiVersion === v && !o.subresource
+  for (let i = 0, length = updaters.length; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
+    const o = updaters[i]!
+    const f = first.get(o.apiVersion)
+    if (!f) {
+      first.set(o.apiVersion, o)
+      continue
+    }
+    let bucket = owners.find((x) => !merged.has(x) && isBucket(x, o.apiVersion))
+    if (!bucket) {
+      // The version's first (oldest) entry becomes the bucket.
+      f.manager = ANCIENT
+      f.subresource = undefined
+      bucket = f
+    }
+    for (const p of o.set) bucket.set.add(p)
+    bucket.time = o.time
+    merged.add(o)
+    length--
+  }
+  return owners.filter((o) => !merged.has(o))
 }
 
 /** kube's default manager when the request names none: the User-Agent up to its first '/'. */

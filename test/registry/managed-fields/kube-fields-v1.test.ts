@@ -238,6 +238,29 @@ describe('managedFields as kube writes them (raw text)', () => {
     )
   })
 
+  it('past 10 Update managers the two oldest are merged into ancient-changes (capManagersManager)', async () => {
+    const ns = await makeNamespace('mf')
+    const path = `/api/v1/namespaces/${ns}/configmaps`
+    const c = await req('POST', `${path}?fieldManager=a-creator`, { metadata: { name: 'cm' }, data: { k: 'v' } })
+    expect(c.status, c.text).toBe(201)
+    let last: Awaited<ReturnType<typeof req>> = c
+    for (let i = 1; i <= 10; i++) {
+      const m = `l${String(i).padStart(2, '0')}`
+      last = await req(
+        'PATCH',
+        `${path}/cm?fieldManager=${m}`,
+        { metadata: { labels: { [m]: 'x' } } },
+        { 'content-type': 'application/merge-patch+json' },
+      )
+      expect(last.status, last.text).toBe(200)
+    }
+    const managers = (last.json.metadata.managedFields as any[]).map((e) => e.manager).sort()
+    expect(managers).toEqual(['ancient-changes', 'l02', 'l03', 'l04', 'l05', 'l06', 'l07', 'l08', 'l09', 'l10'])
+    expect(fieldsV1Text(last.text, 'ancient-changes')).toBe(
+      '{"f:data":{".":{},"f:k":{}},"f:metadata":{"f:labels":{".":{},"f:l01":{}}}}',
+    )
+  })
+
   it('keyed items are ordered as PathElements: numeric keys by value (80 before 443), not as text', async () => {
     const ns = await makeNamespace('mf')
     const s = await req('POST', `/api/v1/namespaces/${ns}/services?fieldManager=creator`, {
