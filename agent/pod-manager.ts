@@ -2,13 +2,17 @@
 // fieldSelector spec.nodeName=<node> (re-listed after a 410 or a broken stream), each pod handed to its PodWorker.
 // Containers outlive the agent (each runs under its shim): the pods the first list names carry on with their runs
 // (container-record.ts adopts them); runs of pods it no longer names (deleted or gone while no agent watched) are
-// stopped then as kubelet stops them (orphan-kill.ts), and their directories removed.
+// stopped then as kubelet stops them (orphan-kill.ts), and their directories removed. A pod new to the agent is first
+// admitted (pod-admission.ts), one at a time in the order the agent learns of them (a list: oldest first, as kubelet's
+// HandlePodAdditions sorts them), against the node as the API has it and the pods admitted before; a rejected one
+// gets no worker, only its Failed status and a Warning event.
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Backoff } from './backoff.ts'
 import type { EventFn } from './events.ts'
 import type { AgentConfig } from './flags.ts'
-import { KubeError, type KubeClient } from './kube-client.ts'
+import { isNotFound, KubeError, type KubeClient } from './kube-client.ts'
+import { admission, rejectionPatch } from './pod-admission.ts'
 import { killOrphan } from './orphan-kill.ts'
 import type { BridgeNetwork } from './network/bridge-network.ts'
 import { PodWorker } from './pod-worker.ts'
@@ -43,6 +47,11 @@ export class PodManager {
   private reaped = false
   /** That reaping, which a finished pod's deletion waits for before its directory goes. */
   private reaping: Promise<void> = Promise.resolve()
+  /** Pods waiting for their admission (uid → the newest version seen), judged one at a time on `admitting`. */
+  private readonly pending = new Map<string, Obj>()
+  private admitting: Promise<void> = Promise.resolve()
+  /** Pods this agent rejected (kubelet keeps no worker for them): their later versions are not admitted again. */
+  private readonly rejected = new Set<string>()
 
   private readonly deps: ManagerDeps
 
@@ -68,15 +77,21 @@ export class PodManager {
       try {
         const list = await this.deps.client.get(`/api/v1/pods?fieldSelector=${selector}`)
         const seen = new Set<string>()
-        for (const pod of list.items as Obj[]) {
+        // kubelet's HandlePodAdditions admits the pods it learns of together oldest first.
+        const items = [...(list.items as Obj[])].sort((a, b) =>
+          String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? '')),
+        )
+        for (const pod of items) {
           seen.add(pod.metadata.uid)
           this.upsert(pod)
         }
         for (const [uid, w] of this.workers) if (!seen.has(uid)) w.removed()
+        for (const uid of this.pending.keys()) if (!seen.has(uid)) this.pending.delete(uid)
         if (!this.reaped) {
           this.reaped = true
           // The runtime's leftovers once the orphans' graceful kills are over (they stop those containers themselves).
-          this.reaping = this.reapOrphans(seen)
+          // After the listed pods' admissions: a pod admitted has its worker (its runs are adopted, not reaped).
+          this.reaping = this.admitting.then(() => this.reapOrphans(seen))
           void this.reaping
             .then(() => {
               // Networks of pods no worker has go once the orphans' preStop hooks (which may dial the pod) are over.
@@ -111,9 +126,69 @@ export class PodManager {
     const uid = pod.metadata.uid as string
     const existing = this.workers.get(uid)
     if (existing) return existing.update(pod)
+    if (this.rejected.has(uid)) return
     // A pod that finished before this agent knew it has nothing left to run.
     const phase = pod.status?.phase
     if (phase === 'Succeeded' || phase === 'Failed') return
+    const waiting = this.pending.has(uid)
+    this.pending.set(uid, pod)
+    if (!waiting)
+      this.admitting = this.admitting
+        .then(() => this.admit(uid))
+        .catch((e: unknown) => this.deps.log(`admitting pod ${uid}: ${(e as Error).message}`))
+  }
+
+  /** Admits a pod (a worker runs it) or rejects it (kubelet.rejectPod); pods deleted meanwhile are dropped. */
+  private async admit(uid: string): Promise<void> {
+    if (this.stopped || !this.pending.has(uid)) return
+    const node = await this.node()
+    const pod = this.pending.get(uid)
+    this.pending.delete(uid)
+    if (!pod || this.stopped || this.workers.has(uid)) return
+    const phase = pod.status?.phase
+    if (phase === 'Succeeded' || phase === 'Failed') return
+    const active = [...this.workers.values()].filter((w) => w.active).map((w) => w.current)
+    const rejection = admission(pod, node, active)
+    if (rejection) {
+      this.rejected.add(uid)
+      this.deps.log(`pod ${pod.metadata.namespace}/${pod.metadata.name} rejected: ${rejection.reason}`)
+      this.deps.event(pod, 'Warning', rejection.reason, rejection.message)
+      return this.writeRejected(pod, rejectionPatch(pod, rejection))
+    }
+    this.start(pod)
+  }
+
+  /** The node as the API has it; as kubelet's getNodeAnyWay, the node it would register when the API cannot say. */
+  private async node(): Promise<Obj> {
+    try {
+      return await this.deps.client.get(`/api/v1/nodes/${this.deps.config.nodeName}`)
+    } catch {
+      return {
+        metadata: { name: this.deps.config.nodeName, labels: {} },
+        status: { allocatable: this.deps.allocatable },
+      }
+    }
+  }
+
+  /** A rejected pod's status, written again after a failure (as kubelet's status manager retries) while it exists. */
+  private async writeRejected(pod: Obj, patch: Obj): Promise<void> {
+    const { namespace, name, uid } = pod.metadata
+    try {
+      await this.deps.client.request(
+        'PATCH',
+        `/api/v1/namespaces/${namespace}/pods/${name}/status`,
+        patch,
+        'application/strategic-merge-patch+json',
+      )
+    } catch (e) {
+      if (isNotFound(e) || this.stopped || !this.rejected.has(uid)) return
+      this.deps.log(`pod ${namespace}/${name}: writing its rejection failed: ${(e as Error).message}`)
+      setTimeout(() => void this.writeRejected(pod, patch), 2000).unref()
+    }
+  }
+
+  private start(pod: Obj) {
+    const uid = pod.metadata.uid as string
     const worker = new PodWorker(pod, {
       ...this.deps,
       backoff: this.backoff,
@@ -138,6 +213,8 @@ export class PodManager {
    * and its directory (its logs) goes now rather than at the next agent's start.
    */
   private deleted(uid: string) {
+    this.pending.delete(uid)
+    this.rejected.delete(uid)
     const worker = this.workers.get(uid)
     if (worker) return worker.removed()
     const podsDir = join(this.deps.config.dataDir, 'pods')

@@ -223,6 +223,14 @@ export class PodWorker {
     return this.pod
   }
 
+  /**
+   * Whether the pod still holds its room on the node (kubelet's active pods, what admission counts): not finished, or
+   * finished only because it is being deleted and its containers are not stopped yet.
+   */
+  get active(): boolean {
+    return !this.finished && !this.terminal
+  }
+
   /** A newer version of the pod from the API. */
   update(pod: Obj) {
     // Our own status writes answer newer versions than a watch may still be delivering.
