@@ -221,11 +221,14 @@ describe('disruption controller and evictions', () => {
     )
     expect((await req('GET', `${pdbs(ns)}/half`)).json.status.expectedPods).toBe(6)
 
-    // A pod whose controller cannot be found fails the sync safely: nothing may be disrupted.
+    // A pod whose controller cannot be found fails the sync safely: nothing may be disrupted. The garbage collector
+    // deletes such a pod at once (its owner is not there); a finalizer keeps it, deleting, as kube's budgets count
+    // deleting pods' controllers too.
     const lost = pod('lost', { app: 'web' })
     ;(lost.metadata as any).ownerReferences = [
       { apiVersion: 'v1', kind: 'ReplicationController', name: 'gone', uid: 'u-gone', controller: true },
     ]
+    ;(lost.metadata as any).finalizers = ['example.com/hold']
     expect((await req('POST', podPath(ns), lost)).status).toBe(201)
     const failed = await waitFor('SyncFailed', async () => {
       const g = (await req('GET', `${pdbs(ns)}/half`)).json
