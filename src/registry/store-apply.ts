@@ -1,6 +1,7 @@
 // Server-side apply as the generic store plans it: the applied configuration merged by field ownership
 // (managed-fields/apply.ts), conflicts answered as kube words them, then a create or an update of the result.
 import { conflictCause, conflictMessage, serverSideApply } from './managed-fields/apply'
+import { keepsStatus } from './store-encoding'
 import type { ResourceDef, VersionConversion } from './resource'
 import { fail, ok, statuses, type Result } from './status'
 import { type Change, planCreate, planUpdate, resourceOf, type Stored } from './store'
@@ -40,7 +41,7 @@ export function planApply(
   meta.name = name
   const base = current && view ? view.conversion.fromStored(current.object) : (current?.object ?? null)
   const schema = view?.row.schema ?? def.schema
-  const outcome = serverSideApply(base, applied, schema, manager, force, ctx.now, subresource)
+  const outcome = serverSideApply(base, applied, schema, manager, force, ctx.now, subresource, keepsStatus(def))
   if (!outcome.ok) {
     const s = statuses.conflict(resourceOf(def), name, '')
     s.message = conflictMessage(outcome.conflicts)

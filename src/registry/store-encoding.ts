@@ -46,9 +46,14 @@ export function trackManagedFields(
     ctx.now,
     manager.subresource,
     sent,
+    keepsStatus(def),
   )
   if (entries) obj.metadata.managedFields = entries
 }
+
+/** Whether main-resource writes own status: a custom resource without a status subresource (no reset fields). */
+export const keepsStatus = (def: ResourceDef) =>
+  def.unstructured !== undefined && !def.subresources?.some((s) => s.name === 'status')
 
 /**
  * The object as kube's Go structs encode it for storage: omitempty fields holding their empty value go. Validation

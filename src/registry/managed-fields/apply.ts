@@ -47,7 +47,10 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  */
 const KUBECTL = 'kubectl'
 
-/** Merges `applied` into `live` (null: create) and returns the object with its new managedFields. */
+/**
+ * Merges `applied` into `live` (null: create) and returns the object with its new managedFields. `keepsStatus`: the
+ * main resource owns status (a custom resource without a status subresource).
+ */
 export function serverSideApply(
   live: KubeObject | null,
   applied: KubeObject,
@@ -56,8 +59,9 @@ export function serverSideApply(
   force: boolean,
   now: Date,
   subresource?: string,
+  keepsStatus = false,
 ): ApplyOutcome {
-  let outcome = applyByOwnership(live, applied, schema, manager, force, now, subresource)
+  let outcome = applyByOwnership(live, applied, schema, manager, force, now, subresource, keepsStatus)
   if (manager !== KUBECTL) return outcome
   if (!outcome.ok && live) {
     // Conflicts over values client-side apply set and nobody has changed since are no conflicts: the apply is forced.
@@ -68,7 +72,7 @@ export function serverSideApply(
       outcome =
         rest.length > 0
           ? { ok: false, conflicts: rest }
-          : applyByOwnership(live, applied, schema, manager, true, now, subresource)
+          : applyByOwnership(live, applied, schema, manager, true, now, subresource, keepsStatus)
     }
   }
   // Only an annotation already there is kept up to date (the result carries one from the live object or, on a
@@ -86,8 +90,9 @@ function applyByOwnership(
   force: boolean,
   now: Date,
   subresource?: string,
+  keepsStatus = false,
 ): ApplyOutcome {
-  const appliedSet = scopeToSubresource(fieldSetOf(applied, schema), subresource)
+  const appliedSet = scopeToSubresource(fieldSetOf(applied, schema), subresource, keepsStatus)
   const inner = innerPathsOf(appliedSet)
   // Compared and merged with key fields at their defaults (a service port without protocol is the TCP one).
   applied = withKeyDefaults(applied, node(schema)) as KubeObject

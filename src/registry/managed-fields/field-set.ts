@@ -239,8 +239,13 @@ const ANNOTATIONS = `f:metadata${SEP}f:annotations`
 const startsWithPath = (p: string, prefix: string) =>
   p.startsWith(prefix) && (p.length === prefix.length || p[prefix.length] === SEP)
 
-/** What a write through the main resource or a subresource owns: status belongs to /status, and only there. */
-export function scopeToSubresource(set: FieldSet, subresource?: string): FieldSet {
+/**
+ * What a write through the main resource or a subresource owns: status belongs to /status, and only there (the
+ * strategies' reset fields), unless `keepsStatus`: a custom resource without a status subresource owns its status
+ * through the main resource.
+ */
+export function scopeToSubresource(set: FieldSet, subresource?: string, keepsStatus = false): FieldSet {
+  if (keepsStatus && !subresource) return set
   const out: FieldSet = new Set()
   for (const p of set) {
     const isStatus = startsWithPath(p, 'f:status')

@@ -127,11 +127,12 @@ export function recordUpdate(
   now: Date,
   subresource?: string,
   sent?: unknown,
+  keepsStatus = false,
 ): ManagedEntry[] | undefined {
   const fromRequest = sentOwners(sent, prev, subresource)
   const c = compareObjects(prev, next, schema, goType)
-  const changed = scopeToSubresource(new Set([...c.added, ...c.modified]), subresource)
-  const removed = scopeToSubresource(c.removed, subresource)
+  const changed = scopeToSubresource(new Set([...c.added, ...c.modified]), subresource, keepsStatus)
+  const removed = scopeToSubresource(c.removed, subresource, keepsStatus)
   if (changed.size === 0 && removed.size === 0)
     return fromRequest ? writeOwners(fromRequest) : (prev?.metadata.managedFields as ManagedEntry[] | undefined)
   const owners = fromRequest ?? readOwners(prev)

@@ -178,7 +178,7 @@ describe('managedFields as kube writes them (raw text)', () => {
     expect(put.json.metadata.managedFields.find((e: any) => e.manager === 'st').subresource).toBe('status')
   })
 
-  it('a custom resource: open (x-kubernetes-preserve-unknown-fields) content is a map at every level; a create adds spec too', async () => {
+  it('a custom resource: open (x-kubernetes-preserve-unknown-fields) content is a map at every level; a create adds spec too; status is owned without a status subresource', async () => {
     const group = `mf${Date.now().toString(36)}.example.com`
     const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'
     const crd = await req('POST', crds, {
@@ -203,6 +203,7 @@ describe('managedFields as kube writes them (raw text)', () => {
                       config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     },
                   },
+                  status: { type: 'object', properties: { ok: { type: 'boolean' } } },
                 },
               },
             },
@@ -231,10 +232,17 @@ describe('managedFields as kube writes them (raw text)', () => {
     expect(fieldsV1Text(applied.text, 'applier', 'Apply')).toBe(
       '{"f:spec":{"f:config":{"f:a":{".":{},"f:b":{".":{},"f:c":{}}}},"f:image":{}}}',
     )
-    const posted = await req('POST', `${path}?fieldManager=creator`, { ...body, metadata: { name: 'w2' } })
+    // Without a status subresource nothing resets status: the main resource's writer owns it.
+    const posted = await req('POST', `${path}?fieldManager=creator`, {
+      ...body,
+      metadata: { name: 'w2' },
+      status: { ok: true },
+    })
     expect(posted.status, posted.text).toBe(201)
+    expect(posted.json.status).toEqual({ ok: true })
     expect(fieldsV1Text(posted.text, 'creator')).toBe(
-      '{"f:spec":{".":{},"f:config":{".":{},"f:a":{".":{},"f:b":{".":{},"f:c":{}}}},"f:image":{}}}',
+      '{"f:spec":{".":{},"f:config":{".":{},"f:a":{".":{},"f:b":{".":{},"f:c":{}}}},"f:image":{}},' +
+        '"f:status":{".":{},"f:ok":{}}}',
     )
   })
 
