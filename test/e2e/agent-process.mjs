@@ -6,6 +6,9 @@ import { join } from 'node:path'
 import { api, KUBECONFIG } from './helpers.mjs'
 import { nodeBin, root } from './server-process.mjs'
 
+/** The newest agent started for each node (nodeRegisteredReady waits for its tunnel). */
+const agents = new Map()
+
 /**
  * Starts an agent for `node` with short back-offs and the host's own address (Endpoints refuse loopback addresses, as
  * kube's validation does), stopping its containers when it is stopped (`--stop-pods-on-exit`: a test leaves no
@@ -39,7 +42,7 @@ export function startAgent(node, extra = [], { kubeconfig = KUBECONFIG, env = pr
   child.stdout.setEncoding('utf8').on('data', (d) => (output += d))
   child.stderr.setEncoding('utf8').on('data', (d) => (output += d))
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
-  return {
+  const agent = {
     child,
     dataDir,
     exited,
@@ -54,6 +57,8 @@ export function startAgent(node, extra = [], { kubeconfig = KUBECONFIG, env = pr
       return result
     },
   }
+  agents.set(node, agent)
+  return agent
 }
 
 /** Polls `check` (async, answering a truthy value when done) every 200 ms; answers its value or throws after `ms`. */
@@ -74,9 +79,23 @@ export async function eventually(what, check, ms = 30_000) {
   }
 }
 
-/** Waits until the agent has registered `node` and reports it Ready. */
-export const nodeRegisteredReady = (node) =>
-  eventually('the node to register Ready', async () => {
+/**
+ * Waits until the agent has registered `node` and reports it Ready, and until its tunnel is connected: exec, attach,
+ * logs and port-forward go through the tunnel and are refused (`no node agent is connected`) before, and a Ready node
+ * does not say it is (the agent registers first and dials the tunnel beside). No request without a pod goes through
+ * the tunnel, so the agent's own word is read: its last tunnel line says `connected` (it logs once the node's tunnel
+ * object accepted the WebSocket), not `tunnel lost`.
+ */
+export async function nodeRegisteredReady(node) {
+  await eventually('the node to register Ready', async () => {
     const n = (await api('GET', `/api/v1/nodes/${node}`)).body
     return n?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
   })
+  const agent = agents.get(node)
+  if (!agent) return
+  await eventually(`the tunnel of ${node} to connect`, () => {
+    const out = agent.output()
+    const up = out.lastIndexOf(`/api/v1/nodes/${node}/tunnel connected`)
+    return up >= 0 && up > out.lastIndexOf('tunnel lost: reconnecting')
+  })
+}

@@ -454,13 +454,7 @@ describe('pod network bridge with its range full', { skip: !linux && 'needs root
       return p.status?.containerStatuses?.[0]?.state.running && p.status.podIP ? p : null
     })
     assert.equal(two.status.podIP, '10.199.6.2')
-    // The agent's tunnel may still be connecting this soon after its start (exec is refused until it is).
-    const addr = await eventually('exec into two', async () => {
-      const r = await kubectl('1.33', ['-n', fNs, 'exec', 'two', '--', 'ip', '-o', '-4', 'addr', 'show', 'eth0'], {
-        allowFail: true,
-      })
-      return r.code === 0 ? r : null
-    })
+    const addr = await kubectl('1.33', ['-n', fNs, 'exec', 'two', '--', 'ip', '-o', '-4', 'addr', 'show', 'eth0'])
     assert.match(addr.stdout, /inet 10\.199\.6\.2\/30/)
   })
 })
