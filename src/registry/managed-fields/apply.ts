@@ -13,6 +13,7 @@ import {
   describePath,
   fieldSetOf,
   innerPathsOf,
+  isAtomicMap,
   scopeToSubresource,
   itemKey,
   listKind,
@@ -179,6 +180,8 @@ function stripManaged(o: KubeObject) {
 
 /** Structural merge of an applied configuration over a live value, by list type. */
 function merge(live: unknown, applied: unknown, n: Node | null, root = false): unknown {
+  // An atomic struct or map (a label selector, nodeSelector) is replaced whole, as an atomic list is.
+  if (!root && isAtomicMap(n)) return clone(applied)
   if (isObj(applied)) {
     // Own fields only: "__proto__" is a key like any other (a ConfigMap's data may have it).
     const out: Record<string, unknown> = isObj(live) ? { ...live } : {}

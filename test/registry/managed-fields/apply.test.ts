@@ -611,3 +611,22 @@ describe('server-side apply on pods/status', () => {
     expect(entry(r.json, 'creator-applier', 'Apply').fieldsV1).not.toHaveProperty('f:status')
   })
 })
+
+describe('server-side apply of atomic maps (+mapType=atomic)', () => {
+  it('a Service selector is replaced whole: a key the manager no longer applies goes, and the map is one owned field', async () => {
+    const ns = await makeNamespace('ssa')
+    const svc = (selector: Record<string, string>) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: { selector, ports: [{ port: 80 }] },
+      })
+    const path = `/api/v1/namespaces/${ns}/services/s?fieldManager=a`
+    expect((await req('PATCH', path, svc({ app: 'web', tier: 'fe' }), APPLY)).status).toBe(201)
+    const r = await req('PATCH', path, svc({ app: 'web' }), APPLY)
+    expect(r.status, r.text).toBe(200)
+    expect(r.json.spec.selector).toEqual({ app: 'web' })
+    expect(entry(r.json, 'a', 'Apply').fieldsV1['f:spec']['f:selector']).toEqual({})
+  })
+})
