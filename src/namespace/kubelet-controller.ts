@@ -1,8 +1,8 @@
 // The simulated kubelet for pods bound to virtual nodes (KWOK-style stages with configurable delays): start
 // (Running, IPs, conditions, container statuses, logs, events), completion (Succeeded/Failed by the rule in
 // registry/container-program.ts), activeDeadlineSeconds, readiness gates, ephemeral containers, and stopping pods
-// that are being deleted; and before a start, the kubelet's admission (src/registry/kubelet-admission.ts): a pod that
-// does not fit its node is Failed with kube's reason and message and a Warning event. Level-triggered: every pass recomputes from stored state; alarms bring it back when a
+// that are being deleted; and before a start, the kubelet's admission (kubelet-admit.ts): a pod that does not fit its
+// node is Failed with kube's reason and message and a Warning event. Level-triggered: every pass recomputes from stored state; alarms bring it back when a
 // stage falls due. Pods on nodes without the virtual-node annotation are left to their real node agent. It writes as
 // a kubelet does: pods/status under the `kubelet` manager, deletions with grace 0 and a uid precondition, events.
 import type { Controller, ControllerHost } from '../host/controller'
@@ -10,9 +10,7 @@ import { recordEvent } from '../host/record-event'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import { runningStatus } from '../registry/pod-lifecycle'
-import { podRejection, type Rejection, rejectedStatus } from '../registry/kubelet-admission'
-import { rfc3339 } from '../registry/time'
-import { terminal } from './scheduler-pods'
+import { type AdmitDeps, admitToStart } from './kubelet-admit'
 import type { RestartDeps } from './kubelet-restarts'
 import { stepRunning } from './kubelet-running'
 import { KubeletNodeFacts } from './kubelet-node-facts'
@@ -57,14 +55,12 @@ export class KubeletController implements Controller {
   /** One step at a time per pod; a trigger that arrives mid-step runs after it, against fresh state. */
   private chains = new Map<string, Promise<number | null>>()
 
-  /** Addresses the book lacks, asked of the cluster in batches (src/namespace/kubelet-pod-ips.ts). */
-  private readonly ips: PodIpRequests
-
   /** What stepping containers' restarts writes through (src/namespace/kubelet-restarts.ts). */
   private readonly restartDeps: RestartDeps
+  /** What the admission before a start asks and writes through (src/namespace/kubelet-admit.ts). */
+  private readonly admitDeps: AdmitDeps
 
   constructor(private readonly opts: KubeletOptions) {
-    this.ips = new PodIpRequests(opts.cluster)
     this.facts = new KubeletNodeFacts(opts.cluster)
     this.restartDeps = {
       writeStatus: (host, name, uid, next) => this.writeStatus(host, name, uid, next),
@@ -74,6 +70,12 @@ export class KubeletController implements Controller {
       dropThrough: (uid, container, seq) => this.opts.logs.dropThrough(uid, container, seq),
       log: (uid, container, lines, at) => this.log(uid, container, lines, at),
       runEnded: (uid, container) => this.opts.onRunEnded(uid, container),
+    }
+    this.admitDeps = {
+      ...this.restartDeps,
+      cluster: opts.cluster,
+      addresses: opts.addresses,
+      requests: new PodIpRequests(opts.cluster),
     }
   }
 
@@ -210,18 +212,7 @@ export class KubeletController implements Controller {
 
     if (!started) {
       const key = podKey(current.object)
-      // Admission. The checks of the pod alone run here for every pod; a pod the scheduler placed (its address in the
-      // book) fit its node then, and any other is judged by the cluster object against the node's admitted pods, in
-      // the same call that gives its address.
-      const refused = podRejection(pod, facts.features)
-      if (refused) return this.reject(host, current, facts, refused)
-      let ips = this.opts.addresses.take(key)
-      if (!ips) {
-        const answer = await this.ips.admissionOf({ podKey: key, ns: host.scope, spec: pod.spec, node: facts.name })
-        await this.releaseIfGone(host, current.object)
-        if (answer && 'rejected' in answer) return this.reject(host, current, facts, answer.rejected)
-        ips = answer?.addresses
-      }
+      const ips = await admitToStart(this.admitDeps, host, current, facts)
       if (!ips) return null
       const at = new Date()
       const written = await this.writeStatus(host, name, uid, (p) =>
@@ -262,32 +253,6 @@ export class KubeletController implements Controller {
 
     if (phase !== 'Running') return null
     return stepRunning(this.restartDeps, host, current, facts, now)
-  }
-
-  /**
-   * kubelet.rejectPod: a Warning event with the rejection's reason and message, and the pod Failed (src/registry/
-   * kubelet-admission.ts' rejectedStatus). Its reservation goes as any Failed pod's (the scheduler side's release).
-   */
-  private async reject(host: ControllerHost, current: Stored, facts: NodeFacts, r: Rejection): Promise<null> {
-    const pod = current.object as Obj
-    const written = await this.writeStatus(host, pod.metadata.name, pod.metadata.uid, (p) =>
-      (p.status?.phase ?? 'Pending') === 'Pending' && !p.metadata.deletionTimestamp
-        ? rejectedStatus(p.status, r, rfc3339(new Date()))
-        : null,
-    )
-    if (written) await this.event(host, written.object, facts, 'Warning', r.reason, r.message)
-    return null
-  }
-
-  /**
-   * The cluster object records a pod it was asked to admit if its assumePod had not come yet; a pod deleted or ended
-   * while that call was under way gives the room back (the release its commit asked for may have come first).
-   */
-  private async releaseIfGone(host: ControllerHost, pod: KubeObject): Promise<void> {
-    const now = host.get('pods', pod.metadata.name!)?.object as Obj | undefined
-    const same = now?.metadata.uid === pod.metadata.uid
-    if (same && !terminal(now)) return
-    await this.opts.cluster().releasePod(podKey(pod), same)
   }
 
   private log(uid: string, container: string, lines: string[], at: Date) {
