@@ -9,7 +9,8 @@ export async function ensureSystemNamespaces(host: ObjectHost) {
   await Promise.all(
     SYSTEM_NAMESPACES.map(async (name) => {
       if (host.objects.exists('namespaces', name)) return
-      const r = await host.create('namespaces', { metadata: { name } })
+      // kube-apiserver's own client makes them: its name is the manager of the defaulted metadata.name label.
+      const r = await host.create('namespaces', { metadata: { name } }, { fieldManager: 'kube-apiserver' })
       if (!r.ok && r.status.code !== 409) console.error(`system namespace ${name} was refused`, r.status.message)
     }),
   )
@@ -36,7 +37,8 @@ export async function bootstrapNodes(host: ObjectHost, virtualNodes: string | un
   await Promise.all(
     fresh.map(async ({ config, i }) => {
       if (host.objects.exists('nodes', config.name)) return
-      const r = await host.create('nodes', virtualNode(config, i, new Date()))
+      // Registered as a kubelet registers its Node, under its manager.
+      const r = await host.create('nodes', virtualNode(config, i, new Date()), { fieldManager: 'kubelet' })
       if (!r.ok && r.status.code !== 409) console.error(`virtual node ${config.name} was refused`, r.status.message)
     }),
   )

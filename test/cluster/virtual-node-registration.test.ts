@@ -34,4 +34,18 @@ describe('virtual node registration', () => {
     await evictDurableObject(cluster)
     expect(await names()).toContain('node-3')
   })
+
+  it('system namespaces are kube-apiserver’s and virtual nodes the kubelet’s in managedFields, as in kube', async () => {
+    const entries = (o: any) => (o.metadata.managedFields ?? []).map((m: any) => `${m.manager}/${m.operation}`)
+    for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      const got = (await req('GET', `/api/v1/namespaces/${ns}`)).json
+      expect(entries(got), ns).toEqual(['kube-apiserver/Update'])
+      // The defaulted metadata.name label is the only field the creator sets.
+      expect(got.metadata.managedFields[0].fieldsV1).toEqual({
+        'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } },
+      })
+    }
+    const node = (await req('GET', '/api/v1/nodes/node-1')).json
+    expect(entries(node)).toContain('kubelet/Update')
+  })
 })
