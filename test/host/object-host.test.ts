@@ -17,7 +17,8 @@ const pod = (name: string, labels: Record<string, string> = {}): KubeObject => (
 describe('ObjectHost', () => {
   it("validates a controller's writes as it validates a client's", async () => {
     const { host, log } = memoryHost()
-    await host.create('pods', pod('p'))
+    // As a client creates it: under a manager, so updates are tracked (kube tracks none on an object without any).
+    await host.create('pods', pod('p'), { fieldManager: 'kubectl' })
     const commits = log.commits
     const bad = await host.controllerView.update('pods', 'p', (p) => ({
       ...p,

@@ -45,7 +45,7 @@ function setup() {
         .map((s) => s.object as Obj)
         .map((e) => `${e.type} ${e.reason} ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`),
     async create(resource: string, obj: unknown) {
-      const r = await host.create(resource, obj as KubeObject)
+      const r = await host.create(resource, obj as KubeObject, { fieldManager: 'kubectl' })
       if (!r.ok) throw new Error(r.status.message)
       await idle()
     },

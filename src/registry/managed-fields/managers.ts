@@ -130,12 +130,15 @@ export function recordUpdate(
   keepsStatus = false,
 ): ManagedEntry[] | undefined {
   const fromRequest = sentOwners(sent, prev, subresource)
+  const owners = fromRequest ?? readOwners(prev)
+  // kube's skipNonAppliedManager: an update of an object that has no managedFields (none stored, or the request
+  // reset them) is not tracked; tracking starts with a create (or an apply).
+  if (prev && owners.length === 0) return fromRequest ? writeOwners(fromRequest) : undefined
   const c = compareObjects(prev, next, schema, goType)
   const changed = scopeToSubresource(new Set([...c.added, ...c.modified]), subresource, keepsStatus)
   const removed = scopeToSubresource(c.removed, subresource, keepsStatus)
   if (changed.size === 0 && removed.size === 0)
     return fromRequest ? writeOwners(fromRequest) : (prev?.metadata.managedFields as ManagedEntry[] | undefined)
-  const owners = fromRequest ?? readOwners(prev)
   for (const o of owners) {
     for (const p of changed) o.set.delete(p)
     for (const p of removed) o.set.delete(p)

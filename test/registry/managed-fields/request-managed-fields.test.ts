@@ -108,7 +108,7 @@ describe('managedFields sent with an update', () => {
     expect(r.json.metadata.managedFields[1].fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:app': {} } } })
   })
 
-  it("an empty list resets them: only the writer's own entry remains, if it changed anything", async () => {
+  it('an empty list or [{}] resets them, and the reset write is not tracked (kube strips them entirely)', async () => {
     const ns = await makeNamespace('mf')
     const obj = await create(ns, 'p')
     const reset = await req(
@@ -125,7 +125,20 @@ describe('managedFields sent with an update', () => {
     body.metadata.labels.app = 'api'
     const r = await req('PUT', `${path(ns, 'p')}?fieldManager=editor`, body)
     expect(r.status, r.text).toBe(200)
-    expect(managers(r.json)).toEqual(['editor/Update'])
+    expect(r.json.metadata.labels.app).toBe('api')
+    // skipNonAppliedManager: an object without managedFields is not tracked by updates, only by an apply.
+    expect(r.json.metadata.managedFields).toBeUndefined()
+    const again = await req('PATCH', `${path(ns, 'p')}?fieldManager=later`, { metadata: { labels: { x: 'y' } } }, MERGE)
+    expect(again.status, again.text).toBe(200)
+    expect(again.json.metadata.managedFields).toBeUndefined()
+    const applied = await req(
+      'PATCH',
+      `${path(ns, 'p')}?fieldManager=applier`,
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { y: 'z' } } },
+      { 'content-type': 'application/apply-patch+yaml' },
+    )
+    expect(applied.status, applied.text).toBe(200)
+    expect(managers(applied.json)).toEqual(['applier/Apply'])
   })
 
   it('entries that do not decode are ignored for the stored ones', async () => {
