@@ -20,6 +20,21 @@ const deploymentState = (d) => {
     return 'Rolled out'
   return available?.status === 'True' ? 'Rolling out (available)' : 'Rolling out'
 }
+// ReplicaSets and ReplicationControllers show the same counts (both run on kube's replica manager).
+const replicaSetLike = {
+  columns: [
+    { label: 'Desired', cell: (r) => replicas(r) },
+    { label: 'Current', cell: (r) => r.status?.replicas ?? 0 },
+    { label: 'Ready', cell: (r) => progress(r.status?.readyReplicas, replicas(r)) },
+  ],
+  desired: replicas,
+  rollout: (r) => [
+    ['Current', r.status?.replicas],
+    ['Fully labeled', r.status?.fullyLabeledReplicas],
+    ['Ready', r.status?.readyReplicas],
+    ['Available', r.status?.availableReplicas],
+  ],
+}
 const strategy = (s) => (s ? s.type ?? '' : '')
 
 /**
@@ -62,18 +77,7 @@ export const KINDS = [
     gv: 'apps/v1',
     plural: 'replicasets',
     title: 'ReplicaSets',
-    columns: [
-      { label: 'Desired', cell: (r) => replicas(r) },
-      { label: 'Current', cell: (r) => r.status?.replicas ?? 0 },
-      { label: 'Ready', cell: (r) => progress(r.status?.readyReplicas, replicas(r)) },
-    ],
-    desired: replicas,
-    rollout: (r) => [
-      ['Current', r.status?.replicas],
-      ['Fully labeled', r.status?.fullyLabeledReplicas],
-      ['Ready', r.status?.readyReplicas],
-      ['Available', r.status?.availableReplicas],
-    ],
+    ...replicaSetLike,
     facts: (r) => [
       ['Revision', r.metadata.annotations?.['deployment.kubernetes.io/revision']],
       ['Images', images(r)],
@@ -189,18 +193,7 @@ export const KINDS = [
     gv: 'v1',
     plural: 'replicationcontrollers',
     title: 'ReplicationControllers',
-    columns: [
-      { label: 'Desired', cell: (r) => replicas(r) },
-      { label: 'Current', cell: (r) => r.status?.replicas ?? 0 },
-      { label: 'Ready', cell: (r) => progress(r.status?.readyReplicas, replicas(r)) },
-    ],
-    desired: replicas,
-    rollout: (r) => [
-      ['Current', r.status?.replicas],
-      ['Fully labeled', r.status?.fullyLabeledReplicas],
-      ['Ready', r.status?.readyReplicas],
-      ['Available', r.status?.availableReplicas],
-    ],
+    ...replicaSetLike,
     facts: (r) => [['Images', images(r)]],
     selector: (r) => (r.spec?.selector ? { matchLabels: r.spec.selector } : undefined),
   },

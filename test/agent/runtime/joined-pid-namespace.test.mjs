@@ -4,7 +4,7 @@
 // namespace joined is the one of the process the agent planned with (its pid and start time), never a pid reused.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -12,12 +12,13 @@ import { ContainerProcess, SHIM } from '../../../agent/container-process.ts'
 import { processStart, readExit, readRun, recordedAttempts, sameProcess } from '../../../agent/run-files.ts'
 import { pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
 import { podPidHolder, releasePodPidNamespace } from '../../../agent/runtime/pod-pid-namespace.ts'
+import { marked, sleepMarks, until } from './sleep-marks.mjs'
 
 const skip = pidNamespaces() ? false : 'this host gives no PID namespace (neither root nor user namespaces)'
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const _sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const dirs = []
 const podDirs = []
-const marks = []
+const { mark, killMarked } = sleepMarks()
 after(() => {
   for (const dir of dirs)
     for (const attempt of recordedAttempts(dir)) {
@@ -28,37 +29,8 @@ after(() => {
         } catch {}
     }
   for (const dir of podDirs) releasePodPidNamespace(dir)
-  for (const mark of marks) for (const pid of marked(mark)) process.kill(pid, 'SIGKILL')
+  killMarked()
 })
-
-/** A number no other sleep on the host has: `sleep <mark>` is found by its argv. */
-const mark = () => {
-  const m = `${4000 + Math.floor(Math.random() * 5000)}.${process.pid}${marks.length}`
-  marks.push(m)
-  return m
-}
-/** The host pids of the live processes whose argv is `sleep <mark>`. */
-function marked(mark) {
-  const found = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
-      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0]
-      if (argv[0] === 'sleep' && argv.includes(mark) && state !== 'Z') found.push(Number(name))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found
-}
-const until = async (what, ok, ms = 10_000) => {
-  for (let t = 0; t < ms; t += 50) {
-    if (ok()) return
-    await sleep(50)
-  }
-  assert.fail(`timed out waiting for ${what}`)
-}
 
 function spec(script, extra = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'pidns-joined-'))

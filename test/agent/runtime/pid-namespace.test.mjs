@@ -5,7 +5,7 @@
 // shareProcessNamespace pod's containers share one held by a process of the pod's; hostPID pods keep the host's.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -17,6 +17,7 @@ import { readExit, readRun, recordedAttempts, sameProcess } from '../../../agent
 import { ownPidNamespace, pidNamespaceOf, pidNamespaces } from '../../../agent/runtime/pid-namespace.ts'
 import { processRuntime } from '../../../agent/runtime/process-runtime.ts'
 import { last, setup, sh, updatePod } from '../worker-harness.mjs'
+import { marked, sleepMarks, until } from './sleep-marks.mjs'
 
 const CHILD = join(import.meta.dirname, '..', 'fixtures', 'agent-child.mjs')
 const skip = pidNamespaces() ? false : 'this host gives no PID namespace (neither root nor user namespaces)'
@@ -25,7 +26,7 @@ const userns =
   process.getuid() === 0 && spawnSync(asNobody[0], [...asNobody.slice(1), 'unshare', '-rpf', 'true']).status === 0
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const dirs = []
-const marks = []
+const { mark, killMarked } = sleepMarks()
 after(() => {
   // Whatever a failed test left: its runs (the init's group takes its namespace), then anything still marked.
   for (const dir of dirs)
@@ -36,37 +37,8 @@ after(() => {
           process.kill(-run.pid, 'SIGKILL')
         } catch {}
     }
-  for (const mark of marks) for (const pid of marked(mark)) process.kill(pid, 'SIGKILL')
+  killMarked()
 })
-
-/** A number no other sleep on the host has: `sleep <mark>` is found by its argv. */
-const mark = () => {
-  const m = `${4000 + Math.floor(Math.random() * 5000)}.${process.pid}${marks.length}`
-  marks.push(m)
-  return m
-}
-/** The host pids of the processes whose argv holds `mark`. */
-function marked(mark) {
-  const found = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
-      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0]
-      if (argv[0] === 'sleep' && argv.includes(mark) && state !== 'Z') found.push(Number(name))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found
-}
-const until = async (what, ok, ms = 10_000) => {
-  for (let t = 0; t < ms; t += 50) {
-    if (ok()) return
-    await sleep(50)
-  }
-  assert.fail(`timed out waiting for ${what}`)
-}
 
 function spec(script, extra = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'pidns-'))
