@@ -7,35 +7,20 @@
 // scaled, its rollout counts and its events; a CronJob's page shows the Job made from it, whose page shows its pod
 // and its completion; a DaemonSet's page shows its pod on each node. Screenshots go to test-output/dashboard/.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { chromium } from 'playwright-core'
 import { KUBECTL_VERSIONS, KUBEFLARE_URL, TOKEN, api, kubectl, uniqueNs } from './helpers.mjs'
-import { root } from './server-process.mjs'
+import { openBrowser, SHOTS } from './dashboard-browser.mjs'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const SHOTS = join(root, 'test-output', 'dashboard')
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const kubectlLatest = KUBECTL_VERSIONS.at(-1)
 const PODS = 1200
 const GROUP = `ui${Date.now().toString(36)}.example.com`
 const CRD = `widgets.${GROUP}`
 
-let context
 let page
-let profile
-const problems = []
+let problems = []
+let shot
+let browser
 const ns = uniqueNs('ui-pages')
 const podName = (i) => `p-${String(i).padStart(4, '0')}`
 /** A pod no scheduler takes (its schedulerName is nobody's): it stays Pending and costs nothing but its row. */
@@ -52,22 +37,8 @@ async function createPod(name) {
 }
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `no browser at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`)
-  mkdirSync(SHOTS, { recursive: true })
-  profile = mkdtempSync(join(tmpdir(), 'kubeflare-chromium-'))
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    ignoreHTTPSErrors: true,
-    viewport: { width: 1280, height: 900 },
-  })
-  page = context.pages()[0] ?? (await context.newPage())
-  page.on('console', (m) => {
-    // Refusals the pages show are logged by Chromium too; a request the network change cancelled is not ours.
-    if (m.type() === 'error' && !/status of 4(03|04|10)|ERR_NETWORK_CHANGED/.test(m.text())) problems.push(m.text())
-  })
-  page.on('pageerror', (e) => problems.push(String(e)))
+  browser = await openBrowser(/status of 4(03|04|10)|ERR_NETWORK_CHANGED/)
+  ;({ page, problems, shot } = browser)
   assert.equal((await api('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201)
   // 1,200 pods, sixteen requests at a time.
   let next = 0
@@ -79,8 +50,7 @@ before(async () => {
 })
 
 after(async () => {
-  await context?.close()
-  if (profile) rmSync(profile, { recursive: true, force: true })
+  await browser?.close()
   await api('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {})
   await api('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD}`).catch(() => {})
 })
@@ -100,7 +70,6 @@ async function visit(address) {
   }
 }
 
-const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
 const row = (name) => page.locator(`tr[data-name="${name}"]`)
 const caption = (text) => page.locator('caption', { hasText: text })
 

@@ -4,63 +4,30 @@
 // test-output/dashboard/ for people to look at. The static files carry a strict Content-Security-Policy and the page
 // runs without a single CSP violation; a token that may see nothing is shown 403s, not empty tables.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { chromium } from 'playwright-core'
 import { KUBECTL_VERSIONS, KUBEFLARE_URL, TEST_TOKENS, TOKEN, api, kubectl, uniqueNs } from './helpers.mjs'
-import { root } from './server-process.mjs'
+import { openBrowser } from './dashboard-browser.mjs'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const SHOTS = join(root, 'test-output', 'dashboard')
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const kubectlLatest = KUBECTL_VERSIONS.at(-1)
 
 let context
 let page
-let profile
-const problems = []
+let problems = []
+let shot
+let browser
 const ns = uniqueNs('ui')
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `no browser at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`)
-  mkdirSync(SHOTS, { recursive: true })
-  profile = mkdtempSync(join(tmpdir(), 'kubeflare-chromium-'))
-  // A fresh profile every run (launchPersistentContext passes it as --user-data-dir).
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    ignoreHTTPSErrors: true, // the local server's own CA; kubectl and the API tests trust it through the kubeconfig
-    viewport: { width: 1280, height: 900 },
-  })
-  page = context.pages()[0] ?? (await context.newPage())
-  page.on('console', (m) => {
-    // A request Chromium cancelled because the machine's network interfaces changed (other tests make bridges and
-    // veths) is not the page's fault; the page asks again.
-    if (m.type() === 'error' && !/status of 40[34]|ERR_NETWORK_CHANGED/.test(m.text())) problems.push(m.text())
-  })
-  page.on('pageerror', (e) => problems.push(String(e)))
+  browser = await openBrowser(/status of 40[34]|ERR_NETWORK_CHANGED/)
+  ;({ context, page, problems, shot } = browser)
   assert.equal((await api('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201)
 })
 
 after(async () => {
-  await context?.close()
-  if (profile) rmSync(profile, { recursive: true, force: true })
+  await browser?.close()
   await api('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {})
 })
 
-const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
 const row = (name) => page.locator(`tr[data-name="${name}"]`)
 
 async function signIn(token) {
