@@ -2,6 +2,7 @@
 // and the four conditions, with heartbeat times and transitions kept as the kubelet keeps them.
 import { readFileSync, statfsSync } from 'node:fs'
 import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } from 'node:os'
+import { isExtendedResource } from '../src/registry/pod-requests.ts'
 import type { Obj } from './obj.ts'
 
 export const KUBELET_VERSION = 'v1.33.1-kubeflare-agent'
@@ -99,10 +100,16 @@ export function nodeConditions(previous: Obj[] | undefined, now: string): Obj[] 
 }
 
 export function nodeStatus(facts: HostFacts, maxPods: number, previous: Obj | undefined, now: string): Obj {
-  const resources = nodeResources(facts, maxPods)
+  // kubelet's MachineInfo works on the Node it read: what someone else advertised in capacity (an extended resource,
+  // `kubectl patch node --subresource=status`) stays and is allocatable too; an extended resource gone from capacity
+  // leaves allocatable (null: a merge patch's delete).
+  const capacity: Obj = { ...previous?.capacity, ...nodeResources(facts, maxPods) }
+  const allocatable: Obj = { ...capacity }
+  for (const name in previous?.allocatable ?? {})
+    if (!(name in capacity) && isExtendedResource(name)) allocatable[name] = null
   return {
-    capacity: resources,
-    allocatable: resources,
+    capacity,
+    allocatable,
     conditions: nodeConditions(previous?.conditions, now),
     addresses: [
       { type: 'InternalIP', address: facts.internalIP },

@@ -11,7 +11,14 @@ import {
   untoleratedNoExecute,
 } from '../src/registry/kubelet-admission.ts'
 import { matchesAffinity, tolerates } from '../src/registry/node-match.ts'
-import { effectiveRequests } from '../src/registry/pod-requests.ts'
+import {
+  addOther,
+  allocatableResources,
+  effectiveRequests,
+  missingExtended,
+  otherShortages,
+  type PodRequests,
+} from '../src/registry/pod-requests.ts'
 import { quantity } from './pod-env.ts'
 import type { Obj } from './obj.ts'
 import { rfc3339 } from './time.ts'
@@ -36,18 +43,22 @@ export function admission(pod: Obj, node: Obj, admitted: readonly Obj[]): Reject
   const refused = podRejection(pod, node.status?.features)
   if (refused) return refused
   const a = node.status?.allocatable ?? node.status?.capacity ?? {}
-  const used = { cpuMilli: 0, memBytes: 0, pods: admitted.length }
+  const allocatable = allocatableResources(a, milli, whole)
+  const used: PodRequests & { pods: number } = { cpuMilli: 0, memBytes: 0, pods: admitted.length }
   for (const p of admitted) {
     const r = requestsOf(p)
     used.cpuMilli += r.cpuMilli
     used.memBytes += r.memBytes
+    addOther(used, r.other)
   }
   const wanted = podHostPorts(pod.spec)
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[]
+  const requests = requestsOf(pod)
   return filterRejection({
-    requests: requestsOf(pod),
-    allocatable: { cpuMilli: milli(a.cpu), memBytes: whole(a.memory), pods: whole(a.pods ?? '110') },
+    requests,
+    allocatable,
     used,
+    otherShortages: otherShortages(requests, allocatable, used, missingExtended(allocatable)),
     affinityMatches: matchesAffinity(pod.spec ?? {}, {
       name: node.metadata?.name ?? '',
       labels: node.metadata?.labels ?? {},

@@ -36,6 +36,7 @@ import { ensureSystemPriorityClasses } from './system-priority-classes'
 import { CrdController } from './crd-controller'
 import { bootstrapNodes, ensureSystemNamespaces } from './cluster-bootstrap'
 import { customResourceInstances, nodeLifecycle } from './cluster-controllers'
+import { VirtualNodeStatusController } from './virtual-node-status'
 import { customKinds } from '../registry/custom/custom-kinds'
 import { reconcileBootstrapPolicy } from '../host/bootstrap-policy'
 import { Scheduling } from './scheduling'
@@ -89,6 +90,7 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
         new ClusterRoleAggregationController(),
         new CrdController(customResourceInstances(env, () => this.host)),
         nodeLifecycle(env, this.scheduling.ledger),
+        new VirtualNodeStatusController(),
         this.gc,
       ],
     })

@@ -4,24 +4,13 @@
 // write), because the scheduler asks for them on every pod and summing the table each time grew with the cluster.
 // A binding also keeps the host ports its pod holds (kube-scheduler's NodeInfo.UsedPorts, for the NodePorts filter),
 // and whether its node's kubelet admitted the pod: a binding made elsewhere (assume) waits for the simulated kubelet's
-// admission, which counts only the pods admitted before it, as kubelet counts its active pods.
+// admission, which counts only the pods admitted before it, as kubelet counts its active pods. ephemeral-storage and
+// extended resources (`other`) are kept per binding as JSON, NULL for the many pods that ask for none.
 import type { HostPort } from '../registry/host-ports'
+import { addOther } from '../registry/pod-requests'
+import { openLedgerTables } from './node-ledger-schema'
 
 type Row = Record<string, SqlStorageValue>
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS pod_bindings (
-  pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
-  cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS pod_bindings_by_node ON pod_bindings (node);
-CREATE INDEX IF NOT EXISTS pod_bindings_by_ns ON pod_bindings (ns);
-CREATE UNIQUE INDEX IF NOT EXISTS pod_bindings_by_ip ON pod_bindings (pod_ip) WHERE pod_ip IS NOT NULL;
-CREATE TABLE IF NOT EXISTS ended_pods (pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS ended_pods_by_node ON ended_pods (node);
-CREATE TABLE IF NOT EXISTS waiting_namespaces (ns TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS node_watchers (ns TEXT PRIMARY KEY) WITHOUT ROWID;
-`
 
 export interface Binding {
   podKey: string
@@ -29,30 +18,12 @@ export interface Binding {
   node: string
   cpuMilli: number
   memBytes: number
+  /** ephemeral-storage and scalar resources the pod reserves (pod-requests.ts), absent when none. */
+  other?: Record<string, number>
   podIP: string | null
 }
 
-type Usage = { cpuMilli: number; memBytes: number; pods: number }
-
-/** A table made before bindings kept host ports gets the column (a nullable column, added in place). */
-function addHostPorts(sql: SqlStorage) {
-  const table = sql.exec<{ sql: string }>(
-    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'pod_bindings'",
-  )
-  if (!table.toArray()[0]?.sql.includes('host_ports')) sql.exec('ALTER TABLE pod_bindings ADD COLUMN host_ports TEXT')
-}
-
-/**
- * A table made before bindings waited for admission gets the column: 1 (admitted) for the scheduler's placements and
- * every older row, 0 for a binding made elsewhere until its kubelet admits it.
- */
-function addAdmitted(sql: SqlStorage) {
-  const table = sql.exec<{ sql: string }>(
-    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'pod_bindings'",
-  )
-  if (!table.toArray()[0]?.sql.includes('admitted'))
-    sql.exec('ALTER TABLE pod_bindings ADD COLUMN admitted INTEGER NOT NULL DEFAULT 1')
-}
+export type Usage = { cpuMilli: number; memBytes: number; pods: number; other?: Record<string, number> }
 
 export class NodeLedger {
   /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
@@ -63,9 +34,7 @@ export class NodeLedger {
   private ports: Map<string, Map<string, HostPort[]>> | null = null
 
   constructor(private readonly sql: SqlStorage) {
-    sql.exec(SCHEMA)
-    addHostPorts(sql)
-    addAdmitted(sql)
+    openLedgerTables(sql)
   }
 
   binding(podKey: string): Binding | null {
@@ -80,8 +49,8 @@ export class NodeLedger {
   bind(b: Omit<Binding, 'podIP'>, podCIDR?: string, hostPorts: HostPort[] = []): Binding {
     const podIP = podCIDR === undefined ? null : this.freeIP(b.node, podCIDR)
     const written = this.sql.exec(
-      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (pod_key) DO NOTHING`,
+      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
       b.ns,
       b.node,
@@ -89,9 +58,10 @@ export class NodeLedger {
       b.memBytes,
       podIP,
       hostPorts.length > 0 ? JSON.stringify(hostPorts) : null,
+      b.other ? JSON.stringify(b.other) : null,
     ).rowsWritten
     if (written === 0) return this.binding(b.podKey) ?? { ...b, podIP: null }
-    this.count(b.node, b.cpuMilli, b.memBytes, 1)
+    this.count(b.node, b, 1)
     if (podIP) this.usedIPs(b.node).add(podIP)
     if (hostPorts.length > 0 && this.ports) {
       let onNode = this.ports.get(b.node)
@@ -156,14 +126,15 @@ export class NodeLedger {
     const used: Usage = { cpuMilli: 0, memBytes: 0, pods: 0 }
     const ports: HostPort[] = []
     for (const r of this.sql
-      .exec<{ cpu_milli: number; mem_bytes: number; host_ports: string | null }>(
-        'SELECT cpu_milli, mem_bytes, host_ports FROM pod_bindings WHERE node = ? AND admitted = 1',
+      .exec<{ cpu_milli: number; mem_bytes: number; host_ports: string | null; other_requests: string | null }>(
+        'SELECT cpu_milli, mem_bytes, host_ports, other_requests FROM pod_bindings WHERE node = ? AND admitted = 1',
         node,
       )
       .toArray()) {
       used.cpuMilli += Number(r.cpu_milli)
       used.memBytes += Number(r.mem_bytes)
       used.pods += 1
+      if (r.other_requests) addOther(used, JSON.parse(r.other_requests) as Record<string, number>, 1)
       if (r.host_ports) ports.push(...(JSON.parse(r.host_ports) as HostPort[]))
     }
     return { used, ports }
@@ -185,7 +156,7 @@ export class NodeLedger {
         b.ns,
         b.node,
       )
-    this.count(b.node, -b.cpuMilli, -b.memBytes, -1)
+    this.count(b.node, b, -1)
     if (b.podIP) this.ips.get(b.node)?.delete(b.podIP)
     this.ports?.get(b.node)?.delete(podKey)
     return b
@@ -206,16 +177,25 @@ export class NodeLedger {
       .toArray()) {
       sums.set(r.node as string, { cpuMilli: Number(r.cpu), memBytes: Number(r.mem), pods: Number(r.n) })
     }
+    // Few pods ask for other resources: their rows are summed one by one.
+    for (const r of this.sql
+      .exec<{ node: string; other_requests: string }>(
+        'SELECT node, other_requests FROM pod_bindings WHERE other_requests IS NOT NULL',
+      )
+      .toArray())
+      addOther(sums.get(r.node)!, JSON.parse(r.other_requests) as Record<string, number>, 1)
     this.sums = sums
     return sums
   }
 
-  private count(node: string, cpuMilli: number, memBytes: number, pods: number) {
+  /** Adds (`sign` 1) or takes away (-1) a binding's reservation from its node's sums. */
+  private count(node: string, b: Omit<Binding, 'podIP'>, sign: 1 | -1) {
     if (!this.sums) return // loaded from the table, with this change, when first asked
     const u = this.sums.get(node) ?? { cpuMilli: 0, memBytes: 0, pods: 0 }
-    u.cpuMilli += cpuMilli
-    u.memBytes += memBytes
-    u.pods += pods
+    u.cpuMilli += sign * b.cpuMilli
+    u.memBytes += sign * b.memBytes
+    u.pods += sign
+    addOther(u, b.other, sign)
     if (u.pods > 0) this.sums.set(node, u)
     else this.sums.delete(node)
   }
@@ -321,6 +301,7 @@ function toBinding(r: Row): Binding {
     node: r.node as string,
     cpuMilli: Number(r.cpu_milli),
     memBytes: Number(r.mem_bytes),
+    ...(r.other_requests ? { other: JSON.parse(r.other_requests as string) as Record<string, number> } : {}),
     podIP: (r.pod_ip as string | null) ?? null,
   }
 }

@@ -3,10 +3,11 @@
 import type { AdmitRequest, NodeFacts, Placement, PodAdmission, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
-import { type Binding, NodeLedger } from './node-ledger'
+import { type Binding, NodeLedger, type Usage } from './node-ledger'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
+import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
 import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
@@ -14,7 +15,7 @@ import type { KubeObject } from '../schema/meta'
 type Obj = Record<string, any>
 type StaticCandidate = Omit<NodeCandidate, 'used'>
 
-const NO_USAGE = { cpuMilli: 0, memBytes: 0, pods: 0 }
+const NO_USAGE: Usage = { cpuMilli: 0, memBytes: 0, pods: 0 }
 
 export class Scheduling {
   readonly ledger: NodeLedger
@@ -70,11 +71,14 @@ export class Scheduling {
 
   private candidates(): NodeCandidate[] {
     const usage = this.ledger.usage()
-    return this.nodeView().list.map((n) => ({
-      ...n,
-      used: { ...(usage.get(n.name) ?? NO_USAGE) },
-      usedPorts: this.ledger.usedPorts(n.name),
-    }))
+    return this.nodeView().list.map((n) => {
+      const used = usage.get(n.name) ?? NO_USAGE
+      return {
+        ...n,
+        used: { ...used, ...(used.other ? { other: { ...used.other } } : {}) },
+        usedPorts: this.ledger.usedPorts(n.name),
+      }
+    })
   }
 
   /**
@@ -111,6 +115,7 @@ export class Scheduling {
       node.used.cpuMilli += needs.requests.cpuMilli
       node.used.memBytes += needs.requests.memBytes
       node.used.pods += 1
+      addOther(node.used, needs.requests.other)
       if (needs.hostPorts?.length) node.usedPorts = [...(node.usedPorts ?? []), ...needs.hostPorts]
     }
     return this.placed(binding)
@@ -180,10 +185,12 @@ export class Scheduling {
     const { used, ports } = this.ledger.admittedOn(req.node)
     const wanted = podHostPorts(req.spec)
     const tolerations = (req.spec.tolerations ?? []) as Record<string, any>[]
+    const requests = podRequests(req.spec)
     return filterRejection({
-      requests: podRequests(req.spec),
+      requests,
       allocatable: node.allocatable,
       used,
+      otherShortages: otherShortages(requests, node.allocatable, used, missingExtended(node.allocatable)),
       affinityMatches: matchesAffinity(req.spec, node),
       nameMatches: true,
       portsFree: wanted.length === 0 || !portsConflict(wanted, ports),

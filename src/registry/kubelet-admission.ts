@@ -1,7 +1,8 @@
 // The kubelet's own admission of a pod bound to its node (pure, imports nothing: the node agent loads this file as it
 // is): kube 1.33's predicateAdmitHandler.Admit. First the checks preemption cannot help (the pod's kubernetes.io/os
 // label, spec.os, a Strict supplementalGroupsPolicy on a node that does not support it), then generalFilter, the
-// scheduler's own filters run against the pods the kubelet admitted before: resources (pods, cpu, memory), node
+// scheduler's own filters run against the pods the kubelet admitted before: resources (pods, cpu, memory,
+// ephemeral-storage and scalar resources, leaving out extended resources the node does not list at all), node
 // affinity/selector, node name, host ports (scheduler.AdmissionCheck, every failure in that order), then untolerated
 // NoExecute taints. Only the first failure is reported (reason and message); kubelet.rejectPod records it as a Warning
 // event and makes the pod Failed with `Pod was rejected: <message>`.
@@ -45,6 +46,11 @@ export interface FilterFacts {
   allocatable: { cpuMilli: number; memBytes: number; pods: number }
   /** What the pods admitted before this one hold (the kubelet's active pods). */
   used: { cpuMilli: number; memBytes: number; pods: number }
+  /**
+   * ephemeral-storage and the scalar resources the node has too little of, in fitsRequest's order (pod-requests.ts's
+   * otherShortages with the kubelet's skip, missingExtended).
+   */
+  otherShortages?: readonly { name: string; requested: number; used: number; capacity: number }[]
   /** The node selector and required node affinity match the node. */
   affinityMatches: boolean
   /** spec.nodeName is the node (always, for a pod the kubelet was given). */
@@ -66,7 +72,10 @@ const predicate = (name: string, desc: string): Rejection => ({
   message: `Predicate ${name} failed: ${desc}`,
 })
 
-/** generalFilter's first failure (noderesources.Fits' order: pods, cpu, memory), or null when the pod fits. */
+/**
+ * generalFilter's first failure (noderesources.Fits' order: pods, cpu, memory, ephemeral-storage, scalars), or null
+ * when the pod fits.
+ */
 export function filterRejection(f: FilterFacts): Rejection | null {
   if (f.used.pods + 1 > f.allocatable.pods) return insufficient('pods', 1, f.used.pods, f.allocatable.pods)
   const { cpuMilli, memBytes } = f.requests
@@ -74,6 +83,8 @@ export function filterRejection(f: FilterFacts): Rejection | null {
     return insufficient('cpu', cpuMilli, f.used.cpuMilli, f.allocatable.cpuMilli)
   if (memBytes > 0 && memBytes > f.allocatable.memBytes - f.used.memBytes)
     return insufficient('memory', memBytes, f.used.memBytes, f.allocatable.memBytes)
+  const other = f.otherShortages?.[0]
+  if (other) return insufficient(other.name, other.requested, other.used, other.capacity)
   if (!f.affinityMatches) return predicate('NodeAffinity', "node(s) didn't match Pod's node affinity/selector")
   if (!f.nameMatches) return predicate('NodeName', "node(s) didn't match the requested node name")
   if (!f.portsFree) return predicate('NodePorts', "node(s) didn't have free ports for the requested pod ports")

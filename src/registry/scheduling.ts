@@ -1,16 +1,15 @@
 // Scheduling decisions (pure): kube-scheduler's default filters (NodeUnschedulable, NodeName, NodeAffinity,
-// TaintToleration, NodePorts, NodeResourcesFit) and a least-allocated score, with its "0/3 nodes are available" message.
+// TaintToleration, NodePorts, NodeResourcesFit with ephemeral-storage and extended resources) and a least-allocated
+// score, with its "0/3 nodes are available" message.
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
 import { matchesAffinity, tolerates } from './node-match'
-import { effectiveRequests } from './pod-requests'
+import { allocatableResources, effectiveRequests, otherShortages, type PodRequests } from './pod-requests'
 
 type Obj = Record<string, any>
 
-export interface Resources {
-  cpuMilli: number
-  memBytes: number
-}
+/** cpu, memory, and ephemeral-storage and scalar resources by name (`other`, absent when none). */
+export type Resources = PodRequests
 
 export interface NodeCandidate {
   name: string
@@ -43,9 +42,9 @@ const whole = (q: unknown) =>
 /** A pod's effective requests (src/registry/pod-requests.ts) in the scheduler's units. */
 export const podRequests = (spec: Obj | undefined): Resources => effectiveRequests(spec, milli, whole)
 
+/** A node's allocatable as the scheduler's NodeInfo reads it (allocatableResources in its units). */
 export function nodeAllocatable(status: Obj | undefined): Resources & { pods: number } {
-  const a = status?.allocatable ?? status?.capacity ?? {}
-  return { cpuMilli: milli(a.cpu), memBytes: whole(a.memory), pods: whole(a.pods ?? '110') }
+  return allocatableResources(status?.allocatable ?? status?.capacity ?? {}, milli, whole)
 }
 
 const NO_FREE_PORTS = "node(s) didn't have free ports for the requested pod ports"
@@ -77,6 +76,8 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
     reasons.push('Insufficient cpu')
   if (pod.requests.memBytes > 0 && node.used.memBytes + pod.requests.memBytes > node.allocatable.memBytes)
     reasons.push('Insufficient memory')
+  for (const short of otherShortages(pod.requests, node.allocatable, node.used))
+    reasons.push(`Insufficient ${short.name}`)
   return reasons.length ? reasons : null
 }
 

@@ -51,4 +51,20 @@ describe('node object', () => {
     const fromUnknown = nodeConditions([{ type: 'Ready', status: 'Unknown', lastTransitionTime: 't0' }], 't2')
     assert.equal(fromUnknown.find((c) => c.type === 'Ready').lastTransitionTime, 't2')
   })
+
+  it('keeps what someone advertised in capacity, makes it allocatable, and drops an extended resource gone from it', () => {
+    const before = nodeStatus(facts, 110, undefined, 't0')
+    // `kubectl patch node --subresource=status` added a dongle, and someone wrote cpu the host does not have.
+    const advertised = { ...before, capacity: { ...before.capacity, 'example.com/dongle': '4', cpu: '64' } }
+    const next = nodeStatus(facts, 110, advertised, 't1')
+    assert.equal(next.capacity['example.com/dongle'], '4')
+    assert.equal(next.capacity.cpu, '8')
+    assert.deepEqual(next.allocatable, next.capacity)
+    // Removed from capacity: a merge patch deletes it from allocatable (null); other names are never dropped.
+    const removed = { ...next, capacity: before.capacity, allocatable: { ...next.allocatable, 'hugepages-2Mi': '0' } }
+    const after = nodeStatus(facts, 110, removed, 't2')
+    assert.equal(after.capacity['example.com/dongle'], undefined)
+    assert.equal(after.allocatable['example.com/dongle'], null)
+    assert.equal('hugepages-2Mi' in after.allocatable, false)
+  })
 })

@@ -69,6 +69,31 @@ describe('admission', () => {
     assert.equal(admission(pod('win', { os: { name: 'windows' } }), node, [])?.reason, 'PodOSNotSupported')
   })
 
+  it('counts ephemeral-storage and the extended resources its node lists; leaves out those it does not', () => {
+    const gpus = {
+      ...node,
+      status: { allocatable: { ...node.status.allocatable, 'nvidia.com/gpu': '2', 'ephemeral-storage': '10Gi' } },
+    }
+    const gpu = (name, n) =>
+      pod(
+        name,
+        {},
+        { resources: { limits: { 'nvidia.com/gpu': String(n) }, requests: { 'nvidia.com/gpu': String(n) } } },
+      )
+    assert.equal(admission(gpu('one', 1), gpus, [gpu('held', 1)]), null)
+    assert.deepEqual(admission(gpu('two', 2), gpus, [gpu('held', 1)]), {
+      reason: 'OutOfnvidia.com/gpu',
+      message: "Node didn't have enough resource: nvidia.com/gpu, requested: 2, used: 1, capacity: 2",
+    })
+    // The plain node lists no GPUs: a cluster-level resource to the kubelet, not counted.
+    assert.equal(admission(gpu('anywhere', 5), node, []), null)
+    const disk = pod('disk', {}, { resources: { requests: { 'ephemeral-storage': '11Gi' } } })
+    assert.deepEqual(admission(disk, gpus, []), {
+      reason: 'OutOfephemeral-storage',
+      message: `Node didn't have enough resource: ephemeral-storage, requested: ${11 * 2 ** 30}, used: 0, capacity: ${10 * 2 ** 30}`,
+    })
+  })
+
   it('its status patch is Failed, the message prefixed, the kubelet’s own conditions deleted and others kept', () => {
     const bound = pod('bound')
     bound.status = {

@@ -124,4 +124,29 @@ describe('NodeLedger', () => {
       expect(ledger.allocateIP('ns/p3/uid-3', '10.244.1.0/24')).toBe('10.244.1.2')
     })
   })
+
+  it('keeps ephemeral-storage and extended resources per node through binds, releases, admission and a restart', async () => {
+    await withSql('other', (sql) => {
+      const ledger = new NodeLedger(sql)
+      // Read before the binds (the sums then move with each write) and after (a fresh ledger sums the table).
+      expect(ledger.usage().size).toBe(0)
+      ledger.bind({ ...pod(1, 'a'), other: { 'nvidia.com/gpu': 2, 'ephemeral-storage': 1000 } })
+      ledger.bind({ ...pod(2, 'a'), other: { 'nvidia.com/gpu': 1 } })
+      ledger.bind(pod(3, 'a'))
+      expect(ledger.usage().get('a')).toEqual({
+        cpuMilli: 300,
+        memBytes: 3072,
+        pods: 3,
+        other: { 'nvidia.com/gpu': 3, 'ephemeral-storage': 1000 },
+      })
+      expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
+      expect(ledger.binding('ns/p2/uid-2')?.other).toEqual({ 'nvidia.com/gpu': 1 })
+      expect(ledger.admittedOn('a').used.other).toEqual({ 'nvidia.com/gpu': 3, 'ephemeral-storage': 1000 })
+      ledger.release('ns/p1/uid-1')
+      expect(ledger.usage().get('a')?.other).toEqual({ 'nvidia.com/gpu': 1 })
+      ledger.release('ns/p2/uid-2')
+      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 100, memBytes: 1024, pods: 1 })
+      expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
+    })
+  })
 })

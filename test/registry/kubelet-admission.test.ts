@@ -1,6 +1,6 @@
 // kube 1.33's kubelet admission, pure: the pod-only checks in Admit's order, generalFilter's first failure in
-// AdmissionCheck's order (pods, cpu, memory, NodeAffinity, NodeName, NodePorts, then NoExecute taints), and the status
-// rejectPod leaves (kubelet-owned conditions gone, others kept).
+// AdmissionCheck's order (pods, cpu, memory, ephemeral-storage and extended resources, NodeAffinity, NodeName,
+// NodePorts, then NoExecute taints), and the status rejectPod leaves (kubelet-owned conditions gone, others kept).
 import { describe, expect, it } from 'vitest'
 import {
   type FilterFacts,
@@ -90,6 +90,24 @@ describe('filterRejection', () => {
     expect(filterRejection({ ...fits, requests: { cpuMilli: 1001, memBytes: 0 } })?.message).toBe(
       "Node didn't have enough resource: cpu, requested: 1001, used: 3000, capacity: 4000",
     )
+  })
+
+  it('reports ephemeral-storage and extended resources after memory and before the predicates, as OutOf<name>', () => {
+    const short = [
+      { name: 'ephemeral-storage', requested: 20, used: 90, capacity: 100 },
+      { name: 'nvidia.com/gpu', requested: 1, used: 0, capacity: 0 },
+    ]
+    const facts = { ...fits, otherShortages: short, affinityMatches: false }
+    expect(filterRejection(facts)).toEqual({
+      reason: 'OutOfephemeral-storage',
+      message: "Node didn't have enough resource: ephemeral-storage, requested: 20, used: 90, capacity: 100",
+    })
+    expect(filterRejection({ ...facts, otherShortages: short.slice(1) })).toEqual({
+      reason: 'OutOfnvidia.com/gpu',
+      message: "Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 0, capacity: 0",
+    })
+    expect(filterRejection({ ...facts, requests: { cpuMilli: 9000, memBytes: 0 } })?.reason).toBe('OutOfcpu')
+    expect(filterRejection({ ...facts, otherShortages: [] })?.reason).toBe('NodeAffinity')
   })
 })
 
