@@ -13,6 +13,8 @@ export interface ScheduleRequest {
   podKey: string
   ns: string
   spec: PodSpec
+  /** The pod's labels (the InterPodAffinity filter matches pods by them). */
+  labels?: Record<string, string>
 }
 
 /** What the simulated kubelet needs to know about a node. */
@@ -79,6 +81,8 @@ export interface ClusterApi {
   admitPods(reqs: AdmitRequest[]): Promise<PodAdmission[]>
   /** Returns a pod's node reservation and IP; `ended`: the pod is Succeeded/Failed, still on its node. */
   releasePod(podKey: string, ended?: boolean): Promise<boolean>
+  /** A bound pod's labels changed (pod affinity terms of other pods match the new ones). */
+  relabelPod(podKey: string, labels: Record<string, string>): Promise<void>
   /** The pods of a namespace holding a reservation, by pod key. */
   reservedPods(ns: string): Promise<string[]>
   nodeFacts(name: string): Promise<NodeFacts | null>

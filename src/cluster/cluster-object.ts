@@ -224,6 +224,10 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return this.scheduling.releasePod(podKey, ended === true)
   }
 
+  async relabelPod(podKey: string, labels: Record<string, string>): Promise<void> {
+    this.scheduling.relabelPod(podKey, labels)
+  }
+
   async reservedPods(ns: string): Promise<string[]> {
     return this.scheduling.ledger.podKeysIn(ns)
   }

@@ -1,14 +1,13 @@
-// The cluster DO's ledger of pods on nodes: which node each pod is bound to, the resources it reserves there and
-// the pod IP it was given from the node's pod CIDR. The scheduler reads it; releases free both. SQLite holds the
-// rows; the per-node sums and used addresses are also kept in memory (loaded on first use, then updated with each
-// write), because the scheduler asks for them on every pod and summing the table each time grew with the cluster.
-// A binding also keeps the host ports its pod holds (kube-scheduler's NodeInfo.UsedPorts, for the NodePorts filter),
-// and whether its node's kubelet admitted the pod: a binding made elsewhere (assume) waits for the simulated kubelet's
-// admission, which counts only the pods admitted before it, as kubelet counts its active pods. ephemeral-storage and
-// extended resources (`other`) are kept per binding as JSON, NULL for the many pods that ask for none.
+// The cluster DO's ledger of pods on nodes: where each pod is bound, what it reserves there (cpu, memory, other
+// resources as JSON), its pod IP, host ports, labels and anti-affinity terms, and whether its kubelet admitted it (a
+// binding made elsewhere waits for the simulated kubelet's admission, as kubelet counts only its active pods). SQLite
+// holds the rows; what the scheduler asks of every pod (per-node sums, used IPs in node-pod-ips.ts, host ports, the
+// affinity index) is also kept in memory, loaded on first use and updated with each write.
 import type { HostPort } from '../registry/host-ports'
 import { addOther } from '../registry/pod-requests'
+import { AffinityIndex } from './affinity-index'
 import { openLedgerTables } from './node-ledger-schema'
+import { NodePodIPs } from './node-pod-ips'
 
 type Row = Record<string, SqlStorageValue>
 
@@ -23,18 +22,29 @@ export interface Binding {
   podIP: string | null
 }
 
+/** What a bind records besides the binding: the pod's labels and required anti-affinity terms (affinity-index.ts). */
+type BindRequest = Omit<Binding, 'podIP'> & {
+  labels?: Record<string, string>
+  antiAffinity?: Record<string, unknown>[]
+}
+
 export type Usage = { cpuMilli: number; memBytes: number; pods: number; other?: Record<string, number> }
 
 export class NodeLedger {
   /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
   private sums: Map<string, Usage> | null = null
-  /** Per-node used pod IPs, each node's loaded on first use. */
-  private ips = new Map<string, Set<string>>()
+  /** The pod IPs in use on each node. */
+  private readonly ips: NodePodIPs
   /** Per-node host ports of its pods (podKey → ports), loaded on first use; few pods ask for any. */
   private ports: Map<string, Map<string, HostPort[]>> | null = null
 
+  /** The bound pods' labels and anti-affinity terms, for the InterPodAffinity filter. */
+  readonly affinity: AffinityIndex
+
   constructor(private readonly sql: SqlStorage) {
     openLedgerTables(sql)
+    this.affinity = new AffinityIndex(sql)
+    this.ips = new NodePodIPs(sql)
   }
 
   binding(podKey: string): Binding | null {
@@ -46,11 +56,12 @@ export class NodeLedger {
    * Records a binding; with `podCIDR`, the pod gets the lowest free address of it in the same statement (the
    * scheduler placing a pod on a virtual node). Answers the binding as recorded.
    */
-  bind(b: Omit<Binding, 'podIP'>, podCIDR?: string, hostPorts: HostPort[] = []): Binding {
-    const podIP = podCIDR === undefined ? null : this.freeIP(b.node, podCIDR)
+  bind(b: BindRequest, podCIDR?: string, hostPorts: HostPort[] = []): Binding {
+    const podIP = podCIDR === undefined ? null : this.ips.free(b.node, podCIDR)
     const written = this.sql.exec(
-      `INSERT INTO pod_bindings (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pod_key) DO NOTHING`,
+      `INSERT INTO pod_bindings
+       (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests, labels, anti_affinity)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
       b.ns,
       b.node,
@@ -59,16 +70,28 @@ export class NodeLedger {
       podIP,
       hostPorts.length > 0 ? JSON.stringify(hostPorts) : null,
       b.other ? JSON.stringify(b.other) : null,
+      b.labels && Object.keys(b.labels).length > 0 ? JSON.stringify(b.labels) : null,
+      b.antiAffinity?.length ? JSON.stringify(b.antiAffinity) : null,
     ).rowsWritten
-    if (written === 0) return this.binding(b.podKey) ?? { ...b, podIP: null }
+    if (written === 0) return this.binding(b.podKey) ?? { ...binding(b), podIP: null }
     this.count(b.node, b, 1)
-    if (podIP) this.usedIPs(b.node).add(podIP)
+    this.affinity.bound(b.podKey, { ns: b.ns, node: b.node, labels: b.labels ?? {} }, b.antiAffinity)
+    if (podIP) this.ips.taken(b.node, podIP)
     if (hostPorts.length > 0 && this.ports) {
       let onNode = this.ports.get(b.node)
       if (!onNode) this.ports.set(b.node, (onNode = new Map()))
       onNode.set(b.podKey, hostPorts)
     }
-    return { ...b, podIP }
+    return { ...binding(b), podIP }
+  }
+
+  /** A bound pod's labels changed: the InterPodAffinity filter matches its new ones. Answers whether it is bound. */
+  relabel(podKey: string, labels: Record<string, string>): boolean {
+    const json = Object.keys(labels).length > 0 ? JSON.stringify(labels) : null
+    if (this.sql.exec('UPDATE pod_bindings SET labels = ? WHERE pod_key = ?', json, podKey).rowsWritten === 0)
+      return false
+    this.affinity.relabelled(podKey, labels)
+    return true
   }
 
   /** The host ports the pods bound to a node hold. */
@@ -98,7 +121,7 @@ export class NodeLedger {
    * for it on another node (a client's binding won the race against the scheduler's) moves to the bound node, its
    * address (from the other node's pod CIDR) given up. Answers whether a reservation left another node.
    */
-  assume(b: Omit<Binding, 'podIP'>, hostPorts: HostPort[] = []): boolean {
+  assume(b: BindRequest, hostPorts: HostPort[] = []): boolean {
     const had = this.binding(b.podKey)
     if (had?.node === b.node) return false
     if (had) this.release(b.podKey)
@@ -157,8 +180,9 @@ export class NodeLedger {
         b.node,
       )
     this.count(b.node, b, -1)
-    if (b.podIP) this.ips.get(b.node)?.delete(b.podIP)
+    if (b.podIP) this.ips.released(b.node, b.podIP)
     this.ports?.get(b.node)?.delete(podKey)
+    this.affinity.released(podKey)
     return b
   }
 
@@ -200,46 +224,16 @@ export class NodeLedger {
     else this.sums.delete(node)
   }
 
-  private usedIPs(node: string): Set<string> {
-    let used = this.ips.get(node)
-    if (!used) {
-      used = new Set(
-        this.sql
-          .exec<{ pod_ip: string }>('SELECT pod_ip FROM pod_bindings WHERE node = ? AND pod_ip IS NOT NULL', node)
-          .toArray()
-          .map((r) => r.pod_ip),
-      )
-      this.ips.set(node, used)
-    }
-    return used
-  }
-
   /** Gives the pod the lowest free address of its node's /24 pod CIDR (skipping .0 and the .1 gateway). */
   allocateIP(podKey: string, podCIDR: string, known?: Binding): string | null {
     const b = known ?? this.binding(podKey)
     if (!b) return null
     if (b.podIP) return b.podIP
-    const ip = this.freeIP(b.node, podCIDR)
+    const ip = this.ips.free(b.node, podCIDR)
     if (!ip) return null
     this.sql.exec('UPDATE pod_bindings SET pod_ip = ? WHERE pod_key = ?', ip, podKey)
-    this.usedIPs(b.node).add(ip)
+    this.ips.taken(b.node, ip)
     return ip
-  }
-
-  /** The lowest address of a node's pod CIDR no pod there holds (skipping .0 and the .1 gateway), or null. */
-  private freeIP(node: string, podCIDR: string): string | null {
-    const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(podCIDR)
-    if (!m) return null
-    const prefix = Number(m[5])
-    const base = ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0
-    const size = 2 ** (32 - prefix)
-    const used = this.usedIPs(node)
-    for (let i = 2; i < size - 1; i++) {
-      const n = (base + i) >>> 0
-      const ip = `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
-      if (!used.has(ip)) return ip
-    }
-    return null
   }
 
   /** The namespaces with pods on a node, counted or ended (the node lifecycle controller evicts them all). */
@@ -304,4 +298,9 @@ function toBinding(r: Row): Binding {
     ...(r.other_requests ? { other: JSON.parse(r.other_requests as string) as Record<string, number> } : {}),
     podIP: (r.pod_ip as string | null) ?? null,
   }
+}
+
+/** The binding part of a bind's request. */
+function binding({ labels: _labels, antiAffinity: _anti, ...b }: BindRequest): Omit<Binding, 'podIP'> {
+  return b
 }

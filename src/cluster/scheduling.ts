@@ -5,6 +5,7 @@ import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { type Binding, NodeLedger, type Usage } from './node-ledger'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
+import { interPodAffinity, requiredTerms } from '../registry/pod-affinity'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
@@ -95,6 +96,7 @@ export class Scheduling {
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
       hostPorts: podHostPorts(req.spec),
+      interPodAffinity: this.affinityFilter(req),
     }
     const candidates = pool ?? this.candidates()
     const result = schedule(needs, candidates)
@@ -105,7 +107,7 @@ export class Scheduling {
     // A virtual node's pod gets its address in the same write (its simulated kubelet will need it).
     const facts = this.nodeFacts(result.node)
     const binding = this.ledger.bind(
-      { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests },
+      { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests, ...affinityFacts(req) },
       facts?.virtual ? facts.podCIDR : undefined,
       needs.hostPorts,
     )
@@ -130,6 +132,33 @@ export class Scheduling {
     return reqs.map((req) => this.schedulePod(req, (pool ??= this.candidates())))
   }
 
+  /**
+   * kube's InterPodAffinity PreFilter for the pod (src/registry/pod-affinity.ts) over the ledger's bound pods, as a
+   * filter of a node's labels; undefined when the plugin skips the pod.
+   */
+  private affinityFilter(req: ScheduleRequest): PodNeeds['interPodAffinity'] {
+    const { affinity, anti } = requiredTerms(req.ns, req.spec)
+    const filter = interPodAffinity(
+      { ns: req.ns, labels: req.labels ?? {}, affinity, anti },
+      {
+        nodeLabels: (node) => this.nodeView().byName.get(node)?.labels,
+        nsLabels: (ns) =>
+          this.local.get('namespaces', ns)?.object.metadata.labels as Record<string, string> | undefined,
+        placedPods: () => this.ledger.affinity.placedPods(),
+        antiAffinityPods: () => this.ledger.affinity.antiAffinityPods(),
+      },
+    )
+    return filter ?? undefined
+  }
+
+  /**
+   * A bound pod's labels changed: the ledger matches the new ones, and pods waiting for room (an affinity to pods
+   * labelled so, or an anti-affinity to what it no longer is) are tried again, as kube requeues them on a pod update.
+   */
+  relabelPod(podKey: string, labels: Record<string, string>) {
+    if (this.ledger.relabel(podKey, labels)) this.wakeWaiting()
+  }
+
   /** A placement, with the pod's address when a simulated kubelet will start it (a real node's agent reports its own). */
   private placed(binding: Binding): Placement {
     const node = binding.node
@@ -145,7 +174,7 @@ export class Scheduling {
    * held elsewhere is free again.
    */
   assumePod(req: ScheduleRequest, node: string) {
-    const b = { podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec) }
+    const b = { podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec), ...affinityFacts(req) }
     if (this.ledger.assume(b, podHostPorts(req.spec))) this.wakeWaiting()
   }
 
@@ -217,4 +246,13 @@ export class Scheduling {
         .catch((e: unknown) => console.error(`waking namespace ${ns} for scheduling failed`, e))
     }
   }
+}
+
+/** What the ledger keeps of a pod for the InterPodAffinity filter: its labels and required anti-affinity terms. */
+function affinityFacts(req: ScheduleRequest): {
+  labels?: Record<string, string>
+  antiAffinity?: Record<string, unknown>[]
+} {
+  const anti = req.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+  return { ...(req.labels ? { labels: req.labels } : {}), ...(anti?.length ? { antiAffinity: anti } : {}) }
 }

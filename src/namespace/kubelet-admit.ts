@@ -13,7 +13,7 @@ import type { KubeObject } from '../schema/meta'
 import type { PodIpRequests } from './kubelet-pod-ips'
 import type { RestartDeps } from './kubelet-restarts'
 import type { PodAddressBook } from './pod-address-book'
-import { podKey } from './scheduler-controller'
+import { podKey, scheduleRequest } from './scheduler-controller'
 import { terminal } from './scheduler-pods'
 
 type Obj = Record<string, any>
@@ -37,7 +37,7 @@ export async function admitToStart(
   if (refused) return reject(deps, host, current, facts, refused)
   const booked = deps.addresses.take(key)
   if (booked) return booked
-  const answer = await deps.requests.admissionOf({ podKey: key, ns: host.scope, spec: pod.spec, node: facts.name })
+  const answer = await deps.requests.admissionOf({ ...scheduleRequest(host, current.object), node: facts.name })
   await releaseIfGone(deps, host, current.object)
   if (answer && 'rejected' in answer) return reject(deps, host, current, facts, answer.rejected)
   return answer?.addresses ?? null

@@ -5,7 +5,7 @@
 // A pod that fits nowhere waits, as in kube's unschedulable queue, until something could change that: the cluster
 // wakes the namespace when capacity is freed or nodes change (retry), or the pod itself changes. Alarms and other
 // resyncs leave it alone, and a retry asks for all waiting pods in one call.
-import type { ClusterApi, Placement } from '../cluster/cluster-api'
+import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
@@ -18,6 +18,17 @@ import { byPriority, SCHEDULER, terminal, wantsScheduling } from './scheduler-po
 type Obj = Record<string, any>
 
 export const podKey = (pod: KubeObject) => `${pod.metadata.namespace}/${pod.metadata.name}/${pod.metadata.uid}`
+
+/** What the cluster's scheduler is told of a pod: its key, spec and labels. */
+export const scheduleRequest = (host: ControllerHost, pod: KubeObject): ScheduleRequest => ({
+  podKey: podKey(pod),
+  ns: host.scope,
+  spec: (pod as Obj).spec,
+  ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
+})
+
+const labelsChanged = (prev: Obj | null, pod: Obj) =>
+  JSON.stringify(prev?.metadata?.labels ?? {}) !== JSON.stringify(pod.metadata?.labels ?? {})
 
 export class SchedulerController implements Controller {
   readonly name = 'scheduler'
@@ -73,10 +84,16 @@ export class SchedulerController implements Controller {
         const key = podKey(e.object)
         if (this.binding.delete(key)) continue
         waited = true
-        await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: pod.spec }, pod.spec.nodeName)
+        await this.cluster().assumePod(scheduleRequest(host, e.object), pod.spec.nodeName)
         // Deleted or ended while that call was under way: the release its later commit asked for (heard concurrently)
         // may have reached the cluster first and found nothing to release.
         if (!countsWhereBound(host, e.object)) await this.cluster().releasePod(key, endedOnNode(host, e.object))
+        continue
+      }
+      // A bound pod relabelled: pod (anti-)affinity terms of other pods match its new labels.
+      if (pod.spec?.nodeName && e.type === 'MODIFIED' && labelsChanged(e.prev as Obj | null, pod)) {
+        waited = true
+        await this.cluster().relabelPod(podKey(e.object), pod.metadata.labels ?? {})
         continue
       }
       if (
@@ -166,7 +183,7 @@ export class SchedulerController implements Controller {
     const started = this.epoch
     for (const { object } of todo) this.inFlight.add(podKey(object))
     try {
-      const reqs = todo.map(({ object }) => ({ podKey: podKey(object), ns: host.scope, spec: (object as Obj).spec }))
+      const reqs = todo.map(({ object }) => scheduleRequest(host, object))
       const results =
         reqs.length === 1 ? [await this.cluster().schedulePod(reqs[0]!)] : await this.cluster().schedulePods(reqs)
       await Promise.all(todo.map(({ object }, i) => this.settle(host, object, results[i]!)))
@@ -197,8 +214,8 @@ export class SchedulerController implements Controller {
       await this.cluster().releasePod(key, endedOnNode(host, pod))
       return
     }
-    const bound = host.get('pods', pod.metadata.name!)!.object as Obj
-    await this.cluster().assumePod({ podKey: key, ns: host.scope, spec: bound.spec }, bound.spec.nodeName)
+    const bound = host.get('pods', pod.metadata.name!)!.object
+    await this.cluster().assumePod({ ...scheduleRequest(host, bound), podKey: key }, (bound as Obj).spec.nodeName)
     // Deleted or ended while that call was under way: that commit's release may have reached the cluster first.
     if (!countsWhereBound(host, pod)) await this.cluster().releasePod(key, endedOnNode(host, pod))
   }

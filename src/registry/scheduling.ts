@@ -3,6 +3,7 @@
 // score, with its "0/3 nodes are available" message.
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
+import { ANTI_AFFINITY_RULES, type AffinityVerdict, EXISTING_ANTI_AFFINITY_RULES } from './pod-affinity'
 import { matchesAffinity, tolerates } from './node-match'
 import { allocatableResources, effectiveRequests, otherShortages, type PodRequests } from './pod-requests'
 
@@ -30,6 +31,8 @@ export interface PodNeeds {
   tolerations?: Obj[]
   requests: Resources
   hostPorts?: HostPort[]
+  /** The InterPodAffinity filter for this pod over a node's labels (pod-affinity.ts); absent when it has nothing to do. */
+  interPodAffinity?: (nodeLabels: Record<string, string>) => AffinityVerdict
 }
 
 type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
@@ -48,6 +51,14 @@ export function nodeAllocatable(status: Obj | undefined): Resources & { pods: nu
 }
 
 const NO_FREE_PORTS = "node(s) didn't have free ports for the requested pod ports"
+
+/** The reasons of kube's Unschedulable statuses (not UnschedulableAndUnresolvable): removing pods could help. */
+const preemptionMightHelp = (r: string) =>
+  r.startsWith('Insufficient') ||
+  r === 'Too many pods' ||
+  r === NO_FREE_PORTS ||
+  r === ANTI_AFFINITY_RULES ||
+  r === EXISTING_ANTI_AFFINITY_RULES
 
 /** Why a node cannot take the pod (kube's filter messages), or null if it can. */
 function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
@@ -78,7 +89,10 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
     reasons.push('Insufficient memory')
   for (const short of otherShortages(pod.requests, node.allocatable, node.used))
     reasons.push(`Insufficient ${short.name}`)
-  return reasons.length ? reasons : null
+  if (reasons.length) return reasons
+  // InterPodAffinity runs last among kube's default filters.
+  const affinity = pod.interPodAffinity?.(node.labels)
+  return affinity ? [affinity.message] : null
 }
 
 /** Least allocated: the lower the share of cpu and memory in use after placing the pod, the better. */
@@ -117,9 +131,7 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
   const reasons = [...counts.entries()].map(([r, c]) => `${c} ${r}`).sort()
   const detail = reasons.length ? ` ${reasons.join(', ')}.` : ''
   // Nodes short of resources or ports could take the pod if something were preempted (none is); the rest could not.
-  const resourceShort = nodes.filter((node) =>
-    rejection(pod, node)?.some((r) => r.startsWith('Insufficient') || r === 'Too many pods' || r === NO_FREE_PORTS),
-  ).length
+  const resourceShort = nodes.filter((node) => rejection(pod, node)?.some(preemptionMightHelp)).length
   const preemption = [
     ...(resourceShort ? [`${resourceShort} No preemption victims found for incoming pod`] : []),
     ...(n - resourceShort ? [`${n - resourceShort} Preemption is not helpful for scheduling`] : []),

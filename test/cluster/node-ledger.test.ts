@@ -149,4 +149,33 @@ describe('NodeLedger', () => {
       expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
     })
   })
+
+  it("keeps bound pods' labels and anti-affinity terms for the affinity filter, across relabels and a restart", async () => {
+    await withSql('affinity', (sql) => {
+      const ledger = new NodeLedger(sql)
+      const anti = [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }]
+      ledger.bind({ ...pod(1, 'a'), labels: { app: 'web' }, antiAffinity: anti })
+      ledger.bind({ ...pod(2, 'b'), labels: { app: 'db' } })
+      ledger.bind(pod(3, 'b'))
+      const view = (l: NodeLedger) => ({
+        placed: [...l.affinity.placedPods()].map((p) => [p.node, p.labels]),
+        anti: [...l.affinity.antiAffinityPods()].map((p) => [p.node, p.labels, p.anti.map((t) => t.topologyKey)]),
+      })
+      expect(view(ledger)).toEqual({
+        placed: [
+          ['a', { app: 'web' }],
+          ['b', { app: 'db' }],
+          ['b', {}],
+        ],
+        anti: [['a', { app: 'web' }, ['kubernetes.io/hostname']]],
+      })
+      expect(ledger.relabel('ns/p1/uid-1', { app: 'old' })).toBe(true)
+      expect(ledger.relabel('ns/p9/uid-9', { app: 'x' })).toBe(false)
+      expect(view(new NodeLedger(sql))).toEqual(view(ledger))
+      expect(view(ledger).anti[0]![1]).toEqual({ app: 'old' })
+      ledger.release('ns/p1/uid-1')
+      expect(view(ledger).anti).toEqual([])
+      expect(view(new NodeLedger(sql))).toEqual(view(ledger))
+    })
+  })
 })

@@ -2,6 +2,7 @@
 import type { Strategy } from '../../strategy'
 import { nameIsDNSSubdomain } from '../../validation/names'
 import { admitPod } from './pod-admission'
+import { mutatePodAffinity } from './pod-affinity-label-keys'
 import { applyPodDefaults } from './pod-defaults'
 import { podQOS } from './pod-qos'
 import { validatePod } from './pod-validation'
@@ -23,6 +24,7 @@ export const podStrategy: Strategy<PodObject> = {
       phase: 'Pending',
       qosClass: podQOS(pod) as 'BestEffort' | 'Burstable' | 'Guaranteed',
     }
+    mutatePodAffinity(pod)
   },
   validate: validatePod,
   prepareForUpdate(pod, old) {
