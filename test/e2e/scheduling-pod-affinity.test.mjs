@@ -1,0 +1,114 @@
+// kube-scheduler's InterPodAffinity through real clients: a Deployment from kubectl whose pods repel each other by
+// hostname gets one pod per virtual node, `kubectl get pods` shows the one too many Pending, and its FailedScheduling
+// event carries kube's message; scaled down, nothing waits. @kubernetes/client-node creates a pod with affinity to a
+// placed pod and reads where it went.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
+import { api, kubectl, parseTable, uniqueNs } from './helpers.mjs'
+
+const V = '1.33'
+const ns = uniqueNs('affinity')
+const k = (args, opts) => kubectl(V, ['-n', ns, ...args], opts)
+
+async function waitFor(what, check, timeout = 60_000) {
+  const end = Date.now() + timeout
+  for (;;) {
+    const v = await check()
+    if (v !== undefined && v !== false && v !== '') return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+const HOSTNAME = 'kubernetes.io/hostname'
+
+/** kubectl's table as objects keyed by column (parseTable gives a header and rows). */
+const tableOf = (stdout) => {
+  const { header, rows } = parseTable(stdout)
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])))
+}
+
+describe('pod affinity (kubectl, client-node)', () => {
+  let n = 0
+  before(async () => {
+    n = (await api('GET', '/api/v1/nodes')).body.items.filter(
+      (node) => node.metadata.annotations?.['kubeflare.dev/virtual-node'] === 'true',
+    ).length
+    await kubectl(V, ['create', 'namespace', ns])
+  })
+  after(async () => {
+    await kubectl(V, ['delete', 'namespace', ns, '--wait=false'], { allowFail: true })
+  })
+
+  it('a Deployment repelling itself by hostname: one pod per node, the one too many Pending with kube’s message', async () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'spread', namespace: ns },
+      spec: {
+        replicas: n + 1,
+        selector: { matchLabels: { app: 'spread' } },
+        template: {
+          metadata: { labels: { app: 'spread' } },
+          spec: {
+            affinity: {
+              podAntiAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: [
+                  { labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: HOSTNAME },
+                ],
+              },
+            },
+            containers: [{ name: 'web', image: 'nginx:1.25' }],
+          },
+        },
+      },
+    }
+    await k(['apply', '-f', '-'], { input: JSON.stringify(deployment) })
+    const rows = await waitFor('one pod Pending, the rest Running', async () => {
+      const table = tableOf((await k(['get', 'pods', '-o', 'wide'])).stdout)
+      const running = table.filter((r) => r.STATUS === 'Running')
+      const pending = table.filter((r) => r.STATUS === 'Pending')
+      return running.length === n && pending.length === 1 ? table : undefined
+    })
+    const nodes = rows.filter((r) => r.STATUS === 'Running').map((r) => r.NODE)
+    assert.equal(new Set(nodes).size, n, JSON.stringify(rows))
+    const pending = rows.find((r) => r.STATUS === 'Pending')
+    assert.equal(pending.NODE, '<none>')
+    const field = `reason=FailedScheduling,involvedObject.name=${pending.NAME}`
+    const message = await waitFor('FailedScheduling', async () => {
+      return (await k(['get', 'events', '--field-selector', field, '-o', 'jsonpath={.items[0].message}'])).stdout
+    })
+    assert.equal(
+      message,
+      `0/${n} nodes are available: ${n} node(s) didn't match pod anti-affinity rules. preemption: 0/${n} nodes are available: ${n} No preemption victims found for incoming pod.`,
+    )
+    await k(['scale', 'deployment/spread', `--replicas=${n}`])
+    await k(['rollout', 'status', 'deployment/spread', '--timeout=60s'])
+    const after = tableOf((await k(['get', 'pods'])).stdout)
+    assert.equal(after.filter((r) => r.STATUS === 'Pending').length, 0, JSON.stringify(after))
+  })
+
+  it('client-node: a pod with required affinity to a placed pod goes to its node', async () => {
+    const kc = new KubeConfig()
+    kc.loadFromFile(process.env.KUBECONFIG)
+    const core = kc.makeApiClient(CoreV1Api)
+    const pod = (name, labels, affinity) => ({
+      metadata: { name, labels },
+      spec: { ...(affinity ? { affinity } : {}), containers: [{ name: 'c', image: 'nginx:1.25' }] },
+    })
+    await core.createNamespacedPod({ namespace: ns, body: pod('peer', { role: 'peer' }) })
+    const nodeOf = (name) =>
+      waitFor(`${name} bound`, async () => (await core.readNamespacedPod({ name, namespace: ns })).spec?.nodeName)
+    const peerNode = await nodeOf('peer')
+    const affinity = {
+      podAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { role: 'peer' } }, topologyKey: HOSTNAME },
+        ],
+      },
+    }
+    await core.createNamespacedPod({ namespace: ns, body: pod('follower', {}, affinity) })
+    assert.equal(await nodeOf('follower'), peerNode)
+  })
+})
