@@ -6,6 +6,7 @@ import { namespaceApi } from '../namespace/namespace-api'
 import { type Binding, NodeLedger, type Usage } from './node-ledger'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
 import { interPodAffinity, requiredTerms } from '../registry/pod-affinity'
+import { topologySpread } from '../registry/topology-spread'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
@@ -96,6 +97,10 @@ export class Scheduling {
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
       hostPorts: podHostPorts(req.spec),
+      topologySpread:
+        topologySpread({ ns: req.ns, labels: req.labels ?? {}, spec: req.spec }, this.nodeView().list, (ns) =>
+          this.ledger.affinity.placedIn(ns),
+        ) ?? undefined,
       interPodAffinity: this.affinityFilter(req),
     }
     const candidates = pool ?? this.candidates()

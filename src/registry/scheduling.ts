@@ -4,6 +4,7 @@
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
 import { ANTI_AFFINITY_RULES, type AffinityVerdict, EXISTING_ANTI_AFFINITY_RULES } from './pod-affinity'
+import { SPREAD_CONSTRAINTS } from './topology-spread'
 import { matchesAffinity, tolerates } from './node-match'
 import { allocatableResources, effectiveRequests, otherShortages, type PodRequests } from './pod-requests'
 
@@ -31,6 +32,8 @@ export interface PodNeeds {
   tolerations?: Obj[]
   requests: Resources
   hostPorts?: HostPort[]
+  /** The PodTopologySpread filter for this pod over a node's labels (topology-spread.ts); absent when it has none. */
+  topologySpread?: (nodeLabels: Record<string, string>) => AffinityVerdict
   /** The InterPodAffinity filter for this pod over a node's labels (pod-affinity.ts); absent when it has nothing to do. */
   interPodAffinity?: (nodeLabels: Record<string, string>) => AffinityVerdict
 }
@@ -58,7 +61,8 @@ const preemptionMightHelp = (r: string) =>
   r === 'Too many pods' ||
   r === NO_FREE_PORTS ||
   r === ANTI_AFFINITY_RULES ||
-  r === EXISTING_ANTI_AFFINITY_RULES
+  r === EXISTING_ANTI_AFFINITY_RULES ||
+  r === SPREAD_CONSTRAINTS
 
 /** Why a node cannot take the pod (kube's filter messages), or null if it can. */
 function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
@@ -90,7 +94,9 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   for (const short of otherShortages(pod.requests, node.allocatable, node.used))
     reasons.push(`Insufficient ${short.name}`)
   if (reasons.length) return reasons
-  // InterPodAffinity runs last among kube's default filters.
+  // PodTopologySpread, then InterPodAffinity: the last of kube's default filters.
+  const spread = pod.topologySpread?.(node.labels)
+  if (spread) return [spread.message]
   const affinity = pod.interPodAffinity?.(node.labels)
   return affinity ? [affinity.message] : null
 }

@@ -2,7 +2,8 @@
 // anti-affinity by hostname spread one per node and the one too many waits with kube's FailedScheduling message (also
 // when a ReplicaSet creates them all in one commit) until a placed one goes; a pod with required affinity goes where
 // its peer is, and one whose peer appears by a relabel is tried again, as kube requeues waiting pods on a pod update;
-// an existing pod's anti-affinity keeps others out.
+// an existing pod's anti-affinity keeps others out. PodTopologySpread's DoNotSchedule constraints refuse a domain too
+// far ahead and nodes without the topology key.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, podPath, req, waitFor } from '../helpers'
 
@@ -162,5 +163,55 @@ describe('InterPodAffinity', () => {
     expect(await nodeOf(ns, 'v1-b')).toBe(node)
     expect((await req('POST', podPath(ns), spread('v1-c', 'v1', 'canary'))).status).toBe(201)
     expect(await failedScheduling(ns, 'v1-c')).toContain("1 node(s) didn't match pod anti-affinity rules")
+  })
+
+  it('topologySpreadConstraints (DoNotSchedule): a domain too far ahead is refused; nodes without the key are', async () => {
+    const ns = await makeNamespace('spread')
+    const n = await virtualNodeCount()
+    const node = ((await req('GET', '/api/v1/nodes')).json.items as Obj[])[0]!.metadata.name as string
+    const pinned = { nodeSelector: { [HOSTNAME]: node } }
+    for (const name of ['w-1', 'w-2'])
+      expect((await req('POST', podPath(ns), pod(name, { app: 'web' }, pinned))).status).toBe(201)
+    await nodeOf(ns, 'w-2')
+    const spread = (over: object) => ({
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: HOSTNAME,
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 'web' } },
+          ...over,
+        },
+      ],
+    })
+    // Every node a domain (the node selector ignored): the pinned node is 2 ahead of the others.
+    expect(
+      (
+        await req(
+          'POST',
+          podPath(ns),
+          pod('ahead', { app: 'web' }, { ...pinned, ...spread({ nodeAffinityPolicy: 'Ignore' }) }),
+        )
+      ).status,
+    ).toBe(201)
+    expect(await failedScheduling(ns, 'ahead')).toBe(
+      `0/${n} nodes are available: 1 node(s) didn't match pod topology spread constraints, ${n - 1} node(s) didn't match Pod's node affinity/selector. preemption: 0/${n} nodes are available: 1 No preemption victims found for incoming pod, ${n - 1} Preemption is not helpful for scheduling.`,
+    )
+    // Honouring the selector (the default), the pinned node is the only domain: it takes the pod.
+    expect((await req('POST', podPath(ns), pod('honoured', { app: 'web' }, { ...pinned, ...spread({}) }))).status).toBe(
+      201,
+    )
+    expect(await nodeOf(ns, 'honoured')).toBe(node)
+    // No virtual node has a zone label.
+    expect((await req('POST', podPath(ns), pod('zoned', { app: 'web' }, spread({ topologyKey: 'zone' })))).status).toBe(
+      201,
+    )
+    expect(await failedScheduling(ns, 'zoned')).toBe(
+      unplaced(
+        n,
+        "node(s) didn't match pod topology spread constraints (missing required label)",
+        'Preemption is not helpful for scheduling',
+      ),
+    )
   })
 })

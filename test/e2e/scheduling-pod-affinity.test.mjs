@@ -1,7 +1,8 @@
 // kube-scheduler's InterPodAffinity through real clients: a Deployment from kubectl whose pods repel each other by
 // hostname gets one pod per virtual node, `kubectl get pods` shows the one too many Pending, and its FailedScheduling
-// event carries kube's message; scaled down, nothing waits. @kubernetes/client-node creates a pod with affinity to a
-// placed pod and reads where it went.
+// event carries kube's message; scaled down, nothing waits. A pod spread over a topology key no node has waits with
+// PodTopologySpread's message. @kubernetes/client-node creates a pod with affinity to a placed pod and reads where it
+// went.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
@@ -87,6 +88,34 @@ describe('pod affinity (kubectl, client-node)', () => {
     await k(['rollout', 'status', 'deployment/spread', '--timeout=60s'])
     const after = tableOf((await k(['get', 'pods'])).stdout)
     assert.equal(after.filter((r) => r.STATUS === 'Pending').length, 0, JSON.stringify(after))
+  })
+
+  it('kubectl: a pod spread by a topology key no node has waits with kube’s message', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'zoned', namespace: ns, labels: { app: 'zoned' } },
+      spec: {
+        topologySpreadConstraints: [
+          {
+            maxSkew: 1,
+            topologyKey: 'topology.kubernetes.io/zone',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: { app: 'zoned' } },
+          },
+        ],
+        containers: [{ name: 'web', image: 'nginx:1.25' }],
+      },
+    }
+    await k(['apply', '-f', '-'], { input: JSON.stringify(pod) })
+    const field = 'reason=FailedScheduling,involvedObject.name=zoned'
+    const message = await waitFor('FailedScheduling', async () => {
+      return (await k(['get', 'events', '--field-selector', field, '-o', 'jsonpath={.items[0].message}'])).stdout
+    })
+    assert.equal(
+      message,
+      `0/${n} nodes are available: ${n} node(s) didn't match pod topology spread constraints (missing required label). preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.`,
+    )
   })
 
   it('client-node: a pod with required affinity to a placed pod goes to its node', async () => {
