@@ -1,13 +1,13 @@
 // What the InterPodAffinity filter needs of the pods on nodes (src/registry/pod-affinity.ts): each bound pod's
 // namespace, node and labels, and the required anti-affinity terms of the few pods that have them. The node ledger
-// keeps them in its pod_bindings rows (labels, anti_affinity) and tells this index of every bind, release and label
+// keeps them in its pod_bindings rows (labels, pod_affinity) and tells this index of every bind, release and label
 // change; each map is loaded from the table on first use. The labels of every bound pod are loaded only once a pod with
 // affinity terms or spread constraints of its own is scheduled: most clusters never pay for them.
-import { affinityTerms, type AffinityTerm, type PlacedPod } from '../registry/pod-affinity'
+import { type PlacedPod, type PodTerms, podTerms } from '../registry/pod-affinity'
 
 type Obj = Record<string, any>
 type Labels = Record<string, string>
-type AntiAffinityPod = PlacedPod & { anti: AffinityTerm[] }
+type AffinityPod = PlacedPod & { terms: PodTerms }
 
 /** A pod key's namespace (keys are `namespace/name/uid`). */
 const nsOf = (podKey: string) => podKey.slice(0, podKey.indexOf('/'))
@@ -15,7 +15,7 @@ const nsOf = (podKey: string) => podKey.slice(0, podKey.indexOf('/'))
 export class AffinityIndex {
   /** Bound pods by namespace, then pod key. */
   private placed: Map<string, Map<string, PlacedPod>> | null = null
-  private withAnti: Map<string, AntiAffinityPod> | null = null
+  private withAffinity: Map<string, AffinityPod> | null = null
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -47,46 +47,47 @@ export class AffinityIndex {
     pods.set(podKey, pod)
   }
 
-  antiAffinityPods(): Iterable<AntiAffinityPod> {
-    return this.loadedAnti().values()
+  /** The bound pods with pod affinity or anti-affinity terms of any kind (few, usually). */
+  affinityPods(): Iterable<AffinityPod> {
+    return this.loadedAffinity().values()
   }
 
-  private loadedAnti(): Map<string, AntiAffinityPod> {
-    if (this.withAnti) return this.withAnti
-    this.withAnti = new Map()
+  private loadedAffinity(): Map<string, AffinityPod> {
+    if (this.withAffinity) return this.withAffinity
+    this.withAffinity = new Map()
     for (const r of this.sql
-      .exec<{ pod_key: string; ns: string; node: string; labels: string | null; anti_affinity: string }>(
-        'SELECT pod_key, ns, node, labels, anti_affinity FROM pod_bindings WHERE anti_affinity IS NOT NULL',
+      .exec<{ pod_key: string; ns: string; node: string; labels: string | null; pod_affinity: string }>(
+        'SELECT pod_key, ns, node, labels, pod_affinity FROM pod_bindings WHERE pod_affinity IS NOT NULL',
       )
       .toArray())
-      this.withAnti.set(r.pod_key, {
+      this.withAffinity.set(r.pod_key, {
         ns: r.ns,
         node: r.node,
         labels: r.labels ? (JSON.parse(r.labels) as Labels) : {},
-        anti: affinityTerms(r.ns, JSON.parse(r.anti_affinity) as Obj[]),
+        terms: podTerms(r.ns, JSON.parse(r.pod_affinity) as Obj),
       })
-    return this.withAnti
+    return this.withAffinity
   }
 
-  /** A binding was recorded (the row is written already). */
-  bound(podKey: string, pod: PlacedPod, antiAffinity: readonly Obj[] | undefined) {
+  /** A binding was recorded (the row is written already); `podAffinity` is the pod's spec.affinity without nodeAffinity. */
+  bound(podKey: string, pod: PlacedPod, podAffinity: Obj | undefined) {
     if (this.placed) this.place(podKey, pod)
-    if (antiAffinity?.length && this.withAnti)
-      this.withAnti.set(podKey, { ...pod, anti: affinityTerms(pod.ns, antiAffinity) })
+    if (podAffinity && this.withAffinity)
+      this.withAffinity.set(podKey, { ...pod, terms: podTerms(pod.ns, podAffinity) })
   }
 
   released(podKey: string) {
     const pods = this.placed?.get(nsOf(podKey))
     pods?.delete(podKey)
     if (pods?.size === 0) this.placed!.delete(nsOf(podKey))
-    this.withAnti?.delete(podKey)
+    this.withAffinity?.delete(podKey)
   }
 
   /** A bound pod's labels changed (the row is updated already). */
   relabelled(podKey: string, labels: Labels) {
     const placed = this.placed?.get(nsOf(podKey))?.get(podKey)
     if (placed) placed.labels = labels
-    const anti = this.withAnti?.get(podKey)
-    if (anti) anti.labels = labels
+    const holder = this.withAffinity?.get(podKey)
+    if (holder) holder.labels = labels
   }
 }

@@ -22,9 +22,9 @@ const ADDED_COLUMNS: [name: string, definition: string][] = [
   ['admitted', 'INTEGER NOT NULL DEFAULT 1'],
   // ephemeral-storage and extended resources the pod reserves (JSON); NULL: none.
   ['other_requests', 'TEXT'],
-  // The pod's labels and its required anti-affinity terms (JSON), for the InterPodAffinity filter; NULL: none.
+  // The pod's labels and its pod affinity and anti-affinity (JSON), for InterPodAffinity; NULL: none.
   ['labels', 'TEXT'],
-  ['anti_affinity', 'TEXT'],
+  ['pod_affinity', 'TEXT'],
 ]
 
 /** Makes the ledger's tables, adding the columns an older table lacks. */

@@ -25,7 +25,8 @@ export interface Binding {
 /** What a bind records besides the binding: the pod's labels and required anti-affinity terms (affinity-index.ts). */
 type BindRequest = Omit<Binding, 'podIP'> & {
   labels?: Record<string, string>
-  antiAffinity?: Record<string, unknown>[]
+  /** The pod's spec.affinity podAffinity and podAntiAffinity (absent: it has none). */
+  podAffinity?: Record<string, unknown>
 }
 
 export type Usage = { cpuMilli: number; memBytes: number; pods: number; other?: Record<string, number> }
@@ -60,7 +61,7 @@ export class NodeLedger {
     const podIP = podCIDR === undefined ? null : this.ips.free(b.node, podCIDR)
     const written = this.sql.exec(
       `INSERT INTO pod_bindings
-       (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests, labels, anti_affinity)
+       (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests, labels, pod_affinity)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
       b.ns,
@@ -71,11 +72,11 @@ export class NodeLedger {
       hostPorts.length > 0 ? JSON.stringify(hostPorts) : null,
       b.other ? JSON.stringify(b.other) : null,
       b.labels && Object.keys(b.labels).length > 0 ? JSON.stringify(b.labels) : null,
-      b.antiAffinity?.length ? JSON.stringify(b.antiAffinity) : null,
+      b.podAffinity ? JSON.stringify(b.podAffinity) : null,
     ).rowsWritten
     if (written === 0) return this.binding(b.podKey) ?? { ...binding(b), podIP: null }
     this.count(b.node, b, 1)
-    this.affinity.bound(b.podKey, { ns: b.ns, node: b.node, labels: b.labels ?? {} }, b.antiAffinity)
+    this.affinity.bound(b.podKey, { ns: b.ns, node: b.node, labels: b.labels ?? {} }, b.podAffinity)
     if (podIP) this.ips.taken(b.node, podIP)
     if (hostPorts.length > 0 && this.ports) {
       let onNode = this.ports.get(b.node)
@@ -301,6 +302,6 @@ function toBinding(r: Row): Binding {
 }
 
 /** The binding part of a bind's request. */
-function binding({ labels: _labels, antiAffinity: _anti, ...b }: BindRequest): Omit<Binding, 'podIP'> {
+function binding({ labels: _labels, podAffinity: _affinity, ...b }: BindRequest): Omit<Binding, 'podIP'> {
   return b
 }

@@ -5,7 +5,7 @@ import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { type Binding, NodeLedger, type Usage } from './node-ledger'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
-import { interPodAffinity, requiredTerms } from '../registry/pod-affinity'
+import { interPodAffinity, podTerms, preferredAffinityScore } from '../registry/pod-affinity'
 import { topologySpread } from '../registry/topology-spread'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
@@ -101,7 +101,7 @@ export class Scheduling {
         topologySpread({ ns: req.ns, labels: req.labels ?? {}, spec: req.spec }, this.nodeView().list, (ns) =>
           this.ledger.affinity.placedIn(ns),
         ) ?? undefined,
-      interPodAffinity: this.affinityFilter(req),
+      ...this.interPodAffinity(req),
     }
     const candidates = pool ?? this.candidates()
     const result = schedule(needs, candidates)
@@ -138,22 +138,22 @@ export class Scheduling {
   }
 
   /**
-   * kube's InterPodAffinity PreFilter for the pod (src/registry/pod-affinity.ts) over the ledger's bound pods, as a
-   * filter of a node's labels; undefined when the plugin skips the pod.
+   * kube's InterPodAffinity for the pod (src/registry/pod-affinity.ts) over the ledger's bound pods: its PreFilter, as
+   * a filter of a node's labels, and its PreScore, as a raw score of them; each absent when the plugin skips the pod.
    */
-  private affinityFilter(req: ScheduleRequest): PodNeeds['interPodAffinity'] {
-    const { affinity, anti } = requiredTerms(req.ns, req.spec)
-    const filter = interPodAffinity(
-      { ns: req.ns, labels: req.labels ?? {}, affinity, anti },
-      {
-        nodeLabels: (node) => this.nodeView().byName.get(node)?.labels,
-        nsLabels: (ns) =>
-          this.local.get('namespaces', ns)?.object.metadata.labels as Record<string, string> | undefined,
-        placedPods: () => this.ledger.affinity.placedPods(),
-        antiAffinityPods: () => this.ledger.affinity.antiAffinityPods(),
-      },
-    )
-    return filter ?? undefined
+  private interPodAffinity(req: ScheduleRequest): Pick<PodNeeds, 'interPodAffinity' | 'interPodAffinityScore'> {
+    const world = {
+      nodeLabels: (node: string) => this.nodeView().byName.get(node)?.labels,
+      nsLabels: (ns: string) =>
+        this.local.get('namespaces', ns)?.object.metadata.labels as Record<string, string> | undefined,
+      placedPods: () => this.ledger.affinity.placedPods(),
+      affinityPods: () => this.ledger.affinity.affinityPods(),
+    }
+    const pod = { ns: req.ns, labels: req.labels ?? {} }
+    const terms = podTerms(req.ns, req.spec.affinity)
+    const filter = interPodAffinity({ ...pod, terms }, world)
+    const score = preferredAffinityScore({ ...pod, terms }, world)
+    return { ...(filter ? { interPodAffinity: filter } : {}), ...(score ? { interPodAffinityScore: score } : {}) }
   }
 
   /**
@@ -253,11 +253,15 @@ export class Scheduling {
   }
 }
 
-/** What the ledger keeps of a pod for the InterPodAffinity filter: its labels and required anti-affinity terms. */
+/** What the ledger keeps of a pod for InterPodAffinity: its labels, and its pod affinity and anti-affinity. */
 function affinityFacts(req: ScheduleRequest): {
   labels?: Record<string, string>
-  antiAffinity?: Record<string, unknown>[]
+  podAffinity?: Record<string, unknown>
 } {
-  const anti = req.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-  return { ...(req.labels ? { labels: req.labels } : {}), ...(anti?.length ? { antiAffinity: anti } : {}) }
+  const { podAffinity, podAntiAffinity } = (req.spec.affinity ?? {}) as Record<string, unknown>
+  const terms = { ...(podAffinity ? { podAffinity } : {}), ...(podAntiAffinity ? { podAntiAffinity } : {}) }
+  return {
+    ...(req.labels ? { labels: req.labels } : {}),
+    ...(Object.keys(terms).length > 0 ? { podAffinity: terms } : {}),
+  }
 }

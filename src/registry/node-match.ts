@@ -47,14 +47,17 @@ export function matchesAffinity(
     | Obj[]
     | undefined
   if (!terms || terms.length === 0) return true
-  // Terms are ORed; the expressions of one term are ANDed.
-  return terms.some(
-    (t) =>
-      // An empty term selects no node.
-      ((t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0) &&
-      ((t.matchExpressions ?? []) as Obj[]).every((e) => matchExpression(node.labels, e)) &&
-      ((t.matchFields ?? []) as Obj[]).every(
-        (e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e),
-      ),
+  // Terms are ORed.
+  return terms.some((t) => matchesNodeSelectorTerm(t, node))
+}
+
+/** A node selector term: its expressions and fields ANDed; an empty term selects no node. */
+export function matchesNodeSelectorTerm(t: Obj, node: { name: string; labels: Record<string, string> }): boolean {
+  return (
+    ((t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0) &&
+    ((t.matchExpressions ?? []) as Obj[]).every((e) => matchExpression(node.labels, e)) &&
+    ((t.matchFields ?? []) as Obj[]).every(
+      (e) => e.key === 'metadata.name' && matchExpression({ 'metadata.name': node.name }, e),
+    )
   )
 }

@@ -1,14 +1,15 @@
-// kube-scheduler 1.33's InterPodAffinity filter (pure): a pod's required pod affinity and anti-affinity terms, and the
-// required anti-affinity terms of the pods already on nodes, counted per topology pair (a topologyKey and the value a
-// node has for it) as the plugin's PreFilter counts them, then judged per node in its Filter's order: the pod's
-// affinity (UnschedulableAndUnresolvable), its anti-affinity, the existing pods' anti-affinity (both Unschedulable).
+// kube-scheduler 1.33's InterPodAffinity plugin (pure). Its filter: a pod's required pod affinity and anti-affinity
+// terms, and the required anti-affinity terms of the pods already on nodes, counted per topology pair (a topologyKey
+// and the value a node has for it) as the plugin's PreFilter counts them, then judged per node in its Filter's order:
+// the pod's affinity (UnschedulableAndUnresolvable), its anti-affinity, the existing pods' anti-affinity (both
+// Unschedulable). Its score: the preferred terms' weights per topology pair, as its PreScore adds them.
 import { type LabelSelector, labelSelectorFromMetaV1 } from './label-selector'
 
 type Obj = Record<string, any>
 type Labels = Record<string, string>
 
 /** framework.AffinityTerm: namespaces by name or by a selector over their labels, then pods by their labels. */
-export interface AffinityTerm {
+interface AffinityTerm {
   namespaces: ReadonlySet<string>
   nsSelector: LabelSelector
   selector: LabelSelector
@@ -34,7 +35,7 @@ export const EXISTING_ANTI_AFFINITY_RULES = "node(s) didn't satisfy existing pod
  * means the pod's own namespace; a null namespaceSelector selects none, `{}` every one. A term whose selector does not
  * parse (validation refuses those) is left out.
  */
-export function affinityTerms(ns: string, list: readonly Obj[] | undefined): AffinityTerm[] {
+function affinityTerms(ns: string, list: readonly Obj[] | undefined): AffinityTerm[] {
   const terms: AffinityTerm[] = []
   for (const t of list ?? []) {
     const selector = labelSelectorFromMetaV1(t.labelSelector)
@@ -47,12 +48,32 @@ export function affinityTerms(ns: string, list: readonly Obj[] | undefined): Aff
   return terms
 }
 
-/** A pod spec's required affinity and anti-affinity terms (GetRequiredAffinityTerms, GetRequiredAntiAffinityTerms). */
-export function requiredTerms(ns: string, spec: Obj | undefined): { affinity: AffinityTerm[]; anti: AffinityTerm[] } {
+/** A preferred term and its weight (framework.WeightedAffinityTerm). */
+interface WeightedTerm {
+  term: AffinityTerm
+  weight: number
+}
+
+/** A pod's affinity terms of every kind, as the scheduler's PodInfo keeps them. */
+export interface PodTerms {
+  requiredAffinity: AffinityTerm[]
+  requiredAnti: AffinityTerm[]
+  preferredAffinity: WeightedTerm[]
+  preferredAnti: WeightedTerm[]
+}
+
+/** Every affinity term of a pod's `spec.affinity` (its podAffinity and podAntiAffinity). */
+export function podTerms(ns: string, affinity: Obj | undefined): PodTerms {
   const required = 'requiredDuringSchedulingIgnoredDuringExecution'
+  const weighted = (list: Obj[] | undefined): WeightedTerm[] =>
+    (list ?? []).flatMap((w) =>
+      affinityTerms(ns, [w.podAffinityTerm ?? {}]).map((term) => ({ term, weight: w.weight })),
+    )
   return {
-    affinity: affinityTerms(ns, spec?.affinity?.podAffinity?.[required]),
-    anti: affinityTerms(ns, spec?.affinity?.podAntiAffinity?.[required]),
+    requiredAffinity: affinityTerms(ns, affinity?.podAffinity?.[required]),
+    requiredAnti: affinityTerms(ns, affinity?.podAntiAffinity?.[required]),
+    preferredAffinity: weighted(affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAnti: weighted(affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
   }
 }
 
@@ -76,8 +97,8 @@ interface AffinityWorld {
   nsLabels(ns: string): Labels | undefined
   /** The pods on nodes (kube's NodeInfo.Pods of every node), asked for only when the pod has terms of its own. */
   placedPods(): Iterable<PlacedPod>
-  /** The placed pods with required anti-affinity terms (NodeInfo.PodsWithRequiredAntiAffinity). */
-  antiAffinityPods(): Iterable<PlacedPod & { anti: readonly AffinityTerm[] }>
+  /** The placed pods with affinity terms of any kind (NodeInfo.PodsWithAffinity). */
+  affinityPods(): Iterable<PlacedPod & { terms: PodTerms }>
 }
 
 /** Why a node is refused, and whether preemption could help it (Unschedulable) or not (UnschedulableAndUnresolvable). */
@@ -88,36 +109,37 @@ export type AffinityVerdict = { message: string; resolvable: boolean } | null
  * pod (no terms of its own and no existing pod's anti-affinity against it).
  */
 export function interPodAffinity(
-  pod: AffinityPod & { affinity: readonly AffinityTerm[]; anti: readonly AffinityTerm[] },
+  pod: AffinityPod & { terms: PodTerms },
   world: AffinityWorld,
 ): ((nodeLabels: Labels) => AffinityVerdict) | null {
+  const { requiredAffinity: affinity, requiredAnti: anti } = pod.terms
   const existing: Counts = new Map()
-  for (const other of world.antiAffinityPods())
-    for (const term of other.anti)
+  for (const other of world.affinityPods())
+    for (const term of other.terms.requiredAnti)
       if (termMatches(term, pod, world.nsLabels)) add(existing, term.topologyKey, world.nodeLabels(other.node))
-  if (existing.size === 0 && pod.affinity.length === 0 && pod.anti.length === 0) return null
+  if (existing.size === 0 && affinity.length === 0 && anti.length === 0) return null
 
   const affinityCounts: Counts = new Map()
   const antiCounts: Counts = new Map()
-  if (pod.affinity.length > 0 || pod.anti.length > 0)
+  if (affinity.length > 0 || anti.length > 0)
     for (const other of world.placedPods()) {
       const labels = world.nodeLabels(other.node)
-      if (pod.affinity.length > 0 && pod.affinity.every((t) => termMatches(t, other, world.nsLabels)))
-        for (const t of pod.affinity) add(affinityCounts, t.topologyKey, labels)
-      for (const t of pod.anti) if (termMatches(t, other, world.nsLabels)) add(antiCounts, t.topologyKey, labels)
+      if (affinity.length > 0 && affinity.every((t) => termMatches(t, other, world.nsLabels)))
+        for (const t of affinity) add(affinityCounts, t.topologyKey, labels)
+      for (const t of anti) if (termMatches(t, other, world.nsLabels)) add(antiCounts, t.topologyKey, labels)
     }
   // The first pod of a group with affinity to itself: nothing matches anywhere yet, and it matches its own terms.
-  const selfAffine = affinityCounts.size === 0 && pod.affinity.every((t) => termMatches(t, pod, world.nsLabels))
+  const selfAffine = affinityCounts.size === 0 && affinity.every((t) => termMatches(t, pod, world.nsLabels))
 
   return (nodeLabels) => {
     let podsExist = true
-    for (const t of pod.affinity) {
+    for (const t of affinity) {
       const value = nodeLabels[t.topologyKey]
       if (value === undefined) return { message: AFFINITY_RULES, resolvable: false }
       if (!((affinityCounts.get(pair(t.topologyKey, value)) ?? 0) > 0)) podsExist = false
     }
     if (!podsExist && !selfAffine) return { message: AFFINITY_RULES, resolvable: false }
-    for (const t of pod.anti) {
+    for (const t of anti) {
       const value = nodeLabels[t.topologyKey]
       if (value !== undefined && (antiCounts.get(pair(t.topologyKey, value)) ?? 0) > 0)
         return { message: ANTI_AFFINITY_RULES, resolvable: true }
@@ -127,5 +149,44 @@ export function interPodAffinity(
         if ((existing.get(pair(key, value)) ?? 0) > 0)
           return { message: EXISTING_ANTI_AFFINITY_RULES, resolvable: true }
     return null
+  }
+}
+
+/** InterPodAffinity's default hardPodAffinityWeight: an existing pod's required affinity counts this much. */
+const HARD_POD_AFFINITY_WEIGHT = 1
+
+/**
+ * InterPodAffinity's PreScore: per topology pair, the weights of the incoming pod's preferred terms its placed pods
+ * match (anti-affinity negative), and of the placed pods' required affinity (hardPodAffinityWeight) and preferred terms
+ * the incoming pod matches; a node scores the sum over the pairs its labels hold. Null when no term applies anywhere.
+ */
+export function preferredAffinityScore(
+  pod: AffinityPod & { terms: PodTerms },
+  world: AffinityWorld,
+): ((nodeLabels: Labels) => number) | null {
+  const scores: Counts = new Map()
+  const addTo = (term: AffinityTerm, weight: number, matched: AffinityPod, node: string) => {
+    const value = world.nodeLabels(node)?.[term.topologyKey]
+    if (value === undefined || !termMatches(term, matched, world.nsLabels)) return
+    const key = pair(term.topologyKey, value)
+    scores.set(key, (scores.get(key) ?? 0) + weight)
+  }
+  const { preferredAffinity, preferredAnti } = pod.terms
+  if (preferredAffinity.length > 0 || preferredAnti.length > 0)
+    for (const other of world.placedPods()) {
+      for (const { term, weight } of preferredAffinity) addTo(term, weight, other, other.node)
+      for (const { term, weight } of preferredAnti) addTo(term, -weight, other, other.node)
+    }
+  for (const other of world.affinityPods()) {
+    if (Object.keys(world.nodeLabels(other.node) ?? {}).length > 0)
+      for (const term of other.terms.requiredAffinity) addTo(term, HARD_POD_AFFINITY_WEIGHT, pod, other.node)
+    for (const { term, weight } of other.terms.preferredAffinity) addTo(term, weight, pod, other.node)
+    for (const { term, weight } of other.terms.preferredAnti) addTo(term, -weight, pod, other.node)
+  }
+  if (scores.size === 0) return null
+  return (nodeLabels) => {
+    let score = 0
+    for (const [key, value] of Object.entries(nodeLabels)) score += scores.get(pair(key, value)) ?? 0
+    return score
   }
 }

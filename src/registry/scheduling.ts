@@ -4,6 +4,7 @@
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
 import { ANTI_AFFINITY_RULES, type AffinityVerdict, EXISTING_ANTI_AFFINITY_RULES } from './pod-affinity'
+import { scoreNodes } from './scoring'
 import { SPREAD_CONSTRAINTS } from './topology-spread'
 import { matchesAffinity, tolerates } from './node-match'
 import { allocatableResources, effectiveRequests, otherShortages, type PodRequests } from './pod-requests'
@@ -36,6 +37,8 @@ export interface PodNeeds {
   topologySpread?: (nodeLabels: Record<string, string>) => AffinityVerdict
   /** The InterPodAffinity filter for this pod over a node's labels (pod-affinity.ts); absent when it has nothing to do. */
   interPodAffinity?: (nodeLabels: Record<string, string>) => AffinityVerdict
+  /** InterPodAffinity's raw score of a node's labels (pod-affinity.ts preferredAffinityScore); absent: none applies. */
+  interPodAffinityScore?: (nodeLabels: Record<string, string>) => number
 }
 
 type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }
@@ -101,8 +104,8 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   return affinity ? [affinity.message] : null
 }
 
-/** Least allocated: the lower the share of cpu and memory in use after placing the pod, the better. */
-function score(pod: PodNeeds, node: NodeCandidate): number {
+/** Least allocated: the share of cpu, memory and the pod count in use after placing the pod (lower is better). */
+function share(pod: PodNeeds, node: NodeCandidate): number {
   const cpu = node.allocatable.cpuMilli ? (node.used.cpuMilli + pod.requests.cpuMilli) / node.allocatable.cpuMilli : 1
   const mem = node.allocatable.memBytes ? (node.used.memBytes + pod.requests.memBytes) / node.allocatable.memBytes : 1
   const pods = node.allocatable.pods ? (node.used.pods + 1) / node.allocatable.pods : 1
@@ -118,18 +121,14 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
     else for (const r of why) counts.set(r, (counts.get(r) ?? 0) + 1)
   }
   if (feasible.length > 0) {
-    // The lowest score wins, ties to the first name: one pass, each node scored once.
-    let best = feasible[0]!
-    let bestScore = score(pod, best)
+    // The highest total wins, ties to the first name (scoring.ts).
+    const scores = scoreNodes(pod, feasible, (node) => share(pod, node))
+    let best = 0
     for (let i = 1; i < feasible.length; i++) {
-      const node = feasible[i]!
-      const s = score(pod, node)
-      if (s < bestScore || (s === bestScore && node.name < best.name)) {
-        best = node
-        bestScore = s
-      }
+      const [s, b] = [scores[i]!, scores[best]!]
+      if (s > b || (s === b && feasible[i]!.name < feasible[best]!.name)) best = i
     }
-    return { ok: true, node: best.name }
+    return { ok: true, node: feasible[best]!.name }
   }
   const n = nodes.length
   if (n === 0) return { ok: false, message: 'no nodes available to schedule pods' }

@@ -154,12 +154,20 @@ describe('NodeLedger', () => {
     await withSql('affinity', (sql) => {
       const ledger = new NodeLedger(sql)
       const anti = [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }]
-      ledger.bind({ ...pod(1, 'a'), labels: { app: 'web' }, antiAffinity: anti })
+      ledger.bind({
+        ...pod(1, 'a'),
+        labels: { app: 'web' },
+        podAffinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: anti } },
+      })
       ledger.bind({ ...pod(2, 'b'), labels: { app: 'db' } })
       ledger.bind(pod(3, 'b'))
       const view = (l: NodeLedger) => ({
         placed: [...l.affinity.placedPods()].map((p) => [p.node, p.labels]),
-        anti: [...l.affinity.antiAffinityPods()].map((p) => [p.node, p.labels, p.anti.map((t) => t.topologyKey)]),
+        anti: [...l.affinity.affinityPods()].map((p) => [
+          p.node,
+          p.labels,
+          p.terms.requiredAnti.map((t) => t.topologyKey),
+        ]),
       })
       expect(view(ledger)).toEqual({
         placed: [

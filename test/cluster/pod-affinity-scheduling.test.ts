@@ -3,7 +3,7 @@
 // when a ReplicaSet creates them all in one commit) until a placed one goes; a pod with required affinity goes where
 // its peer is, and one whose peer appears by a relabel is tried again, as kube requeues waiting pods on a pod update;
 // an existing pod's anti-affinity keeps others out. PodTopologySpread's DoNotSchedule constraints refuse a domain too
-// far ahead and nodes without the topology key.
+// far ahead and nodes without the topology key. Preferred pod and node affinity draw pods to the nodes they name.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, podPath, req, waitFor } from '../helpers'
 
@@ -213,5 +213,37 @@ describe('InterPodAffinity', () => {
         'Preemption is not helpful for scheduling',
       ),
     )
+  })
+
+  it('preferences: preferred pod affinity and preferred node affinity draw pods to a fuller node', async () => {
+    const ns = await makeNamespace('prefer')
+    const nodes = ((await req('GET', '/api/v1/nodes')).json.items as Obj[])
+      .filter((n) => n.metadata.annotations?.['kubeflare.dev/virtual-node'] === 'true')
+      .map((n) => n.metadata.name as string)
+    const busy = nodes.at(-1)!
+    const pinned = { nodeSelector: { [HOSTNAME]: busy } }
+    for (const name of ['cache', 'filler-1', 'filler-2'])
+      expect(
+        (await req('POST', podPath(ns), pod(name, { app: name === 'cache' ? 'cache' : 'filler' }, pinned))).status,
+      ).toBe(201)
+    await nodeOf(ns, 'filler-2')
+    const nearCache = {
+      podAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 50, podAffinityTerm: { labelSelector: { matchLabels: { app: 'cache' } }, topologyKey: HOSTNAME } },
+        ],
+      },
+    }
+    expect((await req('POST', podPath(ns), pod('near', {}, { affinity: nearCache }))).status).toBe(201)
+    expect(await nodeOf(ns, 'near')).toBe(busy)
+    const preferBusy = {
+      nodeAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 1, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: [busy] }] } },
+        ],
+      },
+    }
+    expect((await req('POST', podPath(ns), pod('there', {}, { affinity: preferBusy }))).status).toBe(201)
+    expect(await nodeOf(ns, 'there')).toBe(busy)
   })
 })

@@ -6,10 +6,10 @@ import {
   AFFINITY_RULES,
   ANTI_AFFINITY_RULES,
   EXISTING_ANTI_AFFINITY_RULES,
-  affinityTerms,
+  podTerms,
   interPodAffinity,
+  preferredAffinityScore,
   type PlacedPod,
-  requiredTerms,
 } from '../../src/registry/pod-affinity'
 
 type Labels = Record<string, string>
@@ -27,25 +27,24 @@ const term = (labels: Labels, topologyKey: string, extra: object = {}) => ({
   ...extra,
 })
 
+const required = (affinity: object[] = [], anti: object[] = []) => ({
+  podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: affinity },
+  podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: anti },
+})
+
 function judge(
   pod: { ns?: string; labels?: Labels; affinity?: object[]; anti?: object[] },
   placed: PlacedPod[],
   antiPlaced: (PlacedPod & { terms: object[] })[] = [],
 ) {
   const ns = pod.ns ?? 'web'
-  const spec = {
-    affinity: {
-      podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: pod.affinity ?? [] },
-      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: pod.anti ?? [] },
-    },
-  }
   const filter = interPodAffinity(
-    { ns, labels: pod.labels ?? {}, ...requiredTerms(ns, spec) },
+    { ns, labels: pod.labels ?? {}, terms: podTerms(ns, required(pod.affinity, pod.anti)) },
     {
       nodeLabels: (n) => NODES[n],
       nsLabels: (n) => NAMESPACES[n],
       placedPods: () => [...placed, ...antiPlaced],
-      antiAffinityPods: () => antiPlaced.map((p) => ({ ...p, anti: affinityTerms(p.ns, p.terms) })),
+      affinityPods: () => antiPlaced.map((p) => ({ ...p, terms: podTerms(p.ns, required([], p.terms)) })),
     },
   )
   if (!filter) return null
@@ -139,5 +138,58 @@ describe('interPodAffinity', () => {
     ]
     const both = [term({ app: 'cache' }, 'zone'), term({ tier: 'hot' }, 'zone')]
     expect(judge({ affinity: both }, placed)).toMatchObject({ a1: AFFINITY_RULES, b1: 'fits' })
+  })
+})
+
+describe('preferredAffinityScore', () => {
+  const world = (placed: PlacedPod[], holders: (PlacedPod & { affinity: object })[] = []) => ({
+    nodeLabels: (n: string) => NODES[n],
+    nsLabels: (n: string) => NAMESPACES[n],
+    placedPods: () => [...placed, ...holders],
+    affinityPods: () => holders.map((h) => ({ ...h, terms: podTerms(h.ns, h.affinity) })),
+  })
+  const weighted = (weight: number, labels: Labels, topologyKey: string) => ({
+    weight,
+    podAffinityTerm: term(labels, topologyKey),
+  })
+  const scores = (f: ((l: Labels) => number) | null) =>
+    f ? Object.fromEntries(Object.keys(NODES).map((n) => [n, f(NODES[n]!)])) : null
+
+  it('adds the weights of the pod’s preferred terms per domain holding matching pods, anti-affinity subtracting', () => {
+    const affinity = {
+      podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(10, { app: 'cache' }, 'zone')] },
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, { app: 'web' }, 'kubernetes.io/hostname')],
+      },
+    }
+    const placed = [
+      { ns: 'web', node: 'a1', labels: { app: 'cache' } },
+      { ns: 'web', node: 'a2', labels: { app: 'web' } },
+      { ns: 'web', node: 'b1', labels: { app: 'web' } },
+    ]
+    const f = preferredAffinityScore({ ns: 'web', labels: {}, terms: podTerms('web', affinity) }, world(placed))
+    expect(scores(f)).toEqual({ a1: 10, a2: 5, b1: -5, bare: 0 })
+  })
+
+  it("counts placed pods' required affinity (weight 1) and preferred terms that match the incoming pod", () => {
+    const holder = {
+      ns: 'web',
+      node: 'b1',
+      labels: {},
+      affinity: {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [term({ app: 'web' }, 'zone')],
+          preferredDuringSchedulingIgnoredDuringExecution: [weighted(7, { app: 'web' }, 'kubernetes.io/hostname')],
+        },
+      },
+    }
+    const f = preferredAffinityScore(
+      { ns: 'web', labels: { app: 'web' }, terms: podTerms('web', {}) },
+      world([], [holder]),
+    )
+    expect(scores(f)).toEqual({ a1: 0, a2: 0, b1: 8, bare: 0 })
+    expect(
+      preferredAffinityScore({ ns: 'web', labels: { app: 'db' }, terms: podTerms('web', {}) }, world([], [holder])),
+    ).toBeNull()
   })
 })

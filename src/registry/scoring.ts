@@ -1,0 +1,86 @@
+// Scoring the nodes that passed the filters (pure). kube-scheduler 1.33 sums its score plugins, each normalized to
+// 0-100 and weighted; the preferences are kube's own: TaintToleration (weight 3: the fewer untolerated PreferNoSchedule
+// taints the better, DefaultNormalizeScore reversed), NodeAffinity (weight 2: the sum of the weights of the preferred
+// terms the node matches, DefaultNormalizeScore) and InterPodAffinity (weight 2: the incoming pod's preferred terms
+// over the pods in each topology domain, normalized between the lowest and highest node). The resource part (weight 1)
+// is this project's least-allocated share over cpu, memory and the pod count, in place of kube's NodeResourcesFit and
+// BalancedAllocation. The highest total wins; ties go to the first node by name (kube picks one at random).
+import { matchesNodeSelectorTerm, tolerates } from './node-match'
+
+type Obj = Record<string, any>
+
+const MAX_NODE_SCORE = 100
+const WEIGHTS = { taintToleration: 3, nodeAffinity: 2, interPodAffinity: 2, resources: 1 }
+
+interface ScoredNode {
+  name: string
+  labels: Record<string, string>
+  taints: { key: string; value?: string; effect: string }[]
+}
+
+interface ScoreInputs {
+  affinity?: Obj
+  tolerations?: Obj[]
+  /** InterPodAffinity's raw score of a node's labels (pod-affinity.ts preferredAffinityScore); absent: skipped. */
+  interPodAffinityScore?: (nodeLabels: Record<string, string>) => number
+}
+
+/** framework.DefaultNormalizeScore: scaled so the highest is 100 (integer division); reversed, 100 minus that. */
+function defaultNormalize(raw: number[], reverse: boolean): number[] {
+  const max = Math.max(0, ...raw)
+  if (max === 0) return raw.map(() => (reverse ? MAX_NODE_SCORE : 0))
+  return raw.map((s) => {
+    const scaled = Math.trunc((MAX_NODE_SCORE * s) / max)
+    return reverse ? MAX_NODE_SCORE - scaled : scaled
+  })
+}
+
+/** InterPodAffinity's NormalizeScore: 100 × (score − lowest) / (highest − lowest), truncated; all 0 when equal. */
+function minMaxNormalize(raw: number[]): number[] {
+  const min = Math.min(...raw)
+  const diff = Math.max(...raw) - min
+  return raw.map((s) => (diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((s - min) / diff)) : 0))
+}
+
+/** TaintToleration's raw score: the node's PreferNoSchedule taints no PreferNoSchedule (or any-effect) toleration covers. */
+function intolerablePreferNoSchedule(taints: ScoredNode['taints'], tolerations: Obj[]): number {
+  const relevant = tolerations.filter((t) => !t.effect || t.effect === 'PreferNoSchedule')
+  return taints.filter((t) => t.effect === 'PreferNoSchedule' && !tolerates(relevant, t)).length
+}
+
+/** NodeAffinity's raw score: the weights of the preferred terms the node matches (a 0 weight counts nothing). */
+function preferredNodeAffinity(affinity: Obj | undefined, node: ScoredNode): number {
+  let score = 0
+  for (const t of (affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) as Obj[])
+    if (t.weight && matchesNodeSelectorTerm(t.preference ?? {}, node)) score += t.weight
+  return score
+}
+
+/**
+ * The total score of each node (same order), the weighted sum of the normalized plugin scores; `resourceShare(node)`
+ * is the share of the node in use after placing the pod (0 empty, 1 full).
+ */
+export function scoreNodes<N extends ScoredNode>(
+  pod: ScoreInputs,
+  nodes: readonly N[],
+  resourceShare: (node: N) => number,
+): number[] {
+  const taints = defaultNormalize(
+    nodes.map((n) => intolerablePreferNoSchedule(n.taints, pod.tolerations ?? [])),
+    true,
+  )
+  const nodeAffinity = defaultNormalize(
+    nodes.map((n) => preferredNodeAffinity(pod.affinity, n)),
+    false,
+  )
+  const interPod = pod.interPodAffinityScore
+    ? minMaxNormalize(nodes.map((n) => pod.interPodAffinityScore!(n.labels)))
+    : nodes.map(() => 0)
+  return nodes.map(
+    (n, i) =>
+      WEIGHTS.taintToleration * taints[i]! +
+      WEIGHTS.nodeAffinity * nodeAffinity[i]! +
+      WEIGHTS.interPodAffinity * interPod[i]! +
+      WEIGHTS.resources * MAX_NODE_SCORE * (1 - resourceShare(n)),
+  )
+}
