@@ -1,5 +1,5 @@
 // What the InterPodAffinity filter needs of the pods on nodes (src/registry/pod-affinity.ts): each bound pod's
-// namespace, node and labels, and the required anti-affinity terms of the few pods that have them. The node ledger
+// namespace, node and labels, and the pod affinity and anti-affinity terms of the few pods that have any. The ledger
 // keeps them in its pod_bindings rows (labels, pod_affinity) and tells this index of every bind, release and label
 // change; each map is loaded from the table on first use. The labels of every bound pod are loaded only once a pod with
 // affinity terms or spread constraints of its own is scheduled: most clusters never pay for them.
@@ -8,6 +8,9 @@ import { type PlacedPod, type PodTerms, podTerms } from '../registry/pod-affinit
 type Obj = Record<string, any>
 type Labels = Record<string, string>
 type AffinityPod = PlacedPod & { terms: PodTerms }
+
+/** A row's labels: NULL none, '?' not known yet (a row older than the column: none until its namespace says). */
+const parseLabels = (json: string | null): Labels => (json && json !== '?' ? (JSON.parse(json) as Labels) : {})
 
 /** A pod key's namespace (keys are `namespace/name/uid`). */
 const nsOf = (podKey: string) => podKey.slice(0, podKey.indexOf('/'))
@@ -37,7 +40,7 @@ export class AffinityIndex {
         'SELECT pod_key, ns, node, labels FROM pod_bindings',
       )
       .toArray())
-      this.place(r.pod_key, { ns: r.ns, node: r.node, labels: r.labels ? (JSON.parse(r.labels) as Labels) : {} })
+      this.place(r.pod_key, { ns: r.ns, node: r.node, labels: parseLabels(r.labels) })
     return this.placed
   }
 
@@ -63,7 +66,7 @@ export class AffinityIndex {
       this.withAffinity.set(r.pod_key, {
         ns: r.ns,
         node: r.node,
-        labels: r.labels ? (JSON.parse(r.labels) as Labels) : {},
+        labels: parseLabels(r.labels),
         terms: podTerms(r.ns, JSON.parse(r.pod_affinity) as Obj),
       })
     return this.withAffinity
@@ -83,11 +86,13 @@ export class AffinityIndex {
     this.withAffinity?.delete(podKey)
   }
 
-  /** A bound pod's labels changed (the row is updated already). */
-  relabelled(podKey: string, labels: Labels) {
+  /** A bound pod's labels changed, or its pod affinity became known too (the row is updated already). */
+  described(podKey: string, labels: Labels, podAffinity: Obj | undefined) {
     const placed = this.placed?.get(nsOf(podKey))?.get(podKey)
     if (placed) placed.labels = labels
     const holder = this.withAffinity?.get(podKey)
     if (holder) holder.labels = labels
+    // A pod's affinity became known: the holders are read from the table again when next asked.
+    if (podAffinity !== undefined) this.withAffinity = null
   }
 }

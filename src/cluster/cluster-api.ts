@@ -81,10 +81,13 @@ export interface ClusterApi {
   admitPods(reqs: AdmitRequest[]): Promise<PodAdmission[]>
   /** Returns a pod's node reservation and IP; `ended`: the pod is Succeeded/Failed, still on its node. */
   releasePod(podKey: string, ended?: boolean): Promise<boolean>
-  /** A bound pod's labels changed (pod affinity terms of other pods match the new ones). */
-  relabelPod(podKey: string, labels: Record<string, string>): Promise<void>
-  /** The pods of a namespace holding a reservation, by pod key. */
-  reservedPods(ns: string): Promise<string[]>
+  /**
+   * A bound pod's labels changed (pod affinity terms of other pods match the new ones); with `podAffinity`, a pod
+   * bound before the ledger kept labels is described.
+   */
+  describePod(podKey: string, labels: Record<string, string>, podAffinity?: Record<string, unknown>): Promise<void>
+  /** The pods of a namespace holding a reservation, by pod key, and whether the ledger knows their labels. */
+  reservedPods(ns: string): Promise<{ key: string; described: boolean }[]>
   nodeFacts(name: string): Promise<NodeFacts | null>
   /** The nodes DaemonSets place pods on; the namespace is told when they change (NamespaceApi.nodesChanged). */
   daemonNodeList(ns: string): Promise<DaemonNode[]>

@@ -224,11 +224,15 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     return this.scheduling.releasePod(podKey, ended === true)
   }
 
-  async relabelPod(podKey: string, labels: Record<string, string>): Promise<void> {
-    this.scheduling.relabelPod(podKey, labels)
+  async describePod(
+    podKey: string,
+    labels: Record<string, string>,
+    podAffinity?: Record<string, unknown>,
+  ): Promise<void> {
+    this.scheduling.describePod(podKey, labels, podAffinity)
   }
 
-  async reservedPods(ns: string): Promise<string[]> {
+  async reservedPods(ns: string): Promise<{ key: string; described: boolean }[]> {
     return this.scheduling.ledger.podKeysIn(ns)
   }
 

@@ -11,6 +11,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS pod_bindings_by_ip ON pod_bindings (pod_ip) WH
 CREATE TABLE IF NOT EXISTS ended_pods (pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ended_pods_by_node ON ended_pods (node);
 CREATE TABLE IF NOT EXISTS waiting_namespaces (ns TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS waiting_for_pods (ns TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS node_watchers (ns TEXT PRIMARY KEY) WITHOUT ROWID;
 `
 
@@ -22,8 +23,9 @@ const ADDED_COLUMNS: [name: string, definition: string][] = [
   ['admitted', 'INTEGER NOT NULL DEFAULT 1'],
   // ephemeral-storage and extended resources the pod reserves (JSON); NULL: none.
   ['other_requests', 'TEXT'],
-  // The pod's labels and its pod affinity and anti-affinity (JSON), for InterPodAffinity; NULL: none.
-  ['labels', 'TEXT'],
+  // The pod's labels and its pod affinity and anti-affinity (JSON), for InterPodAffinity; NULL: none. Rows older than
+  // the column read '?' (not known yet): the pod's namespace describes them on its first resync (describePod).
+  ['labels', "TEXT DEFAULT '?'"],
   ['pod_affinity', 'TEXT'],
 ]
 

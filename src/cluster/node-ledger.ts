@@ -22,7 +22,7 @@ export interface Binding {
   podIP: string | null
 }
 
-/** What a bind records besides the binding: the pod's labels and required anti-affinity terms (affinity-index.ts). */
+/** What a bind records besides the binding: the pod's labels and pod (anti-)affinity terms (affinity-index.ts). */
 type BindRequest = Omit<Binding, 'podIP'> & {
   labels?: Record<string, string>
   /** The pod's spec.affinity podAffinity and podAntiAffinity (absent: it has none). */
@@ -86,12 +86,23 @@ export class NodeLedger {
     return { ...binding(b), podIP }
   }
 
-  /** A bound pod's labels changed: the InterPodAffinity filter matches its new ones. Answers whether it is bound. */
-  relabel(podKey: string, labels: Record<string, string>): boolean {
+  /**
+   * A bound pod's labels changed, or a pod bound before the ledger kept them is described (with its pod affinity): the
+   * InterPodAffinity filter matches its new ones. Answers whether it is bound.
+   */
+  describe(podKey: string, labels: Record<string, string>, podAffinity?: Record<string, unknown>): boolean {
     const json = Object.keys(labels).length > 0 ? JSON.stringify(labels) : null
-    if (this.sql.exec('UPDATE pod_bindings SET labels = ? WHERE pod_key = ?', json, podKey).rowsWritten === 0)
-      return false
-    this.affinity.relabelled(podKey, labels)
+    const written =
+      podAffinity === undefined
+        ? this.sql.exec('UPDATE pod_bindings SET labels = ? WHERE pod_key = ?', json, podKey).rowsWritten
+        : this.sql.exec(
+            'UPDATE pod_bindings SET labels = ?, pod_affinity = ? WHERE pod_key = ?',
+            json,
+            Object.keys(podAffinity).length > 0 ? JSON.stringify(podAffinity) : null,
+            podKey,
+          ).rowsWritten
+    if (written === 0) return false
+    this.affinity.described(podKey, labels, podAffinity)
     return true
   }
 
@@ -249,20 +260,19 @@ export class NodeLedger {
       .map((r) => r.ns)
   }
 
-  /** The pods of one namespace that hold a reservation (the namespace checks them against its pods). */
-  podKeysIn(ns: string): string[] {
+  /**
+   * The pods of one namespace that hold a reservation (the namespace checks them against its pods), and whether the
+   * ledger knows their labels (rows from before it kept them do not).
+   */
+  podKeysIn(ns: string): { key: string; described: boolean }[] {
     return this.sql
-      .exec<{ pod_key: string }>('SELECT pod_key FROM pod_bindings WHERE ns = ?', ns)
+      .exec<{ pod_key: string; labels: string | null }>('SELECT pod_key, labels FROM pod_bindings WHERE ns = ?', ns)
       .toArray()
-      .map((r) => r.pod_key)
+      .map((r) => ({ key: r.pod_key, described: r.labels !== '?' }))
   }
 
   all(): Binding[] {
     return this.sql.exec<Row>('SELECT * FROM pod_bindings').toArray().map(toBinding)
-  }
-
-  addWaiting(ns: string) {
-    this.sql.exec('INSERT INTO waiting_namespaces (ns) VALUES (?) ON CONFLICT (ns) DO NOTHING', ns)
   }
 
   /** Namespaces whose DaemonSets follow the node list (src/cluster/daemon-nodes.ts). */
@@ -276,16 +286,6 @@ export class NodeLedger {
       .exec<{ ns: string }>('SELECT ns FROM node_watchers')
       .toArray()
       .map((r) => r.ns)
-  }
-
-  /** Namespaces with pods waiting for room; taking them clears the list. */
-  takeWaiting(): string[] {
-    const rows = this.sql
-      .exec<{ ns: string }>('SELECT ns FROM waiting_namespaces')
-      .toArray()
-      .map((r) => r.ns)
-    this.sql.exec('DELETE FROM waiting_namespaces')
-    return rows
   }
 }
 

@@ -4,9 +4,18 @@ import type { AdmitRequest, NodeFacts, Placement, PodAdmission, ScheduleRequest 
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
 import { type Binding, NodeLedger, type Usage } from './node-ledger'
+import { WaitingNamespaces } from './waiting-namespaces'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
-import { interPodAffinity, podTerms, preferredAffinityScore } from '../registry/pod-affinity'
-import { topologySpread } from '../registry/topology-spread'
+import {
+  AFFINITY_RULES,
+  ANTI_AFFINITY_RULES,
+  EXISTING_ANTI_AFFINITY_RULES,
+  interPodAffinity,
+  podAffinityOf,
+  podTerms,
+  preferredAffinityScore,
+} from '../registry/pod-affinity'
+import { SPREAD_CONSTRAINTS, topologySpread } from '../registry/topology-spread'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
@@ -21,6 +30,7 @@ const NO_USAGE: Usage = { cpuMilli: 0, memBytes: 0, pods: 0 }
 
 export class Scheduling {
   readonly ledger: NodeLedger
+  private readonly waiting: WaitingNamespaces
 
   constructor(
     sql: SqlStorage,
@@ -28,6 +38,7 @@ export class Scheduling {
     private readonly env: Env,
   ) {
     this.ledger = new NodeLedger(sql)
+    this.waiting = new WaitingNamespaces(sql)
   }
 
   /** The nodes as the scheduler sees them, read again only when this object's state moved (nodes change here). */
@@ -106,7 +117,7 @@ export class Scheduling {
     const candidates = pool ?? this.candidates()
     const result = schedule(needs, candidates)
     if (!result.ok) {
-      this.ledger.addWaiting(req.ns)
+      this.waiting.add(req.ns, refusedByPods(result.message))
       return result
     }
     // A virtual node's pod gets its address in the same write (its simulated kubelet will need it).
@@ -125,6 +136,7 @@ export class Scheduling {
       addOther(node.used, needs.requests.other)
       if (needs.hostPorts?.length) node.usedPorts = [...(node.usedPorts ?? []), ...needs.hostPorts]
     }
+    this.wake(this.waiting.takeForPods())
     return this.placed(binding)
   }
 
@@ -157,11 +169,12 @@ export class Scheduling {
   }
 
   /**
-   * A bound pod's labels changed: the ledger matches the new ones, and pods waiting for room (an affinity to pods
-   * labelled so, or an anti-affinity to what it no longer is) are tried again, as kube requeues them on a pod update.
+   * A bound pod's labels changed (or, with `podAffinity`, a pod bound before the ledger kept them is described): the
+   * ledger matches the new ones, and pods refused by pod affinity, anti-affinity or spread are tried again, as kube
+   * requeues them on a pod update.
    */
-  relabelPod(podKey: string, labels: Record<string, string>) {
-    if (this.ledger.relabel(podKey, labels)) this.wakeWaiting()
+  describePod(podKey: string, labels: Record<string, string>, podAffinity?: Record<string, unknown>) {
+    if (this.ledger.describe(podKey, labels, podAffinity)) this.wake(this.waiting.takeForPods())
   }
 
   /** A placement, with the pod's address when a simulated kubelet will start it (a real node's agent reports its own). */
@@ -180,7 +193,9 @@ export class Scheduling {
    */
   assumePod(req: ScheduleRequest, node: string) {
     const b = { podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec), ...affinityFacts(req) }
+    const before = this.ledger.binding(req.podKey)?.node
     if (this.ledger.assume(b, podHostPorts(req.spec))) this.wakeWaiting()
+    else if (before !== node) this.wake(this.waiting.takeForPods())
   }
 
   /**
@@ -245,7 +260,11 @@ export class Scheduling {
 
   /** Asks every namespace with unschedulable pods to try again (after node changes or freed capacity). */
   wakeWaiting() {
-    for (const ns of this.ledger.takeWaiting()) {
+    this.wake(this.waiting.takeAll())
+  }
+
+  private wake(namespaces: string[]) {
+    for (const ns of namespaces) {
       namespaceApi(this.env, ns)
         .retryScheduling()
         .catch((e: unknown) => console.error(`waking namespace ${ns} for scheduling failed`, e))
@@ -258,10 +277,15 @@ function affinityFacts(req: ScheduleRequest): {
   labels?: Record<string, string>
   podAffinity?: Record<string, unknown>
 } {
-  const { podAffinity, podAntiAffinity } = (req.spec.affinity ?? {}) as Record<string, unknown>
-  const terms = { ...(podAffinity ? { podAffinity } : {}), ...(podAntiAffinity ? { podAntiAffinity } : {}) }
+  const terms = podAffinityOf(req.spec.affinity)
   return {
     ...(req.labels ? { labels: req.labels } : {}),
     ...(Object.keys(terms).length > 0 ? { podAffinity: terms } : {}),
   }
 }
+
+/** Whether a FailedScheduling message names a refusal another pod's binding or labels could lift. */
+const refusedByPods = (message: string) =>
+  [SPREAD_CONSTRAINTS, AFFINITY_RULES, ANTI_AFFINITY_RULES, EXISTING_ANTI_AFFINITY_RULES].some((r) =>
+    message.includes(r),
+  )

@@ -9,6 +9,7 @@ import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
+import { podAffinityOf } from '../registry/pod-affinity'
 import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
@@ -27,8 +28,13 @@ export const scheduleRequest = (host: ControllerHost, pod: KubeObject): Schedule
   ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
 })
 
-const labelsChanged = (prev: Obj | null, pod: Obj) =>
-  JSON.stringify(prev?.metadata?.labels ?? {}) !== JSON.stringify(pod.metadata?.labels ?? {})
+/** Whether the labels differ (as sets: their order is not a change). */
+function labelsChanged(prev: Obj | null, pod: Obj): boolean {
+  const before = (prev?.metadata?.labels ?? {}) as Record<string, string>
+  const after = (pod.metadata?.labels ?? {}) as Record<string, string>
+  const keys = Object.keys(after)
+  return keys.length !== Object.keys(before).length || keys.some((k) => before[k] !== after[k])
+}
 
 export class SchedulerController implements Controller {
   readonly name = 'scheduler'
@@ -93,7 +99,7 @@ export class SchedulerController implements Controller {
       // A bound pod relabelled: pod (anti-)affinity terms of other pods match its new labels.
       if (pod.spec?.nodeName && e.type === 'MODIFIED' && labelsChanged(e.prev as Obj | null, pod)) {
         waited = true
-        await this.cluster().relabelPod(podKey(e.object), pod.metadata.labels ?? {})
+        await this.cluster().describePod(podKey(e.object), pod.metadata.labels ?? {})
         continue
       }
       if (
@@ -149,18 +155,24 @@ export class SchedulerController implements Controller {
    * for good. Unbound pods keep theirs (a binding may be on its way).
    */
   private async sweep(host: ControllerHost): Promise<void> {
-    let keys: string[]
+    let reserved: { key: string; described: boolean }[]
     try {
-      keys = await this.cluster().reservedPods(host.scope)
+      reserved = await this.cluster().reservedPods(host.scope)
     } catch (e) {
       console.error(`reading ${host.scope}'s reservations failed`, e)
       return
     }
-    for (const key of keys) {
+    for (const { key, described } of reserved) {
       const [, name = '', uid] = key.split('/')
       const current = host.get('pods', name)?.object as Obj | undefined
       const same = current?.metadata.uid === uid
-      if (same && !terminal(current)) continue
+      if (same && !terminal(current)) {
+        // Bound before the ledger kept labels: it learns them (and the pod's affinity) once.
+        if (!described) {
+          await this.cluster().describePod(key, current!.metadata.labels ?? {}, podAffinityOf(current!.spec?.affinity))
+        }
+        continue
+      }
       await this.cluster().releasePod(key, same)
     }
   }

@@ -11,12 +11,13 @@ type Labels = Record<string, string>
 /** framework.AffinityTerm: namespaces by name or by a selector over their labels, then pods by their labels. */
 interface AffinityTerm {
   namespaces: ReadonlySet<string>
-  nsSelector: LabelSelector
+  /** Null for a term without a namespaceSelector (labels.Nothing): no namespace labels need reading. */
+  nsSelector: LabelSelector | null
   selector: LabelSelector
   topologyKey: string
 }
 
-/** A pod as the filter sees it: its namespace, labels and (for existing pods) required anti-affinity terms. */
+/** A pod as the plugin sees it: its namespace and labels. */
 interface AffinityPod {
   ns: string
   labels: Labels
@@ -43,7 +44,12 @@ function affinityTerms(ns: string, list: readonly Obj[] | undefined): AffinityTe
     if (!selector.ok || !nsSelector.ok) continue
     const names = (t.namespaces ?? []) as string[]
     const namespaces = new Set(names.length === 0 && t.namespaceSelector == null ? [ns] : names)
-    terms.push({ namespaces, nsSelector: nsSelector.selector, selector: selector.selector, topologyKey: t.topologyKey })
+    terms.push({
+      namespaces,
+      nsSelector: t.namespaceSelector == null ? null : nsSelector.selector,
+      selector: selector.selector,
+      topologyKey: t.topologyKey,
+    })
   }
   return terms
 }
@@ -60,6 +66,12 @@ export interface PodTerms {
   requiredAnti: AffinityTerm[]
   preferredAffinity: WeightedTerm[]
   preferredAnti: WeightedTerm[]
+}
+
+/** The part of a pod's `spec.affinity` this plugin reads (its podAffinity and podAntiAffinity), or {} for none. */
+export function podAffinityOf(affinity: Obj | undefined): Obj {
+  const { podAffinity, podAntiAffinity } = affinity ?? {}
+  return { ...(podAffinity ? { podAffinity } : {}), ...(podAntiAffinity ? { podAntiAffinity } : {}) }
 }
 
 /** Every affinity term of a pod's `spec.affinity` (its podAffinity and podAntiAffinity). */
@@ -79,13 +91,14 @@ export function podTerms(ns: string, affinity: Obj | undefined): PodTerms {
 
 /** AffinityTerm.Matches: the pod is in one of the term's namespaces (by name or labels) and has matching labels. */
 function termMatches(term: AffinityTerm, pod: AffinityPod, nsLabels: (ns: string) => Labels | undefined) {
-  const inNamespace = term.namespaces.has(pod.ns) || term.nsSelector.matches(nsLabels(pod.ns) ?? {})
+  const inNamespace = term.namespaces.has(pod.ns) || (term.nsSelector?.matches(nsLabels(pod.ns) ?? {}) ?? false)
   return inNamespace && term.selector.matches(pod.labels)
 }
 
 /** Counts per topology pair (`key\u0000value`). */
 type Counts = Map<string, number>
-const pair = (key: string, value: string) => `${key}\u0000${value}`
+/** A topology pair's map key. */
+export const pair = (key: string, value: string) => `${key}\u0000${value}`
 const add = (counts: Counts, key: string, nodeLabels: Labels | undefined) => {
   const value = nodeLabels?.[key]
   if (value !== undefined) counts.set(pair(key, value), (counts.get(pair(key, value)) ?? 0) + 1)
@@ -178,8 +191,7 @@ export function preferredAffinityScore(
       for (const { term, weight } of preferredAnti) addTo(term, -weight, other, other.node)
     }
   for (const other of world.affinityPods()) {
-    if (Object.keys(world.nodeLabels(other.node) ?? {}).length > 0)
-      for (const term of other.terms.requiredAffinity) addTo(term, HARD_POD_AFFINITY_WEIGHT, pod, other.node)
+    for (const term of other.terms.requiredAffinity) addTo(term, HARD_POD_AFFINITY_WEIGHT, pod, other.node)
     for (const { term, weight } of other.terms.preferredAffinity) addTo(term, weight, pod, other.node)
     for (const { term, weight } of other.terms.preferredAnti) addTo(term, -weight, pod, other.node)
   }

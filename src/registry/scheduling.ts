@@ -115,11 +115,18 @@ function share(pod: PodNeeds, node: NodeCandidate): number {
 export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult {
   const feasible: NodeCandidate[] = []
   const counts = new Map<string, number>()
+  // Nodes short of resources, ports or room by affinity or spread: preemption could help them (none is done).
+  let resourceShort = 0
   for (const node of nodes) {
     const why = rejection(pod, node)
     if (!why) feasible.push(node)
-    else for (const r of why) counts.set(r, (counts.get(r) ?? 0) + 1)
+    else {
+      for (const r of why) counts.set(r, (counts.get(r) ?? 0) + 1)
+      if (why.some(preemptionMightHelp)) resourceShort++
+    }
   }
+  // One node left: kube does not score it.
+  if (feasible.length === 1) return { ok: true, node: feasible[0]!.name }
   if (feasible.length > 0) {
     // The highest total wins, ties to the first name (scoring.ts).
     const scores = scoreNodes(pod, feasible, (node) => share(pod, node))
@@ -135,8 +142,6 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
   // kube sorts the formatted "count reason" strings.
   const reasons = [...counts.entries()].map(([r, c]) => `${c} ${r}`).sort()
   const detail = reasons.length ? ` ${reasons.join(', ')}.` : ''
-  // Nodes short of resources or ports could take the pod if something were preempted (none is); the rest could not.
-  const resourceShort = nodes.filter((node) => rejection(pod, node)?.some(preemptionMightHelp)).length
   const preemption = [
     ...(resourceShort ? [`${resourceShort} No preemption victims found for incoming pod`] : []),
     ...(n - resourceShort ? [`${n - resourceShort} Preemption is not helpful for scheduling`] : []),

@@ -27,7 +27,7 @@ interface ScoreInputs {
 
 /** framework.DefaultNormalizeScore: scaled so the highest is 100 (integer division); reversed, 100 minus that. */
 function defaultNormalize(raw: number[], reverse: boolean): number[] {
-  const max = Math.max(0, ...raw)
+  const max = raw.reduce((m, s) => (s > m ? s : m), 0)
   if (max === 0) return raw.map(() => (reverse ? MAX_NODE_SCORE : 0))
   return raw.map((s) => {
     const scaled = Math.trunc((MAX_NODE_SCORE * s) / max)
@@ -37,15 +37,16 @@ function defaultNormalize(raw: number[], reverse: boolean): number[] {
 
 /** InterPodAffinity's NormalizeScore: 100 × (score − lowest) / (highest − lowest), truncated; all 0 when equal. */
 function minMaxNormalize(raw: number[]): number[] {
-  const min = Math.min(...raw)
-  const diff = Math.max(...raw) - min
+  const min = raw.reduce((m, s) => (s < m ? s : m), Number.POSITIVE_INFINITY)
+  const diff = raw.reduce((m, s) => (s > m ? s : m), Number.NEGATIVE_INFINITY) - min
   return raw.map((s) => (diff > 0 ? Math.trunc(MAX_NODE_SCORE * ((s - min) / diff)) : 0))
 }
 
 /** TaintToleration's raw score: the node's PreferNoSchedule taints no PreferNoSchedule (or any-effect) toleration covers. */
-function intolerablePreferNoSchedule(taints: ScoredNode['taints'], tolerations: Obj[]): number {
-  const relevant = tolerations.filter((t) => !t.effect || t.effect === 'PreferNoSchedule')
-  return taints.filter((t) => t.effect === 'PreferNoSchedule' && !tolerates(relevant, t)).length
+function intolerablePreferNoSchedule(taints: ScoredNode['taints'], relevant: Obj[]): number {
+  let n = 0
+  for (const t of taints) if (t.effect === 'PreferNoSchedule' && !tolerates(relevant, t)) n++
+  return n
 }
 
 /** NodeAffinity's raw score: the weights of the preferred terms the node matches (a 0 weight counts nothing). */
@@ -65,8 +66,9 @@ export function scoreNodes<N extends ScoredNode>(
   nodes: readonly N[],
   resourceShare: (node: N) => number,
 ): number[] {
+  const relevant = (pod.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule')
   const taints = defaultNormalize(
-    nodes.map((n) => intolerablePreferNoSchedule(n.taints, pod.tolerations ?? [])),
+    nodes.map((n) => intolerablePreferNoSchedule(n.taints, relevant)),
     true,
   )
   const nodeAffinity = defaultNormalize(

@@ -12,7 +12,7 @@ import {
   newLabelRequirement,
 } from './label-selector'
 import { matchesAffinity, tolerates } from './node-match'
-import type { AffinityVerdict, PlacedPod } from './pod-affinity'
+import { type AffinityVerdict, type PlacedPod, pair } from './pod-affinity'
 
 type Obj = Record<string, any>
 type Labels = Record<string, string>
@@ -75,7 +75,6 @@ export function topologySpread(
   const constraints = doNotSchedule(pod.spec, pod.labels)
   if (constraints.length === 0) return null
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[]
-  const pair = (key: string, value: string) => `${key}\u0000${value}`
   // Per constraint, the eligible nodes' domains (a domain's count starts at 0 once one eligible node is in it).
   const counts = constraints.map(() => new Map<string, number>())
   const domainOf = new Map<string, (string | null)[]>()
@@ -99,7 +98,9 @@ export function topologySpread(
     if (!domains) continue
     constraints.forEach((c, i) => {
       const domain = domains[i]
-      if (domain != null && c.selector?.matches(other.labels)) counts[i]!.set(domain, counts[i]!.get(domain)! + 1)
+      // countPodsMatchSelector: an empty selector counts no pod (it still matches the pod itself).
+      if (domain != null && c.selector && !c.selector.isEmpty() && c.selector.matches(other.labels))
+        counts[i]!.set(domain, counts[i]!.get(domain)! + 1)
     })
   }
   const minimum = constraints.map((c, i) => (counts[i]!.size < c.minDomains ? 0 : Math.min(...counts[i]!.values())))

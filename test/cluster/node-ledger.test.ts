@@ -61,8 +61,8 @@ describe('NodeLedger', () => {
       const ledger = new NodeLedger(sql)
       ledger.bind(pod(1, 'a'))
       ledger.bind({ ...pod(2, 'a'), podKey: 'other/p2/uid-2', ns: 'other' })
-      expect(ledger.podKeysIn('ns')).toEqual(['ns/p1/uid-1'])
-      expect(ledger.podKeysIn('other')).toEqual(['other/p2/uid-2'])
+      expect(ledger.podKeysIn('ns')).toEqual([{ key: 'ns/p1/uid-1', described: true }])
+      expect(ledger.podKeysIn('other')).toEqual([{ key: 'other/p2/uid-2', described: true }])
       ledger.release('ns/p1/uid-1')
       expect(ledger.podKeysIn('ns')).toEqual([])
     })
@@ -177,13 +177,39 @@ describe('NodeLedger', () => {
         ],
         anti: [['a', { app: 'web' }, ['kubernetes.io/hostname']]],
       })
-      expect(ledger.relabel('ns/p1/uid-1', { app: 'old' })).toBe(true)
-      expect(ledger.relabel('ns/p9/uid-9', { app: 'x' })).toBe(false)
+      expect(ledger.describe('ns/p1/uid-1', { app: 'old' })).toBe(true)
+      expect(ledger.describe('ns/p9/uid-9', { app: 'x' })).toBe(false)
       expect(view(new NodeLedger(sql))).toEqual(view(ledger))
       expect(view(ledger).anti[0]![1]).toEqual({ app: 'old' })
       ledger.release('ns/p1/uid-1')
       expect(view(ledger).anti).toEqual([])
       expect(view(new NodeLedger(sql))).toEqual(view(ledger))
+    })
+  })
+
+  it('rows bound before the ledger kept labels read as undescribed until their namespace describes them', async () => {
+    await withSql('migrate', (sql) => {
+      // The table as an older version made it, with one pod bound.
+      sql.exec(`CREATE TABLE pod_bindings (
+        pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
+        cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
+      ) WITHOUT ROWID`)
+      sql.exec("INSERT INTO pod_bindings VALUES ('ns/old/uid-old', 'ns', 'a', 100, 1024, NULL)")
+      const ledger = new NodeLedger(sql)
+      ledger.bind({ ...pod(1, 'a'), labels: { app: 'web' } })
+      ledger.bind(pod(2, 'a'))
+      expect(ledger.podKeysIn('ns')).toEqual([
+        { key: 'ns/old/uid-old', described: false },
+        { key: 'ns/p1/uid-1', described: true },
+        { key: 'ns/p2/uid-2', described: true },
+      ])
+      // Not yet described, it matches no label.
+      expect([...ledger.affinity.placedPods()].find((p) => p.labels.app === 'db')).toBeUndefined()
+      const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone' }] } }
+      expect(ledger.describe('ns/old/uid-old', { app: 'db' }, anti)).toBe(true)
+      expect(ledger.podKeysIn('ns')[0]).toEqual({ key: 'ns/old/uid-old', described: true })
+      expect([...ledger.affinity.placedPods()].find((p) => p.labels.app === 'db')?.node).toBe('a')
+      expect([...ledger.affinity.affinityPods()].map((p) => p.labels)).toEqual([{ app: 'db' }])
     })
   })
 })

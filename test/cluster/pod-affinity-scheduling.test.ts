@@ -113,6 +113,12 @@ describe('InterPodAffinity', () => {
     })
     expect(patched.status).toBe(200)
     expect(await nodeOf(ns, 'lonely')).toBe(cacheNode)
+    // A pod whose peer does not exist yet waits; the peer's binding tries it again (kube's queueing hint).
+    const late = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: required({ app: 'late' }) } }
+    expect((await req('POST', podPath(ns), pod('early', {}, { affinity: late }))).status).toBe(201)
+    await failedScheduling(ns, 'early')
+    expect((await req('POST', podPath(ns), pod('peer', { app: 'late' }))).status).toBe(201)
+    expect(await nodeOf(ns, 'early')).toBe(await nodeOf(ns, 'peer'))
     // The guard repels app=intruder from its node: pinned there, one waits with kube's message.
     expect(
       (await req('POST', podPath(ns), pod('guard', {}, { affinity: antiAffinity({ app: 'intruder' }) }))).status,

@@ -329,7 +329,7 @@ describe("a new instance's first resync", () => {
     // The ledger as a restart left it: every pod's reservation, and one of a pod deleted since.
     const ledger = new Set([key('running'), key('done'), key('unbound'), 'ns/gone/uid-gone'])
     const api: Partial<ClusterApi> = {
-      reservedPods: async () => [...ledger],
+      reservedPods: async () => [...ledger].map((key) => ({ key, described: true })),
       releasePod: async (k) => ledger.delete(k),
       // The unbound pod is asked for again: the cluster answers the place it holds (no new reservation).
       schedulePod: async () => ({ ok: false, message: '0/1 nodes are available: 1 Too many pods.' }),
@@ -343,5 +343,36 @@ describe("a new instance's first resync", () => {
     ledger.add('ns/gone/uid-gone')
     await scheduler.resync(view)
     expect(ledger.has('ns/gone/uid-gone')).toBe(true)
+  })
+
+  it('describes the bound pods the ledger holds without labels (bound before it kept them)', async () => {
+    const { host } = memoryHost({ policy })
+    const view = host.controllerView
+    const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone' }] } }
+    const labelled = (name: string, spec: Obj) => {
+      const p = pod(name)
+      return {
+        ...p,
+        metadata: { ...p.metadata, labels: { app: 'web' } },
+        spec: { ...p.spec, nodeName: 'node-1', ...spec },
+      }
+    }
+    const old = labelled('old', { affinity: anti })
+    const fresh = labelled('fresh', {})
+    for (const p of [old, fresh]) expect((await host.create('pods', p)).ok).toBe(true)
+    const key = (name: string) => podKey(host.objects.get('pods', name)!.object)
+    const described: unknown[] = []
+    const api: Partial<ClusterApi> = {
+      reservedPods: async () => [
+        { key: key('old'), described: false },
+        { key: key('fresh'), described: true },
+      ],
+      describePod: async (k, labels, podAffinity) => {
+        described.push([k, labels, podAffinity])
+      },
+    }
+    const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    await scheduler.resync(view)
+    expect(described).toEqual([[key('old'), { app: 'web' }, anti]])
   })
 })

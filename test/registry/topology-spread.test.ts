@@ -62,6 +62,17 @@ describe('topologySpread', () => {
     expect(judge(spec, [web('a1')], { app: 'other' })).toMatchObject({ a1: 'fits' })
   })
 
+  it('an empty selector counts no pod (countPodsMatchSelector), though it matches the pod itself', () => {
+    const spec = { topologySpreadConstraints: [constraint({ labelSelector: {} })] }
+    expect(judge(spec, [web('a1'), web('a2'), web('b1')])).toMatchObject({ a1: 'fits', b1: 'fits', c1: 'fits' })
+    // No selector at all matches nothing, itself included.
+    expect(judge({ topologySpreadConstraints: [constraint({ labelSelector: undefined })] }, [web('a1')])).toMatchObject(
+      {
+        a1: 'fits',
+      },
+    )
+  })
+
   it('minDomains: fewer eligible domains than asked make the minimum 0', () => {
     const twoZones = [node('a1', 'a'), node('b1', 'b')]
     const spec = (minDomains?: number) => ({
