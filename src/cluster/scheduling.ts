@@ -154,10 +154,18 @@ export class Scheduling {
    * a filter of a node's labels, and its PreScore, as a raw score of them; each absent when the plugin skips the pod.
    */
   private interPodAffinity(req: ScheduleRequest): Pick<PodNeeds, 'interPodAffinity' | 'interPodAffinityScore'> {
+    const nsLabels = new Map<string, Record<string, string> | undefined>()
     const world = {
       nodeLabels: (node: string) => this.nodeView().byName.get(node)?.labels,
-      nsLabels: (ns: string) =>
-        this.local.get('namespaces', ns)?.object.metadata.labels as Record<string, string> | undefined,
+      // Read once per namespace for this pod (a namespaceSelector is matched against every placed pod's namespace).
+      nsLabels: (ns: string) => {
+        if (!nsLabels.has(ns))
+          nsLabels.set(
+            ns,
+            this.local.get('namespaces', ns)?.object.metadata.labels as Record<string, string> | undefined,
+          )
+        return nsLabels.get(ns)
+      },
       placedPods: () => this.ledger.affinity.placedPods(),
       affinityPods: () => this.ledger.affinity.affinityPods(),
     }
