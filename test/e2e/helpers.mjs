@@ -1,5 +1,6 @@
 // Helpers for the end-to-end tests (run by test/e2e/run.mjs, which sets KUBEFLARE_URL, KUBECONFIG and KUBECTL_DIR).
-import { spawn } from 'node:child_process'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -124,4 +125,38 @@ export function parseTable(stdout) {
   const split = (l) => l.trim().split(/\s{2,}/)
   if (lines.length === 0) return { header: [], rows: [] }
   return { header: split(lines[0]), rows: lines.slice(1).map(split) }
+}
+
+/** Polls `check` every 250 ms until it answers something other than undefined, false or ''; throws after `timeout`. */
+export async function waitFor(what, check, timeout = 60_000) {
+  const end = Date.now() + timeout
+  for (;;) {
+    const v = await check()
+    if (v !== undefined && v !== false && v !== '') return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+/** Debian's python3: its python3-kubernetes installs for the system python, not a pyenv shim first on PATH. */
+export const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
+
+/**
+ * Runs test/e2e/python/<script> with `args` and the environment's KUBECONFIG; asserts it exited 0 and answers the
+ * JSON lines it printed, keyed by their `check`.
+ */
+export function pythonChecks(script, args, timeout = 90_000) {
+  const r = spawnSync(PYTHON, [join(import.meta.dirname, 'python', script), ...args], {
+    encoding: 'utf8',
+    timeout,
+    env: process.env,
+  })
+  assert.equal(r.status, 0, `${script} exited ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`)
+  return Object.fromEntries(
+    r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .map((c) => [c.check, c]),
+  )
 }

@@ -1,30 +1,10 @@
 // The python client's AppsV1Api against the server (Debian's python3-kubernetes): create, read, patch (a rollout),
 // scale and delete a Deployment, and kube's 422 for a template its selector does not match.
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { uniqueNs } from './helpers.mjs'
+import { pythonChecks, uniqueNs } from './helpers.mjs'
 
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
-
-function runScript(script) {
-  const ns = uniqueNs('pyapps')
-  const r = spawnSync(PYTHON, [join(import.meta.dirname, 'python', script), ns], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: process.env,
-  })
-  assert.equal(r.status, 0, `${script} exited ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`)
-  return Object.fromEntries(
-    r.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l))
-      .map((c) => [c.check, c]),
-  )
-}
+const runScript = (script) => pythonChecks(script, [uniqueNs('pyapps')], 120_000)
 
 describe('python client AppsV1Api', () => {
   it('creates, reads, patches, scales and deletes a Deployment', () => {

@@ -3,26 +3,12 @@
 // for it go to that node only, and one that fits nowhere waits with kube-scheduler's `Insufficient <name>` message;
 // the python client does the same with patch_node_status.
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { api, kubectl, podManifest, uniqueNs } from './helpers.mjs'
+import { api, kubectl, podManifest, pythonChecks, uniqueNs, waitFor } from './helpers.mjs'
 
 const V = '1.33'
 const ns = uniqueNs('dongles')
 const k = (args, opts) => kubectl(V, ['-n', ns, ...args], opts)
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
-
-async function waitFor(what, check, timeout = 60_000) {
-  const end = Date.now() + timeout
-  for (;;) {
-    const v = await check()
-    if (v !== undefined && v !== false && v !== '') return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
 
 const asking = (name, dongles) => {
   const p = podManifest(name, { namespace: ns })
@@ -78,20 +64,7 @@ describe('extended resources (kubectl, python)', () => {
 
   it('the python client: patch_node_status, then a pod placed on the node and one more waiting', () => {
     const node = nodes[0]
-    const script = join(import.meta.dirname, 'python', 'extended_resources.py')
-    const r = spawnSync(PYTHON, [script, uniqueNs('py-dongles'), node], {
-      encoding: 'utf8',
-      timeout: 90_000,
-      env: process.env,
-    })
-    assert.equal(r.status, 0, `exited ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`)
-    const checks = Object.fromEntries(
-      r.stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l))
-        .map((c) => [c.check, c]),
-    )
+    const checks = pythonChecks('extended_resources.py', [uniqueNs('py-dongles'), node])
     assert.deepEqual([checks.advertised.capacity, checks.advertised.allocatable], ['1', '1'])
     assert.equal(checks.scheduled.node, node)
     const n = nodes.length

@@ -6,21 +6,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { api, kubectl, parseTable, uniqueNs } from './helpers.mjs'
+import { api, kubectl, parseTable, uniqueNs, waitFor } from './helpers.mjs'
 
 const V = '1.33'
 const ns = uniqueNs('affinity')
 const k = (args, opts) => kubectl(V, ['-n', ns, ...args], opts)
-
-async function waitFor(what, check, timeout = 60_000) {
-  const end = Date.now() + timeout
-  for (;;) {
-    const v = await check()
-    if (v !== undefined && v !== false && v !== '') return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
 
 const HOSTNAME = 'kubernetes.io/hostname'
 
