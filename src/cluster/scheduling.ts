@@ -1,5 +1,6 @@
-// The cluster side of scheduling: picks nodes for pods against the node ledger, hands out pod IPs from node pod
-// CIDRs, and wakes namespaces whose pods wait for room when nodes or capacity change.
+// The cluster side of scheduling: picks nodes for pods against the node ledger (with the bound pods' labels and
+// affinity for the filters and scores that look at other pods), hands out pod IPs from node pod CIDRs, and wakes
+// namespaces whose pods wait: for room when nodes or capacity change, for other pods when pods are bound or relabelled.
 import type { AdmitRequest, NodeFacts, Placement, PodAdmission, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
