@@ -1,6 +1,7 @@
-// Scheduling decisions (pure): kube-scheduler's default filters (NodeUnschedulable, NodeName, NodeAffinity,
-// TaintToleration, NodePorts, NodeResourcesFit with ephemeral-storage and extended resources) and a least-allocated
-// score, with its "0/3 nodes are available" message.
+// Scheduling decisions (pure): kube-scheduler's default filters in its order (NodeUnschedulable, NodeName,
+// TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit with ephemeral-storage and extended resources, then
+// PodTopologySpread and InterPodAffinity, whose judgements the caller prepares), the scores of scoring.ts, and kube's
+// "0/3 nodes are available" message with its preemption part.
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
 import { ANTI_AFFINITY_RULES, type AffinityVerdict, EXISTING_ANTI_AFFINITY_RULES } from './pod-affinity'
