@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { eventually, nodeRegisteredReady, startAgent } from './agent-process.mjs'
 import { api, KUBECTL_DIR, kubectl, uniqueNs } from './helpers.mjs'
+import { BRIDGE_SKIP } from '../agent/network/bridge-host.mjs'
 
 const node = 'e2e-agent-net'
 const cidr = '10.199.7.0/24'
@@ -24,7 +25,6 @@ const namespace = uniqueNs('net')
 const tag = createHash('sha256').update(node).digest('hex').slice(0, 6)
 const bridge = `kfbr-${tag}`
 const nsPrefix = `kf-${tag}-`
-const linux = process.platform === 'linux' && process.getuid?.() === 0
 let agent
 
 const sh = (cmd, args) => {
@@ -90,7 +90,7 @@ const pod = (name, command, extra = {}) => ({
 const create = (p) => api('POST', `/api/v1/namespaces/${namespace}/pods`, p)
 const server = (port, bind = '0.0.0.0') => ['python3', '-m', 'http.server', '--bind', bind, String(port)]
 
-describe('pod network bridge (a netns per pod)', { skip: !linux && 'needs root on Linux' }, () => {
+describe('pod network bridge (a netns per pod)', { skip: BRIDGE_SKIP }, () => {
   before(async () => {
     cleanNetwork()
     agent = startAgent(node, ['--pod-network', 'bridge', '--pod-cidr', cidr])
@@ -312,7 +312,7 @@ const IMAGE = 'localhost/kubeflare-test-busybox:1'
 const podmanDir = mkdtempSync(join(tmpdir(), 'e2e-podman-net-'))
 const podmanEnv = { ...process.env, CONTAINERS_CONF: join(podmanDir, 'containers.conf') }
 function podmanUnusable() {
-  if (!linux) return 'needs root on Linux'
+  if (BRIDGE_SKIP) return BRIDGE_SKIP
   writeFileSync(
     podmanEnv.CONTAINERS_CONF,
     '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]\n[engine]\nruntime = "runc"\n',
@@ -409,7 +409,7 @@ describe('pod network bridge under podman', { skip: noPodman ?? false }, () => {
 
 // A pod CIDR with room for one pod (a /30): the second pod waits in ContainerCreating with kube's
 // FailedCreatePodSandBox event, and once the first is deleted it gets the freed address, in a netns of its own.
-describe('pod network bridge with its range full', { skip: !linux && 'needs root on Linux' }, () => {
+describe('pod network bridge with its range full', { skip: BRIDGE_SKIP }, () => {
   const fNode = 'e2e-agent-net-full'
   const fCidr = '10.199.6.0/30'
   const fNs = uniqueNs('netfull')
@@ -459,7 +459,7 @@ describe('pod network bridge with its range full', { skip: !linux && 'needs root
   })
 })
 
-describe('pod network bridge refused', { skip: !linux && 'needs root on Linux' }, () => {
+describe('pod network bridge refused', { skip: BRIDGE_SKIP }, () => {
   it('an agent without a pod CIDR (the Node has no spec.podCIDR, no --pod-cidr) refuses to start, saying why', async () => {
     const refused = startAgent('e2e-agent-net-nocidr', ['--pod-network', 'bridge'])
     try {

@@ -17,6 +17,7 @@ import { BridgeNetwork } from '../../../agent/network/bridge-network.ts'
 import { parseCidr } from '../../../agent/network/ipam.ts'
 import { KubeError } from '../../../agent/kube-client.ts'
 import { ensureLocalCredentials } from '../../../scripts/local-credentials.mjs'
+import { BRIDGE_SKIP } from './bridge-host.mjs'
 
 const service = (clusterIP, ports) => ({ spec: { clusterIP, ports } })
 
@@ -119,11 +120,10 @@ describe('the kubernetes Service for bridge pods', () => {
   })
 })
 
-const rootLinux = process.platform === 'linux' && process.getuid?.() === 0
 const node = `unit-apisvc-${process.pid}`
 const cidr = '10.199.12.0/24'
 
-describe('the kubernetes Service DNATted to a loopback server', { skip: !rootLinux && 'needs root on Linux' }, () => {
+describe('the kubernetes Service DNATted to a loopback server', { skip: BRIDGE_SKIP }, () => {
   let net
   let server
   before(async () => {

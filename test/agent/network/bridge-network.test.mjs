@@ -16,8 +16,8 @@ import { parseCidr } from '../../../agent/network/ipam.ts'
 import { dialInNetns } from '../../../agent/network/netns-dial.ts'
 import { netnsPrefix } from '../../../agent/network/netns-enter.ts'
 import { processRuntime } from '../../../agent/runtime/process-runtime.ts'
+import { BRIDGE_SKIP } from './bridge-host.mjs'
 
-const rootLinux = process.platform === 'linux' && process.getuid?.() === 0
 const node = `unit-net-${process.pid}`
 const cidr = '10.199.9.0/24'
 const sh = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8' })
@@ -32,7 +32,7 @@ const ok = (cmd, args) => {
 const comment = `kubeflare pod network of node ${node}`
 const ruleThere = () => sh('iptables-save', []).includes(comment)
 
-describe('BridgeNetwork', { skip: !rootLinux && 'needs root on Linux' }, () => {
+describe('BridgeNetwork', { skip: BRIDGE_SKIP }, () => {
   let net
   let dataDir
   before(() => {

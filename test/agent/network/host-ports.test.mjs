@@ -12,6 +12,7 @@ import { BridgeNetwork } from '../../../agent/network/bridge-network.ts'
 import { hostPortRules, hostPorts } from '../../../agent/network/host-ports.ts'
 import { parseCidr } from '../../../agent/network/ipam.ts'
 import { ruleWords } from '../../../agent/network/ip-command.ts'
+import { BRIDGE_SKIP } from './bridge-host.mjs'
 
 describe('hostPorts', () => {
   it('reads the containers’ ports that have a hostPort', () => {
@@ -99,7 +100,6 @@ describe('ruleWords', () => {
 
 // On this host (root on Linux): a pod's hostPort answers on the node's address and on 127.0.0.1, from the node, from
 // another pod and from the pod itself (hairpin), kept as it is when ensured again, and gone with the pod.
-const rootLinux = process.platform === 'linux' && process.getuid?.() === 0
 const node = `unit-hostport-${process.pid}`
 const cidr = '10.199.11.0/24'
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', timeout: 15_000, ...opts })
@@ -122,7 +122,7 @@ const ourRules = (uid) =>
     .split('\n')
     .filter((l) => l.includes(`hostPorts of pod ${uid}"`))
 
-describe('hostPorts on the bridge network', { skip: !rootLinux && 'needs root on Linux' }, () => {
+describe('hostPorts on the bridge network', { skip: BRIDGE_SKIP }, () => {
   let net
   let server
   before(() => {
