@@ -17,6 +17,7 @@ import { rfc3339 } from './time'
 import { parseObjectResourceVersion } from './resource-version'
 import { nodeRestriction, storeWrite } from './admission/node-restriction'
 import { uidPreconditionFailure } from './preconditions'
+import { keepManagedFieldsTimestamps } from './managed-fields/timestamps'
 
 /** An object as stored: its metadata.resourceVersion equals String(rv). */
 export interface Stored {
@@ -208,6 +209,7 @@ export function planUpdate(
   if (validated) return fail(statuses.forbidden(res, name, validated))
   encodeAsGo(def, obj)
   meta.resourceVersion = String(current.rv)
+  keepManagedFieldsTimestamps(obj, old)
   if (deepEqual(obj, old)) return ok({ change: null, object: old })
   delete meta.resourceVersion
   const prev = stripRv(old)

@@ -28,6 +28,12 @@ describe('v1beta1 round trips of the seed examples', () => {
     })
     expect(typeof r.json.resourceVersion).toBe('number')
     expect(r.json.uid).toMatch(/^[0-9a-f-]{36}$/)
+    // Its nodeSelector fits no node: the scheduler records PodScheduled=False on it. The PUT below carries the GET's
+    // resourceVersion, so read it once the scheduler has written (a GET taken before would conflict, as with kube).
+    await waitFor('PodScheduled=False', async () => {
+      const g = await req('GET', `/api/v1/namespaces/${ns}/pods/web`)
+      return g.json.status?.conditions?.some((c: any) => c.type === 'PodScheduled' && c.status === 'False')
+    })
     const got = await req('GET', beta(ns, 'pods/web'))
     // What the client wrote comes back as written, with the server's defaults added; readOnly: false does not (it is
     // stored as a v1 VolumeMount, whose omitempty bool Go leaves out when false).
