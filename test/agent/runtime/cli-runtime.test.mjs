@@ -516,6 +516,11 @@ describe('container runtime (docker CLI)', () => {
       containers: [{ name: 'main', image: 'busybox:1.36', command: ['sh', '-c', 'echo up; sleep 30'] }],
     })
     await until('Running', () => status(t)?.state.running)
+    // Running is reported from the client's start until the engine's own startedAt is read: take the status after it.
+    const run = t.worker.record('main').proc
+    await run.spawned
+    const engineStart = run.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')
+    await until("the engine's startedAt reported", () => status(t)?.state.running?.startedAt === engineStart)
     const before = status(t)
     const id = cid(t.worker.record('main'))
     // An env file of the run's (values and all) that the first agent left, dying before the run started.
