@@ -1,6 +1,7 @@
 // Tests run inside workerd (@cloudflare/vitest-plugin) with the D1 migrations and zero kubelet delays.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { TEST_TOKENS_CSV } from './test/support/test-tokens.ts'
 
@@ -38,6 +39,9 @@ export default defineConfig({
     exclude: ['test/e2e/**'],
     setupFiles: ['./test/apply-migrations.ts'],
     testTimeout: 30_000,
+    // Each file runs in a workerd of its own while Vite transforms in this process: vitest's default (one fewer
+    // worker than cores) leaves a 2-core CI machine running files one at a time. Measured on one: 1.43x faster.
+    maxWorkers: Math.max(2, availableParallelism()),
     // workers-sdk#14736: a DO RPC that rejects, called straight from a test, leaks an unhandled rejection.
     onUnhandledError(err) {
       if ((err as { remote?: boolean }).remote === true) return false
