@@ -36,11 +36,16 @@ export class AffinityIndex {
     if (this.placed) return this.placed
     this.placed = new Map()
     for (const r of this.sql
-      .exec<{ pod_key: string; ns: string; node: string; labels: string | null }>(
-        'SELECT pod_key, ns, node, labels FROM pod_bindings',
+      .exec<{ pod_key: string; ns: string; node: string; labels: string | null; terminating: number }>(
+        'SELECT pod_key, ns, node, labels, terminating FROM pod_bindings',
       )
       .toArray())
-      this.place(r.pod_key, { ns: r.ns, node: r.node, labels: parseLabels(r.labels) })
+      this.place(r.pod_key, {
+        ns: r.ns,
+        node: r.node,
+        labels: parseLabels(r.labels),
+        ...(r.terminating ? { terminating: true } : {}),
+      })
     return this.placed
   }
 
@@ -94,5 +99,11 @@ export class AffinityIndex {
     if (holder) holder.labels = labels
     // A pod's affinity became known: the holders are read from the table again when next asked.
     if (podAffinity !== undefined) this.withAffinity = null
+  }
+
+  /** A bound pod got its deletionTimestamp (the row is updated already). */
+  terminating(podKey: string) {
+    const placed = this.placed?.get(nsOf(podKey))?.get(podKey)
+    if (placed) placed.terminating = true
   }
 }

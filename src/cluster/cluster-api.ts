@@ -9,6 +9,15 @@ import type { Rejection } from '../registry/kubelet-admission'
 export type NamespacePhase = 'Active' | 'Terminating'
 
 /** What a namespace sends to have a pod scheduled. */
+/** A reservation as its namespace checks it (the ledger's podKeysIn). */
+export interface ReservedPod {
+  key: string
+  /** The ledger knows its labels. */
+  described: boolean
+  /** The ledger knows it has a deletionTimestamp. */
+  terminating: boolean
+}
+
 export interface ScheduleRequest {
   podKey: string
   ns: string
@@ -86,8 +95,10 @@ export interface ClusterApi {
    * bound before the ledger kept labels is described.
    */
   describePod(podKey: string, labels: Record<string, string>, podAffinity?: Record<string, unknown>): Promise<void>
-  /** The pods of a namespace holding a reservation, by pod key, and whether the ledger knows their labels. */
-  reservedPods(ns: string): Promise<{ key: string; described: boolean }[]>
+  /** A bound pod got its deletionTimestamp: PodTopologySpread stops counting it. */
+  podTerminating(podKey: string): Promise<void>
+  /** The pods of a namespace holding a reservation, by pod key, and what the ledger knows of them. */
+  reservedPods(ns: string): Promise<ReservedPod[]>
   nodeFacts(name: string): Promise<NodeFacts | null>
   /** The nodes DaemonSets place pods on; the namespace is told when they change (NamespaceApi.nodesChanged). */
   daemonNodeList(ns: string): Promise<DaemonNode[]>

@@ -16,6 +16,7 @@ import { statuses, type Result } from '../registry/status'
 import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
+
 import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
 import type {
@@ -27,6 +28,7 @@ import type {
   OwnerMeta,
   Placement,
   PodAdmission,
+  ReservedPod,
   ScheduleRequest,
 } from './cluster-api'
 import { NamespaceDependentsTable } from './gc-namespace-dependents'
@@ -232,7 +234,11 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     this.scheduling.describePod(podKey, labels, podAffinity)
   }
 
-  async reservedPods(ns: string): Promise<{ key: string; described: boolean }[]> {
+  async podTerminating(podKey: string): Promise<void> {
+    this.scheduling.podTerminating(podKey)
+  }
+
+  async reservedPods(ns: string): Promise<ReservedPod[]> {
     return this.scheduling.ledger.podKeysIn(ns)
   }
 

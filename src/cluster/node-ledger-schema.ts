@@ -27,6 +27,8 @@ const ADDED_COLUMNS: [name: string, definition: string][] = [
   // the column read '?' (not known yet): the pod's namespace describes them on its first resync (describePod).
   ['labels', "TEXT DEFAULT '?'"],
   ['pod_affinity', 'TEXT'],
+  // 1 once the pod has a deletionTimestamp: PodTopologySpread counts no terminating pod (kube's #87621).
+  ['terminating', 'INTEGER NOT NULL DEFAULT 0'],
 ]
 
 /** Makes the ledger's tables, adding the columns an older table lacks. */

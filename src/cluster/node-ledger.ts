@@ -8,6 +8,7 @@ import { addOther } from '../registry/pod-requests'
 import { AffinityIndex } from './affinity-index'
 import { openLedgerTables } from './node-ledger-schema'
 import { NodePodIPs } from './node-pod-ips'
+import type { ReservedPod } from './cluster-api'
 
 type Row = Record<string, SqlStorageValue>
 
@@ -103,6 +104,17 @@ export class NodeLedger {
           ).rowsWritten
     if (written === 0) return false
     this.affinity.described(podKey, labels, podAffinity)
+    return true
+  }
+
+  /** A bound pod got its deletionTimestamp. Answers whether that is news (it is bound and was not marked). */
+  terminating(podKey: string): boolean {
+    const written = this.sql.exec(
+      'UPDATE pod_bindings SET terminating = 1 WHERE pod_key = ? AND terminating = 0',
+      podKey,
+    ).rowsWritten
+    if (written === 0) return false
+    this.affinity.terminating(podKey)
     return true
   }
 
@@ -261,14 +273,17 @@ export class NodeLedger {
   }
 
   /**
-   * The pods of one namespace that hold a reservation (the namespace checks them against its pods), and whether the
-   * ledger knows their labels (rows from before it kept them do not).
+   * The pods of one namespace that hold a reservation (the namespace checks them against its pods), whether the
+   * ledger knows their labels (rows from before it kept them do not) and whether it knows them to be terminating.
    */
-  podKeysIn(ns: string): { key: string; described: boolean }[] {
+  podKeysIn(ns: string): ReservedPod[] {
     return this.sql
-      .exec<{ pod_key: string; labels: string | null }>('SELECT pod_key, labels FROM pod_bindings WHERE ns = ?', ns)
+      .exec<{ pod_key: string; labels: string | null; terminating: number }>(
+        'SELECT pod_key, labels, terminating FROM pod_bindings WHERE ns = ?',
+        ns,
+      )
       .toArray()
-      .map((r) => ({ key: r.pod_key, described: r.labels !== '?' }))
+      .map((r) => ({ key: r.pod_key, described: r.labels !== '?', terminating: r.terminating === 1 }))
   }
 
   all(): Binding[] {

@@ -186,6 +186,11 @@ export class Scheduling {
     if (this.ledger.describe(podKey, labels, podAffinity)) this.wake(this.waiting.takeForPods())
   }
 
+  /** A bound pod is terminating: pods refused by topology spread may fit now (kube requeues on the pod update). */
+  podTerminating(podKey: string) {
+    if (this.ledger.terminating(podKey)) this.wake(this.waiting.takeForPods())
+  }
+
   /** A placement, with the pod's address when a simulated kubelet will start it (a real node's agent reports its own). */
   private placed(binding: Binding): Placement {
     const node = binding.node

@@ -5,7 +5,7 @@
 // A pod that fits nowhere waits, as in kube's unschedulable queue, until something could change that: the cluster
 // wakes the namespace when capacity is freed or nodes change (retry), or the pod itself changes. Alarms and other
 // resyncs leave it alone, and a retry asks for all waiting pods in one call.
-import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-api'
+import type { ClusterApi, Placement, ReservedPod, ScheduleRequest } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
@@ -27,6 +27,10 @@ export const scheduleRequest = (host: ControllerHost, pod: KubeObject): Schedule
   spec: (pod as Obj).spec,
   ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
 })
+
+/** Whether this change gave the pod its deletionTimestamp. */
+const becameTerminating = (prev: Obj | null, pod: Obj) =>
+  !!pod.metadata?.deletionTimestamp && !prev?.metadata?.deletionTimestamp
 
 /** Whether the labels differ (as sets: their order is not a change). */
 function labelsChanged(prev: Obj | null, pod: Obj): boolean {
@@ -96,6 +100,11 @@ export class SchedulerController implements Controller {
         if (!countsWhereBound(host, e.object)) await this.cluster().releasePod(key, endedOnNode(host, e.object))
         continue
       }
+      // A bound pod being deleted: PodTopologySpread counts it no more (its room stays held until it is gone).
+      if (pod.spec?.nodeName && e.type === 'MODIFIED' && becameTerminating(e.prev as Obj | null, pod)) {
+        waited = true
+        await this.cluster().podTerminating(podKey(e.object))
+      }
       // A bound pod relabelled: pod (anti-)affinity terms of other pods match its new labels.
       if (pod.spec?.nodeName && e.type === 'MODIFIED' && labelsChanged(e.prev as Obj | null, pod)) {
         waited = true
@@ -155,14 +164,14 @@ export class SchedulerController implements Controller {
    * for good. Unbound pods keep theirs (a binding may be on its way).
    */
   private async sweep(host: ControllerHost): Promise<void> {
-    let reserved: { key: string; described: boolean }[]
+    let reserved: ReservedPod[]
     try {
       reserved = await this.cluster().reservedPods(host.scope)
     } catch (e) {
       console.error(`reading ${host.scope}'s reservations failed`, e)
       return
     }
-    for (const { key, described } of reserved) {
+    for (const { key, described, terminating } of reserved) {
       const [, name = '', uid] = key.split('/')
       const current = host.get('pods', name)?.object as Obj | undefined
       const same = current?.metadata.uid === uid
@@ -171,6 +180,8 @@ export class SchedulerController implements Controller {
         if (!described) {
           await this.cluster().describePod(key, current!.metadata.labels ?? {}, podAffinityOf(current!.spec?.affinity))
         }
+        // Its deletion was committed while this object restarted (or before the ledger kept it).
+        if (!terminating && current!.metadata.deletionTimestamp) await this.cluster().podTerminating(key)
         continue
       }
       await this.cluster().releasePod(key, same)

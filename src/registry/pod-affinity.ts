@@ -25,6 +25,8 @@ interface AffinityPod {
 
 export interface PlacedPod extends AffinityPod {
   node: string
+  /** It has a deletionTimestamp (PodTopologySpread does not count it). */
+  terminating?: boolean
 }
 
 export const AFFINITY_RULES = "node(s) didn't match pod affinity rules"

@@ -65,7 +65,7 @@ function doNotSchedule(spec: Obj | undefined, podLabels: Labels): Constraint[] {
 
 /**
  * PreFilter for the pod: the filter of a node's labels its constraints make, or null when it has none to enforce.
- * `placedIn(ns)` answers the pods on nodes in the pod's namespace (terminating ones are counted: see the README).
+ * `placedIn(ns)` answers the pods on nodes in the pod's namespace; terminating ones are not counted (kube's #87621).
  */
 export function topologySpread(
   pod: { ns: string; labels: Labels; spec: Obj | undefined },
@@ -94,6 +94,7 @@ export function topologySpread(
     domainOf.set(node.name, domains)
   }
   for (const other of placedIn(pod.ns)) {
+    if (other.terminating) continue
     const domains = domainOf.get(other.node)
     if (!domains) continue
     constraints.forEach((c, i) => {

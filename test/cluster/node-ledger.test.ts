@@ -61,8 +61,8 @@ describe('NodeLedger', () => {
       const ledger = new NodeLedger(sql)
       ledger.bind(pod(1, 'a'))
       ledger.bind({ ...pod(2, 'a'), podKey: 'other/p2/uid-2', ns: 'other' })
-      expect(ledger.podKeysIn('ns')).toEqual([{ key: 'ns/p1/uid-1', described: true }])
-      expect(ledger.podKeysIn('other')).toEqual([{ key: 'other/p2/uid-2', described: true }])
+      expect(ledger.podKeysIn('ns')).toEqual([{ key: 'ns/p1/uid-1', described: true, terminating: false }])
+      expect(ledger.podKeysIn('other')).toEqual([{ key: 'other/p2/uid-2', described: true, terminating: false }])
       ledger.release('ns/p1/uid-1')
       expect(ledger.podKeysIn('ns')).toEqual([])
     })
@@ -199,17 +199,36 @@ describe('NodeLedger', () => {
       ledger.bind({ ...pod(1, 'a'), labels: { app: 'web' } })
       ledger.bind(pod(2, 'a'))
       expect(ledger.podKeysIn('ns')).toEqual([
-        { key: 'ns/old/uid-old', described: false },
-        { key: 'ns/p1/uid-1', described: true },
-        { key: 'ns/p2/uid-2', described: true },
+        { key: 'ns/old/uid-old', described: false, terminating: false },
+        { key: 'ns/p1/uid-1', described: true, terminating: false },
+        { key: 'ns/p2/uid-2', described: true, terminating: false },
       ])
       // Not yet described, it matches no label.
       expect([...ledger.affinity.placedPods()].find((p) => p.labels.app === 'db')).toBeUndefined()
       const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone' }] } }
       expect(ledger.describe('ns/old/uid-old', { app: 'db' }, anti)).toBe(true)
-      expect(ledger.podKeysIn('ns')[0]).toEqual({ key: 'ns/old/uid-old', described: true })
+      expect(ledger.podKeysIn('ns')[0]).toEqual({ key: 'ns/old/uid-old', described: true, terminating: false })
       expect([...ledger.affinity.placedPods()].find((p) => p.labels.app === 'db')?.node).toBe('a')
       expect([...ledger.affinity.affinityPods()].map((p) => p.labels)).toEqual([{ app: 'db' }])
+    })
+  })
+
+  it('marks a bound pod terminating once, for the affinity index too, across a restart', async () => {
+    await withSql('terminating', (sql) => {
+      const ledger = new NodeLedger(sql)
+      ledger.bind({ ...pod(1, 'a'), labels: { app: 'web' } })
+      ledger.bind({ ...pod(2, 'a'), labels: { app: 'web' } })
+      const placed = (l: NodeLedger) => [...l.affinity.placedPods()].map((p) => p.terminating === true)
+      expect(placed(ledger)).toEqual([false, false])
+      expect(ledger.terminating('ns/p1/uid-1')).toBe(true)
+      // Told again, or of a pod not bound: no news.
+      expect(ledger.terminating('ns/p1/uid-1')).toBe(false)
+      expect(ledger.terminating('ns/p9/uid-9')).toBe(false)
+      expect(placed(ledger)).toEqual([true, false])
+      expect(placed(new NodeLedger(sql))).toEqual([true, false])
+      expect(ledger.podKeysIn('ns').map((r) => r.terminating)).toEqual([true, false])
+      // It still holds its room until it is released.
+      expect(ledger.usage().get('a')?.pods).toBe(2)
     })
   })
 })

@@ -3,7 +3,7 @@
 // when a ReplicaSet creates them all in one commit) until a placed one goes; a pod with required affinity goes where
 // its peer is, and one whose peer appears by a relabel is tried again, as kube requeues waiting pods on a pod update;
 // an existing pod's anti-affinity keeps others out. PodTopologySpread's DoNotSchedule constraints refuse a domain too
-// far ahead and nodes without the topology key. Preferred pod and node affinity draw pods to the nodes they name.
+// far ahead and nodes without the topology key, and count no terminating pod. Preferred pod and node affinity draw pods to the nodes they name.
 import { describe, expect, it } from 'vitest'
 import { makeNamespace, pod, podPath, req, waitFor } from '../helpers'
 
@@ -219,6 +219,43 @@ describe('InterPodAffinity', () => {
         'Preemption is not helpful for scheduling',
       ),
     )
+  })
+
+  it('topologySpreadConstraints count no terminating pod: a deletion under way lets a refused pod in', async () => {
+    const ns = await makeNamespace('spreadgo')
+    // A node no kubelet runs: pods bound to it stay, and deleted with a grace period they stay terminating.
+    const real = `spread-real-${ns.slice(-5)}`
+    const mk = await req('POST', '/api/v1/nodes', { metadata: { name: real, labels: { [HOSTNAME]: real } } })
+    expect(mk.status, mk.text).toBe(201)
+    try {
+      for (const name of ['t-1', 't-2'])
+        expect((await req('POST', podPath(ns), pod(name, { app: 'web' }, { nodeName: real }))).status).toBe(201)
+      const spec = {
+        nodeSelector: { [HOSTNAME]: real },
+        // A node that never reported Ready carries kube's not-ready taint.
+        tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }],
+        topologySpreadConstraints: [
+          {
+            maxSkew: 1,
+            topologyKey: HOSTNAME,
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: { app: 'web' } },
+            nodeAffinityPolicy: 'Ignore',
+          },
+        ],
+      }
+      expect((await req('POST', podPath(ns), pod('waits', { app: 'web' }, spec))).status).toBe(201)
+      expect(await failedScheduling(ns, 'waits')).toMatch(/1 node\(s\) didn't match pod topology spread constraints/)
+      for (const name of ['t-1', 't-2']) {
+        const d = await req('DELETE', `${podPath(ns, name)}?gracePeriodSeconds=300`)
+        expect(d.json.metadata?.deletionTimestamp, d.text).toBeTruthy()
+      }
+      // Still there (terminating), no longer counted: the waiting pod goes to the node they hold.
+      expect(await nodeOf(ns, 'waits')).toBe(real)
+      expect((await req('GET', podPath(ns, 't-1'))).json.metadata.deletionTimestamp).toBeTruthy()
+    } finally {
+      await req('DELETE', `/api/v1/nodes/${real}`)
+    }
   })
 
   it('preferences: preferred pod affinity and preferred node affinity draw pods to a fuller node', async () => {

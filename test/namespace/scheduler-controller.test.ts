@@ -329,7 +329,7 @@ describe("a new instance's first resync", () => {
     // The ledger as a restart left it: every pod's reservation, and one of a pod deleted since.
     const ledger = new Set([key('running'), key('done'), key('unbound'), 'ns/gone/uid-gone'])
     const api: Partial<ClusterApi> = {
-      reservedPods: async () => [...ledger].map((key) => ({ key, described: true })),
+      reservedPods: async () => [...ledger].map((key) => ({ key, described: true, terminating: false })),
       releasePod: async (k) => ledger.delete(k),
       // The unbound pod is asked for again: the cluster answers the place it holds (no new reservation).
       schedulePod: async () => ({ ok: false, message: '0/1 nodes are available: 1 Too many pods.' }),
@@ -364,8 +364,8 @@ describe("a new instance's first resync", () => {
     const described: unknown[] = []
     const api: Partial<ClusterApi> = {
       reservedPods: async () => [
-        { key: key('old'), described: false },
-        { key: key('fresh'), described: true },
+        { key: key('old'), described: false, terminating: false },
+        { key: key('fresh'), described: true, terminating: false },
       ],
       describePod: async (k, labels, podAffinity) => {
         described.push([k, labels, podAffinity])
@@ -374,5 +374,48 @@ describe("a new instance's first resync", () => {
     const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
     await scheduler.resync(view)
     expect(described).toEqual([[key('old'), { app: 'web' }, anti]])
+  })
+  it("tells the cluster of a bound pod's deletion once, and of one the ledger missed on resync", async () => {
+    const { host } = memoryHost({ policy })
+    const view = host.controllerView
+    const bound = (name: string) => ({ ...pod(name), spec: { ...pod(name).spec, nodeName: 'node-1' } })
+    for (const name of ['going', 'missed', 'marked']) expect((await host.create('pods', bound(name))).ok).toBe(true)
+    const key = (name: string) => podKey(host.objects.get('pods', name)!.object)
+    const told: string[] = []
+    const api: Partial<ClusterApi> = {
+      assumePod: async () => undefined,
+      podTerminating: async (k) => void told.push(k),
+      reservedPods: async () =>
+        ['going', 'missed', 'marked'].map((n) => ({ key: key(n), described: true, terminating: n !== 'missed' })),
+    }
+    const scheduler = new SchedulerController(() => api as ClusterApi, new PodAddressBook())
+    const deleting = async (name: string) => {
+      const before = host.objects.get('pods', name)!
+      // A bound pod's delete waits out its grace period: it is MODIFIED with a deletionTimestamp.
+      expect((await host.delete('pods', name, { gracePeriodSeconds: 30 })).ok).toBe(true)
+      const after = host.objects.get('pods', name)!
+      expect((after.object as Obj).metadata.deletionTimestamp).toBeTruthy()
+      const e: LogEntry = {
+        type: 'MODIFIED',
+        resource: 'pods',
+        namespace: 'ns',
+        name,
+        object: after.object,
+        prev: before.object,
+        prevRv: before.rv,
+        rv: after.rv,
+      }
+      return e
+    }
+    const going = await deleting('going')
+    await scheduler.onCommitted([going], view)
+    expect(told).toEqual([key('going')])
+    // The same pod changed again while terminating: no second word.
+    await scheduler.onCommitted([{ ...going, prev: going.object }], view)
+    expect(told).toEqual([key('going')])
+    await deleting('missed')
+    await deleting('marked')
+    await scheduler.resync(view)
+    expect(told).toEqual([key('going'), key('missed')])
   })
 })

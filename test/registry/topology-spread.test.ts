@@ -34,6 +34,14 @@ describe('topologySpread', () => {
     expect(judge({ topologySpreadConstraints: [constraint({ whenUnsatisfiable: 'ScheduleAnyway' })] }, [])).toBeNull()
   })
 
+  it('counts no terminating pod (kube #87621)', () => {
+    const spec = { topologySpreadConstraints: [constraint()] }
+    const going = { ...web('a1'), terminating: true }
+    // a: 1 (one of its two pods is terminating), b: 1, c: 1 -> every domain fits.
+    expect(judge(spec, [going, web('a2'), web('b1'), web('c1')])).toMatchObject({ a1: 'fits', b1: 'fits', c1: 'fits' })
+    expect(judge(spec, [web('a1'), web('a2'), web('b1'), web('c1')])).toMatchObject({ a1: SPREAD_CONSTRAINTS })
+  })
+
   it('refuses the domains that would exceed the minimum by more than maxSkew; a node without the key as such', () => {
     const spec = { topologySpreadConstraints: [constraint()] }
     // a: 2, b: 1, c: 0 -> the minimum is 0: a (2+1-0) and b (1+1-0) exceed 1, c fits.
