@@ -62,7 +62,8 @@ export class ClusterObject extends DurableObject<Env> implements ClusterApi {
     super(ctx, env)
     const parts = durableParts(ctx, env, (_resource, obj) => waitsOnGarbageCollector(obj))
     this.scheduling = new Scheduling(ctx.storage.sql, parts.local.objects, env)
-    this.daemonNodes = new DaemonNodes(this.scheduling.ledger, parts.local.objects, env)
+    // After the ledger, which makes the tables.
+    this.daemonNodes = new DaemonNodes(ctx.storage.sql, parts.local.objects, env)
     this.services = new ServiceAllocationHost(ctx.storage, env, new D1Log(env.DB), parts.local.state, parts.alarms)
     this.classHolders = new ClassHolders((ns) => namespaceApi(env, ns).classesChanged())
     const policy = new ClusterPolicy({

@@ -8,7 +8,6 @@ import { deepEqual } from '../registry/deep-equal'
 import type { LogEntry } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import { namespaceApi } from '../namespace/namespace-api'
-import type { NodeLedger } from './node-ledger'
 
 type Obj = Record<string, any>
 
@@ -16,15 +15,16 @@ const placementOf = (n: KubeObject | null) =>
   n ? { labels: n.metadata.labels ?? {}, taints: (n as Obj).spec?.taints ?? [] } : null
 
 export class DaemonNodes {
+  /** `sql`: the cluster object's, holding the registered namespaces (node_watchers, made by node-ledger-schema.ts). */
   constructor(
-    private readonly ledger: NodeLedger,
+    private readonly sql: SqlStorage,
     private readonly local: ObjectStore,
     private readonly env: Env,
   ) {}
 
   /** The nodes as daemon placement sees them; `ns` is told of changes until it unregisters. */
   list(ns: string): DaemonNode[] {
-    this.ledger.watchNodes(ns, true)
+    this.sql.exec('INSERT INTO node_watchers (ns) VALUES (?) ON CONFLICT (ns) DO NOTHING', ns)
     return this.local.all('nodes').map(({ object: n }) => ({
       name: n.metadata.name!,
       labels: (n.metadata.labels ?? {}) as Record<string, string>,
@@ -33,7 +33,7 @@ export class DaemonNodes {
   }
 
   unwatch(ns: string) {
-    this.ledger.watchNodes(ns, false)
+    this.sql.exec('DELETE FROM node_watchers WHERE ns = ?', ns)
   }
 
   /** After a commit: registered namespaces hear of nodes added, removed, relabelled or retainted. */
@@ -43,7 +43,7 @@ export class DaemonNodes {
         e.resource === 'nodes' && (e.type !== 'MODIFIED' || !deepEqual(placementOf(e.prev), placementOf(e.object))),
     )
     if (!changed) return
-    for (const ns of this.ledger.nodeWatchers()) {
+    for (const { ns } of this.sql.exec<{ ns: string }>('SELECT ns FROM node_watchers').toArray()) {
       namespaceApi(this.env, ns)
         .nodesChanged()
         .catch((e: unknown) => console.error(`telling namespace ${ns} of node changes failed`, e))

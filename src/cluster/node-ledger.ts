@@ -1,12 +1,13 @@
 // The cluster DO's ledger of pods on nodes: where each pod is bound, what it reserves there (cpu, memory, other
 // resources as JSON), its pod IP, host ports, labels and anti-affinity terms, and whether its kubelet admitted it (a
 // binding made elsewhere waits for the simulated kubelet's admission, as kubelet counts only its active pods). SQLite
-// holds the rows; what the scheduler asks of every pod (per-node sums, used IPs in node-pod-ips.ts, host ports, the
-// affinity index) is also kept in memory, loaded on first use and updated with each write.
+// holds the rows; what the scheduler asks of every pod (per-node sums, used IPs in node-pod-ips.ts, host ports in
+// node-host-ports.ts, the affinity index) is also kept in memory, loaded on first use and updated with each write.
 import type { HostPort } from '../registry/host-ports'
 import { addOther } from '../registry/pod-requests'
 import { AffinityIndex } from './affinity-index'
 import { openLedgerTables } from './node-ledger-schema'
+import { NodeHostPorts } from './node-host-ports'
 import { NodePodIPs } from './node-pod-ips'
 import type { ReservedPod } from './cluster-api'
 
@@ -37,8 +38,8 @@ export class NodeLedger {
   private sums: Map<string, Usage> | null = null
   /** The pod IPs in use on each node. */
   private readonly ips: NodePodIPs
-  /** Per-node host ports of its pods (podKey → ports), loaded on first use; few pods ask for any. */
-  private ports: Map<string, Map<string, HostPort[]>> | null = null
+  /** The host ports the pods on each node hold. */
+  private readonly ports: NodeHostPorts
 
   /** The bound pods' labels and anti-affinity terms, for the InterPodAffinity filter. */
   readonly affinity: AffinityIndex
@@ -47,6 +48,7 @@ export class NodeLedger {
     openLedgerTables(sql)
     this.affinity = new AffinityIndex(sql)
     this.ips = new NodePodIPs(sql)
+    this.ports = new NodeHostPorts(sql)
   }
 
   binding(podKey: string): Binding | null {
@@ -79,11 +81,7 @@ export class NodeLedger {
     this.count(b.node, b, 1)
     this.affinity.bound(b.podKey, { ns: b.ns, node: b.node, labels: b.labels ?? {} }, b.podAffinity)
     if (podIP) this.ips.taken(b.node, podIP)
-    if (hostPorts.length > 0 && this.ports) {
-      let onNode = this.ports.get(b.node)
-      if (!onNode) this.ports.set(b.node, (onNode = new Map()))
-      onNode.set(b.podKey, hostPorts)
-    }
+    this.ports.bound(b.node, b.podKey, hostPorts)
     return { ...binding(b), podIP }
   }
 
@@ -120,24 +118,7 @@ export class NodeLedger {
 
   /** The host ports the pods bound to a node hold. */
   usedPorts(node: string): HostPort[] {
-    return [...(this.loadedPorts().get(node)?.values() ?? [])].flat()
-  }
-
-  /** The per-node host ports, loaded from the table on first use. */
-  private loadedPorts(): Map<string, Map<string, HostPort[]>> {
-    if (this.ports) return this.ports
-    const ports = new Map<string, Map<string, HostPort[]>>()
-    for (const r of this.sql
-      .exec<{ pod_key: string; node: string; host_ports: string }>(
-        'SELECT pod_key, node, host_ports FROM pod_bindings WHERE host_ports IS NOT NULL',
-      )
-      .toArray()) {
-      let onNode = ports.get(r.node)
-      if (!onNode) ports.set(r.node, (onNode = new Map()))
-      onNode.set(r.pod_key, JSON.parse(r.host_ports) as HostPort[])
-    }
-    this.ports = ports
-    return ports
+    return this.ports.on(node)
   }
 
   /**
@@ -205,7 +186,7 @@ export class NodeLedger {
       )
     this.count(b.node, b, -1)
     if (b.podIP) this.ips.released(b.node, b.podIP)
-    this.ports?.get(b.node)?.delete(podKey)
+    this.ports.released(b.node, podKey)
     this.affinity.released(podKey)
     return b
   }
@@ -288,19 +269,6 @@ export class NodeLedger {
 
   all(): Binding[] {
     return this.sql.exec<Row>('SELECT * FROM pod_bindings').toArray().map(toBinding)
-  }
-
-  /** Namespaces whose DaemonSets follow the node list (src/cluster/daemon-nodes.ts). */
-  watchNodes(ns: string, watching: boolean) {
-    if (watching) this.sql.exec('INSERT INTO node_watchers (ns) VALUES (?) ON CONFLICT (ns) DO NOTHING', ns)
-    else this.sql.exec('DELETE FROM node_watchers WHERE ns = ?', ns)
-  }
-
-  nodeWatchers(): string[] {
-    return this.sql
-      .exec<{ ns: string }>('SELECT ns FROM node_watchers')
-      .toArray()
-      .map((r) => r.ns)
   }
 }
 

@@ -5,15 +5,15 @@
 // A pod that fits nowhere waits, as in kube's unschedulable queue, until something could change that: the cluster
 // wakes the namespace when capacity is freed or nodes change (retry), or the pod itself changes. Alarms and other
 // resyncs leave it alone, and a retry asks for all waiting pods in one call.
-import type { ClusterApi, Placement, ReservedPod, ScheduleRequest } from '../cluster/cluster-api'
+import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
-import { podAffinityOf } from '../registry/pod-affinity'
 import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import type { PodAddressBook } from './pod-address-book'
+import { sweepReservations } from './scheduler-sweep'
 import { byPriority, SCHEDULER, terminal, wantsScheduling } from './scheduler-pods'
 
 type Obj = Record<string, any>
@@ -140,7 +140,7 @@ export class SchedulerController implements Controller {
   async resync(host: ControllerHost): Promise<void> {
     if (!this.swept) {
       this.swept = true
-      await this.sweep(host)
+      await sweepReservations(host, this.cluster())
     }
     await this.attempt(
       host,
@@ -156,36 +156,6 @@ export class SchedulerController implements Controller {
       host,
       host.attending('pods').filter(({ object }) => wantsScheduling(object)),
     )
-  }
-
-  /**
-   * Gives back the reservations of pods that are gone or Succeeded/Failed, which their commits' releases should have
-   * freed: a release lost to a restart of this object between the commit and the call would otherwise hold the room
-   * for good. Unbound pods keep theirs (a binding may be on its way).
-   */
-  private async sweep(host: ControllerHost): Promise<void> {
-    let reserved: ReservedPod[]
-    try {
-      reserved = await this.cluster().reservedPods(host.scope)
-    } catch (e) {
-      console.error(`reading ${host.scope}'s reservations failed`, e)
-      return
-    }
-    for (const { key, described, terminating } of reserved) {
-      const [, name = '', uid] = key.split('/')
-      const current = host.get('pods', name)?.object as Obj | undefined
-      const same = current?.metadata.uid === uid
-      if (same && !terminal(current)) {
-        // Bound before the ledger kept labels: it learns them (and the pod's affinity) once.
-        if (!described) {
-          await this.cluster().describePod(key, current!.metadata.labels ?? {}, podAffinityOf(current!.spec?.affinity))
-        }
-        // Its deletion was committed while this object restarted (or before the ledger kept it).
-        if (!terminating && current!.metadata.deletionTimestamp) await this.cluster().podTerminating(key)
-        continue
-      }
-      await this.cluster().releasePod(key, same)
-    }
   }
 
   /** A waiting pod whose spec changed (tolerations added, say) may fit now: kube requeues it on such an update. */
