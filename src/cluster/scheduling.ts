@@ -17,6 +17,7 @@ import {
   preferredAffinityScore,
 } from '../registry/pod-affinity'
 import { SPREAD_CONSTRAINTS, topologySpread } from '../registry/topology-spread'
+import { topologySpreadScore } from '../registry/topology-spread-score'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
@@ -109,10 +110,7 @@ export class Scheduling {
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
       hostPorts: podHostPorts(req.spec),
-      topologySpread:
-        topologySpread({ ns: req.ns, labels: req.labels ?? {}, spec: req.spec }, this.nodeView().list, (ns) =>
-          this.ledger.affinity.placedIn(ns),
-        ) ?? undefined,
+      ...this.topologySpread(req),
       ...this.interPodAffinity(req),
     }
     const candidates = pool ?? this.candidates()
@@ -148,6 +146,15 @@ export class Scheduling {
   schedulePods(reqs: readonly ScheduleRequest[]): Placement[] {
     let pool: NodeCandidate[] | undefined
     return reqs.map((req) => this.schedulePod(req, (pool ??= this.candidates())))
+  }
+
+  /** kube's PodTopologySpread for the pod over the ledger's bound pods: its filter and its score, absent when skipped. */
+  private topologySpread(req: ScheduleRequest): Pick<PodNeeds, 'topologySpread' | 'topologySpreadScore'> {
+    const pod = { ns: req.ns, labels: req.labels ?? {}, spec: req.spec }
+    const placedIn = (ns: string) => this.ledger.affinity.placedIn(ns)
+    const filter = topologySpread(pod, this.nodeView().list, placedIn)
+    const score = topologySpreadScore(pod, this.nodeView().list, placedIn)
+    return { ...(filter ? { topologySpread: filter } : {}), ...(score ? { topologySpreadScore: score } : {}) }
   }
 
   /**

@@ -6,7 +6,7 @@ import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
 import { ANTI_AFFINITY_RULES, type AffinityVerdict, EXISTING_ANTI_AFFINITY_RULES } from './pod-affinity'
 import { scoreNodes } from './scoring'
-import { SPREAD_CONSTRAINTS } from './topology-spread'
+import { SPREAD_CONSTRAINTS, type SpreadNode } from './topology-spread'
 import { matchesAffinity, tolerates } from './node-match'
 import { allocatableResources, effectiveRequests, otherShortages, type PodRequests } from './pod-requests'
 
@@ -40,6 +40,8 @@ export interface PodNeeds {
   interPodAffinity?: (nodeLabels: Record<string, string>) => AffinityVerdict
   /** InterPodAffinity's raw score of a node's labels (pod-affinity.ts preferredAffinityScore); absent: none applies. */
   interPodAffinityScore?: (nodeLabels: Record<string, string>) => number
+  /** PodTopologySpread's normalized scores of the candidates (topology-spread-score.ts); absent: none applies. */
+  topologySpreadScore?: (nodes: readonly SpreadNode[]) => number[]
 }
 
 type ScheduleResult = { ok: true; node: string } | { ok: false; message: string }

@@ -2,7 +2,8 @@
 // 0-100 and weighted; the preferences are kube's own: TaintToleration (weight 3: the fewer untolerated PreferNoSchedule
 // taints the better, DefaultNormalizeScore reversed), NodeAffinity (weight 2: the sum of the weights of the preferred
 // terms the node matches, DefaultNormalizeScore) and InterPodAffinity (weight 2: the incoming pod's preferred terms
-// over the pods in each topology domain, normalized between the lowest and highest node). The resource part (weight 1)
+// over the pods in each topology domain, normalized between the lowest and highest node), PodTopologySpread (weight 2:
+// the ScheduleAnyway constraints, topology-spread-score.ts, normalized there). The resource part (weight 1)
 // is this project's least-allocated share over cpu, memory and the pod count, in place of kube's NodeResourcesFit and
 // BalancedAllocation. The highest total wins; ties go to the first node by name (kube picks one at random).
 import { matchesNodeSelectorTerm, tolerates } from './node-match'
@@ -10,7 +11,7 @@ import { matchesNodeSelectorTerm, tolerates } from './node-match'
 type Obj = Record<string, any>
 
 const MAX_NODE_SCORE = 100
-const WEIGHTS = { taintToleration: 3, nodeAffinity: 2, interPodAffinity: 2, resources: 1 }
+const WEIGHTS = { taintToleration: 3, nodeAffinity: 2, interPodAffinity: 2, podTopologySpread: 2, resources: 1 }
 
 interface ScoredNode {
   name: string
@@ -23,6 +24,8 @@ interface ScoreInputs {
   tolerations?: Obj[]
   /** InterPodAffinity's raw score of a node's labels (pod-affinity.ts preferredAffinityScore); absent: skipped. */
   interPodAffinityScore?: (nodeLabels: Record<string, string>) => number
+  /** PodTopologySpread's normalized scores of the candidates (topology-spread-score.ts); absent: skipped. */
+  topologySpreadScore?: (nodes: readonly ScoredNode[]) => number[]
 }
 
 /** framework.DefaultNormalizeScore: scaled so the highest is 100 (integer division); reversed, 100 minus that. */
@@ -78,11 +81,13 @@ export function scoreNodes<N extends ScoredNode>(
   const interPod = pod.interPodAffinityScore
     ? minMaxNormalize(nodes.map((n) => pod.interPodAffinityScore!(n.labels)))
     : nodes.map(() => 0)
+  const spread = pod.topologySpreadScore ? pod.topologySpreadScore(nodes) : nodes.map(() => 0)
   return nodes.map(
     (n, i) =>
       WEIGHTS.taintToleration * taints[i]! +
       WEIGHTS.nodeAffinity * nodeAffinity[i]! +
       WEIGHTS.interPodAffinity * interPod[i]! +
+      WEIGHTS.podTopologySpread * spread[i]! +
       WEIGHTS.resources * MAX_NODE_SCORE * (1 - resourceShare(n)),
   )
 }

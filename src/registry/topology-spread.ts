@@ -20,7 +20,7 @@ type Labels = Record<string, string>
 export const SPREAD_CONSTRAINTS = "node(s) didn't match pod topology spread constraints"
 export const SPREAD_MISSING_LABEL = `${SPREAD_CONSTRAINTS} (missing required label)`
 
-interface Constraint {
+export interface Constraint {
   maxSkew: number
   topologyKey: string
   selector: LabelSelector | null
@@ -29,7 +29,7 @@ interface Constraint {
   honorTaints: boolean
 }
 
-interface SpreadNode {
+export interface SpreadNode {
   name: string
   labels: Labels
   taints: { key: string; value?: string; effect: string }[]
@@ -49,10 +49,14 @@ function constraintSelector(c: Obj, podLabels: Labels): LabelSelector | null {
   return labelSelectorFromRequirements(merged)
 }
 
-/** The pod's DoNotSchedule constraints (filterTopologySpreadConstraints). */
-function doNotSchedule(spec: Obj | undefined, podLabels: Labels): Constraint[] {
+/** The pod's constraints of one kind (filterTopologySpreadConstraints): DoNotSchedule to filter, ScheduleAnyway to score. */
+export function spreadConstraints(
+  spec: Obj | undefined,
+  podLabels: Labels,
+  when: 'DoNotSchedule' | 'ScheduleAnyway',
+): Constraint[] {
   return ((spec?.topologySpreadConstraints ?? []) as Obj[])
-    .filter((c) => c.whenUnsatisfiable === 'DoNotSchedule')
+    .filter((c) => c.whenUnsatisfiable === when)
     .map((c) => ({
       maxSkew: Number(c.maxSkew),
       topologyKey: String(c.topologyKey),
@@ -63,6 +67,22 @@ function doNotSchedule(spec: Obj | undefined, podLabels: Labels): Constraint[] {
     }))
 }
 
+/** matchNodeInclusionPolicies: the nodes a constraint's domains are made of (nodeAffinityPolicy, nodeTaintsPolicy). */
+export function admitsNode(c: Constraint, spec: Obj | undefined, tolerations: Obj[], node: SpreadNode): boolean {
+  if (c.honorAffinity && !matchesAffinity(spec ?? {}, node)) return false
+  return !(
+    c.honorTaints &&
+    node.taints.some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t))
+  )
+}
+
+/**
+ * countPodsMatchSelector for one pod on a node: it is not terminating (kube's #87621) and the selector matches it; an
+ * empty selector counts no pod (it still matches the pod itself).
+ */
+export const countsPod = (c: Constraint, other: PlacedPod) =>
+  !other.terminating && !!c.selector && !c.selector.isEmpty() && c.selector.matches(other.labels)
+
 /**
  * PreFilter for the pod: the filter of a node's labels its constraints make, or null when it has none to enforce.
  * `placedIn(ns)` answers the pods on nodes in the pod's namespace; terminating ones are not counted (kube's #87621).
@@ -72,7 +92,7 @@ export function topologySpread(
   nodes: readonly SpreadNode[],
   placedIn: (ns: string) => Iterable<PlacedPod>,
 ): ((nodeLabels: Labels) => AffinityVerdict) | null {
-  const constraints = doNotSchedule(pod.spec, pod.labels)
+  const constraints = spreadConstraints(pod.spec, pod.labels, 'DoNotSchedule')
   if (constraints.length === 0) return null
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[]
   // Per constraint, the eligible nodes' domains (a domain's count starts at 0 once one eligible node is in it).
@@ -81,12 +101,7 @@ export function topologySpread(
   for (const node of nodes) {
     if (!constraints.every((c) => node.labels[c.topologyKey] !== undefined)) continue
     const domains = constraints.map((c, i) => {
-      if (c.honorAffinity && !matchesAffinity(pod.spec ?? {}, node)) return null
-      if (
-        c.honorTaints &&
-        node.taints.some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t))
-      )
-        return null
+      if (!admitsNode(c, pod.spec, tolerations, node)) return null
       const domain = pair(c.topologyKey, node.labels[c.topologyKey]!)
       if (!counts[i]!.has(domain)) counts[i]!.set(domain, 0)
       return domain
@@ -94,14 +109,11 @@ export function topologySpread(
     domainOf.set(node.name, domains)
   }
   for (const other of placedIn(pod.ns)) {
-    if (other.terminating) continue
     const domains = domainOf.get(other.node)
     if (!domains) continue
     constraints.forEach((c, i) => {
       const domain = domains[i]
-      // countPodsMatchSelector: an empty selector counts no pod (it still matches the pod itself).
-      if (domain != null && c.selector && !c.selector.isEmpty() && c.selector.matches(other.labels))
-        counts[i]!.set(domain, counts[i]!.get(domain)! + 1)
+      if (domain != null && countsPod(c, other)) counts[i]!.set(domain, counts[i]!.get(domain)! + 1)
     })
   }
   const minimum = constraints.map((c, i) => (counts[i]!.size < c.minDomains ? 0 : Math.min(...counts[i]!.values())))

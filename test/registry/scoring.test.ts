@@ -1,6 +1,6 @@
 // Scoring the feasible nodes (src/registry/scoring.ts) with kube-scheduler 1.33's preference plugins and weights:
 // TaintToleration (PreferNoSchedule, 3), NodeAffinity (preferred terms, 2), InterPodAffinity (preferred terms, 2),
-// then this project's least-allocated share (1); and through schedule(), which node wins.
+// PodTopologySpread (ScheduleAnyway, 2), then this project's least-allocated share (1); and through schedule(), which node wins.
 import { describe, expect, it } from 'vitest'
 import { type NodeCandidate, type PodNeeds, schedule } from '../../src/registry/scheduling'
 import { scoreNodes } from '../../src/registry/scoring'
@@ -41,6 +41,12 @@ describe('scoreNodes', () => {
     )
     // a: 3×100 + 2×100 + 2×0 + 50; b: 3×0 + 0 + 0 + 50; c: 3×100 + 0 + 2×100 + 50.
     expect(scores).toEqual([550, 50, 550])
+  })
+
+  it('adds the PodTopologySpread scores it is given (already normalized) with weight 2', () => {
+    const nodes = [node('a'), node('b')]
+    // a: 3×100 (no taint) + 0 + 0 + 2×25 + 0; b: 300 + 2×100.
+    expect(scoreNodes({ topologySpreadScore: () => [25, 100] }, nodes, () => 1)).toEqual([350, 500])
   })
 
   it('a toleration of PreferNoSchedule (or of every effect) takes the taint out of the count', () => {

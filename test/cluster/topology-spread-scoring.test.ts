@@ -1,0 +1,49 @@
+// PodTopologySpread's ScheduleAnyway score through the API, on the test cluster's virtual nodes: a node that already
+// runs two of the pods the constraint selects loses to an emptier-by-count node that the resource score alone would
+// rank lower, as kube's weights (spread 2, resources 1) make it; without the constraint the same pod goes by resources.
+import { describe, expect, it } from 'vitest'
+import { makeNamespace, pod, podPath, req, waitFor } from '../helpers'
+
+type Obj = Record<string, any>
+const HOSTNAME = 'kubernetes.io/hostname'
+
+const nodeOf = (ns: string, name: string): Promise<string> =>
+  waitFor(`${name} bound`, async () => (await req('GET', podPath(ns, name))).json.spec?.nodeName || undefined)
+
+describe('PodTopologySpread score', () => {
+  it('ScheduleAnyway spreads a pod away from the node holding its peers, against the resource score', async () => {
+    const ns = await makeNamespace('spreadscore')
+    const nodes = ((await req('GET', '/api/v1/nodes')).json.items as Obj[])
+      .filter((n) => n.metadata.annotations?.['kubeflare.dev/virtual-node'] === 'true')
+      .map((n) => n.metadata.name as string)
+      .sort()
+    expect(nodes.length).toBeGreaterThanOrEqual(2)
+    const [crowded, busy] = nodes as [string, string]
+    // busy: half its cpu and memory taken by a pod the constraint does not select; crowded: two selected pods.
+    const heavy = { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '2', memory: '4Gi' } } }] }
+    expect((await req('POST', podPath(ns), pod('heavy', { app: 'db' }, { ...heavy, nodeName: busy }))).status).toBe(201)
+    for (const name of ['web-1', 'web-2'])
+      expect((await req('POST', podPath(ns), pod(name, { app: 'web' }, { nodeName: crowded }))).status).toBe(201)
+    const onTheTwo = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: [crowded, busy] }] }],
+        },
+      },
+    }
+    const spread = [
+      {
+        maxSkew: 1,
+        topologyKey: HOSTNAME,
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: { app: 'web' } },
+      },
+    ]
+    // By resources alone, the crowded node (nothing requested) wins.
+    expect((await req('POST', podPath(ns), pod('plain', { app: 'other' }, { affinity: onTheTwo }))).status).toBe(201)
+    expect(await nodeOf(ns, 'plain')).toBe(crowded)
+    const spreading = pod('web-3', { app: 'web' }, { affinity: onTheTwo, topologySpreadConstraints: spread })
+    expect((await req('POST', podPath(ns), spreading)).status).toBe(201)
+    expect(await nodeOf(ns, 'web-3')).toBe(busy)
+  })
+})
