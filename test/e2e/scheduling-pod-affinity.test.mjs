@@ -2,11 +2,12 @@
 // hostname gets one pod per virtual node, `kubectl get pods` shows the one too many Pending, and its FailedScheduling
 // event carries kube's message; scaled down, nothing waits. A pod spread over a topology key no node has waits with
 // PodTopologySpread's message. @kubernetes/client-node creates a pod with affinity to a placed pod and reads where it
-// went.
+// went. The python client creates a pod with a ScheduleAnyway constraint, which kube's spread score sends away from
+// the node holding its peers (kubectl placed them, and a heavy pod on the other node).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { api, kubectl, parseTable, uniqueNs, waitFor } from './helpers.mjs'
+import { api, kubectl, parseTable, pythonChecks, uniqueNs, waitFor } from './helpers.mjs'
 
 const V = '1.33'
 const ns = uniqueNs('affinity')
@@ -20,7 +21,7 @@ const tableOf = (stdout) => {
   return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])))
 }
 
-describe('pod affinity (kubectl, client-node)', () => {
+describe('pod affinity and spread (kubectl, client-node, python)', () => {
   let n = 0
   before(async () => {
     n = (await api('GET', '/api/v1/nodes')).body.items.filter(
@@ -129,5 +130,31 @@ describe('pod affinity (kubectl, client-node)', () => {
     }
     await core.createNamespacedPod({ namespace: ns, body: pod('follower', {}, affinity) })
     assert.equal(await nodeOf('follower'), peerNode)
+  })
+
+  it('python: a ScheduleAnyway constraint sends a pod away from the node holding its peers', async () => {
+    const virtual = (await api('GET', '/api/v1/nodes')).body.items
+      .filter((node) => node.metadata.annotations?.['kubeflare.dev/virtual-node'] === 'true')
+      .map((node) => node.metadata.name)
+      .sort()
+    const [crowded, other] = virtual
+    const pinned = (name, labels, node, requests) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: ns, labels },
+      spec: {
+        nodeName: node,
+        containers: [{ name: 'c', image: 'nginx:1.25', ...(requests ? { resources: { requests } } : {}) }],
+      },
+    })
+    // The resource score alone would prefer the crowded node: the other runs a pod holding half its cpu and memory.
+    const items = [
+      pinned('soft-1', { app: 'soft' }, crowded),
+      pinned('soft-2', { app: 'soft' }, crowded),
+      pinned('heavy', { app: 'heavy' }, other, { cpu: '2', memory: '4Gi' }),
+    ]
+    await k(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) })
+    const checks = pythonChecks('spread_score.py', [ns, crowded, other])
+    assert.deepEqual(checks.placed, { check: 'placed', node: other, when: 'ScheduleAnyway' })
   })
 })
