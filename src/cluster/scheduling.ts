@@ -11,13 +11,10 @@ import {
   AFFINITY_RULES,
   ANTI_AFFINITY_RULES,
   EXISTING_ANTI_AFFINITY_RULES,
-  interPodAffinity,
   podAffinityOf,
-  podTerms,
-  preferredAffinityScore,
 } from '../registry/pod-affinity'
-import { SPREAD_CONSTRAINTS, topologySpread } from '../registry/topology-spread'
-import { topologySpreadScore } from '../registry/topology-spread-score'
+import { SPREAD_CONSTRAINTS } from '../registry/topology-spread'
+import { otherPodPlugins } from './other-pod-plugins'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
@@ -110,8 +107,12 @@ export class Scheduling {
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
       hostPorts: podHostPorts(req.spec),
-      ...this.topologySpread(req),
-      ...this.interPodAffinity(req),
+      ...otherPodPlugins(req, {
+        nodes: this.nodeView().list,
+        nodeLabels: (node) => this.nodeView().byName.get(node)?.labels,
+        placed: this.ledger.affinity,
+        local: this.local,
+      }),
     }
     const candidates = pool ?? this.candidates()
     const result = schedule(needs, candidates)
@@ -146,42 +147,6 @@ export class Scheduling {
   schedulePods(reqs: readonly ScheduleRequest[]): Placement[] {
     let pool: NodeCandidate[] | undefined
     return reqs.map((req) => this.schedulePod(req, (pool ??= this.candidates())))
-  }
-
-  /** kube's PodTopologySpread for the pod over the ledger's bound pods: its filter and its score, absent when skipped. */
-  private topologySpread(req: ScheduleRequest): Pick<PodNeeds, 'topologySpread' | 'topologySpreadScore'> {
-    const pod = { ns: req.ns, labels: req.labels ?? {}, spec: req.spec }
-    const placedIn = (ns: string) => this.ledger.affinity.placedIn(ns)
-    const filter = topologySpread(pod, this.nodeView().list, placedIn)
-    const score = topologySpreadScore(pod, this.nodeView().list, placedIn)
-    return { ...(filter ? { topologySpread: filter } : {}), ...(score ? { topologySpreadScore: score } : {}) }
-  }
-
-  /**
-   * kube's InterPodAffinity for the pod (src/registry/pod-affinity.ts) over the ledger's bound pods: its PreFilter, as
-   * a filter of a node's labels, and its PreScore, as a raw score of them; each absent when the plugin skips the pod.
-   */
-  private interPodAffinity(req: ScheduleRequest): Pick<PodNeeds, 'interPodAffinity' | 'interPodAffinityScore'> {
-    const nsLabels = new Map<string, Record<string, string> | undefined>()
-    const world = {
-      nodeLabels: (node: string) => this.nodeView().byName.get(node)?.labels,
-      // Read once per namespace for this pod (a namespaceSelector is matched against every placed pod's namespace).
-      nsLabels: (ns: string) => {
-        if (!nsLabels.has(ns))
-          nsLabels.set(
-            ns,
-            this.local.get('namespaces', ns)?.object.metadata.labels as Record<string, string> | undefined,
-          )
-        return nsLabels.get(ns)
-      },
-      placedPods: () => this.ledger.affinity.placedPods(),
-      affinityPods: () => this.ledger.affinity.affinityPods(),
-    }
-    const pod = { ns: req.ns, labels: req.labels ?? {} }
-    const terms = podTerms(req.ns, req.spec.affinity)
-    const filter = interPodAffinity({ ...pod, terms }, world)
-    const score = preferredAffinityScore({ ...pod, terms }, world)
-    return { ...(filter ? { interPodAffinity: filter } : {}), ...(score ? { interPodAffinityScore: score } : {}) }
   }
 
   /**
