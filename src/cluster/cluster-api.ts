@@ -8,7 +8,6 @@ import type { Rejection } from '../registry/kubelet-admission'
 
 export type NamespacePhase = 'Active' | 'Terminating'
 
-/** What a namespace sends to have a pod scheduled. */
 /** A reservation as its namespace checks it (the ledger's podKeysIn). */
 export interface ReservedPod {
   key: string
@@ -18,6 +17,7 @@ export interface ReservedPod {
   terminating: boolean
 }
 
+/** What a namespace sends to have a pod scheduled. */
 export interface ScheduleRequest {
   podKey: string
   ns: string

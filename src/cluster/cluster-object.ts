@@ -16,7 +16,6 @@ import { statuses, type Result } from '../registry/status'
 import { readWatchRequest } from '../registry/watch-request'
 import type { DeleteOptions, KubeObject } from '../schema/meta'
 import type { Allocated, AllocationRequest, AllocationRow, ReserveAnswer } from './allocators/allocation-types'
-
 import { ServiceAllocationHost } from './allocators/service-allocation-host'
 import type { RepairResult } from './allocators/service-allocators'
 import type {

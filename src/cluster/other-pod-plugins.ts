@@ -15,7 +15,7 @@ type OtherPodNeeds = Pick<
 >
 
 /** What the plugins read: every node, the bound pods, and namespaces' labels (a namespaceSelector matches them). */
-export interface PluginWorld {
+interface PluginWorld {
   nodes: readonly SpreadNode[]
   nodeLabels(node: string): Record<string, string> | undefined
   placed: AffinityIndex
