@@ -100,7 +100,9 @@ describe('ruleWords', () => {
 
 // On this host (root on Linux): a pod's hostPort answers on the node's address and on 127.0.0.1, from the node, from
 // another pod and from the pod itself (hairpin), kept as it is when ensured again, and gone with the pod.
-const node = `unit-hostport-${process.pid}`
+// One name across runs: a run killed before its teardown leaves its bridge, which the next run takes over instead of
+// adding a second bridge with the same CIDR (whose route would then take the replies).
+const node = 'unit-hostport'
 const cidr = '10.199.11.0/24'
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', timeout: 15_000, ...opts })
 const nodeIP = () =>
