@@ -20,7 +20,7 @@ type Labels = Record<string, string>
 export const SPREAD_CONSTRAINTS = "node(s) didn't match pod topology spread constraints"
 export const SPREAD_MISSING_LABEL = `${SPREAD_CONSTRAINTS} (missing required label)`
 
-export interface Constraint {
+interface Constraint {
   maxSkew: number
   topologyKey: string
   selector: LabelSelector | null
