@@ -1,6 +1,7 @@
 // Quota and limit ranges with kubectl: `kubectl create quota --hard=pods=2`, a third pod refused with kube's message,
 // `kubectl describe quota` and `kubectl get quota` showing what is used, usage freed by a delete, and a LimitRange
-// defaulting a pod's requests and limits (kubectl get limits, the limit-ranger annotation).
+// defaulting a pod's requests and limits (kubectl get limits, the limit-ranger annotation); a repeated server-side
+// apply of a LimitRange writes nothing.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { kubectl, parseTable, podManifest, uniqueNs } from './helpers.mjs'
@@ -101,5 +102,27 @@ describe('LimitRange with kubectl', () => {
     const refused = await kubectl(V, ['apply', '-f', '-'], { input: JSON.stringify(big), allowFail: true })
     assert.notEqual(refused.code, 0)
     assert.match(refused.stderr, /pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2/)
+  })
+
+  it('apply --server-side twice, a second apart, of a LimitRange whose config lacks what defaulting adds: no write', async () => {
+    const lr = {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'ssa', namespace: limitsNs },
+      spec: { limits: [{ type: 'Container', default: { cpu: '500m' } }] },
+    }
+    const apply = () => kubectl(V, ['apply', '--server-side', '-f', '-'], { input: JSON.stringify(lr) })
+    const get = async () =>
+      JSON.parse((await kubectl(V, ['get', 'limits', 'ssa', '-n', limitsNs, '-o', 'json'])).stdout)
+    await apply()
+    const first = await get()
+    // Defaulting added defaultRequest, which the config does not hold.
+    assert.deepEqual(first.spec.limits[0].defaultRequest, { cpu: '500m' })
+    await sleep(1100)
+    await apply()
+    const again = await get()
+    // kube's IgnoreManagedFieldsTimestampsTransformer: nothing but the apply's time would move, so nothing is written.
+    assert.equal(again.metadata.resourceVersion, first.metadata.resourceVersion)
+    assert.deepEqual(again.metadata.managedFields, first.metadata.managedFields)
   })
 })
