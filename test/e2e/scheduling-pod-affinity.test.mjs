@@ -3,7 +3,8 @@
 // event carries kube's message; scaled down, nothing waits. A pod spread over a topology key no node has waits with
 // PodTopologySpread's message. @kubernetes/client-node creates a pod with affinity to a placed pod and reads where it
 // went. The python client creates a pod with a ScheduleAnyway constraint, which kube's spread score sends away from
-// the node holding its peers (kubectl placed them, and a heavy pod on the other node).
+// the node holding its peers (kubectl placed them, and a heavy pod on the other node). Pods kubectl deletes with a
+// grace period stop counting for a DoNotSchedule constraint while they terminate.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
@@ -156,5 +157,57 @@ describe('pod affinity and spread (kubectl, client-node, python)', () => {
     await k(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) })
     const checks = pythonChecks('spread_score.py', [ns, crowded, other])
     assert.deepEqual(checks.placed, { check: 'placed', node: other, when: 'ScheduleAnyway' })
+  })
+
+  it('kubectl: pods deleted with a grace period no longer count for a DoNotSchedule constraint', async () => {
+    // A node no kubelet runs: pods bound to it stay, and once deleted with a grace period they stay terminating.
+    const real = `${ns}-real`
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: real, labels: { [HOSTNAME]: real } } }
+    await kubectl(V, ['apply', '-f', '-'], { input: JSON.stringify(node) })
+    try {
+      const bound = (name) => ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: ns, labels: { app: 'going' } },
+        spec: { nodeName: real, containers: [{ name: 'c', image: 'nginx:1.25' }] },
+      })
+      const items = [bound('going-1'), bound('going-2')]
+      await k(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) })
+      const waiting = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'after-them', namespace: ns, labels: { app: 'going' } },
+        spec: {
+          nodeSelector: { [HOSTNAME]: real },
+          // A node that never reported Ready carries kube's not-ready taint.
+          tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }],
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: HOSTNAME,
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { app: 'going' } },
+              nodeAffinityPolicy: 'Ignore',
+            },
+          ],
+          containers: [{ name: 'c', image: 'nginx:1.25' }],
+        },
+      }
+      await k(['apply', '-f', '-'], { input: JSON.stringify(waiting) })
+      const field = 'reason=FailedScheduling,involvedObject.name=after-them'
+      const message = await waitFor('FailedScheduling', async () => {
+        return (await k(['get', 'events', '--field-selector', field, '-o', 'jsonpath={.items[0].message}'])).stdout
+      })
+      assert.match(message, /1 node\(s\) didn't match pod topology spread constraints/)
+      await k(['delete', 'pod', 'going-1', 'going-2', '--grace-period=300', '--wait=false'])
+      const placed = await waitFor('after-them bound', async () => {
+        return (await k(['get', 'pod', 'after-them', '-o', 'jsonpath={.spec.nodeName}'])).stdout || undefined
+      })
+      assert.equal(placed, real)
+      const terminating = (await k(['get', 'pod', 'going-1', '-o', 'jsonpath={.metadata.deletionTimestamp}'])).stdout
+      assert.notEqual(terminating, '')
+    } finally {
+      await kubectl(V, ['delete', 'node', real, '--wait=false'], { allowFail: true })
+    }
   })
 })
