@@ -72,7 +72,7 @@ export class ContainerRecord {
   private probes: ProbeWorker[] = []
   private containerID = ''
   /** An adopted run and the image the status had for it (an adopted runtime client knows its container, not its image). */
-  private adopted: { run: RuntimeRun; imageID: string } | null = null
+  private adopted: { run: RuntimeRun; imageID: string; running?: Obj } | null = null
 
   readonly spec: Obj
   readonly init: boolean
@@ -130,11 +130,18 @@ export class ContainerRecord {
     if (found instanceof ContainerProcess) {
       const run: RuntimeRun = this.host.runtime.adopt?.(found, this.logFile(attempt)) ?? found
       if (run.containerID) this.containerID = run.containerID
-      this.adopted = { run, imageID: previous?.containerID === this.containerID ? String(previous.imageID ?? '') : '' }
+      const same = previous?.containerID === this.containerID
+      this.adopted = {
+        run,
+        imageID: same ? String(previous!.imageID ?? '') : '',
+        ...(same && previous!.state?.running ? { running: previous!.state.running as Obj } : {}),
+      }
       this.proc = run
       this.current = null
       this.env = found.environment() ?? {}
       void run.exited.then((exit) => this.ended(run, exit, attempt))
+      // A container runtime's adopted run reports running once its engine's state is read again.
+      if (run.starting) void run.spawned.then(() => this.proc === run && this.host.changed())
       this.startProbes(this.env, { started: previous?.started === true, ready: previous?.ready === true })
     } else {
       this.current = found ? this.terminationOf(found, attempt) : unknownTermination(attempt, rfc3339())
@@ -343,9 +350,18 @@ export class ContainerRecord {
     return this.probes.find((p) => p.kind === kind)
   }
 
+  /**
+   * Whether the status shows the run running: its runtime said the container started, or (an adopted run whose engine
+   * state is being read again) the status the earlier agent wrote showed it running.
+   */
+  private get shownRunning(): boolean {
+    if (!this.running) return false
+    return !this.proc!.starting || (this.proc === this.adopted?.run && this.adopted.running !== undefined)
+  }
+
   /** started: running and past its startup probe. */
   get started(): boolean {
-    return this.running && (this.probe('startup')?.result ?? true)
+    return this.shownRunning && (this.probe('startup')?.result ?? true)
   }
 
   get ready(): boolean {
@@ -357,7 +373,11 @@ export class ContainerRecord {
     const state: Obj = {}
     // Waiting to restart (CrashLoopBackOff), the run that just ended is the last state.
     let last = this.last
-    if (this.running) state.running = { startedAt: rfc3339(this.proc!.startedAt) }
+    // A run its engine has not said started yet: a new one as the kubelet reports a container being created, an adopted
+    // one as the earlier agent's status had it (read from the engine then).
+    if (this.shownRunning && this.proc!.starting) state.running = this.adopted!.running
+    else if (this.running && this.proc!.starting) state.waiting = { reason: 'ContainerCreating' }
+    else if (this.running) state.running = { startedAt: rfc3339(this.proc!.startedAt) }
     else if (this.waiting) {
       state.waiting = this.waiting
       last = this.current ?? this.last

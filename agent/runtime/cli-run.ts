@@ -58,6 +58,8 @@ export class CliRun implements RuntimeRun {
   /** Whether the container started, as far as the client's life tells. */
   private readonly started: Promise<boolean>
   private stopping = false
+  /** The engine's state said the container started (startedAt is then the engine's). */
+  private engineStarted = false
   /** The client's last words on stderr (why `run` failed before the container could start). */
   private stderr = ''
 
@@ -94,6 +96,10 @@ export class CliRun implements RuntimeRun {
 
   get running(): boolean {
     return !this.done
+  }
+
+  get starting(): boolean {
+    return !this.engineStarted && !this.done
   }
 
   get stdin(): Writable | null {
@@ -160,6 +166,7 @@ export class CliRun implements RuntimeRun {
       const started = goTime(state?.StartedAt)
       if (started && (state?.Running || state?.Status !== 'created')) {
         this.startedAt = started
+        this.engineStarted = true
         return true
       }
       if (this.clientEnded) return false

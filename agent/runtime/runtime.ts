@@ -20,6 +20,11 @@ export interface RuntimeRun {
   /** Whether the run started (false: it ended with a StartError). */
   readonly spawned: Promise<boolean>
   readonly running: boolean
+  /**
+   * Running, but its runtime has not yet said that the container started (an engine still creating it): the kubelet
+   * reports such a container as waiting (ContainerCreating), not running. Absent: never so (host processes).
+   */
+  readonly starting?: boolean
   readonly stdin: Writable | null
   /** The runtime's id of the run (`docker://<id>`), once known; the process runtime has none of its own. */
   readonly containerID?: string

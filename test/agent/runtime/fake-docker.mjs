@@ -140,6 +140,9 @@ async function run(args) {
     },
   }
   save(c)
+  // An engine slow to start what it created (FAKE_DOCKER_START_DELAY_MS): the container stays `created` meanwhile.
+  const delay = Number(process.env.FAKE_DOCKER_START_DELAY_MS ?? 0)
+  if (delay > 0) await new Promise((r) => setTimeout(r, delay))
   const command = [
     ...(o.entrypoint !== undefined ? [o.entrypoint] : (img.Entrypoint ?? [])),
     ...(rest.length || o.entrypoint !== undefined ? rest : (img.Cmd ?? [])),
