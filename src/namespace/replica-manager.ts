@@ -14,18 +14,13 @@ import { deepEqual } from '../registry/deep-equal'
 import type { EventSpec } from '../registry/event-recorder'
 import { generateName } from '../registry/generate-name'
 import type { LogEntry } from '../registry/store'
-import { rfc3339 } from '../registry/time'
 import type { KubeObject } from '../schema/meta'
-import type { ReplicaSetStatus } from '../schema/replica-set'
-import type { PodTemplateSpec } from '../schema/replication-controller'
 import {
-  availability,
   CONTROLLER_MANAGER,
   claim,
   controllerRef,
   deletionRank,
   isActive,
-  isReady,
   type LabelMatcher,
   ownedActivePods,
   ownerReference,
@@ -35,6 +30,7 @@ import {
 } from './pod-owner'
 import type { CreateRetries } from './create-retries'
 import { ownersNamingNewServiceAccounts } from './service-account-waiters'
+import { calculateStatus, type ReplicaOwner } from './replica-status'
 
 /** What one kind of replica owner is to the shared core. */
 export interface ReplicaKind {
@@ -46,12 +42,6 @@ export interface ReplicaKind {
   component: string
   /** The owner's selector as a matcher, or null when it selects nothing the manager may act on. */
   selector(owner: KubeObject): LabelMatcher | null
-}
-
-interface ReplicaOwner extends KubeObject {
-  spec?: { replicas?: number; minReadySeconds?: number; template?: PodTemplateSpec }
-  /** The status of both kinds has the same shape (ReplicationControllerStatus is ReplicaSetStatus's twin). */
-  status?: ReplicaSetStatus
 }
 
 interface ReplicaOptions {
@@ -254,49 +244,4 @@ export class ReplicaManager implements Controller {
   private event(host: ControllerHost, owner: KubeObject, type: EventSpec['type'], reason: string, message: string) {
     return recordEvent(host, owner, { type, reason, message, component: this.k.component })
   }
-}
-
-/** kube's calculateStatus over the owner's active pods, and when the next ready pod becomes available. */
-function calculateStatus(
-  owner: ReplicaOwner,
-  pods: KubeObject[],
-  failure: string | null,
-  now: number,
-): { status: ReplicaSetStatus; wake: number | null } {
-  const templateLabels = owner.spec?.template?.metadata?.labels ?? {}
-  let wake: number | null = null
-  let ready = 0
-  let available = 0
-  for (const p of pods) {
-    if (!isReady(p)) continue
-    ready++
-    const a = availability(p, owner.spec?.minReadySeconds ?? 0, now)
-    if (a.available) available++
-    else if (a.wake !== undefined) wake = Math.min(wake ?? Infinity, a.wake)
-  }
-  const fullyLabeled = pods.filter((p) =>
-    Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v),
-  ).length
-  // Zero counts are left out, as kube's omitempty leaves them out.
-  const status: ReplicaSetStatus = { replicas: pods.length }
-  if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled
-  if (ready) status.readyReplicas = ready
-  if (available) status.availableReplicas = available
-  if (owner.metadata.generation !== undefined) status.observedGeneration = owner.metadata.generation
-  // kube sets the condition when a sync fails and there is none, keeps one already there as it is (the first
-  // failure's message and time), and removes it after a sync without failure.
-  const old = owner.status?.conditions?.find((c) => c.type === 'ReplicaFailure')
-  if (failure && old) status.conditions = [old]
-  else if (failure) {
-    status.conditions = [
-      {
-        type: 'ReplicaFailure',
-        status: 'True',
-        lastTransitionTime: rfc3339(new Date(now)),
-        reason: 'FailedCreate',
-        message: failure,
-      },
-    ]
-  }
-  return { status, wake }
 }
