@@ -21,6 +21,7 @@ import { podKey } from './scheduler-controller'
 import type { PodLogStore } from './pod-log-store'
 import type { PodAddressBook } from './pod-address-book'
 import { PodIpRequests } from './kubelet-pod-ips'
+import { stageDueAt } from './kubelet-delays'
 
 type Obj = Record<string, any>
 
@@ -133,7 +134,7 @@ export class KubeletController implements Controller {
     const key = podKey(pod)
     // A pod waiting for its start or stop delay needs nothing read or written until then: any change that could
     // bring the time forward is a commit of its own, whose trigger brings the newer state here.
-    const waiting = this.waitingUntil(pod as Obj, now)
+    const waiting = stageDueAt(pod as Obj, now, this.opts)
     if (waiting !== null && !this.chains.has(key)) return waiting
     const run = async () => {
       if (this.settled.get(key) === Number(pod.metadata.resourceVersion)) {
@@ -153,37 +154,13 @@ export class KubeletController implements Controller {
     }
   }
 
-  /**
-   * When the pod's next stage falls due, if it is a start or stop that waits for the kubelet's delay and the time has
-   * not come; null otherwise (a stage is due now, or none waits on a delay).
-   */
-  private waitingUntil(pod: Obj, now: number): number | null {
-    let due: number
-    if (pod.metadata.deletionTimestamp) {
-      const removeAt = Date.parse(pod.metadata.deletionTimestamp)
-      const grace = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000
-      due = Math.min(removeAt - grace + this.opts.stopDelayMs, removeAt)
-    } else {
-      const phase = pod.status?.phase ?? 'Pending'
-      if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return null
-      const scheduled = ((pod.status?.conditions ?? []) as Obj[]).find(
-        (c) => c.type === 'PodScheduled' && c.status === 'True',
-      )
-      const since = Date.parse(
-        scheduled?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? new Date(now).toISOString(),
-      )
-      due = since + this.opts.startDelayMs
-    }
-    return now < due ? due : null
-  }
-
   private async advance(host: ControllerHost, current: Stored, facts: NodeFacts, now: number): Promise<number | null> {
     const pod = current.object as Obj
     const name = pod.metadata.name as string
     const uid = pod.metadata.uid as string
     const phase = pod.status?.phase ?? 'Pending'
     const started = phase === 'Running' || phase === 'Succeeded' || phase === 'Failed'
-    const waiting = this.waitingUntil(pod, now)
+    const waiting = stageDueAt(pod, now, this.opts)
     if (waiting !== null) return waiting
 
     if (pod.metadata.deletionTimestamp) {
