@@ -375,6 +375,7 @@ describe("a new instance's first resync", () => {
     await scheduler.resync(view)
     expect(described).toEqual([[key('old'), { app: 'web' }, anti]])
   })
+
   it("tells the cluster of a bound pod's deletion once, and of one the ledger missed on resync", async () => {
     const { host } = memoryHost({ policy })
     const view = host.controllerView
