@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node'
-import { podManifest, uniqueNs } from './helpers.mjs'
+import { podManifest, uniqueNs, waitFor } from './helpers.mjs'
 
 const kc = new KubeConfig()
 kc.loadFromFile(process.env.KUBECONFIG)
@@ -71,7 +71,13 @@ describe('@kubernetes/client-node CoreV1Api', () => {
 
   it('replace with a stale resourceVersion is 409 Conflict; with the fresh one it succeeds', async () => {
     const name = 'p-a'
-    const original = await core.readNamespacedPod({ name, namespace })
+    // The simulated scheduler and kubelet write the pod until it runs; a read-modify-write before then races them
+    // (and would get 409 from kube too), so start from the settled pod.
+    const original = await waitFor(`${name} running and ready`, async () => {
+      const pod = await core.readNamespacedPod({ name, namespace })
+      const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True'
+      return pod.status?.phase === 'Running' && ready && pod
+    })
     const staleRv = original.metadata?.resourceVersion
     assert.ok(staleRv)
 
