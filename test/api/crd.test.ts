@@ -2,6 +2,7 @@
 // generation and storedVersions on update, /status, deletion held by the cleanup finalizer.
 import { describe, expect, it } from 'vitest'
 import { req } from '../helpers'
+import { install } from '../support/crds'
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'
 
@@ -88,7 +89,9 @@ describe('CustomResourceDefinition', () => {
 
   it('bumps generation on spec changes only, and keeps status from spec writes', async () => {
     const body = crdBody()
-    const created = (await req('POST', CRDS, body)).json
+    // The CRD controller writes status (NamesAccepted, Established) right after the create: the PUTs below carry a
+    // resourceVersion, so start from the CRD once it is Established.
+    const created = await install(body)
     const path = `${CRDS}/${body.metadata.name}`
     const labelled = await req('PUT', path, { ...created, metadata: { ...created.metadata, labels: { a: 'b' } } })
     expect(labelled.status, labelled.text).toBe(200)

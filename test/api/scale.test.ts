@@ -1,7 +1,17 @@
 // /scale's resourceVersion as the object's: a PUT's Scale carries one parsed as any update's (400 with strconv's
 // text when it does not parse, 409 when stale, none when 0), and GET takes the object GET's options.
 import { describe, expect, it } from 'vitest'
-import { makeNamespace, req } from '../helpers'
+import { makeNamespace, req, waitFor } from '../helpers'
+
+/**
+ * The object at `path` once its controller has recorded observedGeneration (right after the create, even with zero
+ * replicas): resourceVersions read before then race that status write.
+ */
+const settled = (path: string) =>
+  waitFor(`${path} to settle`, async () => {
+    const g = await req('GET', path)
+    return g.json?.status?.observedGeneration === g.json?.metadata?.generation ? g.json : undefined
+  })
 
 async function deployment(): Promise<string> {
   const ns = await makeNamespace('scale')
@@ -14,7 +24,9 @@ async function deployment(): Promise<string> {
     },
   })
   expect(created.status, created.text).toBe(201)
-  return `/apis/apps/v1/namespaces/${ns}/deployments/d`
+  const path = `/apis/apps/v1/namespaces/${ns}/deployments/d`
+  await settled(path)
+  return path
 }
 
 const scale = (replicas: number, resourceVersion?: string) => ({
@@ -98,13 +110,14 @@ describe('/scale as a Table (ScaleREST.ConvertToTable)', () => {
     for (const [collection, spec] of kinds) {
       const created = await req('POST', collection, { metadata: { name: 'x' }, spec: { replicas: 0, ...spec } })
       expect(created.status, created.text).toBe(201)
+      const stored = await settled(`${collection}/x`)
       const got = await req('GET', `${collection}/x/scale`, undefined, TABLE)
       expect(got.status, got.text).toBe(200)
       expect(got.headers.get('content-type')).toBe('application/json')
       const t = got.json
       expect(t.kind).toBe('Table')
       expect(t.apiVersion).toBe('meta.k8s.io/v1')
-      expect(t.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion)
+      expect(t.metadata.resourceVersion).toBe(stored.metadata.resourceVersion)
       expect(t.columnDefinitions.map((c: any) => [c.name, c.type, c.format, c.priority])).toEqual([
         ['Name', 'string', '', 0],
         ['Desired', 'integer', '', 0],
@@ -127,9 +140,9 @@ describe('/scale as a Table (ScaleREST.ConvertToTable)', () => {
         metadata: {
           name: 'x',
           namespace: ns,
-          uid: created.json.metadata.uid,
-          resourceVersion: created.json.metadata.resourceVersion,
-          creationTimestamp: created.json.metadata.creationTimestamp,
+          uid: stored.metadata.uid,
+          resourceVersion: stored.metadata.resourceVersion,
+          creationTimestamp: stored.metadata.creationTimestamp,
         },
       })
       // A write through /scale answers its Table too; includeObject=Object carries the Scale itself.

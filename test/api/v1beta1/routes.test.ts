@@ -106,12 +106,18 @@ describe('one store for v1beta1 and v1', () => {
     })
     expect(v1.json.spec.volumes[0]).toMatchObject({ name: 'data', emptyDir: {} })
     const made = await req('POST', `/api/v1/namespaces/${ns}/pods`, pod('from-v1', { tier: 'x' }))
+    // The scheduler and kubelet write the pod until it runs: compare resourceVersions once they are done with it.
+    const settled = await waitFor('from-v1 running and ready', async () => {
+      const g = (await req('GET', `/api/v1/namespaces/${ns}/pods/from-v1`)).json
+      const ready = g.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')
+      return g.status?.phase === 'Running' && ready ? g : undefined
+    })
     const seen = await req('GET', beta(ns, 'pods/from-v1'))
     expect(seen.json).toMatchObject({
       id: 'from-v1',
       uid: made.json.metadata.uid,
       labels: { tier: 'x' },
-      resourceVersion: Number(made.json.metadata.resourceVersion),
+      resourceVersion: Number(settled.metadata.resourceVersion),
     })
     expect(seen.json.desiredState.manifest.containers[0]).toMatchObject({
       name: 'c',
@@ -178,11 +184,10 @@ describe('v1beta1 write semantics', () => {
       desiredState: { ...seedRC().desiredState, replicas: 0 },
     })
     // The replication manager writes the RC's status right after the create: read it once that has landed.
-    for (let i = 0; i < 100; i++) {
+    await waitFor('web-rc observed', async () => {
       const v1 = await req('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/web-rc`)
-      if (v1.json?.status?.observedGeneration === 1) break
-      await new Promise((r) => setTimeout(r, 20))
-    }
+      return v1.json?.status?.observedGeneration === 1
+    })
     const got = (await req('GET', beta(ns, 'replicationControllers/web-rc'))).json
     const update = {
       ...got,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { mergePatch } from '../../../src/registry/patch/merge-patch'
 import { jsonPatch } from '../../../src/registry/patch/json-patch'
 import { PatchError } from '../../../src/registry/patch/patch-error'
-import { makeNamespace, req } from '../../helpers'
+import { makeNamespace, req, waitFor } from '../../helpers'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any
@@ -349,14 +349,12 @@ async function setup(name: string) {
   expect(c.status, c.text).toBe(201)
   const path = `/api/v1/namespaces/${ns}/pods/${name}`
   // The simulated scheduler and kubelet move the pod on after create; patch a settled object so RVs are comparable.
-  let cur = (await req('GET', path)).json
-  for (let i = 0; i < 50; i++) {
-    await new Promise((r) => setTimeout(r, 20))
-    const next = (await req('GET', path)).json
-    if (next.metadata.resourceVersion === cur.metadata.resourceVersion && next.status?.phase === 'Running') break
-    cur = next
-  }
-  return { ns, path, current: (await req('GET', path)).json }
+  const current = await waitFor(`${name} running and ready`, async () => {
+    const g = (await req('GET', path)).json
+    const ready = g.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')
+    return g.status?.phase === 'Running' && ready ? g : undefined
+  })
+  return { ns, path, current }
 }
 
 describe('PATCH content types', () => {
