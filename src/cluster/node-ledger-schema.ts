@@ -29,6 +29,10 @@ const ADDED_COLUMNS: [name: string, definition: string][] = [
   ['pod_affinity', 'TEXT'],
   // 1 once the pod has a deletionTimestamp: PodTopologySpread counts no terminating pod (kube's #87621).
   ['terminating', 'INTEGER NOT NULL DEFAULT 0'],
+  // The pod's cpu and memory with kube's defaults for containers that name none (NodeResourcesFit's score). Rows older
+  // than the columns read NULL: their requests count, or the defaults where those are 0 (per pod, not per container).
+  ['nonzero_cpu_milli', 'INTEGER'],
+  ['nonzero_mem_bytes', 'INTEGER'],
 ]
 
 /** Makes the ledger's tables, adding the columns an older table lacks. */

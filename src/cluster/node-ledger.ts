@@ -4,7 +4,7 @@
 // holds the rows; what the scheduler asks of every pod (per-node sums, used IPs in node-pod-ips.ts, host ports in
 // node-host-ports.ts, the affinity index) is also kept in memory, loaded on first use and updated with each write.
 import type { HostPort } from '../registry/host-ports'
-import { addOther } from '../registry/pod-requests'
+import { addOther, type CpuAndMemory, NON_ZERO_DEFAULTS } from '../registry/pod-requests'
 import { AffinityIndex } from './affinity-index'
 import { openLedgerTables } from './node-ledger-schema'
 import { NodeHostPorts } from './node-host-ports'
@@ -21,6 +21,8 @@ export interface Binding {
   memBytes: number
   /** ephemeral-storage and scalar resources the pod reserves (pod-requests.ts), absent when none. */
   other?: Record<string, number>
+  /** cpu and memory as the scheduler's score counts them (registry/scheduling.ts podNonZeroRequests). */
+  nonZero: CpuAndMemory
   podIP: string | null
 }
 
@@ -33,9 +35,19 @@ type BindRequest = Omit<Binding, 'podIP'> & {
 
 export type Usage = { cpuMilli: number; memBytes: number; pods: number; other?: Record<string, number> }
 
+/** A node's sums for the scheduler: its usage and its pods' NonZeroRequested. */
+export type NodeUsage = Usage & { nonZero: CpuAndMemory }
+
+/** The NonZeroRequested of a row, also of one older than its columns (node-ledger-schema.ts). */
+const NON_ZERO_CPU = `COALESCE(nonzero_cpu_milli, CASE WHEN cpu_milli > 0 THEN cpu_milli ELSE ${NON_ZERO_DEFAULTS.cpuMilli} END)`
+const NON_ZERO_MEM = `COALESCE(nonzero_mem_bytes, CASE WHEN mem_bytes > 0 THEN mem_bytes ELSE ${NON_ZERO_DEFAULTS.memBytes} END)`
+
+/** What toBinding reads of a row. */
+const BINDING_COLUMNS = `pod_key, ns, node, cpu_milli, mem_bytes, other_requests, pod_ip, ${NON_ZERO_CPU} AS nz_cpu, ${NON_ZERO_MEM} AS nz_mem`
+
 export class NodeLedger {
   /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
-  private sums: Map<string, Usage> | null = null
+  private sums: Map<string, NodeUsage> | null = null
   /** The pod IPs in use on each node. */
   private readonly ips: NodePodIPs
   /** The host ports the pods on each node hold. */
@@ -52,7 +64,7 @@ export class NodeLedger {
   }
 
   binding(podKey: string): Binding | null {
-    const r = this.sql.exec<Row>('SELECT * FROM pod_bindings WHERE pod_key = ?', podKey).toArray()[0]
+    const r = this.sql.exec<Row>(`SELECT ${BINDING_COLUMNS} FROM pod_bindings WHERE pod_key = ?`, podKey).toArray()[0]
     return r ? toBinding(r) : null
   }
 
@@ -64,8 +76,9 @@ export class NodeLedger {
     const podIP = podCIDR === undefined ? null : this.ips.free(b.node, podCIDR)
     const written = this.sql.exec(
       `INSERT INTO pod_bindings
-       (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests, labels, pod_affinity)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pod_key) DO NOTHING`,
+       (pod_key, ns, node, cpu_milli, mem_bytes, pod_ip, host_ports, other_requests, labels, pod_affinity,
+        nonzero_cpu_milli, nonzero_mem_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pod_key) DO NOTHING`,
       b.podKey,
       b.ns,
       b.node,
@@ -76,6 +89,8 @@ export class NodeLedger {
       b.other ? JSON.stringify(b.other) : null,
       b.labels && Object.keys(b.labels).length > 0 ? JSON.stringify(b.labels) : null,
       b.podAffinity ? JSON.stringify(b.podAffinity) : null,
+      b.nonZero.cpuMilli,
+      b.nonZero.memBytes,
     ).rowsWritten
     if (written === 0) return this.binding(b.podKey) ?? { ...binding(b), podIP: null }
     this.count(b.node, b, 1)
@@ -192,19 +207,25 @@ export class NodeLedger {
   }
 
   /** Resources reserved on each node, and pod counts (nodes without pods are absent). */
-  usage(): ReadonlyMap<string, Readonly<Usage>> {
+  usage(): ReadonlyMap<string, Readonly<NodeUsage>> {
     return this.loadedSums()
   }
 
-  private loadedSums(): Map<string, Usage> {
+  private loadedSums(): Map<string, NodeUsage> {
     if (this.sums) return this.sums
-    const sums = new Map<string, Usage>()
+    const sums = new Map<string, NodeUsage>()
     for (const r of this.sql
       .exec<Row>(
-        'SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n FROM pod_bindings GROUP BY node',
+        `SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n,
+         SUM(${NON_ZERO_CPU}) AS nz_cpu, SUM(${NON_ZERO_MEM}) AS nz_mem FROM pod_bindings GROUP BY node`,
       )
       .toArray()) {
-      sums.set(r.node as string, { cpuMilli: Number(r.cpu), memBytes: Number(r.mem), pods: Number(r.n) })
+      sums.set(r.node as string, {
+        cpuMilli: Number(r.cpu),
+        memBytes: Number(r.mem),
+        pods: Number(r.n),
+        nonZero: { cpuMilli: Number(r.nz_cpu), memBytes: Number(r.nz_mem) },
+      })
     }
     // Few pods ask for other resources: their rows are summed one by one.
     for (const r of this.sql
@@ -220,9 +241,11 @@ export class NodeLedger {
   /** Adds (`sign` 1) or takes away (-1) a binding's reservation from its node's sums. */
   private count(node: string, b: Omit<Binding, 'podIP'>, sign: 1 | -1) {
     if (!this.sums) return // loaded from the table, with this change, when first asked
-    const u = this.sums.get(node) ?? { cpuMilli: 0, memBytes: 0, pods: 0 }
+    const u = this.sums.get(node) ?? { cpuMilli: 0, memBytes: 0, pods: 0, nonZero: { cpuMilli: 0, memBytes: 0 } }
     u.cpuMilli += sign * b.cpuMilli
     u.memBytes += sign * b.memBytes
+    u.nonZero.cpuMilli += sign * b.nonZero.cpuMilli
+    u.nonZero.memBytes += sign * b.nonZero.memBytes
     u.pods += sign
     addOther(u, b.other, sign)
     if (u.pods > 0) this.sums.set(node, u)
@@ -268,7 +291,7 @@ export class NodeLedger {
   }
 
   all(): Binding[] {
-    return this.sql.exec<Row>('SELECT * FROM pod_bindings').toArray().map(toBinding)
+    return this.sql.exec<Row>(`SELECT ${BINDING_COLUMNS} FROM pod_bindings`).toArray().map(toBinding)
   }
 }
 
@@ -280,6 +303,7 @@ function toBinding(r: Row): Binding {
     cpuMilli: Number(r.cpu_milli),
     memBytes: Number(r.mem_bytes),
     ...(r.other_requests ? { other: JSON.parse(r.other_requests as string) as Record<string, number> } : {}),
+    nonZero: { cpuMilli: Number(r.nz_cpu), memBytes: Number(r.nz_mem) },
     podIP: (r.pod_ip as string | null) ?? null,
   }
 }

@@ -4,7 +4,7 @@
 import type { AdmitRequest, NodeFacts, Placement, PodAdmission, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
-import { type Binding, NodeLedger, type Usage } from './node-ledger'
+import { type Binding, NodeLedger, type NodeUsage } from './node-ledger'
 import { WaitingNamespaces } from './waiting-namespaces'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
 import {
@@ -18,14 +18,21 @@ import { otherPodPlugins } from './other-pod-plugins'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
-import { nodeAllocatable, podRequests, schedule, type NodeCandidate, type PodNeeds } from '../registry/scheduling'
+import {
+  nodeAllocatable,
+  podNonZeroRequests,
+  podRequests,
+  schedule,
+  type NodeCandidate,
+  type PodNeeds,
+} from '../registry/scheduling'
 import { VIRTUAL_NODE_ANNOTATION } from '../registry/virtual-nodes'
 import type { KubeObject } from '../schema/meta'
 
 type Obj = Record<string, any>
 type StaticCandidate = Omit<NodeCandidate, 'used'>
 
-const NO_USAGE: Usage = { cpuMilli: 0, memBytes: 0, pods: 0 }
+const NO_USAGE: NodeUsage = { cpuMilli: 0, memBytes: 0, pods: 0, nonZero: { cpuMilli: 0, memBytes: 0 } }
 
 export class Scheduling {
   readonly ledger: NodeLedger
@@ -87,7 +94,7 @@ export class Scheduling {
       const used = usage.get(n.name) ?? NO_USAGE
       return {
         ...n,
-        used: { ...used, ...(used.other ? { other: { ...used.other } } : {}) },
+        used: { ...used, nonZero: { ...used.nonZero }, ...(used.other ? { other: { ...used.other } } : {}) },
         usedPorts: this.ledger.usedPorts(n.name),
       }
     })
@@ -106,6 +113,7 @@ export class Scheduling {
       affinity: req.spec.affinity,
       tolerations: req.spec.tolerations,
       requests: podRequests(req.spec),
+      nonZeroRequests: podNonZeroRequests(req.spec),
       hostPorts: podHostPorts(req.spec),
       ...otherPodPlugins(req, {
         nodes: this.nodeView().list,
@@ -123,7 +131,14 @@ export class Scheduling {
     // A virtual node's pod gets its address in the same write (its simulated kubelet will need it).
     const facts = this.nodeFacts(result.node)
     const binding = this.ledger.bind(
-      { podKey: req.podKey, ns: req.ns, node: result.node, ...needs.requests, ...affinityFacts(req) },
+      {
+        podKey: req.podKey,
+        ns: req.ns,
+        node: result.node,
+        ...needs.requests,
+        nonZero: needs.nonZeroRequests,
+        ...affinityFacts(req),
+      },
       facts?.virtual ? facts.podCIDR : undefined,
       needs.hostPorts,
     )
@@ -133,6 +148,8 @@ export class Scheduling {
       node.used.cpuMilli += needs.requests.cpuMilli
       node.used.memBytes += needs.requests.memBytes
       node.used.pods += 1
+      node.used.nonZero!.cpuMilli += needs.nonZeroRequests.cpuMilli
+      node.used.nonZero!.memBytes += needs.nonZeroRequests.memBytes
       addOther(node.used, needs.requests.other)
       if (needs.hostPorts?.length) node.usedPorts = [...(node.usedPorts ?? []), ...needs.hostPorts]
     }
@@ -178,7 +195,14 @@ export class Scheduling {
    * held elsewhere is free again.
    */
   assumePod(req: ScheduleRequest, node: string) {
-    const b = { podKey: req.podKey, ns: req.ns, node, ...podRequests(req.spec), ...affinityFacts(req) }
+    const b = {
+      podKey: req.podKey,
+      ns: req.ns,
+      node,
+      ...podRequests(req.spec),
+      nonZero: podNonZeroRequests(req.spec),
+      ...affinityFacts(req),
+    }
     const before = this.ledger.binding(req.podKey)?.node
     if (this.ledger.assume(b, podHostPorts(req.spec))) this.wakeWaiting()
     else if (before !== node) this.wake(this.waiting.takeForPods())

@@ -28,33 +28,58 @@ export const isExtendedResource = (name: string) => name.includes('/') && !name.
 
 type Sums = Map<string, number>
 
+/** An amount of cpu (millicores) and memory (bytes). */
+export interface CpuAndMemory {
+  cpuMilli: number
+  memBytes: number
+}
+
+/**
+ * kube's schedutil.DefaultMilliCPURequest and DefaultMemoryRequest (100m, 200 MiB): scoring counts them for containers
+ * without a request (the node's NonZeroRequested), so pods asking nothing still spread.
+ */
+export const NON_ZERO_DEFAULTS: CpuAndMemory = { cpuMilli: 100, memBytes: 200 * 1024 * 1024 }
+
 /**
  * A pod's effective requests: regular containers (and sidecars) summed, or the largest init container if bigger, each
- * resource on its own, plus the pod's overhead.
+ * resource on its own, plus the pod's overhead. With `nonMissing`, each container that does not name a cpu or memory
+ * request counts that amount for it (NonMissingContainerRequests; a request of "0" is named).
  */
 export function effectiveRequests(
   spec: Obj | undefined,
   milli: (q: unknown) => number,
   whole: (q: unknown) => number,
+  nonMissing?: CpuAndMemory,
 ): PodRequests {
   const value = (name: string, q: unknown) => (name === 'cpu' ? milli(q) : whole(q))
   const add = (into: Sums, requests: Obj | undefined) => {
     for (const name in requests ?? {}) into.set(name, (into.get(name) ?? 0) + value(name, requests![name]))
   }
+  const requestsOf = (c: Obj): Sums => {
+    const own: Sums = new Map()
+    add(own, c.resources?.requests)
+    if (nonMissing) {
+      if (!own.has('cpu')) own.set('cpu', nonMissing.cpuMilli)
+      if (!own.has('memory')) own.set('memory', nonMissing.memBytes)
+    }
+    return own
+  }
+  const addAll = (into: Sums, from: Sums) => {
+    for (const [name, n] of from) into.set(name, (into.get(name) ?? 0) + n)
+  }
   const init = (spec?.initContainers ?? []) as Obj[]
   const total: Sums = new Map()
   for (const c of [...(spec?.containers ?? []), ...init.filter((c) => c.restartPolicy === 'Always')] as Obj[])
-    add(total, c.resources?.requests)
+    addAll(total, requestsOf(c))
   // An init container runs beside the sidecars declared before it: its peak is its request plus theirs.
   const sidecars: Sums = new Map()
   for (const c of init) {
     if (c.restartPolicy === 'Always') {
-      add(sidecars, c.resources?.requests)
+      addAll(sidecars, requestsOf(c))
       continue
     }
-    const requests = (c.resources?.requests ?? {}) as Obj
-    for (const name in requests) {
-      const peak = (sidecars.get(name) ?? 0) + value(name, requests[name])
+    for (const [name, n] of requestsOf(c)) {
+      const peak = (sidecars.get(name) ?? 0) + n
       if (peak > (total.get(name) ?? 0)) total.set(name, peak)
     }
   }

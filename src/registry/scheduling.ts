@@ -5,10 +5,18 @@
 import { parseQuantity, quantityScaledValue } from '../schema/quantity'
 import { type HostPort, portsConflict } from './host-ports'
 import { ANTI_AFFINITY_RULES, type AffinityVerdict, EXISTING_ANTI_AFFINITY_RULES } from './pod-affinity'
-import { scoreNodes } from './scoring'
+import { balancedAllocationScore, leastAllocatedScore } from './resource-scores'
+import { type ResourceScores, scoreNodes } from './scoring'
 import { SPREAD_CONSTRAINTS, type SpreadNode } from './topology-spread'
 import { matchesAffinity, tolerates } from './node-match'
-import { allocatableResources, effectiveRequests, otherShortages, type PodRequests } from './pod-requests'
+import {
+  allocatableResources,
+  type CpuAndMemory,
+  effectiveRequests,
+  NON_ZERO_DEFAULTS,
+  otherShortages,
+  type PodRequests,
+} from './pod-requests'
 
 type Obj = Record<string, any>
 
@@ -22,7 +30,11 @@ export interface NodeCandidate {
   unschedulable: boolean
   ready: boolean
   allocatable: Resources & { pods: number }
-  used: Resources & { pods: number }
+  /**
+   * What the node's pods request; `nonZero`, their NonZeroRequested (NodeResourcesFit's score; absent: the same as
+   * cpuMilli and memBytes, every pod there naming both).
+   */
+  used: Resources & { pods: number; nonZero?: CpuAndMemory }
   /** The host ports pods on the node hold (NodeInfo.UsedPorts). */
   usedPorts?: HostPort[]
 }
@@ -33,6 +45,8 @@ export interface PodNeeds {
   affinity?: Obj
   tolerations?: Obj[]
   requests: Resources
+  /** cpu and memory with a container's unnamed request counted at kube's defaults (podNonZeroRequests). */
+  nonZeroRequests: CpuAndMemory
   hostPorts?: HostPort[]
   /** The PodTopologySpread filter for this pod over a node's labels (topology-spread.ts); absent when it has none. */
   topologySpread?: (nodeLabels: Record<string, string>) => AffinityVerdict
@@ -53,6 +67,12 @@ const whole = (q: unknown) =>
 
 /** A pod's effective requests (src/registry/pod-requests.ts) in the scheduler's units. */
 export const podRequests = (spec: Obj | undefined): Resources => effectiveRequests(spec, milli, whole)
+
+/** A pod's cpu and memory as the scheduler's NonZeroRequested counts them (NodeResourcesFit's score). */
+export function podNonZeroRequests(spec: Obj | undefined): CpuAndMemory {
+  const { cpuMilli, memBytes } = effectiveRequests(spec, milli, whole, NON_ZERO_DEFAULTS)
+  return { cpuMilli, memBytes }
+}
 
 /** A node's allocatable as the scheduler's NodeInfo reads it (allocatableResources in its units). */
 export function nodeAllocatable(status: Obj | undefined): Resources & { pods: number } {
@@ -107,12 +127,27 @@ function rejection(pod: PodNeeds, node: NodeCandidate): string[] | null {
   return affinity ? [affinity.message] : null
 }
 
-/** Least allocated: the share of cpu, memory and the pod count in use after placing the pod (lower is better). */
-function share(pod: PodNeeds, node: NodeCandidate): number {
-  const cpu = node.allocatable.cpuMilli ? (node.used.cpuMilli + pod.requests.cpuMilli) / node.allocatable.cpuMilli : 1
-  const mem = node.allocatable.memBytes ? (node.used.memBytes + pod.requests.memBytes) / node.allocatable.memBytes : 1
-  const pods = node.allocatable.pods ? (node.used.pods + 1) / node.allocatable.pods : 1
-  return (cpu + mem + pods) / 3
+/** NodeResourcesFit (over NonZeroRequested) and BalancedAllocation (over requests; skipped for best-effort pods). */
+function resourceScores(pod: PodNeeds, node: NodeCandidate): ResourceScores {
+  const nonZero = node.used.nonZero ?? node.used
+  const fit = leastAllocatedScore(
+    {
+      cpuMilli: nonZero.cpuMilli + pod.nonZeroRequests.cpuMilli,
+      memBytes: nonZero.memBytes + pod.nonZeroRequests.memBytes,
+    },
+    node.allocatable,
+  )
+  const bestEffort = pod.requests.cpuMilli === 0 && pod.requests.memBytes === 0
+  const balanced = bestEffort
+    ? 0
+    : balancedAllocationScore(
+        {
+          cpuMilli: node.used.cpuMilli + pod.requests.cpuMilli,
+          memBytes: node.used.memBytes + pod.requests.memBytes,
+        },
+        node.allocatable,
+      )
+  return { fit, balanced }
 }
 
 export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult {
@@ -132,7 +167,7 @@ export function schedule(pod: PodNeeds, nodes: NodeCandidate[]): ScheduleResult 
   if (feasible.length === 1) return { ok: true, node: feasible[0]!.name }
   if (feasible.length > 0) {
     // The highest total wins, ties to the first name (scoring.ts).
-    const scores = scoreNodes(pod, feasible, (node) => share(pod, node))
+    const scores = scoreNodes(pod, feasible, (node) => resourceScores(pod, node))
     let best = 0
     for (let i = 1; i < feasible.length; i++) {
       const [s, b] = [scores[i]!, scores[best]!]

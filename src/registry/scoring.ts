@@ -3,15 +3,23 @@
 // taints the better, DefaultNormalizeScore reversed), NodeAffinity (weight 2: the sum of the weights of the preferred
 // terms the node matches, DefaultNormalizeScore) and InterPodAffinity (weight 2: the incoming pod's preferred terms
 // over the pods in each topology domain, normalized between the lowest and highest node), PodTopologySpread (weight 2:
-// the ScheduleAnyway constraints, topology-spread-score.ts, normalized there). The resource part (weight 1)
-// is this project's least-allocated share over cpu, memory and the pod count, in place of kube's NodeResourcesFit and
-// BalancedAllocation. The highest total wins; ties go to the first node by name (kube picks one at random).
+// the ScheduleAnyway constraints, topology-spread-score.ts, normalized there), NodeResourcesFit's LeastAllocated and
+// NodeResourcesBalancedAllocation (weight 1 each, resource-scores.ts, 0-100 without normalizing). The highest total
+// wins; ties go to the first node by name (kube picks one at random). ImageLocality (weight 1) is not scored: nodes
+// here report no images.
 import { matchesNodeSelectorTerm, tolerates } from './node-match'
 
 type Obj = Record<string, any>
 
 const MAX_NODE_SCORE = 100
-const WEIGHTS = { taintToleration: 3, nodeAffinity: 2, interPodAffinity: 2, podTopologySpread: 2, resources: 1 }
+const WEIGHTS = {
+  taintToleration: 3,
+  nodeAffinity: 2,
+  interPodAffinity: 2,
+  podTopologySpread: 2,
+  nodeResourcesFit: 1,
+  balancedAllocation: 1,
+}
 
 interface ScoredNode {
   name: string
@@ -60,14 +68,17 @@ function preferredNodeAffinity(affinity: Obj | undefined, node: ScoredNode): num
   return score
 }
 
-/**
- * The total score of each node (same order), the weighted sum of the normalized plugin scores; `resourceShare(node)`
- * is the share of the node in use after placing the pod (0 empty, 1 full).
- */
+/** A node's NodeResourcesFit and BalancedAllocation scores for the pod (0-100 each, resource-scores.ts). */
+export interface ResourceScores {
+  fit: number
+  balanced: number
+}
+
+/** The total score of each node (same order), the weighted sum of the normalized plugin scores. */
 export function scoreNodes<N extends ScoredNode>(
   pod: ScoreInputs,
   nodes: readonly N[],
-  resourceShare: (node: N) => number,
+  resourceScores: (node: N) => ResourceScores,
 ): number[] {
   const relevant = (pod.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule')
   const taints = defaultNormalize(
@@ -82,12 +93,15 @@ export function scoreNodes<N extends ScoredNode>(
     ? minMaxNormalize(nodes.map((n) => pod.interPodAffinityScore!(n.labels)))
     : nodes.map(() => 0)
   const spread = pod.topologySpreadScore ? pod.topologySpreadScore(nodes) : nodes.map(() => 0)
-  return nodes.map(
-    (n, i) =>
+  return nodes.map((n, i) => {
+    const resources = resourceScores(n)
+    return (
       WEIGHTS.taintToleration * taints[i]! +
       WEIGHTS.nodeAffinity * nodeAffinity[i]! +
       WEIGHTS.interPodAffinity * interPod[i]! +
       WEIGHTS.podTopologySpread * spread[i]! +
-      WEIGHTS.resources * MAX_NODE_SCORE * (1 - resourceShare(n)),
-  )
+      WEIGHTS.nodeResourcesFit * resources.fit +
+      WEIGHTS.balancedAllocation * resources.balanced
+    )
+  })
 }

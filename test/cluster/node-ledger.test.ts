@@ -10,12 +10,20 @@ async function withSql<T>(name: string, fn: (sql: SqlStorage) => T): Promise<T> 
   return runInDurableObject(stub, (_instance, state) => fn(state.storage.sql))
 }
 
+// Each pod's NonZeroRequested memory is twice its request here, so the two sums are told apart.
 const pod = (n: number, node: string, cpuMilli = 100, memBytes = 1024) => ({
   podKey: `ns/p${n}/uid-${n}`,
   ns: 'ns',
   node,
   cpuMilli,
   memBytes,
+  nonZero: { cpuMilli, memBytes: 2 * memBytes },
+})
+const sums = (cpuMilli: number, memBytes: number, pods: number) => ({
+  cpuMilli,
+  memBytes,
+  pods,
+  nonZero: { cpuMilli, memBytes: 2 * memBytes },
 })
 
 describe('NodeLedger', () => {
@@ -23,15 +31,15 @@ describe('NodeLedger', () => {
     await withSql('sums', (sql) => {
       const ledger = new NodeLedger(sql)
       ledger.bind(pod(1, 'a'))
-      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 100, memBytes: 1024, pods: 1 })
+      expect(ledger.usage().get('a')).toEqual(sums(100, 1024, 1))
       ledger.bind(pod(2, 'a', 250, 10))
       ledger.bind(pod(3, 'b'))
       // Binding the same pod again is no new reservation.
       ledger.bind(pod(2, 'a', 250, 10))
-      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 350, memBytes: 1034, pods: 2 })
+      expect(ledger.usage().get('a')).toEqual(sums(350, 1034, 2))
       expect(ledger.release('ns/p1/uid-1')?.node).toBe('a')
       expect(ledger.release('ns/p1/uid-1')).toBeNull()
-      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 250, memBytes: 10, pods: 1 })
+      expect(ledger.usage().get('a')).toEqual(sums(250, 10, 1))
       ledger.release('ns/p3/uid-3')
       expect(ledger.usage().has('b')).toBe(false)
       expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
@@ -45,7 +53,7 @@ describe('NodeLedger', () => {
       ledger.bind({ ...pod(2, 'a'), podKey: 'other/p2/uid-2', ns: 'other' })
       expect(ledger.release('ns/p1/uid-1', true)?.node).toBe('a')
       // Its room is free: only the other namespace's pod counts on the node...
-      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 100, memBytes: 1024, pods: 1 })
+      expect(ledger.usage().get('a')).toEqual(sums(100, 1024, 1))
       expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
       expect(ledger.podKeysIn('ns')).toEqual([])
       // ...but both namespaces have pods there (the node lifecycle controller evicts ended pods too).
@@ -113,7 +121,7 @@ describe('NodeLedger', () => {
       expect(ledger.assume(pod(1, 'b', 300, 50))).toBe(true)
       expect(ledger.binding('ns/p1/uid-1')).toMatchObject({ node: 'b', podIP: null })
       expect(ledger.usage().has('a')).toBe(false)
-      expect(ledger.usage().get('b')).toEqual({ cpuMilli: 300, memBytes: 50, pods: 1 })
+      expect(ledger.usage().get('b')).toEqual(sums(300, 50, 1))
       // Assumed where it is already counted: nothing moves.
       expect(ledger.assume(pod(1, 'b', 300, 50))).toBe(false)
       expect(ledger.assume(pod(2, 'b'))).toBe(false)
@@ -134,9 +142,7 @@ describe('NodeLedger', () => {
       ledger.bind({ ...pod(2, 'a'), other: { 'nvidia.com/gpu': 1 } })
       ledger.bind(pod(3, 'a'))
       expect(ledger.usage().get('a')).toEqual({
-        cpuMilli: 300,
-        memBytes: 3072,
-        pods: 3,
+        ...sums(300, 3072, 3),
         other: { 'nvidia.com/gpu': 3, 'ephemeral-storage': 1000 },
       })
       expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
@@ -145,7 +151,7 @@ describe('NodeLedger', () => {
       ledger.release('ns/p1/uid-1')
       expect(ledger.usage().get('a')?.other).toEqual({ 'nvidia.com/gpu': 1 })
       ledger.release('ns/p2/uid-2')
-      expect(ledger.usage().get('a')).toEqual({ cpuMilli: 100, memBytes: 1024, pods: 1 })
+      expect(ledger.usage().get('a')).toEqual(sums(100, 1024, 1))
       expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
     })
   })
@@ -210,6 +216,30 @@ describe('NodeLedger', () => {
       expect(ledger.podKeysIn('ns')[0]).toEqual({ key: 'ns/old/uid-old', described: true, terminating: false })
       expect([...ledger.affinity.placedPods()].find((p) => p.labels.app === 'db')?.node).toBe('a')
       expect([...ledger.affinity.affinityPods()].map((p) => p.labels)).toEqual([{ app: 'db' }])
+    })
+  })
+
+  it("rows bound before the ledger kept NonZeroRequested count their requests, or kube's defaults where 0", async () => {
+    await withSql('migrate-nonzero', (sql) => {
+      sql.exec(`CREATE TABLE pod_bindings (
+        pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
+        cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
+      ) WITHOUT ROWID`)
+      sql.exec("INSERT INTO pod_bindings VALUES ('ns/sized/uid-s', 'ns', 'a', 300, 1024, NULL)")
+      sql.exec("INSERT INTO pod_bindings VALUES ('ns/empty/uid-e', 'ns', 'a', 0, 0, NULL)")
+      const ledger = new NodeLedger(sql)
+      expect(ledger.binding('ns/sized/uid-s')?.nonZero).toEqual({ cpuMilli: 300, memBytes: 1024 })
+      expect(ledger.binding('ns/empty/uid-e')?.nonZero).toEqual({ cpuMilli: 100, memBytes: 200 * 1024 ** 2 })
+      ledger.bind(pod(1, 'a'))
+      expect(ledger.usage().get('a')).toEqual({
+        cpuMilli: 400,
+        memBytes: 2048,
+        pods: 3,
+        nonZero: { cpuMilli: 500, memBytes: 1024 + 200 * 1024 ** 2 + 2048 },
+      })
+      ledger.release('ns/empty/uid-e')
+      expect(ledger.usage().get('a')?.nonZero).toEqual({ cpuMilli: 400, memBytes: 3072 })
+      expect(new NodeLedger(sql).usage()).toEqual(ledger.usage())
     })
   })
 

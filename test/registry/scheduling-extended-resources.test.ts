@@ -15,7 +15,10 @@ function node(name: string, other?: Record<string, number>, used?: Record<string
     used: { cpuMilli: 0, memBytes: 0, pods: 0, ...(used ? { other: used } : {}) },
   }
 }
-const wants = (other: Record<string, number>): PodNeeds => ({ requests: { cpuMilli: 0, memBytes: 0, other } })
+const wants = (other: Record<string, number>): PodNeeds => ({
+  requests: { cpuMilli: 0, memBytes: 0, other },
+  nonZeroRequests: { cpuMilli: 100, memBytes: 200 * 1024 ** 2 },
+})
 
 describe('schedule(): ephemeral-storage and extended resources', () => {
   it('a pod asking for a GPU no node offers stays Pending with Insufficient nvidia.com/gpu on each node', () => {

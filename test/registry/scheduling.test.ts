@@ -1,9 +1,10 @@
 // The pure scheduler (src/registry/scheduling.ts): kube-scheduler's default filters (NodeUnschedulable, NodeName,
-// TaintToleration, NodeAffinity, NodeResourcesFit), the least-allocated score, kube's FitError message, and a pod's
-// effective requests. Expected values are kube's (pkg/scheduler, component-helpers nodeaffinity, resourcehelper).
+// TaintToleration, NodeAffinity, NodeResourcesFit), the resource scores (NodeResourcesFit's LeastAllocated and
+// BalancedAllocation), kube's FitError message, and a pod's effective requests. Expected values are kube's (pkg/scheduler, component-helpers nodeaffinity, resourcehelper).
 import { describe, expect, it } from 'vitest'
 import {
   nodeAllocatable,
+  podNonZeroRequests,
   podRequests,
   schedule,
   type NodeCandidate,
@@ -26,7 +27,14 @@ function node(name: string, over: Partial<NodeCandidate> = {}): NodeCandidate {
   }
 }
 
-const needs = (over: Partial<PodNeeds> = {}): PodNeeds => ({ requests: { cpuMilli: 0, memBytes: 0 }, ...over })
+const MiB = 1024 ** 2
+
+/** A pod of one container: what it does not ask for counts at kube's defaults (100m, 200 MiB) for NonZeroRequested. */
+function needs(over: Partial<PodNeeds> = {}): PodNeeds {
+  const requests = over.requests ?? { cpuMilli: 0, memBytes: 0 }
+  const nonZeroRequests = { cpuMilli: requests.cpuMilli || 100, memBytes: requests.memBytes || 200 * MiB }
+  return { requests, nonZeroRequests, ...over }
+}
 const three = (f: (n: NodeCandidate) => NodeCandidate = (n) => n) =>
   ['node-1', 'node-2', 'node-3'].map((n) => f(node(n)))
 
@@ -486,7 +494,7 @@ describe('schedule(): resources', () => {
   })
 })
 
-describe('schedule(): least-allocated spreading', () => {
+describe('schedule(): resource scores', () => {
   it('picks the node with the lowest share in use after placing the pod', () => {
     const nodes = [
       node('node-1', { used: { cpuMilli: 2000, memBytes: 1 * GiB, pods: 4 } }),
@@ -524,15 +532,45 @@ describe('schedule(): least-allocated spreading', () => {
     expect(counts).toEqual({ 'node-1': 4, 'node-2': 4, 'node-3': 4 })
   })
 
-  it('best-effort pods spread by pod count', () => {
+  it("best-effort pods spread by the defaults NonZeroRequested counts for them (kube's 100m, 200 MiB)", () => {
     const nodes = three()
     const seen: string[] = []
     for (let i = 0; i < 6; i++) {
       const name = placed(needs(), nodes)
       seen.push(name)
-      nodes.find((x) => x.name === name)!.used.pods++
+      const used = nodes.find((x) => x.name === name)!.used
+      used.pods++
+      used.nonZero = {
+        cpuMilli: (used.nonZero?.cpuMilli ?? 0) + 100,
+        memBytes: (used.nonZero?.memBytes ?? 0) + 200 * MiB,
+      }
     }
     expect(seen).toEqual(['node-1', 'node-2', 'node-3', 'node-1', 'node-2', 'node-3'])
+  })
+
+  it('a node full of pods that ask for nothing is not empty to NodeResourcesFit', () => {
+    const nodes = [
+      // Ten best-effort pods: no requests, 1000m and 2000 MiB of NonZeroRequested.
+      node('node-1', {
+        used: { cpuMilli: 0, memBytes: 0, pods: 10, nonZero: { cpuMilli: 1000, memBytes: 2000 * MiB } },
+      }),
+      node('node-2', { used: { cpuMilli: 500, memBytes: 512 * MiB, pods: 1 } }),
+    ]
+    // node-1: cpu (4000−1100)×100/4000 = 72, memory (8192−2200)×100/8192 = 73, fit 72; node-2: 85 and 91, fit 88.
+    expect(placed(needs(), nodes)).toBe('node-2')
+  })
+
+  it('BalancedAllocation prefers the node whose cpu and memory shares end up closer, for pods that request them', () => {
+    // node-1 holds memory, node-2 cpu and memory; the pod's amounts are the same requested or defaulted, so
+    // NodeResourcesFit scores both pods alike: node-1 78, node-2 72.
+    const nodes = [
+      node('node-1', { used: { cpuMilli: 0, memBytes: 3 * GiB, pods: 1 } }),
+      node('node-2', { used: { cpuMilli: 1000, memBytes: 2 * GiB, pods: 1 } }),
+    ]
+    // Requesting 100m and 200 MiB: balance node-1 (0.025 vs 0.40) 81, node-2 (0.275 vs 0.27) 99; node-2 wins 171 to 159.
+    expect(placed(needs({ requests: { cpuMilli: 100, memBytes: 200 * MiB } }), nodes)).toBe('node-2')
+    // Requesting nothing, BalancedAllocation skips the pod (kube #129138): NodeResourcesFit alone picks node-1.
+    expect(placed(needs(), nodes)).toBe('node-1')
   })
 })
 
@@ -610,6 +648,47 @@ describe('podRequests', () => {
       overhead: { cpu: '250m', memory: '120Mi' },
     }
     expect(podRequests(withInit)).toEqual({ cpuMilli: 2250, memBytes: GiB + 120 * 1024 ** 2 })
+  })
+})
+
+describe('podNonZeroRequests (NonZeroRequested: NonMissingContainerRequests of 100m and 200 MiB)', () => {
+  const c = (requests?: Record<string, string>, extra: object = {}) => ({
+    name: `c${Math.random().toString(36).slice(2, 7)}`,
+    image: 'x',
+    ...(requests ? { resources: { requests } } : {}),
+    ...extra,
+  })
+
+  it('each container that names no cpu or no memory counts the default for it', () => {
+    expect(podNonZeroRequests({ containers: [c()] })).toEqual({ cpuMilli: 100, memBytes: 200 * MiB })
+    expect(podNonZeroRequests({ containers: [c({ cpu: '500m' }), c()] })).toEqual({
+      cpuMilli: 600,
+      memBytes: 400 * MiB,
+    })
+    expect(podNonZeroRequests({ containers: [c({ memory: '1Gi' })] })).toEqual({ cpuMilli: 100, memBytes: GiB })
+  })
+
+  it('a request of "0" is named, so it counts 0', () => {
+    expect(podNonZeroRequests({ containers: [c({ cpu: '0' })] })).toEqual({ cpuMilli: 0, memBytes: 200 * MiB })
+  })
+
+  it('init containers and sidecars get the defaults too; overhead is added as it is', () => {
+    // The init container's defaulted 100m is less than the container's 1 cpu; its 2 cpu is more.
+    expect(podNonZeroRequests({ containers: [c({ cpu: '1', memory: '1Gi' })], initContainers: [c()] })).toEqual({
+      cpuMilli: 1000,
+      memBytes: GiB,
+    })
+    expect(
+      podNonZeroRequests({ containers: [c({ cpu: '1', memory: '1Gi' })], initContainers: [c({ cpu: '2' })] }),
+    ).toEqual({ cpuMilli: 2000, memBytes: GiB })
+    // A sidecar asking for nothing adds the defaults beside the regular containers.
+    expect(
+      podNonZeroRequests({
+        containers: [c({ cpu: '1', memory: '1Gi' })],
+        initContainers: [c(undefined, { restartPolicy: 'Always' })],
+        overhead: { cpu: '250m' },
+      }),
+    ).toEqual({ cpuMilli: 1350, memBytes: GiB + 200 * MiB })
   })
 })
 

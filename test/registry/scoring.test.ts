@@ -1,6 +1,7 @@
 // Scoring the feasible nodes (src/registry/scoring.ts) with kube-scheduler 1.33's preference plugins and weights:
 // TaintToleration (PreferNoSchedule, 3), NodeAffinity (preferred terms, 2), InterPodAffinity (preferred terms, 2),
-// PodTopologySpread (ScheduleAnyway, 2), then this project's least-allocated share (1); and through schedule(), which node wins.
+// PodTopologySpread (ScheduleAnyway, 2), NodeResourcesFit and BalancedAllocation (1 each); and through schedule(),
+// which node wins.
 import { describe, expect, it } from 'vitest'
 import { type NodeCandidate, type PodNeeds, schedule } from '../../src/registry/scheduling'
 import { scoreNodes } from '../../src/registry/scoring'
@@ -14,7 +15,12 @@ const node = (name: string, labels: Record<string, string> = {}, taints: NodeCan
   allocatable: { cpuMilli: 4000, memBytes: 8 * 1024 ** 3, pods: 110 },
   used: { cpuMilli: 0, memBytes: 0, pods: 0 },
 })
-const needs = (over: Partial<PodNeeds> = {}): PodNeeds => ({ requests: { cpuMilli: 0, memBytes: 0 }, ...over })
+const needs = (over: Partial<PodNeeds> = {}): PodNeeds => ({
+  requests: { cpuMilli: 0, memBytes: 0 },
+  nonZeroRequests: { cpuMilli: 100, memBytes: 200 * 1024 ** 2 },
+  ...over,
+})
+const resources = (fit: number, balanced: number) => () => ({ fit, balanced })
 const placed = (pod: PodNeeds, nodes: NodeCandidate[]) => {
   const r = schedule(pod, nodes)
   if (!r.ok) throw new Error(r.message)
@@ -29,7 +35,7 @@ const preferred = (weight: number, key: string, values: string[]) => ({
 })
 
 describe('scoreNodes', () => {
-  it('normalizes each plugin to 0-100 and weighs them 3 (taints), 2 (node affinity), 2 (pod affinity), 1 (resources)', () => {
+  it('normalizes each plugin to 0-100 and weighs them 3 (taints), 2 (node and pod affinity), 1 (each resource score)', () => {
     const nodes = [node('a', { disk: 'ssd' }), node('b', {}, [{ key: 'old', effect: 'PreferNoSchedule' }]), node('c')]
     const scores = scoreNodes(
       {
@@ -37,24 +43,25 @@ describe('scoreNodes', () => {
         interPodAffinityScore: (l) => (l['kubernetes.io/hostname'] === 'c' ? 5 : -5),
       },
       nodes,
-      () => 0.5,
+      resources(30, 20),
     )
-    // a: 3×100 + 2×100 + 2×0 + 50; b: 3×0 + 0 + 0 + 50; c: 3×100 + 0 + 2×100 + 50.
+    // a: 3×100 + 2×100 + 2×0 + 30 + 20; b: 3×0 + 0 + 0 + 50; c: 3×100 + 0 + 2×100 + 50.
     expect(scores).toEqual([550, 50, 550])
   })
 
   it('adds the PodTopologySpread scores it is given (already normalized) with weight 2', () => {
     const nodes = [node('a'), node('b')]
     // a: 3×100 (no taint) + 0 + 0 + 2×25 + 0; b: 300 + 2×100.
-    expect(scoreNodes({ topologySpreadScore: () => [25, 100] }, nodes, () => 1)).toEqual([350, 500])
+    expect(scoreNodes({ topologySpreadScore: () => [25, 100] }, nodes, resources(0, 0))).toEqual([350, 500])
   })
 
   it('a toleration of PreferNoSchedule (or of every effect) takes the taint out of the count', () => {
     const nodes = [node('a', {}, [{ key: 'k', effect: 'PreferNoSchedule' }]), node('b')]
-    expect(scoreNodes({ tolerations: [{ key: 'k', operator: 'Exists' }] }, nodes, () => 0)).toEqual([400, 400])
-    expect(
-      scoreNodes({ tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }] }, nodes, () => 0),
-    ).toEqual([100, 400])
+    const full = resources(100, 0)
+    expect(scoreNodes({ tolerations: [{ key: 'k', operator: 'Exists' }] }, nodes, full)).toEqual([400, 400])
+    expect(scoreNodes({ tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }] }, nodes, full)).toEqual([
+      100, 400,
+    ])
   })
 })
 
