@@ -2,7 +2,8 @@
 // namespace, node and labels, and the pod affinity and anti-affinity terms of the few pods that have any. The ledger
 // keeps them in its pod_bindings rows (labels, pod_affinity) and tells this index of every bind, release and label
 // change; each map is loaded from the table on first use. The labels of every bound pod are loaded only once a pod with
-// affinity terms or spread constraints of its own is scheduled: most clusters never pay for them.
+// affinity terms or spread constraints of its own, or one kube's default spreading applies to (a pod a Service or a
+// ReplicationController, ReplicaSet or StatefulSet selects), is scheduled.
 import { type PlacedPod, type PodTerms, podTerms } from '../registry/pod-affinity'
 
 type Obj = Record<string, any>

@@ -1,6 +1,7 @@
 // What namespace objects ask of the cluster object: the one typed interface they call it through (ClusterObject
 // implements it; the namespace side gets it from clusterApi(env), no casts).
 import type { DaemonNode } from '../registry/daemon-placement'
+import type { MetaV1LabelSelector } from '../registry/label-selector'
 import type { PodSpec } from '../registry/strategies/pod/pod-types'
 import type { Allocated, AllocationRequest, ReserveAnswer } from './allocators/allocation-types'
 import type { Snapshot } from '../host/rpc-types'
@@ -24,6 +25,11 @@ export interface ScheduleRequest {
   spec: PodSpec
   /** The pod's labels (the InterPodAffinity filter matches pods by them). */
   labels?: Record<string, string>
+  /**
+   * For a pod with no spread constraints of its own, the selector of PodTopologySpread's system defaults (the Services
+   * and controller selecting it, registry/default-spread-selector.ts); absent when there is none.
+   */
+  defaultSpreadSelector?: MetaV1LabelSelector
 }
 
 /** What the simulated kubelet needs to know about a node. */

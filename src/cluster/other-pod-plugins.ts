@@ -24,7 +24,7 @@ interface PluginWorld {
 
 export function otherPodPlugins(req: ScheduleRequest, world: PluginWorld): OtherPodNeeds {
   const labels = req.labels ?? {}
-  const spreadPod = { ns: req.ns, labels, spec: req.spec }
+  const spreadPod = { ns: req.ns, labels, spec: req.spec, defaultSelector: req.defaultSpreadSelector }
   const placedIn = (ns: string) => world.placed.placedIn(ns)
   const spreadFilter = topologySpread(spreadPod, world.nodes, placedIn)
   const spreadScore = topologySpreadScore(spreadPod, world.nodes, placedIn)

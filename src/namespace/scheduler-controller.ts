@@ -9,6 +9,7 @@ import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
+import { defaultSpreadSelector } from '../registry/default-spread-selector'
 import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
@@ -27,6 +28,20 @@ export const scheduleRequest = (host: ControllerHost, pod: KubeObject): Schedule
   spec: (pod as Obj).spec,
   ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
 })
+
+/**
+ * scheduleRequest for a placement: a pod with no spread constraints of its own also carries the selector of kube's
+ * system default spreading. `services` lists the namespace's Services (once per batch).
+ */
+function placementRequest(host: ControllerHost, pod: KubeObject, services: () => readonly Obj[]): ScheduleRequest {
+  const req = scheduleRequest(host, pod)
+  if (((pod as Obj).spec?.topologySpreadConstraints ?? []).length > 0) return req
+  const selector = defaultSpreadSelector(pod, {
+    services,
+    controller: (resource, name) => host.get(resource, name)?.object ?? null,
+  })
+  return selector ? { ...req, defaultSpreadSelector: selector } : req
+}
 
 /** Whether this change gave the pod its deletionTimestamp. */
 const becameTerminating = (prev: Obj | null, pod: Obj) =>
@@ -176,7 +191,9 @@ export class SchedulerController implements Controller {
     const started = this.epoch
     for (const { object } of todo) this.inFlight.add(podKey(object))
     try {
-      const reqs = todo.map(({ object }) => scheduleRequest(host, object))
+      let services: Obj[] | undefined
+      const listServices = () => (services ??= host.all('services').map((s) => s.object))
+      const reqs = todo.map(({ object }) => placementRequest(host, object, listServices))
       const results =
         reqs.length === 1 ? [await this.cluster().schedulePod(reqs[0]!)] : await this.cluster().schedulePods(reqs)
       await Promise.all(todo.map(({ object }, i) => this.settle(host, object, results[i]!)))

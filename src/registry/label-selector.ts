@@ -27,7 +27,7 @@ export interface LabelSelector {
 type LabelSelectorResult = { ok: true; selector: LabelSelector } | { ok: false; message: string }
 
 /** metav1.LabelSelector, as found in object specs (Deployment, PodDisruptionBudget, ...). */
-interface MetaV1LabelSelector {
+export interface MetaV1LabelSelector {
   matchLabels?: Record<string, string> | null
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] | null }> | null
 }

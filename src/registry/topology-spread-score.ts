@@ -2,10 +2,12 @@
 // PreScore ignores the candidate nodes that lack a constraint's key and weighs each constraint by log(domains + 2);
 // a node's raw score is, per constraint, the matching pods in its domain (on the node itself for the hostname key)
 // times that weight plus maxSkew - 1; NormalizeScore turns the fewest into 100 and ignored nodes into 0. A pod with
-// no constraints at all would get kube's system default constraints (spreading by the Services and controllers that
-// select it); those are not scored here.
+// no constraints at all gets kube's system default constraints (by hostname, maxSkew 3, and by zone, maxSkew 5) over
+// the selector of the Services and controller that select it (default-spread-selector.ts); for those no node is
+// ignored: a node without a key scores nothing for that constraint, and its empty value counts as a domain.
+import type { MetaV1LabelSelector } from './label-selector'
 import { type PlacedPod, pair } from './pod-affinity'
-import { admitsNode, countsPod, type SpreadNode, spreadConstraints } from './topology-spread'
+import { admitsNode, countsPod, type SpreadNode, spreadConstraints, systemDefaultConstraints } from './topology-spread'
 
 type Obj = Record<string, any>
 type Labels = Record<string, string>
@@ -18,22 +20,30 @@ const MAX_NODE_SCORE = 100
  * pod (no ScheduleAnyway constraint). `allNodes` are every node (pods in a domain count wherever they are placed).
  */
 export function topologySpreadScore(
-  pod: { ns: string; labels: Labels; spec: Obj | undefined },
+  pod: { ns: string; labels: Labels; spec: Obj | undefined; defaultSelector?: MetaV1LabelSelector },
   allNodes: readonly SpreadNode[],
   placedIn: (ns: string) => Iterable<PlacedPod>,
 ): ((candidates: readonly SpreadNode[]) => number[]) | null {
-  const constraints = spreadConstraints(pod.spec, pod.labels, 'ScheduleAnyway')
+  // The pod's own constraints, if it states any (also only DoNotSchedule ones), else the system defaults.
+  const own = ((pod.spec?.topologySpreadConstraints ?? []) as Obj[]).length > 0
+  const constraints = own
+    ? spreadConstraints(pod.spec, pod.labels, 'ScheduleAnyway')
+    : pod.defaultSelector
+      ? systemDefaultConstraints(pod.defaultSelector)
+      : []
   if (constraints.length === 0) return null
   const tolerations = (pod.spec?.tolerations ?? []) as Obj[]
-  const hasAllKeys = (n: SpreadNode) => constraints.every((c) => n.labels[c.topologyKey] !== undefined)
+  // kube's requireAllTopologies: only a pod's own constraints leave out the nodes that lack one of their keys.
+  const considered = (n: SpreadNode) => !own || constraints.every((c) => n.labels[c.topologyKey] !== undefined)
+  const domainOf = (key: string, n: SpreadNode) => pair(key, n.labels[key] ?? '')
   return (candidates) => {
-    const ignored = new Set(candidates.filter((n) => !hasAllKeys(n)).map((n) => n.name))
+    const ignored = new Set(candidates.filter((n) => !considered(n)).map((n) => n.name))
     // The domains of the candidates, per constraint (per-node counts for the hostname key come later).
     const domainCounts = constraints.map(() => new Map<string, number>())
     for (const n of candidates) {
       if (ignored.has(n.name)) continue
       constraints.forEach((c, i) => {
-        if (c.topologyKey !== HOSTNAME) domainCounts[i]!.set(pair(c.topologyKey, n.labels[c.topologyKey]!), 0)
+        if (c.topologyKey !== HOSTNAME) domainCounts[i]!.set(domainOf(c.topologyKey, n), 0)
       })
     }
     const weights = constraints.map((c, i) =>
@@ -46,10 +56,10 @@ export function topologySpreadScore(
         if (countsPod(c, other)) onNode[i]!.set(other.node, (onNode[i]!.get(other.node) ?? 0) + 1)
       })
     for (const n of allNodes) {
-      if (!hasAllKeys(n)) continue
+      if (!considered(n)) continue
       constraints.forEach((c, i) => {
         if (c.topologyKey === HOSTNAME || !admitsNode(c, pod.spec, tolerations, n)) return
-        const domain = pair(c.topologyKey, n.labels[c.topologyKey]!)
+        const domain = domainOf(c.topologyKey, n)
         const sum = domainCounts[i]!.get(domain)
         if (sum !== undefined) domainCounts[i]!.set(domain, sum + (onNode[i]!.get(n.name) ?? 0))
       })

@@ -7,6 +7,7 @@
 // minDomains exist), or when it lacks a constraint's key.
 import {
   type LabelSelector,
+  type MetaV1LabelSelector,
   labelSelectorFromMetaV1,
   labelSelectorFromRequirements,
   newLabelRequirement,
@@ -65,6 +66,25 @@ export function spreadConstraints(
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
       honorTaints: c.nodeTaintsPolicy === 'Honor',
     }))
+}
+
+/** PodTopologySpread's system default constraints (defaultingType System), both ScheduleAnyway. */
+const SYSTEM_DEFAULTS = [
+  { topologyKey: 'kubernetes.io/hostname', maxSkew: 3 },
+  { topologyKey: 'topology.kubernetes.io/zone', maxSkew: 5 },
+]
+
+/** The system default constraints over a pod's default selector (default-spread-selector.ts), with default policies. */
+export function systemDefaultConstraints(selector: MetaV1LabelSelector): Constraint[] {
+  const parsed = labelSelectorFromMetaV1(selector)
+  if (!parsed.ok) return []
+  return SYSTEM_DEFAULTS.map((d) => ({
+    ...d,
+    selector: parsed.selector,
+    minDomains: 1,
+    honorAffinity: true,
+    honorTaints: false,
+  }))
 }
 
 /** matchNodeInclusionPolicies: the nodes a constraint's domains are made of (nodeAffinityPolicy, nodeTaintsPolicy). */

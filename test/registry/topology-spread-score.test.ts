@@ -116,3 +116,45 @@ describe('topologySpreadScore', () => {
     })
   })
 })
+
+describe('topologySpreadScore: kube’s system default constraints', () => {
+  const ZONE = 'topology.kubernetes.io/zone'
+  // kube's TestPreScoreStateEmptyNodes "system default constraints and a replicaset": nodes without a zone are a zone.
+  const nodes = [
+    node('node-a', { [HOSTNAME]: 'node-a', [ZONE]: 'mars' }),
+    node('node-b', { [HOSTNAME]: 'node-b', [ZONE]: 'mars' }),
+    node('node-c'),
+    node('node-d'),
+  ]
+  const replicas = (spread: Record<string, number>): PlacedPod[] =>
+    Object.entries(spread).flatMap(([node, n]) =>
+      Array.from({ length: n }, () => ({ ns: 'ns', node, labels: { foo: 'tar', baz: 'sup' } })),
+    )
+  const scoreWithDefaults = (spec: object, placed: PlacedPod[], defaultSelector?: object) => {
+    const score = topologySpreadScore(
+      { ns: 'ns', labels: { foo: 'tar', baz: 'sup' }, spec, ...(defaultSelector ? { defaultSelector } : {}) },
+      nodes,
+      (ns) => placed.filter((p) => p.ns === ns),
+    )
+    if (!score) return null
+    const out = score(nodes)
+    return Object.fromEntries(nodes.map((n, i) => [n.name, out[i]]))
+  }
+
+  it('spreads by hostname (maxSkew 3) and zone (maxSkew 5); a node without a zone scores no zone part', () => {
+    // Weights: hostname log(4 + 2), zone log(2 + 2) (domains "mars" and ""). Raw: a 2×1.79 + 2 + 2×1.39 + 4 = 12,
+    // b 0 + 2 + 6.77 = 9, c 1.79 + 2 = 4, d 2; normalized 100 × (12 + 2 − raw) / 12.
+    expect(scoreWithDefaults({}, replicas({ 'node-a': 2, 'node-c': 1 }), { matchLabels: { foo: 'tar' } })).toEqual({
+      'node-a': 16,
+      'node-b': 41,
+      'node-c': 83,
+      'node-d': 100,
+    })
+  })
+
+  it('no default selector (nothing selects the pod), or constraints of its own, even DoNotSchedule only: no defaults', () => {
+    expect(scoreWithDefaults({}, replicas({ 'node-a': 2 }))).toBeNull()
+    const own = { topologySpreadConstraints: [{ ...soft(1, HOSTNAME), whenUnsatisfiable: 'DoNotSchedule' }] }
+    expect(scoreWithDefaults(own, replicas({ 'node-a': 2 }), { matchLabels: { foo: 'tar' } })).toBeNull()
+  })
+})
