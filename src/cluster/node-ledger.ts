@@ -4,10 +4,11 @@
 // holds the rows; what the scheduler asks of every pod (per-node sums, used IPs in node-pod-ips.ts, host ports in
 // node-host-ports.ts, the affinity index) is also kept in memory, loaded on first use and updated with each write.
 import type { HostPort } from '../registry/host-ports'
-import { addOther, type CpuAndMemory, NON_ZERO_DEFAULTS } from '../registry/pod-requests'
+import { addOther, type CpuAndMemory } from '../registry/pod-requests'
 import { AffinityIndex } from './affinity-index'
 import { openLedgerTables } from './node-ledger-schema'
 import { NodeHostPorts } from './node-host-ports'
+import { NON_ZERO_CPU, NON_ZERO_MEM, NodeSums, type NodeUsage, type Usage } from './node-sums'
 import { NodePodIPs } from './node-pod-ips'
 import type { ReservedPod } from './cluster-api'
 
@@ -33,21 +34,12 @@ type BindRequest = Omit<Binding, 'podIP'> & {
   podAffinity?: Record<string, unknown>
 }
 
-export type Usage = { cpuMilli: number; memBytes: number; pods: number; other?: Record<string, number> }
-
-/** A node's sums for the scheduler: its usage and its pods' NonZeroRequested. */
-export type NodeUsage = Usage & { nonZero: CpuAndMemory }
-
-/** The NonZeroRequested of a row, also of one older than its columns (node-ledger-schema.ts). */
-const NON_ZERO_CPU = `COALESCE(nonzero_cpu_milli, CASE WHEN cpu_milli > 0 THEN cpu_milli ELSE ${NON_ZERO_DEFAULTS.cpuMilli} END)`
-const NON_ZERO_MEM = `COALESCE(nonzero_mem_bytes, CASE WHEN mem_bytes > 0 THEN mem_bytes ELSE ${NON_ZERO_DEFAULTS.memBytes} END)`
-
 /** What toBinding reads of a row. */
 const BINDING_COLUMNS = `pod_key, ns, node, cpu_milli, mem_bytes, other_requests, pod_ip, ${NON_ZERO_CPU} AS nz_cpu, ${NON_ZERO_MEM} AS nz_mem`
 
 export class NodeLedger {
   /** Per-node sums, loaded on first use; this object is the table's only writer, so they stay exact. */
-  private sums: Map<string, NodeUsage> | null = null
+  private readonly sums: NodeSums
   /** The pod IPs in use on each node. */
   private readonly ips: NodePodIPs
   /** The host ports the pods on each node hold. */
@@ -58,6 +50,7 @@ export class NodeLedger {
 
   constructor(private readonly sql: SqlStorage) {
     openLedgerTables(sql)
+    this.sums = new NodeSums(sql)
     this.affinity = new AffinityIndex(sql)
     this.ips = new NodePodIPs(sql)
     this.ports = new NodeHostPorts(sql)
@@ -93,7 +86,7 @@ export class NodeLedger {
       b.nonZero.memBytes,
     ).rowsWritten
     if (written === 0) return this.binding(b.podKey) ?? { ...binding(b), podIP: null }
-    this.count(b.node, b, 1)
+    this.sums.count(b.node, b, 1)
     this.affinity.bound(b.podKey, { ns: b.ns, node: b.node, labels: b.labels ?? {} }, b.podAffinity)
     if (podIP) this.ips.taken(b.node, podIP)
     this.ports.bound(b.node, b.podKey, hostPorts)
@@ -199,7 +192,7 @@ export class NodeLedger {
         b.ns,
         b.node,
       )
-    this.count(b.node, b, -1)
+    this.sums.count(b.node, b, -1)
     if (b.podIP) this.ips.released(b.node, b.podIP)
     this.ports.released(b.node, podKey)
     this.affinity.released(podKey)
@@ -208,48 +201,7 @@ export class NodeLedger {
 
   /** Resources reserved on each node, and pod counts (nodes without pods are absent). */
   usage(): ReadonlyMap<string, Readonly<NodeUsage>> {
-    return this.loadedSums()
-  }
-
-  private loadedSums(): Map<string, NodeUsage> {
-    if (this.sums) return this.sums
-    const sums = new Map<string, NodeUsage>()
-    for (const r of this.sql
-      .exec<Row>(
-        `SELECT node, SUM(cpu_milli) AS cpu, SUM(mem_bytes) AS mem, COUNT(*) AS n,
-         SUM(${NON_ZERO_CPU}) AS nz_cpu, SUM(${NON_ZERO_MEM}) AS nz_mem FROM pod_bindings GROUP BY node`,
-      )
-      .toArray()) {
-      sums.set(r.node as string, {
-        cpuMilli: Number(r.cpu),
-        memBytes: Number(r.mem),
-        pods: Number(r.n),
-        nonZero: { cpuMilli: Number(r.nz_cpu), memBytes: Number(r.nz_mem) },
-      })
-    }
-    // Few pods ask for other resources: their rows are summed one by one.
-    for (const r of this.sql
-      .exec<{ node: string; other_requests: string }>(
-        'SELECT node, other_requests FROM pod_bindings WHERE other_requests IS NOT NULL',
-      )
-      .toArray())
-      addOther(sums.get(r.node)!, JSON.parse(r.other_requests) as Record<string, number>, 1)
-    this.sums = sums
-    return sums
-  }
-
-  /** Adds (`sign` 1) or takes away (-1) a binding's reservation from its node's sums. */
-  private count(node: string, b: Omit<Binding, 'podIP'>, sign: 1 | -1) {
-    if (!this.sums) return // loaded from the table, with this change, when first asked
-    const u = this.sums.get(node) ?? { cpuMilli: 0, memBytes: 0, pods: 0, nonZero: { cpuMilli: 0, memBytes: 0 } }
-    u.cpuMilli += sign * b.cpuMilli
-    u.memBytes += sign * b.memBytes
-    u.nonZero.cpuMilli += sign * b.nonZero.cpuMilli
-    u.nonZero.memBytes += sign * b.nonZero.memBytes
-    u.pods += sign
-    addOther(u, b.other, sign)
-    if (u.pods > 0) this.sums.set(node, u)
-    else this.sums.delete(node)
+    return this.sums.usage()
   }
 
   /** Gives the pod the lowest free address of its node's /24 pod CIDR (skipping .0 and the .1 gateway). */

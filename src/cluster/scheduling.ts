@@ -4,17 +4,14 @@
 import type { AdmitRequest, NodeFacts, Placement, PodAdmission, ScheduleRequest } from './cluster-api'
 import type { ObjectStore } from '../host/object-store'
 import { namespaceApi } from '../namespace/namespace-api'
-import { type Binding, NodeLedger, type NodeUsage } from './node-ledger'
+import { type Binding, NodeLedger } from './node-ledger'
+import type { NodeUsage } from './node-sums'
 import { WaitingNamespaces } from './waiting-namespaces'
 import { podHostPorts, portsConflict } from '../registry/host-ports'
-import {
-  AFFINITY_RULES,
-  ANTI_AFFINITY_RULES,
-  EXISTING_ANTI_AFFINITY_RULES,
-  podAffinityOf,
-} from '../registry/pod-affinity'
+import { AFFINITY_RULES, ANTI_AFFINITY_RULES, EXISTING_ANTI_AFFINITY_RULES } from '../registry/pod-affinity'
 import { SPREAD_CONSTRAINTS } from '../registry/topology-spread'
 import { otherPodPlugins } from './other-pod-plugins'
+import { bindingFacts } from './binding-facts'
 import { filterRejection, type Rejection, untoleratedNoExecute } from '../registry/kubelet-admission'
 import { matchesAffinity, tolerates } from '../registry/node-match'
 import { addOther, missingExtended, otherShortages } from '../registry/pod-requests'
@@ -131,14 +128,7 @@ export class Scheduling {
     // A virtual node's pod gets its address in the same write (its simulated kubelet will need it).
     const facts = this.nodeFacts(result.node)
     const binding = this.ledger.bind(
-      {
-        podKey: req.podKey,
-        ns: req.ns,
-        node: result.node,
-        ...needs.requests,
-        nonZero: needs.nonZeroRequests,
-        ...affinityFacts(req),
-      },
+      { node: result.node, ...bindingFacts(req, needs.requests, needs.nonZeroRequests) },
       facts?.virtual ? facts.podCIDR : undefined,
       needs.hostPorts,
     )
@@ -195,14 +185,7 @@ export class Scheduling {
    * held elsewhere is free again.
    */
   assumePod(req: ScheduleRequest, node: string) {
-    const b = {
-      podKey: req.podKey,
-      ns: req.ns,
-      node,
-      ...podRequests(req.spec),
-      nonZero: podNonZeroRequests(req.spec),
-      ...affinityFacts(req),
-    }
+    const b = { node, ...bindingFacts(req, podRequests(req.spec), podNonZeroRequests(req.spec)) }
     const before = this.ledger.binding(req.podKey)?.node
     if (this.ledger.assume(b, podHostPorts(req.spec))) this.wakeWaiting()
     else if (before !== node) this.wake(this.waiting.takeForPods())
@@ -279,18 +262,6 @@ export class Scheduling {
         .retryScheduling()
         .catch((e: unknown) => console.error(`waking namespace ${ns} for scheduling failed`, e))
     }
-  }
-}
-
-/** What the ledger keeps of a pod for InterPodAffinity: its labels, and its pod affinity and anti-affinity. */
-function affinityFacts(req: ScheduleRequest): {
-  labels?: Record<string, string>
-  podAffinity?: Record<string, unknown>
-} {
-  const terms = podAffinityOf(req.spec.affinity)
-  return {
-    ...(req.labels ? { labels: req.labels } : {}),
-    ...(Object.keys(terms).length > 0 ? { podAffinity: terms } : {}),
   }
 }
 

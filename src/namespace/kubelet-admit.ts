@@ -13,7 +13,7 @@ import type { KubeObject } from '../schema/meta'
 import type { PodIpRequests } from './kubelet-pod-ips'
 import type { RestartDeps } from './kubelet-restarts'
 import type { PodAddressBook } from './pod-address-book'
-import { podKey, scheduleRequest } from './scheduler-controller'
+import { podKey, scheduleRequest } from './schedule-request'
 import { terminal } from './scheduler-pods'
 
 type Obj = Record<string, any>

@@ -9,39 +9,15 @@ import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
-import { defaultSpreadSelector } from '../registry/default-spread-selector'
 import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle'
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import type { PodAddressBook } from './pod-address-book'
+import { podKey, placementRequest, scheduleRequest } from './schedule-request'
 import { sweepReservations } from './scheduler-sweep'
 import { byPriority, SCHEDULER, terminal, wantsScheduling } from './scheduler-pods'
 
 type Obj = Record<string, any>
-
-export const podKey = (pod: KubeObject) => `${pod.metadata.namespace}/${pod.metadata.name}/${pod.metadata.uid}`
-
-/** What the cluster's scheduler is told of a pod: its key, spec and labels. */
-export const scheduleRequest = (host: ControllerHost, pod: KubeObject): ScheduleRequest => ({
-  podKey: podKey(pod),
-  ns: host.scope,
-  spec: (pod as Obj).spec,
-  ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
-})
-
-/**
- * scheduleRequest for a placement: a pod with no spread constraints of its own also carries the selector of kube's
- * system default spreading. `services` lists the namespace's Services (once per batch).
- */
-function placementRequest(host: ControllerHost, pod: KubeObject, services: () => readonly Obj[]): ScheduleRequest {
-  const req = scheduleRequest(host, pod)
-  if (((pod as Obj).spec?.topologySpreadConstraints ?? []).length > 0) return req
-  const selector = defaultSpreadSelector(pod, {
-    services,
-    controller: (resource, name) => host.get(resource, name)?.object ?? null,
-  })
-  return selector ? { ...req, defaultSpreadSelector: selector } : req
-}
 
 /** Whether this change gave the pod its deletionTimestamp. */
 const becameTerminating = (prev: Obj | null, pod: Obj) =>

@@ -10,7 +10,7 @@ type Obj = Record<string, any>
 type ControllerResource = 'replicationcontrollers' | 'replicasets' | 'statefulsets'
 
 /** What the selector is made from: the namespace's Services, and a controller by resource and name. */
-export interface SelectingObjects {
+interface SelectingObjects {
   services(): readonly Obj[]
   controller(resource: ControllerResource, name: string): Obj | null
 }

@@ -8,7 +8,7 @@ import type { HostPolicy } from '../../src/host/host-policy'
 import { KubeletController } from '../../src/namespace/kubelet-controller'
 import { PodAddressBook } from '../../src/namespace/pod-address-book'
 import { PodLogStore } from '../../src/namespace/pod-log-store'
-import { podKey } from '../../src/namespace/scheduler-controller'
+import { podKey } from '../../src/namespace/schedule-request'
 import { podNeedsAttention } from '../../src/registry/pod-lifecycle'
 import { memoryHost } from '../support/memory-host'
 

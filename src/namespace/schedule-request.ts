@@ -1,0 +1,36 @@
+// What the namespace tells the cluster's scheduler of a pod: its key, spec and labels, and for a placement the
+// selector of kube's system default spreading (the namespace holds the Services and controllers that make it).
+import type { ScheduleRequest } from '../cluster/cluster-api'
+import type { ControllerHost } from '../host/controller'
+import { defaultSpreadSelector } from '../registry/default-spread-selector'
+import type { KubeObject } from '../schema/meta'
+
+type Obj = Record<string, any>
+
+export const podKey = (pod: KubeObject) => `${pod.metadata.namespace}/${pod.metadata.name}/${pod.metadata.uid}`
+
+/** What the cluster's scheduler is told of a pod: its key, spec and labels. */
+export const scheduleRequest = (host: ControllerHost, pod: KubeObject): ScheduleRequest => ({
+  podKey: podKey(pod),
+  ns: host.scope,
+  spec: (pod as Obj).spec,
+  ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
+})
+
+/**
+ * scheduleRequest for a placement: a pod with no spread constraints of its own also carries the selector of kube's
+ * system default spreading. `services` lists the namespace's Services (once per batch).
+ */
+export function placementRequest(
+  host: ControllerHost,
+  pod: KubeObject,
+  services: () => readonly Obj[],
+): ScheduleRequest {
+  const req = scheduleRequest(host, pod)
+  if (((pod as Obj).spec?.topologySpreadConstraints ?? []).length > 0) return req
+  const selector = defaultSpreadSelector(pod, {
+    services,
+    controller: (resource, name) => host.get(resource, name)?.object ?? null,
+  })
+  return selector ? { ...req, defaultSpreadSelector: selector } : req
+}
