@@ -73,4 +73,30 @@ describe('PodTopologySpread score', () => {
     expect((await req('POST', podPath(ns), pod('after', { app: 'api' }, { affinity }))).status).toBe(201)
     expect(await nodeOf(ns, 'after')).toBe(busy)
   })
+
+  it("system defaults: a ReplicaSet's selector alone spreads its replicas, against the resource scores", async () => {
+    const ns = await makeNamespace('rsspread')
+    const [crowded, , empty] = (await virtualNodes()) as [string, string, string]
+    const labels = { app: 'rs-spread' }
+    const rs = {
+      metadata: { name: 'rs-spread' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: { affinity: onNodes(crowded, empty), containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      },
+    }
+    expect((await req('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, rs)).status).toBe(201)
+    const placed = await waitFor('both replicas bound', async () => {
+      const pods = (await req('GET', `${podPath(ns)}?labelSelector=app%3Drs-spread`)).json.items as Obj[]
+      const nodes = pods.map((p) => p.spec?.nodeName).filter(Boolean)
+      return nodes.length === 2 ? nodes : undefined
+    })
+    // The first replica takes the empty node; the second would too by resources (95 to 82 with the tests above's pods
+    // on the crowded node), but the empty node now holds one replica: spread 66 there, 100 on crowded, weighed 2.
+    expect([...placed].sort()).toEqual([crowded, empty].sort())
+  })
 })
