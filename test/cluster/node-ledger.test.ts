@@ -26,6 +26,15 @@ const sums = (cpuMilli: number, memBytes: number, pods: number) => ({
   nonZero: { cpuMilli, memBytes: 2 * memBytes },
 })
 
+/** pod_bindings as the first version made it (no columns added since), with these rows. */
+function olderTable(sql: SqlStorage, ...rows: string[]) {
+  sql.exec(`CREATE TABLE pod_bindings (
+    pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
+    cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
+  ) WITHOUT ROWID`)
+  for (const row of rows) sql.exec(`INSERT INTO pod_bindings VALUES ${row}`)
+}
+
 describe('NodeLedger', () => {
   it('keeps per-node sums as pods are bound and released, and a fresh ledger reads the same', async () => {
     await withSql('sums', (sql) => {
@@ -196,11 +205,7 @@ describe('NodeLedger', () => {
   it('rows bound before the ledger kept labels read as undescribed until their namespace describes them', async () => {
     await withSql('migrate', (sql) => {
       // The table as an older version made it, with one pod bound.
-      sql.exec(`CREATE TABLE pod_bindings (
-        pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
-        cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
-      ) WITHOUT ROWID`)
-      sql.exec("INSERT INTO pod_bindings VALUES ('ns/old/uid-old', 'ns', 'a', 100, 1024, NULL)")
+      olderTable(sql, "('ns/old/uid-old', 'ns', 'a', 100, 1024, NULL)")
       const ledger = new NodeLedger(sql)
       ledger.bind({ ...pod(1, 'a'), labels: { app: 'web' } })
       ledger.bind(pod(2, 'a'))
@@ -221,12 +226,7 @@ describe('NodeLedger', () => {
 
   it("rows bound before the ledger kept NonZeroRequested count their requests, or kube's defaults where 0", async () => {
     await withSql('migrate-nonzero', (sql) => {
-      sql.exec(`CREATE TABLE pod_bindings (
-        pod_key TEXT PRIMARY KEY, ns TEXT NOT NULL, node TEXT NOT NULL,
-        cpu_milli INTEGER NOT NULL, mem_bytes INTEGER NOT NULL, pod_ip TEXT
-      ) WITHOUT ROWID`)
-      sql.exec("INSERT INTO pod_bindings VALUES ('ns/sized/uid-s', 'ns', 'a', 300, 1024, NULL)")
-      sql.exec("INSERT INTO pod_bindings VALUES ('ns/empty/uid-e', 'ns', 'a', 0, 0, NULL)")
+      olderTable(sql, "('ns/sized/uid-s', 'ns', 'a', 300, 1024, NULL)", "('ns/empty/uid-e', 'ns', 'a', 0, 0, NULL)")
       const ledger = new NodeLedger(sql)
       expect(ledger.binding('ns/sized/uid-s')?.nonZero).toEqual({ cpuMilli: 300, memBytes: 1024 })
       expect(ledger.binding('ns/empty/uid-e')?.nonZero).toEqual({ cpuMilli: 100, memBytes: 200 * 1024 ** 2 })
