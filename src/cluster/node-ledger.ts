@@ -1,8 +1,9 @@
 // The cluster DO's ledger of pods on nodes: where each pod is bound, what it reserves there (cpu, memory, other
-// resources as JSON), its pod IP, host ports, labels and anti-affinity terms, and whether its kubelet admitted it (a
-// binding made elsewhere waits for the simulated kubelet's admission, as kubelet counts only its active pods). SQLite
-// holds the rows; what the scheduler asks of every pod (per-node sums, used IPs in node-pod-ips.ts, host ports in
-// node-host-ports.ts, the affinity index) is also kept in memory, loaded on first use and updated with each write.
+// resources as JSON, and the NonZeroRequested scoring counts), its pod IP, host ports, labels and anti-affinity terms,
+// and whether its kubelet admitted it (a binding made elsewhere waits for the simulated kubelet's admission, as kubelet
+// counts only its active pods). SQLite holds the rows; what the scheduler asks of every pod (per-node sums in
+// node-sums.ts, used IPs in node-pod-ips.ts, host ports in node-host-ports.ts, the affinity index) is also kept in
+// memory, loaded on first use and updated with each write.
 import type { HostPort } from '../registry/host-ports'
 import { addOther, type CpuAndMemory } from '../registry/pod-requests'
 import { AffinityIndex } from './affinity-index'
