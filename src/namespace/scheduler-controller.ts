@@ -5,7 +5,7 @@
 // A pod that fits nowhere waits, as in kube's unschedulable queue, until something could change that: the cluster
 // wakes the namespace when capacity is freed or nodes change (retry), or the pod itself changes. Alarms and other
 // resyncs leave it alone, and a retry asks for all waiting pods in one call.
-import type { ClusterApi, Placement, ScheduleRequest } from '../cluster/cluster-api'
+import type { ClusterApi, Placement } from '../cluster/cluster-api'
 import type { Controller, ControllerHost } from '../host/controller'
 import { recordEvent } from '../host/record-event'
 import { bindPod } from '../registry/binding-subresource'
@@ -13,7 +13,7 @@ import { setConditions, unschedulableCondition } from '../registry/pod-lifecycle
 import type { LogEntry, Stored } from '../registry/store'
 import type { KubeObject } from '../schema/meta'
 import type { PodAddressBook } from './pod-address-book'
-import { podKey, placementRequest, scheduleRequest } from './schedule-request'
+import { batchLookups, podKey, placementRequest, scheduleRequest } from './schedule-request'
 import { sweepReservations } from './scheduler-sweep'
 import { byPriority, SCHEDULER, terminal, wantsScheduling } from './scheduler-pods'
 
@@ -167,9 +167,8 @@ export class SchedulerController implements Controller {
     const started = this.epoch
     for (const { object } of todo) this.inFlight.add(podKey(object))
     try {
-      let services: Obj[] | undefined
-      const listServices = () => (services ??= host.all('services').map((s) => s.object))
-      const reqs = todo.map(({ object }) => placementRequest(host, object, listServices))
+      const lookups = batchLookups(host)
+      const reqs = todo.map(({ object }) => placementRequest(host, object, lookups))
       const results =
         reqs.length === 1 ? [await this.cluster().schedulePod(reqs[0]!)] : await this.cluster().schedulePods(reqs)
       await Promise.all(todo.map(({ object }, i) => this.settle(host, object, results[i]!)))

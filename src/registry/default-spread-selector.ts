@@ -3,14 +3,14 @@
 // the pod with its controller's: a ReplicationController's selector, or a ReplicaSet's or StatefulSet's requirements,
 // the controller found by name as kube's listers find it. Answered as a metav1.LabelSelector (it travels to the
 // cluster object with the pod), or null when it would select everything (then kube scores no default spreading).
-import type { MetaV1LabelSelector } from './label-selector'
+import { labelSelectorFromMatchLabels, type MetaV1LabelSelector } from './label-selector'
 
 type Obj = Record<string, any>
 
 type ControllerResource = 'replicationcontrollers' | 'replicasets' | 'statefulsets'
 
 /** What the selector is made from: the namespace's Services, and a controller by resource and name. */
-interface SelectingObjects {
+export interface SelectingObjects {
   services(): readonly Obj[]
   controller(resource: ControllerResource, name: string): Obj | null
 }
@@ -22,18 +22,15 @@ const CONTROLLERS: Record<string, ControllerResource> = {
   'apps/v1 StatefulSet': 'statefulsets',
 }
 
-/** Whether a Service's selector selects these labels (a nil selector selects nothing, an empty one everything). */
-const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
-  Object.entries(selector).every(([k, v]) => labels[k] === v)
-
 export function defaultSpreadSelector(pod: Obj, objects: SelectingObjects): MetaV1LabelSelector | null {
   const labels = (pod.metadata?.labels ?? {}) as Record<string, string>
   // Services, RCs, RSs and StatefulSets that match the pod agree on the labels they name, so merging is safe.
   const matchLabels: Record<string, string> = {}
   const matchExpressions: NonNullable<MetaV1LabelSelector['matchExpressions']> = []
   for (const service of objects.services()) {
+    // A nil selector selects nothing (kube's GetPodServices), an empty one everything.
     const selector = service.spec?.selector as Record<string, string> | null | undefined
-    if (selector != null && selects(selector, labels)) Object.assign(matchLabels, selector)
+    if (selector != null && labelSelectorFromMatchLabels(selector).matches(labels)) Object.assign(matchLabels, selector)
   }
   const owner = ((pod.metadata?.ownerReferences ?? []) as Obj[]).find((r) => r.controller === true)
   const resource = owner ? CONTROLLERS[`${owner.apiVersion} ${owner.kind}`] : undefined
